@@ -1,0 +1,45 @@
+// The console session: an iron-session sealed cookie (HttpOnly, SameSite=Lax, Secure when
+// the request came over HTTPS) that carries the user id and the user's password version,
+// so that a password change ends the other sessions.
+import { createHash } from "node:crypto";
+import { sealData, unsealData } from "iron-session";
+import { derivedKey } from "@/lib/auth/keys";
+
+export const SESSION_COOKIE = "session";
+export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+
+export type SessionData = { uid: number; pv: string; iat: number };
+
+function password(): string {
+  return derivedKey("session").toString("base64");
+}
+
+export async function sealSession(data: SessionData): Promise<string> {
+  return sealData(data, { password: password(), ttl: SESSION_TTL_SECONDS });
+}
+
+export async function readSession(sealed: string | undefined | null): Promise<SessionData | null> {
+  if (!sealed) return null;
+  try {
+    const data = await unsealData<Partial<SessionData>>(sealed, { password: password(), ttl: SESSION_TTL_SECONDS });
+    if (typeof data.uid !== "number" || typeof data.pv !== "string") return null;
+    return data as SessionData;
+  } catch {
+    return null;
+  }
+}
+
+export function sessionCookie(value: string, secure: boolean): string {
+  const parts = [`${SESSION_COOKIE}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${SESSION_TTL_SECONDS}`];
+  if (secure) parts.push("Secure");
+  return parts.join("; ");
+}
+
+export function clearSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+}
+
+// A short fingerprint of the stored password hash: changes whenever the password does.
+export function passwordVersion(passwordHash: string): string {
+  return createHash("sha256").update(passwordHash).digest("base64url").slice(0, 12);
+}

@@ -1,0 +1,21 @@
+// Start-up work that must finish before any request is served: the database migrations
+// and the options cache. server.ts awaits it before listening; route handlers await the
+// same promise (a no-op once done), which also covers code paths that run without server.ts.
+import { migrate } from "@/lib/db/migrate";
+import { loadOptions } from "@/lib/options/store";
+import { subscribeInvalidations } from "@/lib/cache/invalidate";
+
+const holder = globalThis as unknown as { __gatewayBoot?: Promise<void> };
+
+export function ensureReady(): Promise<void> {
+  holder.__gatewayBoot ??= (async () => {
+    const applied = await migrate();
+    if (applied.length) console.log(`[db] applied migrations: ${applied.join(", ")}`);
+    await loadOptions();
+    await subscribeInvalidations();
+  })().catch((err) => {
+    holder.__gatewayBoot = undefined;
+    throw err;
+  });
+  return holder.__gatewayBoot;
+}

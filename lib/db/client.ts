@@ -1,0 +1,35 @@
+// The Prisma client for the configured database. Both clients are generated from the one
+// schema (prisma/schema.prisma); the program is written against the SQLite client's types,
+// which the PostgreSQL client shares model for model.
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient } from "@/generated/sqlite/client";
+import { PrismaClient as PostgresClient } from "@/generated/postgresql/client";
+import { env } from "@/lib/env";
+
+export type Db = SqliteClient;
+export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+function sqlitePath(url: string): string {
+  return url.replace(/^file:/, "");
+}
+
+function create(): Db {
+  const { DATABASE_URL, databaseKind } = env();
+  if (databaseKind === "postgresql") {
+    const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: 10 });
+    return new PostgresClient({ adapter }) as unknown as Db;
+  }
+  const adapter = new PrismaBetterSQLite3({ url: sqlitePath(DATABASE_URL), timeout: 5000 });
+  return new SqliteClient({ adapter });
+}
+
+// Kept on globalThis so that Next's route handlers and server.ts (separate module graphs in
+// one process) share one client and one connection pool.
+const holder = globalThis as unknown as { __gatewayDb?: Db };
+export function db(): Db {
+  holder.__gatewayDb ??= create();
+  return holder.__gatewayDb;
+}
+
+export { sqlitePath };

@@ -1,0 +1,70 @@
+// Applies the SQL migrations in prisma/migrations/<provider>/ that have not run yet, in
+// name order, each in its own transaction, and records them in _migrations. Runs at
+// start-up before the server listens. On PostgreSQL an advisory lock keeps several nodes
+// starting at once from applying the same file twice.
+import { readdirSync, readFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { env } from "@/lib/env";
+import { sqlitePath } from "@/lib/db/client";
+
+const LOCK_ID = 4_242_001;
+
+function pending(dir: string, applied: Set<string>) {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()
+    .filter((f) => !applied.has(f))
+    .map((f) => ({ name: f, sql: readFileSync(path.join(dir, f), "utf8") }));
+}
+
+export async function migrate(): Promise<string[]> {
+  const e = env();
+  const dir = path.resolve(e.MIGRATIONS_DIR, e.databaseKind);
+  const now = Math.floor(Date.now() / 1000);
+  if (e.databaseKind === "sqlite") {
+    const file = sqlitePath(e.DATABASE_URL);
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const conn = new Database(file);
+    try {
+      // WAL lets readers proceed while a writer commits; it is a property of the file.
+      conn.pragma("journal_mode = WAL");
+      conn.exec('CREATE TABLE IF NOT EXISTS "_migrations" ("name" TEXT PRIMARY KEY, "applied_at" BIGINT NOT NULL)');
+      const applied = new Set(conn.prepare('SELECT "name" FROM "_migrations"').pluck().all() as string[]);
+      const todo = pending(dir, applied);
+      for (const m of todo) {
+        conn.transaction(() => {
+          conn.exec(m.sql);
+          conn.prepare('INSERT INTO "_migrations" ("name", "applied_at") VALUES (?, ?)').run(m.name, now);
+        })();
+      }
+      return todo.map((m) => m.name);
+    } finally {
+      conn.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: e.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [LOCK_ID]);
+    await client.query('CREATE TABLE IF NOT EXISTS "_migrations" ("name" TEXT PRIMARY KEY, "applied_at" BIGINT NOT NULL)');
+    const rows = await client.query<{ name: string }>('SELECT "name" FROM "_migrations"');
+    const todo = pending(dir, new Set(rows.rows.map((r) => r.name)));
+    for (const m of todo) {
+      await client.query("BEGIN");
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO "_migrations" ("name", "applied_at") VALUES ($1, $2)', [m.name, now]);
+        await client.query("COMMIT");
+      } catch (err) {
+        await client.query("ROLLBACK");
+        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
+      }
+    }
+    return todo.map((m) => m.name);
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [LOCK_ID]).catch(() => {});
+    await client.end();
+  }
+}

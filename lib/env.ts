@@ -1,0 +1,72 @@
+// All configuration, read once from the environment and validated. Secrets that are not
+// given are generated on first run and kept in the data directory, so that a restart keeps
+// sessions and encrypted keys valid.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOSTNAME: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().optional(),
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
+  ENCRYPTION_KEY: z.string().min(32, "ENCRYPTION_KEY must be at least 32 characters").optional(),
+  REDIS_URL: z.string().optional(),
+  // Login, register and other sensitive calls: at most N per window per client address.
+  CRITICAL_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  CRITICAL_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1200),
+  // Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy in front of us.
+  TRUST_PROXY: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  MIGRATIONS_DIR: z.string().default("./prisma/migrations"),
+});
+
+export type Env = z.infer<typeof schema> & {
+  DATABASE_URL: string;
+  SESSION_SECRET: string;
+  ENCRYPTION_KEY: string;
+  databaseKind: "sqlite" | "postgresql";
+};
+
+function persistedSecret(dataDir: string, file: string): string {
+  const target = path.join(dataDir, file);
+  if (existsSync(target)) return readFileSync(target, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(target, secret + "\n", { mode: 0o600 });
+  return secret;
+}
+
+function load(): Env {
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${detail}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const databaseUrl = e.DATABASE_URL || `file:${path.join(dataDir, "gateway.db")}`;
+  const kind = /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite";
+  if (kind === "sqlite" && !databaseUrl.startsWith("file:")) {
+    throw new Error("Invalid configuration: DATABASE_URL must be file:<path> (SQLite) or postgresql://...");
+  }
+  return {
+    ...e,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET: e.SESSION_SECRET ?? persistedSecret(dataDir, "session-secret"),
+    ENCRYPTION_KEY: e.ENCRYPTION_KEY ?? persistedSecret(dataDir, "encryption-key"),
+    databaseKind: kind,
+  };
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= load();
+  return cached;
+}

@@ -1,0 +1,60 @@
+// Who is calling a console /api route: a session cookie, or a system access token in the
+// Authorization header. Either way the browser (or script) must also name the user in the
+// New-Api-User header, and the two must agree (as in new-api).
+import type { User } from "@/generated/sqlite/client";
+import { lookupHash } from "@/lib/auth/lookup-hash";
+import { readSession, passwordVersion, SESSION_COOKIE } from "@/lib/auth/session";
+import { USER_STATUS } from "@/lib/auth/roles";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+
+export const USER_HEADER = "new-api-user";
+
+function cookieValue(cookieHeader: string | null, name: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+async function userFromSession(headers: Headers): Promise<User | null> {
+  const session = await readSession(cookieValue(headers.get("cookie"), SESSION_COOKIE));
+  if (!session) return null;
+  const user = await db().user.findUnique({ where: { id: session.uid } });
+  if (!user || passwordVersion(user.password) !== session.pv) return null;
+  return user;
+}
+
+async function userFromAccessToken(headers: Headers): Promise<User | null | "invalid"> {
+  const raw = headers.get("authorization");
+  if (!raw) return null;
+  const token = raw.replace(/^Bearer\s+/i, "").trim();
+  if (!token) return null;
+  const user = await db().user.findUnique({ where: { access_token_hash: lookupHash(token) } });
+  return user ?? "invalid";
+}
+
+// The authenticated, active user, or an AppError (401 / 403).
+export async function authenticate(headers: Headers): Promise<User> {
+  let user = await userFromSession(headers);
+  if (!user) {
+    const byToken = await userFromAccessToken(headers);
+    if (byToken === "invalid") throw new AppError("UNAUTHENTICATED", "access_token_invalid");
+    user = byToken;
+  }
+  if (!user || user.deleted_at !== null) throw new AppError("UNAUTHENTICATED", "not_logged_in");
+  const claimed = headers.get(USER_HEADER);
+  if (!claimed) throw new AppError("UNAUTHENTICATED", "missing_user_header");
+  if (claimed !== String(user.id)) throw new AppError("UNAUTHENTICATED", "user_header_mismatch");
+  if (user.status !== USER_STATUS.enabled) throw new AppError("FORBIDDEN", "user_banned");
+  return user;
+}
+
+// The session user if there is a valid one, without the header rule (pages, optional auth).
+export async function optionalSessionUser(headers: Headers): Promise<User | null> {
+  const user = await userFromSession(headers);
+  if (!user || user.deleted_at !== null || user.status !== USER_STATUS.enabled) return null;
+  return user;
+}

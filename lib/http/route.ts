@@ -1,0 +1,163 @@
+// The one wrapper every console /api route handler goes through. It resolves the caller
+// and its role, applies the rate limit and the body-size limit, parses query and body with
+// zod, runs the verb, and answers in the {success, message, data} envelope. Errors are
+// mapped here once; unknown errors are logged server-side and answered with a generic 500.
+import type { z } from "zod";
+import type { User } from "@/generated/sqlite/client";
+import { isAdmin, isRoot } from "@/lib/auth/roles";
+import { ensureReady } from "@/lib/boot";
+import { env } from "@/lib/env";
+import { AppError, consoleStatus, isAppError } from "@/lib/errors";
+import { authenticate } from "@/lib/http/auth";
+import { toJson } from "@/lib/http/json";
+import { hit } from "@/lib/http/rate-limit";
+import { clientIp, isHttps } from "@/lib/http/request-info";
+import { pickLocale, type Locale, LOCALE_COOKIE } from "@/lib/i18n/locale";
+import { renderMessage, type MessageKey, type MessageParams } from "@/lib/i18n/server-messages";
+import { getBool } from "@/lib/options/store";
+
+export type Access = "public" | "user" | "admin" | "root";
+
+export type Ctx = {
+  locale: Locale;
+  ip: string;
+  https: boolean;
+  headers: Headers;
+  t: (key: MessageKey, params?: MessageParams) => string;
+};
+export type UserCtx = Ctx & { user: User };
+
+type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> = {
+  access: Access;
+  query?: Q;
+  body?: B;
+  // "critical": login, register and similar calls share a tight per-address limit.
+  rateLimit?: "critical";
+  // Refused with 405 on a demo site unless the actor is the super admin.
+  demoBlocked?: boolean;
+  maxBodyBytes?: number;
+};
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+type HandlerArgs<A extends Access, Q, B> = {
+  ctx: A extends "public" ? Ctx : UserCtx;
+  query: Infer<Q>;
+  body: Infer<B>;
+  params: Record<string, string>;
+  request: Request;
+};
+
+// What a handler may return: the data of a successful envelope, or a Reply for a message,
+// extra headers (Set-Cookie) or a bare body.
+export class Reply {
+  constructor(
+    readonly init: { data?: unknown; message?: string; headers?: Record<string, string | string[]>; raw?: unknown },
+  ) {}
+}
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+function cookie(headers: Headers, name: string) {
+  return headers.get("cookie")?.match(new RegExp(`(?:^|;\\s*)${name}=([^;]*)`))?.[1];
+}
+
+export function contextOf(request: Request): Ctx {
+  const headers = request.headers;
+  const locale = pickLocale(cookie(headers, LOCALE_COOKIE), headers.get("accept-language"));
+  return {
+    locale,
+    ip: clientIp(headers),
+    https: isHttps(headers),
+    headers,
+    t: (key, params) => renderMessage(locale, key, params),
+  };
+}
+
+function respond(status: number, payload: unknown, headers?: Record<string, string | string[]>): Response {
+  const h = new Headers({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    for (const one of Array.isArray(v) ? v : [v]) h.append(k, one);
+  }
+  return new Response(toJson(payload), { status, headers: h });
+}
+
+export function errorResponse(ctx: Ctx, err: unknown): Response {
+  if (isAppError(err)) {
+    return respond(consoleStatus[err.code], { success: false, message: ctx.t(err.key, err.params) });
+  }
+  console.error("[api] unexpected error:", err instanceof Error ? err.stack ?? err.message : err);
+  return respond(500, { success: false, message: ctx.t("internal_error") });
+}
+
+function zodMessage(ctx: Ctx, error: z.ZodError): string {
+  const issue = error.issues[0];
+  // A custom message that names a catalogue key is rendered in the caller's language.
+  if (issue?.message && issue.message.startsWith("msg:")) return ctx.t(issue.message.slice(4) as MessageKey);
+  const where = issue?.path.length ? issue.path.join(".") : "";
+  return ctx.t("invalid_parameter_detail", { detail: where || issue?.message || "" });
+}
+
+async function readBody(request: Request, limit: number): Promise<unknown> {
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
+  const text = await request.text();
+  if (Buffer.byteLength(text) > limit) throw new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("INVALID_INPUT", "invalid_parameter");
+  }
+}
+
+export function route<A extends Access, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  options: Options<Q, B> & { access: A },
+  handler: (args: HandlerArgs<A, Q, B>) => Promise<unknown>,
+) {
+  return async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
+    const ctx = contextOf(request);
+    try {
+      await ensureReady();
+      if (options.rateLimit === "critical") {
+        const { CRITICAL_RATE_LIMIT, CRITICAL_RATE_LIMIT_WINDOW_SECONDS } = env();
+        const allowed = await hit(`critical:${ctx.ip}`, CRITICAL_RATE_LIMIT, CRITICAL_RATE_LIMIT_WINDOW_SECONDS);
+        if (!allowed) throw new AppError("RATE_LIMITED", "too_many_requests");
+      }
+      let full: Ctx | UserCtx = ctx;
+      if (options.access !== "public") {
+        const user = await authenticate(request.headers);
+        if (options.access === "admin" && !isAdmin(user.role)) throw new AppError("FORBIDDEN", "permission_denied");
+        if (options.access === "root" && !isRoot(user.role)) throw new AppError("FORBIDDEN", "permission_denied");
+        full = { ...ctx, user };
+      }
+      if (options.demoBlocked && getBool("DemoSiteEnabled") && !("user" in full && isRoot(full.user.role))) {
+        throw new AppError("DEMO_REFUSED", "demo_refused");
+      }
+      const url = new URL(request.url);
+      let query: unknown = undefined;
+      if (options.query) {
+        const parsed = options.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!parsed.success) return respond(200, { success: false, message: zodMessage(ctx, parsed.error) });
+        query = parsed.data;
+      }
+      let body: unknown = undefined;
+      if (options.body) {
+        const parsed = options.body.safeParse(await readBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY));
+        if (!parsed.success) return respond(200, { success: false, message: zodMessage(ctx, parsed.error) });
+        body = parsed.data;
+      }
+      const params = (await context?.params) ?? {};
+      const result = await handler({ ctx: full, query, body, params, request } as HandlerArgs<A, Q, B>);
+      if (result instanceof Response) return result;
+      if (result instanceof Reply) {
+        const { data, message, headers, raw } = result.init;
+        if (raw !== undefined) return respond(200, raw, headers);
+        return respond(200, { success: true, message: message ?? "", data: data ?? null }, headers);
+      }
+      return respond(200, { success: true, message: "", data: result ?? null });
+    } catch (err) {
+      return errorResponse(ctx, err);
+    }
+  };
+}

@@ -1,0 +1,116 @@
+// Messages the server sends in the {success:false, message} envelope, in both languages.
+// The request's locale (cookie NEXT_LOCALE, then Accept-Language; Chinese by default)
+// chooses which one. Parameters are written {name}.
+import type { Locale } from "@/lib/i18n/locale";
+
+export const serverMessages = {
+  invalid_parameter: { zh: "无效的参数", en: "Invalid parameter" },
+  invalid_parameter_detail: { zh: "无效的参数：{detail}", en: "Invalid parameter: {detail}" },
+  internal_error: { zh: "服务器内部错误，请联系管理员", en: "Internal server error, please contact the admin" },
+  not_found: { zh: "记录不存在", en: "Record not found" },
+  too_many_requests: { zh: "请求过于频繁，请稍后再试", en: "Too many requests, please try again later" },
+  body_too_large: { zh: "请求体过大", en: "Request body too large" },
+  demo_refused: { zh: "演示站点不允许此操作", en: "This site is demo only; this operation is not allowed" },
+
+  // sessions and access
+  not_logged_in: { zh: "未登录或登录已过期，请重新登录", en: "Not logged in or the session has expired, please log in again" },
+  missing_user_header: { zh: "无权进行此操作，未提供 New-Api-User", en: "Not allowed: the New-Api-User header is missing" },
+  user_header_mismatch: {
+    zh: "无权进行此操作，New-Api-User 与登录用户不匹配",
+    en: "Not allowed: New-Api-User does not match the logged-in user",
+  },
+  access_token_invalid: { zh: "无权进行此操作，access token 无效", en: "Not allowed: the access token is invalid" },
+  permission_denied: { zh: "无权进行此操作，权限不足", en: "Not allowed: insufficient permission" },
+  user_banned: { zh: "用户已被封禁", en: "This user has been banned" },
+
+  // setup
+  setup_already_done: { zh: "系统已经初始化完成", en: "The system has already been initialized" },
+  setup_username_required: { zh: "请输入管理员用户名", en: "Please enter the admin username" },
+  setup_password_short: { zh: "密码长度至少为8个字符", en: "The password must be at least 8 characters" },
+  setup_password_mismatch: { zh: "两次输入的密码不一致", en: "The two passwords differ" },
+  setup_done: { zh: "系统初始化成功", en: "System initialized" },
+
+  // login and registration
+  login_required_fields: { zh: "请输入用户名和密码", en: "Please enter username and password" },
+  login_failed: { zh: "用户名或密码错误，或用户已被封禁", en: "Wrong username or password, or the user is banned" },
+  password_login_disabled: { zh: "管理员关闭了密码登录", en: "The admin has disabled password login" },
+  register_disabled: { zh: "管理员关闭了新用户注册", en: "The admin has disabled new user registration" },
+  password_register_disabled: {
+    zh: "管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册",
+    en: "The admin has disabled registration with a password; please register with a third-party account",
+  },
+  username_password_empty: { zh: "用户名和密码不能为空", en: "Username and password cannot be empty" },
+  username_too_long: { zh: "用户名长度不能超过12个字符", en: "The username must not exceed 12 characters" },
+  password_too_short: { zh: "密码长度不得小于 8 位", en: "The password length must not be below 8" },
+  password_too_long: { zh: "密码长度不得超过 20 位", en: "The password length must not exceed 20" },
+  passwords_differ: { zh: "两次输入的密码不一致", en: "The two passwords differ" },
+  username_taken: { zh: "用户名已存在，或已注销", en: "The username already exists or was deregistered" },
+  email_required: { zh: "请输入邮箱地址", en: "Please enter email" },
+  email_invalid: { zh: "邮箱地址无效", en: "Invalid email address" },
+  email_code_required: { zh: "请输入邮箱验证码", en: "Please enter the email verification code" },
+  email_code_wrong: { zh: "验证码错误或已过期", en: "The verification code is wrong or has expired" },
+  email_taken: { zh: "邮箱地址已被占用", en: "This email address is already in use" },
+  turnstile_failed: { zh: "人机验证失败", en: "The human check failed" },
+  turnstile_pending: { zh: "请稍后几秒重试，Turnstile 正在检查用户环境！", en: "Retry in a few seconds, the check is in progress" },
+
+  // users
+  cannot_manage_equal_or_higher: {
+    zh: "无权获取、更新或删除同权限等级或更高权限等级的用户信息",
+    en: "You cannot read, update or delete users of the same or higher level",
+  },
+  cannot_create_equal_or_higher: {
+    zh: "无法创建权限大于等于自己的用户",
+    en: "You cannot create a user with a permission at or above your own",
+  },
+  cannot_promote_to_admin: {
+    zh: "普通管理员用户无法提升其他用户为管理员",
+    en: "A regular admin cannot promote users to admin",
+  },
+  cannot_disable_root: { zh: "无法禁用超级管理员用户", en: "The super admin cannot be disabled" },
+  cannot_delete_root: { zh: "无法删除超级管理员用户", en: "The super admin cannot be deleted" },
+  cannot_demote_root: { zh: "无法降级超级管理员用户", en: "The super admin cannot be demoted" },
+  already_admin: { zh: "该用户已经是管理员", en: "This user is already an admin" },
+  already_common: { zh: "该用户已经是普通用户", en: "This user is already a normal user" },
+  user_not_found: { zh: "用户不存在", en: "User not found" },
+  user_deregistered: { zh: "该用户已注销", en: "This user has been deregistered" },
+  delete_confirm_mismatch: {
+    zh: "请输入你的账户名以确认删除",
+    en: "Please enter your account name to confirm deletion",
+  },
+  root_cannot_delete_self: { zh: "不能删除超级管理员账户", en: "The super admin account cannot be deleted" },
+  original_password_wrong: { zh: "原密码错误", en: "The original password is wrong" },
+  aff_transfer_min: { zh: "转移额度最小为{min}！", en: "The transfer amount minimum is {min}" },
+  aff_quota_insufficient: { zh: "邀请额度不足！", en: "Not enough invitation earnings" },
+  webhook_https_only: { zh: "Webhook地址必须以https://开头", en: "The webhook address must start with https://" },
+  notify_email_invalid: { zh: "通知邮箱地址无效", en: "The notification email address is invalid" },
+  threshold_invalid: { zh: "额度预警阈值必须大于0", en: "The quota warning threshold must be greater than 0" },
+  setting_updated: { zh: "设置已更新", en: "Settings updated" },
+
+  // check-in
+  check_in_disabled: { zh: "签到功能未启用", en: "Check-in is not enabled" },
+  check_in_already: { zh: "今天已经签到过了", en: "You have already checked in today" },
+  check_in_success: { zh: "签到成功，获得 {quota} 额度", en: "Checked in, you won {quota}" },
+
+  // quota and tokens (relay and console)
+  quota_insufficient_user: { zh: "用户额度不足", en: "Insufficient user quota" },
+  quota_insufficient_token: { zh: "令牌额度不足", en: "Insufficient token quota" },
+  no_channel_available: { zh: "当前分组 {group} 下对于模型 {model} 无可用渠道", en: "No available channel for model {model} in group {group}" },
+  channel_disabled: { zh: "该渠道已被禁用", en: "The channel is disabled" },
+  cannot_specify_channel: { zh: "普通用户不支持指定渠道", en: "Regular users cannot specify channels" },
+  token_missing: { zh: "未提供令牌", en: "No token provided" },
+  token_invalid: { zh: "无效的令牌", en: "Invalid token" },
+  token_expired: { zh: "该令牌已过期", en: "The token has expired" },
+  token_exhausted: { zh: "该令牌额度已用尽", en: "The token's quota is exhausted" },
+  token_unavailable: { zh: "该令牌状态不可用", en: "The token's status is unavailable" },
+  group_saturated: { zh: "当前分组上游负载已饱和，请稍后再试", en: "The current group's upstream load is saturated, please try later" },
+  redemption_invalid: { zh: "无效的兑换码，或已被使用", en: "The redemption code is invalid or already used" },
+} as const satisfies Record<string, Record<Locale, string>>;
+
+export type MessageKey = keyof typeof serverMessages;
+export type MessageParams = Record<string, string | number>;
+
+export function renderMessage(locale: Locale, key: MessageKey, params?: MessageParams): string {
+  const template: string = serverMessages[key][locale];
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}

@@ -1,0 +1,31 @@
+// Orderly shutdown: stop accepting requests, flush what is queued (usage logs and other
+// batched writes register flushers here), close the database.
+import { db } from "@/lib/db/client";
+
+type Flusher = () => Promise<void>;
+const holder = globalThis as unknown as { __gatewayFlushers?: Set<Flusher> };
+const flushers = () => (holder.__gatewayFlushers ??= new Set());
+
+export function registerFlusher(f: Flusher): void {
+  flushers().add(f);
+}
+
+export async function flushAll(): Promise<void> {
+  for (const f of flushers()) await f().catch((err) => console.error("[shutdown] flush failed:", err));
+}
+
+export function registerShutdown(stopServer: () => Promise<void>): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[server] ${signal}: shutting down`);
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await stopServer().catch(() => {});
+    await db().$disconnect().catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}

@@ -1,0 +1,62 @@
+// The public site status record of spec 1 section 3, built from the options cache. It is
+// public: it carries flags and client ids, never a secret.
+import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
+import { isSetupDone } from "@/lib/setup/state";
+import { APP_VERSION, START_TIME } from "@/lib/version";
+
+export async function siteStatus() {
+  return {
+    // branding and display
+    system_name: getOption("SystemName"),
+    logo: getOption("Logo"),
+    footer_html: getOption("Footer"),
+    quota_per_unit: getNumber("QuotaPerUnit", 500000),
+    display_in_currency: getBool("DisplayInCurrencyEnabled"),
+    display_token_stat: getBool("DisplayTokenStatEnabled"),
+    default_collapse_sidebar: getBool("DefaultCollapseSidebar"),
+    chats: getJson<unknown[]>("Chats", []),
+    chat_link: "",
+    chat_link2: "",
+    docs_link: getOption("general_setting.docs_link"),
+    top_up_link: getOption("TopUpLink"),
+    server_address: getOption("ServerAddress"),
+    version: APP_VERSION,
+    start_time: START_TIME,
+    price: getNumber("Price", 7.3),
+    min_topup: getNumber("MinTopUp", 1),
+    // features
+    enable_drawing: getBool("DrawingEnabled"),
+    enable_task: getBool("TaskEnabled"),
+    enable_data_export: getBool("DataExportEnabled"),
+    data_export_default_time: getOption("DataExportDefaultTime"),
+    mj_notify_enabled: getBool("MjNotifyEnabled"),
+    aff_enabled: getBool("AffEnabled"),
+    check_in_enabled: getBool("CheckInEnabled"),
+    // modes
+    setup: await isSetupDone(),
+    self_use_mode_enabled: getBool("SelfUseModeEnabled"),
+    demo_site_enabled: getBool("DemoSiteEnabled"),
+    // login options
+    password_login_enabled: getBool("PasswordLoginEnabled"),
+    password_register_enabled: getBool("PasswordRegisterEnabled"),
+    register_enabled: getBool("RegisterEnabled"),
+    turnstile_check: getBool("TurnstileCheckEnabled"),
+    turnstile_site_key: getOption("TurnstileSiteKey"),
+    email_verification: getBool("EmailVerificationEnabled"),
+    github_oauth: getBool("GitHubOAuthEnabled"),
+    github_client_id: getOption("GitHubClientId"),
+    oidc_enabled: getBool("oidc.enabled"),
+    oidc_client_id: getOption("oidc.client_id"),
+    oidc_authorization_endpoint: getOption("oidc.authorization_endpoint"),
+    wechat_login: getBool("WeChatAuthEnabled"),
+    wechat_qrcode: getOption("WeChatAccountQRCodeImageURL"),
+    telegram_oauth: getBool("TelegramOAuthEnabled"),
+    telegram_bot_name: getOption("TelegramBotName"),
+    linuxdo_oauth: getBool("LinuxDOOAuthEnabled"),
+    linuxdo_client_id: getOption("LinuxDOClientId"),
+    idcflare_oauth: getBool("IDCFlareOAuthEnabled"),
+    idcflare_client_id: getOption("IDCFlareClientId"),
+  };
+}
+
+export type SiteStatus = Awaited<ReturnType<typeof siteStatus>>;

@@ -1,0 +1,75 @@
+// The options cache: defaults overlaid with the rows admins have saved. Every reader in the
+// program (the relay included) reads from memory; a write goes to the database first and
+// then to the cache, and on several nodes a Redis message tells the others to reload.
+import { db } from "@/lib/db/client";
+import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
+import { OPTION_DEFAULTS } from "@/lib/options/defaults";
+
+type Listener = (key: string, value: string) => void;
+
+const state = globalThis as unknown as {
+  __gatewayOptions?: { values: Map<string, string>; loaded: boolean; listeners: Set<Listener> };
+};
+function holder() {
+  state.__gatewayOptions ??= { values: new Map(Object.entries(OPTION_DEFAULTS)), loaded: false, listeners: new Set() };
+  return state.__gatewayOptions;
+}
+
+export async function loadOptions(): Promise<void> {
+  const rows = await db().option.findMany();
+  const values = new Map(Object.entries(OPTION_DEFAULTS));
+  for (const row of rows) values.set(row.key, row.value);
+  const h = holder();
+  h.values = values;
+  h.loaded = true;
+}
+
+export async function ensureOptionsLoaded(): Promise<void> {
+  if (!holder().loaded) await loadOptions();
+}
+
+export function getOption(key: string): string {
+  return holder().values.get(key) ?? OPTION_DEFAULTS[key] ?? "";
+}
+
+export function getBool(key: string): boolean {
+  return getOption(key) === "true";
+}
+
+export function getNumber(key: string, fallback = 0): number {
+  const n = Number(getOption(key));
+  return Number.isFinite(n) ? n : fallback;
+}
+
+export function getJson<T>(key: string, fallback: T): T {
+  try {
+    return JSON.parse(getOption(key)) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function allOptions(): Map<string, string> {
+  return new Map(holder().values);
+}
+
+// Writes one option (already validated by the caller) and updates the cache.
+export async function setOption(key: string, value: string): Promise<void> {
+  await db().option.upsert({ where: { key }, create: { key, value }, update: { value } });
+  applyOption(key, value);
+  await publishInvalidation("options", key);
+}
+
+// Another node changed an option: reload them all (a handful of rows).
+onInvalidate((topic) => (topic === "options" ? loadOptions() : undefined));
+
+export function applyOption(key: string, value: string): void {
+  const h = holder();
+  h.values.set(key, value);
+  for (const l of h.listeners) l(key, value);
+}
+
+export function onOptionChange(listener: Listener): () => void {
+  holder().listeners.add(listener);
+  return () => holder().listeners.delete(listener);
+}

@@ -1,0 +1,65 @@
+// The program: one node:http server. Relay paths (/v1, /v1beta, /pg) will go straight to
+// the relay, which never enters Next's request pipeline (DESIGN.md measures why); every
+// other request goes to Next (console pages and /api routes).
+import http from "node:http";
+import next from "next";
+import { ensureReady } from "@/lib/boot";
+import { env } from "@/lib/env";
+import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
+import { flushAll, registerShutdown } from "@/lib/lifecycle";
+
+function clientAddress(req: http.IncomingMessage, trustProxy: boolean): { ip: string; proto: string } {
+  let ip = req.socket.remoteAddress ?? "";
+  let proto = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  if (trustProxy) {
+    const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim();
+    if (forwarded) ip = forwarded;
+    const fproto = String(req.headers["x-forwarded-proto"] ?? "").split(",")[0]?.trim();
+    if (fproto === "https" || fproto === "http") proto = fproto;
+  }
+  return { ip: ip.replace(/^::ffff:/, ""), proto };
+}
+
+async function main() {
+  const config = env();
+  const dev = config.NODE_ENV !== "production";
+  await ensureReady();
+  const app = next({ dev, hostname: "localhost", port: config.PORT, dir: process.cwd() });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = http.createServer((req, res) => {
+    // The client's address and scheme are facts of the socket (or of a trusted proxy); a
+    // client-sent copy of these headers is dropped so that it cannot spoof them.
+    const { ip, proto } = clientAddress(req, config.TRUST_PROXY);
+    req.headers[CLIENT_IP_HEADER] = ip;
+    req.headers[CLIENT_PROTO_HEADER] = proto;
+
+    const url = req.url ?? "/";
+    // new-api's paths keep a trailing slash (POST /api/user/); Next's routes do not.
+    if (url.startsWith("/api/")) {
+      const q = url.indexOf("?");
+      const path = q === -1 ? url : url.slice(0, q);
+      if (path.length > 5 && path.endsWith("/")) req.url = path.slice(0, -1) + (q === -1 ? "" : url.slice(q));
+    }
+    handle(req, res).catch((err) => {
+      console.error("[server] request failed:", err);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end("internal server error");
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  registerShutdown(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await flushAll();
+  });
+  server.listen(config.PORT, config.HOSTNAME, () => {
+    console.log(`[server] ready on http://localhost:${config.PORT} (${dev ? "development" : "production"}, ${config.databaseKind})`);
+  });
+}
+
+main().catch((err) => {
+  console.error("[server] failed to start:", err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,109 @@
+// Starts the real built server (dist/server.mjs, `npm run build` first) on a free port with
+// a fresh database: a new SQLite file, or a new PostgreSQL database at 127.0.0.1:5432 that
+// is dropped afterwards. TEST_DB chooses (sqlite by default).
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+export type TestServer = {
+  url: string;
+  port: number;
+  dbKind: "sqlite" | "postgresql";
+  databaseUrl: string;
+  dataDir: string;
+  logs: () => string;
+  stop: () => Promise<void>;
+};
+
+const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `gw_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+  return {
+    url,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startServer(opts: { env?: Record<string, string>; dbKind?: "sqlite" | "postgresql" } = {}): Promise<TestServer> {
+  if (!existsSync("dist/server.mjs")) throw new Error("dist/server.mjs is missing: run `npm run build` first");
+  const dbKind = opts.dbKind ?? (process.env.TEST_DB === "postgresql" ? "postgresql" : "sqlite");
+  const dataDir = mkdtempSync(path.join(tmpdir(), "gw-test-"));
+  const pgdb = dbKind === "postgresql" ? await createPgDatabase() : null;
+  const databaseUrl = pgdb ? pgdb.url : `file:${path.join(dataDir, "gateway.db")}`;
+  const port = await freePort();
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, ["dist/server.mjs"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      CRITICAL_RATE_LIMIT: "1000",
+      ...opts.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const check = () => {
+      if (output.includes("[server] ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", check);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  child.removeAllListeners("exit");
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dbKind,
+    databaseUrl,
+    dataDir,
+    logs: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      await pgdb?.drop().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
