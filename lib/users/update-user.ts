@@ -4,7 +4,7 @@
 // still the value the delta was computed from, so a concurrent change is never overwritten.
 import type { Prisma } from "@/generated/sqlite/client";
 import { hashPassword } from "@/lib/auth/password";
-import { changeUserQuota } from "@/lib/billing/ledger";
+import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
@@ -12,6 +12,9 @@ import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { presentUser } from "@/lib/users/present";
 import { accessRefusal } from "@/lib/users/rules";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
+
+// Log type 3: an admin action on a user (spec 3 log types).
+const LOG_TYPE_ADMIN = 3;
 
 export type UpdateUserInput = {
   id: number;
@@ -53,6 +56,17 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
           const pinned = await tx.user.updateMany({ where: { id: target.id, quota: old }, data: { quota: old } });
           if (pinned.count !== 1) throw new AppError("RULE", "quota_changed_concurrently");
           await changeUserQuota(tx, { userId: target.id, delta, kind: "admin_adjust", ref: `admin:${ctx.user.id}` });
+          await tx.log.create({
+            data: {
+              user_id: target.id,
+              username: target.username,
+              created_at: BigInt(nowSeconds()),
+              type: LOG_TYPE_ADMIN,
+              quota: delta,
+              content: `admin ${ctx.user.username} (#${ctx.user.id}) set quota from ${old} to ${input.quota}`,
+              ip: ctx.ip,
+            },
+          });
         }
       }
       return tx.user.findUniqueOrThrow({ where: { id: target.id } });
