@@ -104,6 +104,46 @@ export const serverMessages = {
   token_unavailable: { zh: "该令牌状态不可用", en: "The token's status is unavailable" },
   group_saturated: { zh: "当前分组上游负载已饱和，请稍后再试", en: "The current group's upstream load is saturated, please try later" },
   redemption_invalid: { zh: "无效的兑换码，或已被使用", en: "The redemption code is invalid or already used" },
+
+  // channels, tokens, billing, logs
+  channel_not_found: { zh: "渠道不存在", en: "Channel not found" },
+  channel_name_required: { zh: "渠道名称不能为空", en: "The channel name cannot be empty" },
+  channel_key_required: { zh: "渠道密钥不能为空", en: "The channel key cannot be empty" },
+  channel_models_required: { zh: "渠道模型不能为空", en: "The channel models cannot be empty" },
+  channel_model_mapping_invalid: { zh: "模型重定向不是合法的 JSON 对象", en: "The model mapping is not a valid JSON object" },
+  channel_setting_invalid: { zh: "渠道额外设置不是合法的 JSON 对象", en: "The channel setting is not a valid JSON object" },
+  priority_must_be_integer: { zh: "优先级必须是整数", en: "Priority must be an integer" },
+  weight_must_be_non_negative: { zh: "权重必须是非负整数", en: "Weight must be a non-negative integer" },
+  select_channels_first: { zh: "请先选择渠道", en: "Please choose channels first" },
+  tag_required: { zh: "标签不能为空", en: "The tag cannot be empty" },
+  balance_not_supported: { zh: "该渠道类型暂不支持查询余额", en: "Balance query is not supported for this channel type" },
+  upstream_request_failed: { zh: "请求上游失败：{detail}", en: "The upstream request failed: {detail}" },
+  channel_test_not_available: { zh: "渠道测试尚未接入", en: "Channel testing is not available yet" },
+  token_name_required: { zh: "令牌名称不能为空", en: "The token name cannot be empty" },
+  token_name_too_long: { zh: "令牌名称过长", en: "The token name is too long" },
+  token_not_found: { zh: "令牌不存在", en: "Token not found" },
+  token_expiry_invalid: { zh: "过期时间格式错误！", en: "The expiry time format is wrong" },
+  token_batch_count_invalid: { zh: "批量创建数量必须在 1 到 100 之间", en: "The batch count must be between 1 and 100" },
+  token_quota_negative: { zh: "额度不能为负数", en: "The quota cannot be negative" },
+  token_group_not_usable: { zh: "无权使用分组 {group}", en: "You may not use the group {group}" },
+  token_expired_cannot_enable: {
+    zh: "令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期",
+    en: "The token has expired and cannot be enabled; change its expiry time or make it never expire first",
+  },
+  token_exhausted_cannot_enable: {
+    zh: "令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度",
+    en: "The token's quota is exhausted and it cannot be enabled; raise its remaining quota or make it unlimited first",
+  },
+  token_disabled: { zh: "该令牌已被禁用", en: "The token has been disabled" },
+  token_model_not_allowed: { zh: "该令牌无权访问模型 {model}", en: "This token may not access the model {model}" },
+  token_ip_not_allowed: { zh: "您的 IP 不在令牌允许访问的列表中", en: "Your IP address is not in the token's allowed list" },
+  token_rate_limited: { zh: "您已达到请求数限制：{minutes}分钟内最多请求{count}次", en: "You reached the request limit: at most {count} requests in {minutes} minutes" },
+  model_rate_limited: { zh: "您已达到请求数限制：{minutes}分钟内最多请求{count}次", en: "You reached the request limit: at most {count} requests in {minutes} minutes" },
+  model_price_not_set: {
+    zh: "模型 {model} 倍率或价格未配置，请联系管理员设置或开始自用模式",
+    en: "The price or ratio of model {model} is not set; ask the admin to set it or enable self-use mode",
+  },
+  log_target_required: { zh: "请选择日志时间", en: "Please select the log time" },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof serverMessages;
