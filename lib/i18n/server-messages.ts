@@ -134,7 +134,6 @@ export const serverMessages = {
     zh: "令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度",
     en: "The token's quota is exhausted and it cannot be enabled; raise its remaining quota or make it unlimited first",
   },
-  token_disabled: { zh: "该令牌已被禁用", en: "The token has been disabled" },
   token_model_not_allowed: { zh: "该令牌无权访问模型 {model}", en: "This token may not access the model {model}" },
   token_ip_not_allowed: { zh: "您的 IP 不在令牌允许访问的列表中", en: "Your IP address is not in the token's allowed list" },
   token_rate_limited: { zh: "您已达到请求数限制：{minutes}分钟内最多请求{count}次", en: "You reached the request limit: at most {count} requests in {minutes} minutes" },
