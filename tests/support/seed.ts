@@ -74,5 +74,5 @@ export async function sessionFor(server: TestServer, uid: number, passwordHash: 
 export function useServerEnvironment(server: TestServer): void {
   process.env.DATABASE_URL = server.databaseUrl;
   process.env.DATA_DIR = server.dataDir;
-  process.env.NODE_ENV = "test";
+  (process.env as Record<string, string>).NODE_ENV = "test";
 }
