@@ -267,6 +267,7 @@ async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: C
         return;
       case "text":
       case "reasoning":
+        if (!e.text) return; // an empty delta is no content: it must not commit the answer
         counter.add(e.text);
         break;
       case "tool_call_start":
