@@ -1,5 +1,6 @@
-// forward(): one attempt of one request on one channel. It calls the upstream with node's
-// fetch (client abort passed through, a first-byte timeout), writes the answer to the client
+// forward(): one attempt of one request on one channel. It calls the upstream (node:http
+// with keep-alive by default, node's fetch on request: see transport.ts for why; the client's
+// abort signal passed through, a first-byte timeout), writes the answer to the client
 // in the client's own format, chunk by chunk, and resolves an outcome the caller (the retry
 // loop, billing, logging: built elsewhere) acts on.
 //
@@ -14,6 +15,7 @@ import { redact } from "@/lib/relay/providers/common";
 import { openaiUsage } from "@/lib/relay/providers/openai";
 import type { PassthroughEndpoint, ProviderAdapter } from "@/lib/relay/providers/types";
 import { readSse, startSse, write } from "@/lib/relay/sse";
+import { httpTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
 import { RelayError, emptyUsage, type ChannelView, type ChatRequest, type ChatResponse, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
 
 /** A request to one of the OpenAI endpoints other than chat, forwarded nearly as is. */
@@ -36,8 +38,10 @@ export interface ForwardOptions {
   signal?: AbortSignal;
   /** called once, when the first byte is about to be written to the client */
   onFirstByte?: () => void;
-  /** connect + first-byte timeout (for a non-stream call: until the answer's headers); default 300 s */
+  /** connect and first-byte timeout (a stream: until its first chunk; a whole answer: until it is read); default 300 s */
   timeoutMs?: number;
+  /** how to call the upstream; default node:http with keep-alive (see transport.ts) */
+  transport?: Transport;
 }
 
 /** Non-token quantities some endpoints are billed by. */
@@ -104,13 +108,13 @@ function refused(status: number, message: string, retryable: boolean, code: stri
 }
 
 interface Call {
-  res?: Response;
+  res?: UpstreamResponse;
   failure?: ForwardOutcome;
   clear(): void;
   t0: number;
 }
 
-/** fetch with the client's signal and a first-byte timeout; failures become outcomes. */
+/** The upstream call with the client's signal and a first-byte timeout; failures become outcomes. */
 async function call(opts: ForwardOptions, url: string, headers: Record<string, string>, body: string | Uint8Array): Promise<Call> {
   const t0 = performance.now();
   const timeout = new AbortController();
@@ -122,18 +126,19 @@ async function call(opts: ForwardOptions, url: string, headers: Record<string, s
   const clear = () => clearTimeout(timer);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
   try {
-    const res = await fetch(url, { method: "POST", headers, body: body as BodyInit, signal });
+    const res = await (opts.transport ?? httpTransport)(url, { headers, body, signal });
     return { res, clear, t0 };
   } catch (e) {
     clear();
     if (opts.signal?.aborted) return { failure: refused(499, "the client closed the request", false, "client_gone"), clear, t0 };
     if (timedOut) return { failure: refused(504, "the upstream did not answer in time", true, "timeout"), clear, t0 };
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    const err = e as { code?: string; cause?: { code?: string } };
+    const cause = err.cause?.code ?? err.code;
     return { failure: refused(502, `the upstream could not be reached${cause ? ` (${cause})` : ""}`, true, "network"), clear, t0 };
   }
 }
 
-async function upstreamFailure(res: Response, adapter: ProviderAdapter, ch: ChannelView): Promise<ForwardOutcome> {
+async function upstreamFailure(res: UpstreamResponse, adapter: ProviderAdapter, ch: ChannelView): Promise<ForwardOutcome> {
   let text = "";
   try {
     text = await res.text();
@@ -205,7 +210,7 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
     return upstreamFailure(res, adapter, ch);
   }
   const clientRes = opts.clientRes;
-  const isSse = (res.headers.get("content-type") ?? "").includes("text/event-stream");
+  const isSse = (res.header("content-type") ?? "").includes("text/event-stream");
 
   if (!req.stream || !isSse) {
     // a whole answer: read it, convert, answer (or render it as a stream if one was asked for)
@@ -244,7 +249,7 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
   return streamChat(opts, adapter, req, res, c, format.streamRenderer(req));
 }
 
-async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatRequest, res: Response, c: Call, renderer: StreamRenderer): Promise<ForwardOutcome> {
+async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatRequest, res: UpstreamResponse, c: Call, renderer: StreamRenderer): Promise<ForwardOutcome> {
   const clientRes = opts.clientRes;
   const parser = adapter.streamParser();
   const usage = emptyUsage();
@@ -293,7 +298,7 @@ async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: C
 
   try {
     await readSse(
-      res.body!,
+      res.body,
       (msg) => {
         parser.parse(msg.data, msg.event, emit);
         if (streamError) return false;
@@ -401,7 +406,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
       gotUsage = true;
     }
   };
-  const contentType = res.headers.get("content-type") ?? "application/octet-stream";
+  const contentType = res.header("content-type") ?? "application/octet-stream";
   let sent = false;
   let frtMs = 0;
   const commit = () => {
@@ -432,7 +437,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     } else if (contentType.includes("text/event-stream")) {
       // bytes go to the client as they come; events are parsed beside them for usage only
       await readSse(
-        res.body!,
+        res.body,
         (msg) => {
           if (msg.data !== "[DONE]" && msg.data.includes("usage")) {
             try {
@@ -454,10 +459,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
       clientRes.end();
     } else {
       // binary (audio/speech): streamed through
-      const reader = res.body!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
+      for await (const value of res.body) {
         if (!sent) {
           c.clear();
           commit();

@@ -37,43 +37,34 @@ export function write(res: ServerResponse, chunk: string | Uint8Array): Promise<
 /**
  * Reads an SSE body and calls onEvent for each event as soon as it is complete. onEvent may
  * return a promise (backpressure) which is awaited before the next chunk is read; it may
- * return false to stop reading. onChunk, when given, runs first for each raw chunk.
+ * return false to stop reading (the upstream connection is then released). onChunk, when
+ * given, runs first for each raw chunk.
  */
 export async function readSse(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   onEvent: (msg: EventSourceMessage) => void | false | Promise<void | false>,
   onChunk?: (chunk: Uint8Array) => void | Promise<void>,
 ): Promise<void> {
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (m) => void queue.push(m) });
   const decoder = new TextDecoder();
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (onChunk) {
-        const p = onChunk(value);
-        if (p) await p;
-      }
-      parser.feed(decoder.decode(value, { stream: true }));
-      for (let i = 0; i < queue.length; i++) {
-        let r = onEvent(queue[i]);
-        if (r && typeof r === "object") r = await r;
-        if (r === false) {
-          queue.length = 0;
-          await reader.cancel().catch(() => {});
-          return;
-        }
-      }
-      queue.length = 0;
+  for await (const value of body) {
+    if (onChunk) {
+      const p = onChunk(value);
+      if (p) await p;
     }
-    parser.feed(decoder.decode());
-    // a last event without its blank line still counts, as browsers' EventSource does not;
-    // providers always terminate events, so a dangling one is dropped by the parser's rules.
-  } finally {
-    reader.releaseLock();
+    parser.feed(decoder.decode(value, { stream: true }));
+    for (let i = 0; i < queue.length; i++) {
+      let r = onEvent(queue[i]);
+      if (r && typeof r === "object") r = await r;
+      if (r === false) {
+        queue.length = 0;
+        return; // leaving the loop ends the body
+      }
+    }
+    queue.length = 0;
   }
+  // an event still missing its blank line when the body ends is incomplete and dropped
 }
 
 /** Formats an SSE event: `event: name\ndata: json\n\n` (name omitted when empty). */

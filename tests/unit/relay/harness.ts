@@ -7,6 +7,7 @@ import { createParser } from "eventsource-parser";
 import { formats, parseGeminiPath, type IngressName } from "@/lib/relay/formats";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
 import type { PassthroughEndpoint } from "@/lib/relay/providers/types";
+import type { Transport } from "@/lib/relay/transport";
 import { RelayError, type ChannelView } from "@/lib/relay/types";
 import type { MockUpstream } from "@/tests/support/mock-upstreams";
 
@@ -30,6 +31,7 @@ export interface Relay {
   outcomes: ForwardOutcome[];
   setChannel(c: (model: string) => ChannelView): void;
   timeoutMs?: number;
+  transport?: Transport;
   close(): Promise<void>;
 }
 
@@ -56,7 +58,7 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
         const g = parseGeminiPath(url);
         if (!g) throw new RelayError(404, "unknown path");
         const request = formats.gemini.parse(JSON.parse(raw.toString()), { model: g.model, stream: g.stream });
-        return done(await forward({ ingress, request, channel: ch(g.model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs }));
+        return done(await forward({ ingress, request, channel: ch(g.model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }));
       }
       const endpoint = path.slice("/v1/".length) as PassthroughEndpoint;
       if (path === "/v1/chat/completions" || path === "/v1/messages") {
@@ -68,7 +70,7 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
           throw new RelayError(400, "the body is not valid JSON");
         }
         const request = formats[ingress].parse(body);
-        return done(await forward({ ingress, request, channel: ch(request.model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs }));
+        return done(await forward({ ingress, request, channel: ch(request.model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }));
       }
       if (PASSTHROUGH.has(endpoint)) {
         const ct = String(req.headers["content-type"] ?? "");
@@ -82,7 +84,7 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
           model = /name="model"\r\n\r\n([^\r]+)/.exec(raw.toString("latin1"))?.[1] ?? "";
           p = { endpoint, raw, contentType: ct };
         }
-        return done(await forward({ ingress, request: p, channel: ch(model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs }));
+        return done(await forward({ ingress, request: p, channel: ch(model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }));
       }
       throw new RelayError(404, `unknown path ${path}`);
     } catch (e) {
