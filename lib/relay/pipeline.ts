@@ -374,6 +374,7 @@ function passthroughUsage(endpoint: PassthroughEndpoint, j: Record<string, unkno
 
 async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: PassthroughRequest): Promise<ForwardOutcome> {
   const ch = opts.channel;
+  if (p.endpoint === "embeddings" && adapter.embeddings && !adapter.supports.passthrough.includes("embeddings") && p.json) return convertedEmbeddings(opts, adapter, p.json);
   if (!adapter.passthroughRequest || !adapter.supports.passthrough.includes(p.endpoint))
     return refused(400, `this channel does not support /v1/${p.endpoint}`, true, "unsupported");
   const { url, headers } = adapter.passthroughRequest(p.endpoint, ch, p.contentType);
@@ -483,4 +484,44 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input);
   }
   return { ok: true, status: 200, usage, usageEstimated: estimated, meter: Object.keys(meter).length ? meter : undefined, firstByteSentToClient: true, frtMs, retryable: false };
+}
+
+/** OpenAI /v1/embeddings served by a wire with its own embeddings shape (Gemini's batchEmbedContents). */
+async function convertedEmbeddings(opts: ForwardOptions, adapter: ProviderAdapter, body: Record<string, unknown>): Promise<ForwardOutcome> {
+  const input = body.input;
+  const inputs = typeof input === "string" ? [input] : Array.isArray(input) && input.every((x) => typeof x === "string") ? (input as string[]) : undefined;
+  if (!inputs || inputs.length === 0 || inputs.length > 2048) return refused(400, "input must be a string or an array of 1 to 2048 strings", false, "invalid_request", "invalid_request_error");
+  const dims = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : undefined;
+  const up = adapter.embeddings!.request(inputs, opts.channel, dims);
+  const c = await call(opts, up.url, up.headers, up.body);
+  if (c.failure) return c.failure;
+  const res = c.res!;
+  if (!res.ok) {
+    c.clear();
+    return upstreamFailure(res, adapter, opts.channel);
+  }
+  let vectors: number[][];
+  try {
+    const text = await res.text();
+    c.clear();
+    vectors = adapter.embeddings!.parse(JSON.parse(text));
+  } catch (e) {
+    c.clear();
+    if (opts.signal?.aborted) return abortedOutcome(opts, e, false, 0, emptyUsage(), false);
+    return refused(502, e instanceof RelayError ? e.message : "the upstream answer is not valid JSON", true, "bad_response");
+  }
+  // the upstream reports no usage for embeddings: estimated from the input
+  const prompt = estimateInputTokens(inputs);
+  const usage = { ...emptyUsage(), prompt_tokens: prompt };
+  const out = JSON.stringify({
+    object: "list",
+    data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+    model: typeof body.model === "string" ? body.model : opts.channel.upstreamModel,
+    usage: { prompt_tokens: prompt, total_tokens: prompt },
+  });
+  opts.onFirstByte?.();
+  const frtMs = performance.now() - c.t0;
+  opts.clientRes.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(out) });
+  opts.clientRes.end(out);
+  return { ok: true, status: 200, usage, usageEstimated: true, firstByteSentToClient: true, frtMs, retryable: false };
 }

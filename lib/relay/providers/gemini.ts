@@ -167,6 +167,21 @@ export const gemini: ProviderAdapter = {
   },
   parseChat,
   streamParser,
+  embeddings: {
+    request(inputs, ch, dimensions) {
+      const model = `models/${ch.upstreamModel}`;
+      const url = joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", `/models/${encodeURIComponent(ch.upstreamModel)}:batchEmbedContents`);
+      const headers: Record<string, string> = { "content-type": "application/json", "x-goog-api-key": ch.key };
+      if (ch.headers) for (const k in ch.headers) headers[k.toLowerCase()] = ch.headers[k];
+      const requests = inputs.map((text) => (dimensions ? { model, content: { parts: [{ text }] }, outputDimensionality: dimensions } : { model, content: { parts: [{ text }] } }));
+      return { url, headers, body: JSON.stringify({ requests }) };
+    },
+    parse(body) {
+      const e = (body as Json | undefined)?.embeddings;
+      if (!Array.isArray(e)) throw new RelayError(502, "upstream answer has no embeddings", "upstream_error", "bad_response");
+      return e.map((x) => ((x as Json).values as number[]) ?? []);
+    },
+  },
   parseError(status, body, ch) {
     const j = tryJson(body);
     const e = (Array.isArray(j) ? (j[0] as Json | undefined)?.error : (j as Json | undefined)?.error) as Json | undefined;

@@ -42,6 +42,12 @@ export interface ProviderAdapter {
   streamParser(): StreamParser;
   /** an upstream failure (HTTP status and body text); the message is already free of the channel's key */
   parseError(status: number, body: string, ch: ChannelView): UpstreamError;
+  /** Embeddings for a wire that has its own shape (converted from and to OpenAI's /v1/embeddings). */
+  embeddings?: {
+    request(inputs: string[], ch: ChannelView, dimensions?: number): UpstreamRequest;
+    /** the vectors, in input order */
+    parse(body: unknown): number[][];
+  };
   /** URL and headers for a pass-through endpoint; the body is prepared by the caller */
   passthroughRequest?(endpoint: PassthroughEndpoint, ch: ChannelView, contentType: string): { url: string; headers: Record<string, string> };
 }

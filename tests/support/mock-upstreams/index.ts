@@ -346,9 +346,9 @@ export async function startMockUpstream(kind: MockKind): Promise<MockUpstream> {
       if (kind === "gemini") {
         const m = /^\/v1beta\/models\/([^:]+):(\w+)$/.exec(path);
         if (m && (m[2] === "generateContent" || m[2] === "streamGenerateContent")) return await geminiGenerate(b, json, m[1], m[2] === "streamGenerateContent" && url.searchParams.get("alt") === "sse", res);
-        if (m && m[2] === "embedContent") {
+        if (m && m[2] === "batchEmbedContents") {
           res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ embedding: { values: [0.5, 0.25] } }));
+          res.end(JSON.stringify({ embeddings: (json.requests as any[]).map((r, i) => ({ values: [i, r.content.parts[0].text.length, r.outputDimensionality ?? 0] })) }));
           return;
         }
       }

@@ -7,8 +7,10 @@ import { channelFor, post, sseEvents, startRelay, type Relay } from "./harness";
 let openai: MockUpstream;
 let azure: MockUpstream;
 let anthropic: MockUpstream;
+let gemini: MockUpstream;
 let relay: Relay;
 beforeAll(async () => {
+  gemini = await startMockUpstream("gemini");
   openai = await startMockUpstream("openai");
   azure = await startMockUpstream("azure");
   anthropic = await startMockUpstream("anthropic");
@@ -19,6 +21,7 @@ afterAll(async () => {
   await openai.close();
   await azure.close();
   await anthropic.close();
+  await gemini.close();
 });
 function use(m: MockUpstream) {
   m.requests.length = 0;
@@ -138,5 +141,30 @@ describe("openai-only endpoints", () => {
     expect(text).not.toContain(m.key);
     expect(JSON.parse(text).error.message).toContain("mock failure 503");
     expect(last()).toMatchObject({ ok: false, retryable: true, firstByteSentToClient: false });
+  });
+});
+
+describe("Gemini embeddings from OpenAI's /v1/embeddings", () => {
+  it("converts to batchEmbedContents and back, usage estimated", async () => {
+    const m = use(gemini);
+    const res = await post(`${relay.url}/v1/embeddings`, { model: "text-embedding-004", input: ["hello", "hi there"], dimensions: 8 });
+    expect(res.status).toBe(200);
+    const j = (await res.json()) as any;
+    expect(j.data).toEqual([
+      { object: "embedding", index: 0, embedding: [0, 5, 8] },
+      { object: "embedding", index: 1, embedding: [1, 8, 8] },
+    ]);
+    expect(m.requests[0].url).toBe("/v1beta/models/up-text-embedding-004:batchEmbedContents");
+    expect(m.requests[0].headers["x-goog-api-key"]).toBe(m.key);
+    expect(m.requests[0].json.requests[0]).toEqual({ model: "models/up-text-embedding-004", content: { parts: [{ text: "hello" }] }, outputDimensionality: 8 });
+    expect(last()).toMatchObject({ ok: true, usageEstimated: true });
+    expect(last().usage.prompt_tokens).toBe(j.usage.prompt_tokens);
+    expect(j.usage.prompt_tokens).toBe(4); // ceil(5/4) + ceil(8/4)
+  });
+  it("refuses token-array input clearly", async () => {
+    use(gemini);
+    const res = await post(`${relay.url}/v1/embeddings`, { model: "e", input: [[1, 2, 3]] });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.message).toMatch(/input/);
   });
 });
