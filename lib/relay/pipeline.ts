@@ -476,6 +476,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     if (sent && !clientRes.destroyed) clientRes.destroy();
     return abortedOutcome(opts, e, sent, frtMs, usage, !gotUsage);
   }
+  c.clear(); // an empty body never reached the first-chunk clear
   if (p.endpoint === "audio/speech" && typeof p.json?.input === "string") meter.characters = p.json.input.length;
   let estimated = false;
   if (!gotUsage) {
