@@ -1,0 +1,24 @@
+"use client";
+import { usePathname } from "next/navigation";
+import type { ReactNode } from "react";
+import { sidebarHiddenOn } from "@/lib/client/navigation";
+import { Footer } from "./footer";
+import { Sidebar } from "./sidebar";
+import { TopBar } from "./top-bar";
+
+export function AppShell({ children }: { children: ReactNode }) {
+  const pathname = usePathname();
+  const withSidebar = !sidebarHiddenOn(pathname);
+  return (
+    <div className="flex min-h-screen flex-col bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+      <TopBar />
+      <div className="flex flex-1">
+        {withSidebar && <Sidebar />}
+        <div className="flex min-w-0 flex-1 flex-col">
+          <main className="flex-1">{children}</main>
+          <Footer />
+        </div>
+      </div>
+    </div>
+  );
+}
