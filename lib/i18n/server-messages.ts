@@ -104,6 +104,32 @@ export const serverMessages = {
   token_unavailable: { zh: "该令牌状态不可用", en: "The token's status is unavailable" },
   group_saturated: { zh: "当前分组上游负载已饱和，请稍后再试", en: "The current group's upstream load is saturated, please try later" },
   redemption_invalid: { zh: "无效的兑换码，或已被使用", en: "The redemption code is invalid or already used" },
+
+  // accounts-api: users, settings and options
+  display_name_too_long: { zh: "显示名称长度不能超过20个字符", en: "The display name must not exceed 20 characters" },
+  quota_invalid: { zh: "额度必须是非负整数", en: "The quota must be a non-negative integer" },
+  quota_changed_concurrently: {
+    zh: "用户额度已被其他操作修改，请刷新后重试",
+    en: "The user's quota was changed by another operation; reload and try again",
+  },
+  user_changed_concurrently: {
+    zh: "用户状态已被其他操作修改，请刷新后重试",
+    en: "The user was changed by another operation; reload and try again",
+  },
+  option_not_boolean: { zh: "{key} 的值必须是 true 或 false", en: "{key} must be true or false" },
+  option_not_number: { zh: "{key} 的值必须是数字", en: "{key} must be a number" },
+  option_not_integer: { zh: "{key} 的值必须是整数", en: "{key} must be an integer" },
+  option_not_positive: { zh: "{key} 的值必须大于0", en: "{key} must be greater than 0" },
+  option_below_min: { zh: "{key} 的值不能小于 {min}", en: "{key} must be at least {min}" },
+  option_out_of_range: { zh: "{key} 的值必须在 {min} 到 {max} 之间", en: "{key} must be between {min} and {max}" },
+  option_invalid_json: { zh: "{key} 不是合法的 JSON 字符串", en: "{key} is not a valid JSON string" },
+  option_ratio_invalid: { zh: "{key} 中的每个值都必须是非负数字", en: "Every value in {key} must be a non-negative number" },
+  option_not_in_list: { zh: "{key} 的值必须是以下之一：{list}", en: "{key} must be one of: {list}" },
+  option_invalid_url: { zh: "{key} 必须是以 http:// 或 https:// 开头的地址", en: "{key} must be an address starting with http:// or https://" },
+  fallback_pricing_combination: {
+    zh: "请勿同时设置单次价格与倍率；使用倍率时需同时设置输入倍率和补全倍率",
+    en: "Do not set ratios together with a single price; with ratios, set both the input and the completion ratio",
+  },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof serverMessages;

@@ -1,0 +1,11 @@
+// Every option with its current value for the settings pages, except the secret ones
+// (write-only: the form leaves them empty and does not resend them).
+import { SECRET_OPTION_KEYS } from "@/lib/options/defaults";
+import { allOptions } from "@/lib/options/store";
+
+export async function listOptions(): Promise<{ key: string; value: string }[]> {
+  return [...allOptions()]
+    .filter(([key]) => !SECRET_OPTION_KEYS.has(key))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => ({ key, value }));
+}

@@ -1,0 +1,12 @@
+// The setup status of spec 1 section 3: whether setup is done, whether the root account
+// exists, and which database the program runs on.
+import { env } from "@/lib/env";
+import { isSetupDone, rootExists } from "@/lib/setup/state";
+
+export async function getSetupStatus() {
+  return {
+    status: await isSetupDone(),
+    root_init: await rootExists(),
+    database_type: env().databaseKind === "postgresql" ? ("postgres" as const) : ("sqlite" as const),
+  };
+}

@@ -1,0 +1,66 @@
+// First-run setup: creates the root account (when none exists), saves the usage mode and
+// records the setup row. Two concurrent calls cannot both succeed: the setup row is always
+// id 1 (a primary key), so the second transaction fails on the key and rolls back its root.
+import { z } from "zod";
+import { hashPassword } from "@/lib/auth/password";
+import { ROLE, USER_STATUS } from "@/lib/auth/roles";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/billing/ledger";
+import { setOption } from "@/lib/options/store";
+import { isSetupDone, markSetupDone, rootExists } from "@/lib/setup/state";
+import { newAffCode } from "@/lib/users/aff-code";
+import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
+import { PASSWORD_MAX, USERNAME_MAX } from "@/lib/users/schemas";
+import { APP_VERSION } from "@/lib/version";
+
+export const setupBody = z.object({
+  username: z.string().optional().default(""),
+  password: z.string().optional().default(""),
+  confirmPassword: z.string().optional().default(""),
+  SelfUseModeEnabled: z.boolean({ error: "msg:invalid_parameter" }).optional().default(false),
+  DemoSiteEnabled: z.boolean({ error: "msg:invalid_parameter" }).optional().default(false),
+});
+export type SetupInput = z.infer<typeof setupBody>;
+
+const SETUP_ROW_ID = 1;
+
+export async function runSetup({ input }: { input: SetupInput }): Promise<void> {
+  if (await isSetupDone()) throw new AppError("RULE", "setup_already_done");
+  let root: { username: string; hash: string } | null = null;
+  if (!(await rootExists())) {
+    const username = input.username.trim();
+    if (!username) throw new AppError("INVALID_INPUT", "setup_username_required");
+    if (username.length > USERNAME_MAX) throw new AppError("INVALID_INPUT", "username_too_long");
+    if (input.password.length < 8) throw new AppError("INVALID_INPUT", "setup_password_short");
+    if (input.password.length > PASSWORD_MAX) throw new AppError("INVALID_INPUT", "password_too_long");
+    if (input.password !== input.confirmPassword) throw new AppError("INVALID_INPUT", "setup_password_mismatch");
+    // Hash before the transaction: scrypt is slow and must not hold the database.
+    root = { username, hash: await hashPassword(input.password) };
+  }
+  const now = BigInt(nowSeconds());
+  try {
+    await db().$transaction(async (tx) => {
+      await tx.setup.create({ data: { id: SETUP_ROW_ID, version: APP_VERSION, initialized_at: now } });
+      if (root && !(await tx.user.findFirst({ where: { role: { gte: ROLE.root } }, select: { id: true } }))) {
+        await tx.user.create({
+          data: {
+            username: root.username,
+            password: root.hash,
+            display_name: "Root User",
+            role: ROLE.root,
+            status: USER_STATUS.enabled,
+            aff_code: newAffCode(),
+            created_time: now,
+          },
+        });
+      }
+    }, TX_OPTIONS);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("RULE", "setup_already_done");
+    throw err;
+  }
+  await setOption("SelfUseModeEnabled", String(input.SelfUseModeEnabled));
+  await setOption("DemoSiteEnabled", String(input.DemoSiteEnabled));
+  markSetupDone();
+}

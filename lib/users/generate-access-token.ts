@@ -1,0 +1,11 @@
+// A new system access token for the caller: 32 random characters, shown once; only its
+// keyed lookup hash is stored, and it replaces any previous token.
+import { lookupHash, randomAlnum } from "@/lib/auth/lookup-hash";
+import { db } from "@/lib/db/client";
+import type { UserCtx } from "@/lib/http/route";
+
+export async function generateAccessToken({ ctx }: { ctx: UserCtx }): Promise<string> {
+  const token = randomAlnum(32);
+  await db().user.update({ where: { id: ctx.user.id }, data: { access_token_hash: lookupHash(token) } });
+  return token;
+}

@@ -1,0 +1,7 @@
+// The calling user's own record.
+import type { UserCtx } from "@/lib/http/route";
+import { presentUser } from "@/lib/users/present";
+
+export async function getSelf({ ctx }: { ctx: UserCtx }) {
+  return presentUser(ctx.user);
+}

@@ -1,0 +1,84 @@
+// Self-registration with a password. The new user, the new-user bonus, and the invitation
+// rewards (inviter's earnings, invitee's bonus) are written in one transaction; every
+// balance change goes through the ledger. An unknown invitation code is ignored, as in new-api.
+import { hashPassword } from "@/lib/auth/password";
+import { ROLE, USER_STATUS } from "@/lib/auth/roles";
+import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { getBool, getNumber } from "@/lib/options/store";
+import { newAffCode } from "@/lib/users/aff-code";
+import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
+import { presentUser } from "@/lib/users/present";
+import { z } from "zod";
+
+export type RegisterInput = {
+  username: string;
+  password: string;
+  email: string;
+  verification_code: string;
+  aff_code: string;
+};
+
+const nonNegative = (key: string) => BigInt(Math.max(0, Math.trunc(getNumber(key, 0))));
+
+export async function register({ input }: { input: RegisterInput }) {
+  if (!getBool("RegisterEnabled") || getBool("SelfUseModeEnabled")) throw new AppError("RULE", "register_disabled");
+  if (!getBool("PasswordRegisterEnabled")) throw new AppError("RULE", "password_register_disabled");
+  if (input.email && !z.email().safeParse(input.email).success) throw new AppError("INVALID_INPUT", "email_invalid");
+  if (getBool("EmailVerificationEnabled")) {
+    // E-mail codes are not issued yet (a later issue): with verification required, no code
+    // can be valid, so registration fails closed rather than skipping the check.
+    if (!input.email) throw new AppError("INVALID_INPUT", "email_required");
+    if (!input.verification_code) throw new AppError("INVALID_INPUT", "email_code_required");
+    throw new AppError("RULE", "email_code_wrong");
+  }
+  if (await db().user.findUnique({ where: { username: input.username }, select: { id: true } })) {
+    throw new AppError("RULE", "username_taken");
+  }
+  const hash = await hashPassword(input.password);
+  const newUserQuota = nonNegative("QuotaForNewUser");
+  const inviterReward = nonNegative("QuotaForInviter");
+  const inviteeReward = nonNegative("QuotaForInvitee");
+
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const user = await db().$transaction(async (tx) => {
+        const inviter = input.aff_code
+          ? await tx.user.findFirst({ where: { aff_code: input.aff_code, deleted_at: null }, select: { id: true } })
+          : null;
+        const created = await tx.user.create({
+          data: {
+            username: input.username,
+            password: hash,
+            display_name: input.username,
+            email: input.email,
+            role: ROLE.user,
+            status: USER_STATUS.enabled,
+            group: "default",
+            aff_code: newAffCode(),
+            inviter_id: inviter?.id ?? 0,
+            created_time: BigInt(nowSeconds()),
+          },
+        });
+        if (newUserQuota > 0n) await changeUserQuota(tx, { userId: created.id, delta: newUserQuota, kind: "register_bonus" });
+        if (inviter) {
+          await tx.user.update({
+            where: { id: inviter.id },
+            data: { aff_count: { increment: 1 }, aff_quota: { increment: inviterReward }, aff_history_quota: { increment: inviterReward } },
+          });
+          if (inviteeReward > 0n) {
+            await changeUserQuota(tx, { userId: created.id, delta: inviteeReward, kind: "invitee_bonus", ref: `inviter:${inviter.id}` });
+          }
+        }
+        return tx.user.findUniqueOrThrow({ where: { id: created.id } });
+      }, TX_OPTIONS);
+      return presentUser(user);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Either the username was taken meanwhile, or (rarely) the random aff_code collided.
+      const taken = await db().user.findUnique({ where: { username: input.username }, select: { id: true } });
+      if (taken || attempt >= 2) throw new AppError("RULE", "username_taken");
+    }
+  }
+}

@@ -1,0 +1,38 @@
+// A user edits their own display name and password. A password change needs the current
+// password; it changes the session's password version, so every other session ends and
+// the caller gets a fresh cookie.
+import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/http/route";
+import { presentUser, type PublicUser } from "@/lib/users/present";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
+import { sessionCookieFor } from "@/lib/users/session";
+
+export async function updateSelf({
+  ctx,
+  input,
+}: {
+  ctx: UserCtx;
+  input: { display_name?: string; password?: string; original_password?: string };
+}): Promise<{ user: PublicUser; cookie: string | null }> {
+  const data: { display_name?: string; password?: string } = {};
+  if (input.display_name !== undefined) data.display_name = input.display_name;
+  const changingPassword = input.password !== undefined && input.password !== "";
+  if (changingPassword) {
+    const next = input.password!;
+    if (!input.original_password || !(await verifyPassword(input.original_password, ctx.user.password))) {
+      throw new AppError("RULE", "original_password_wrong");
+    }
+    if (next.length < PASSWORD_MIN) throw new AppError("INVALID_INPUT", "password_too_short");
+    if (next.length > PASSWORD_MAX) throw new AppError("INVALID_INPUT", "password_too_long");
+    data.password = await hashPassword(next);
+  }
+  if (Object.keys(data).length === 0) return { user: presentUser(ctx.user), cookie: null };
+  // Guarded by the password we authenticated with, so that two concurrent changes cannot
+  // both pass the original-password check.
+  const changed = await db().user.updateMany({ where: { id: ctx.user.id, password: ctx.user.password, deleted_at: null }, data });
+  if (changed.count !== 1) throw new AppError("RULE", "original_password_wrong");
+  const user = await db().user.findUniqueOrThrow({ where: { id: ctx.user.id } });
+  return { user: presentUser(user), cookie: changingPassword ? await sessionCookieFor(user, ctx.https) : null };
+}

@@ -1,0 +1,47 @@
+// The caller's notification and display settings, kept as JSON in user.setting. Given
+// fields replace stored ones; an empty webhook_secret keeps the stored secret (secrets are
+// never sent back, so the form cannot resend them). Webhooks must use https.
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/http/route";
+import { presentUser } from "@/lib/users/present";
+import type { SettingInput } from "@/lib/users/schemas";
+
+export type UserSetting = {
+  notify_type?: "email" | "webhook";
+  quota_warning_threshold?: number;
+  webhook_url?: string;
+  webhook_secret?: string;
+  notification_email?: string;
+  accept_unset_model_ratio_model?: boolean;
+  show_ip_in_logs?: boolean;
+};
+
+export function parseSetting(raw: string): UserSetting {
+  try {
+    const v = JSON.parse(raw);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as UserSetting) : {};
+  } catch {
+    return {};
+  }
+}
+
+// Pure merge and validation, unit-tested: the stored setting after applying input.
+export function mergeSetting(stored: UserSetting, input: SettingInput): UserSetting | { refuse: "webhook_https_only" } {
+  const next: UserSetting = { ...stored };
+  for (const [k, v] of Object.entries(input)) {
+    if (v === undefined) continue;
+    if (k === "webhook_secret" && v === "") continue;
+    (next as Record<string, unknown>)[k] = v;
+  }
+  if (next.notify_type === "webhook" && !/^https:\/\/[^\s/]+/i.test(next.webhook_url ?? "")) return { refuse: "webhook_https_only" };
+  if (next.webhook_url && !/^https:\/\//i.test(next.webhook_url)) return { refuse: "webhook_https_only" };
+  return next;
+}
+
+export async function updateSetting({ ctx, input }: { ctx: UserCtx; input: SettingInput }) {
+  const merged = mergeSetting(parseSetting(ctx.user.setting), input);
+  if ("refuse" in merged) throw new AppError("RULE", merged.refuse);
+  const user = await db().user.update({ where: { id: ctx.user.id }, data: { setting: JSON.stringify(merged) } });
+  return presentUser(user);
+}

@@ -1,0 +1,79 @@
+// An admin edits a user of a strictly lower level (the root: anyone). A blank password
+// keeps the current one. A new quota is applied as a ledger delta (new - old) computed
+// and written inside one transaction: the row is re-read and updated only if its quota is
+// still the value the delta was computed from, so a concurrent change is never overwritten.
+import type { Prisma } from "@/generated/sqlite/client";
+import { hashPassword } from "@/lib/auth/password";
+import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/http/route";
+import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
+import { presentUser } from "@/lib/users/present";
+import { accessRefusal } from "@/lib/users/rules";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
+
+// Log type 3: an admin action on a user (spec 3 log types).
+const LOG_TYPE_ADMIN = 3;
+
+export type UpdateUserInput = {
+  id: number;
+  username?: string;
+  display_name?: string;
+  password?: string;
+  group?: string;
+  quota?: number;
+  email?: string;
+  remark?: string;
+};
+
+export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUserInput }) {
+  const target = await db().user.findUnique({ where: { id: input.id } });
+  if (!target) throw new AppError("NOT_FOUND", "user_not_found");
+  const refusal = accessRefusal(ctx.user, target);
+  if (refusal) throw new AppError("RULE", refusal);
+
+  const data: Prisma.UserUpdateInput = {};
+  if (input.username !== undefined && input.username !== target.username) data.username = input.username;
+  if (input.display_name !== undefined) data.display_name = input.display_name;
+  if (input.group !== undefined) data.group = input.group;
+  if (input.email !== undefined) data.email = input.email;
+  if (input.remark !== undefined) data.remark = input.remark;
+  if (input.password) {
+    if (input.password.length < PASSWORD_MIN) throw new AppError("INVALID_INPUT", "password_too_short");
+    if (input.password.length > PASSWORD_MAX) throw new AppError("INVALID_INPUT", "password_too_long");
+    data.password = await hashPassword(input.password);
+  }
+  try {
+    const user = await db().$transaction(async (tx) => {
+      if (Object.keys(data).length) await tx.user.update({ where: { id: target.id }, data });
+      if (input.quota !== undefined) {
+        const { quota: old } = await tx.user.findUniqueOrThrow({ where: { id: target.id }, select: { quota: true } });
+        const delta = BigInt(input.quota) - old;
+        if (delta !== 0n) {
+          // Pin the old value: if another transaction changed the balance since we read it,
+          // refuse instead of applying a delta computed from a stale balance.
+          const pinned = await tx.user.updateMany({ where: { id: target.id, quota: old }, data: { quota: old } });
+          if (pinned.count !== 1) throw new AppError("RULE", "quota_changed_concurrently");
+          await changeUserQuota(tx, { userId: target.id, delta, kind: "admin_adjust", ref: `admin:${ctx.user.id}` });
+          await tx.log.create({
+            data: {
+              user_id: target.id,
+              username: target.username,
+              created_at: BigInt(nowSeconds()),
+              type: LOG_TYPE_ADMIN,
+              quota: delta,
+              content: `admin ${ctx.user.username} (#${ctx.user.id}) set quota from ${old} to ${input.quota}`,
+              ip: ctx.ip,
+            },
+          });
+        }
+      }
+      return tx.user.findUniqueOrThrow({ where: { id: target.id } });
+    }, TX_OPTIONS);
+    return presentUser(user);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError("RULE", "username_taken");
+    throw err;
+  }
+}

@@ -1,0 +1,31 @@
+// The critical rate limit on login and register: a server started with
+// CRITICAL_RATE_LIMIT=3 answers the fourth call from one address with 429.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient } from "../support/client";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ env: { CRITICAL_RATE_LIMIT: "3" } });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("critical rate limit", () => {
+  it("answers 429 after three login attempts from one address", async () => {
+    const c = new ApiClient(server.url, "zh");
+    const setup = await c.post("/api/setup", { username: "root", password: "root-pass-123", confirmPassword: "root-pass-123" });
+    expect(setup.success).toBe(true);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await c.post("/api/user/login", { username: "root", password: "wrong-pass" })).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    const limited = await c.post("/api/user/login", { username: "root", password: "root-pass-123" });
+    expect(limited.status).toBe(429);
+    expect(limited.message).toBe("请求过于频繁，请稍后再试");
+    // register shares the same critical window
+    expect((await c.post("/api/user/register", { username: "x1", password: "12345678" })).status).toBe(429);
+    // non-critical calls are not limited
+    expect((await c.get("/api/status")).status).toBe(200);
+  });
+});

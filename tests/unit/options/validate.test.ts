@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { OPTION_DEFAULTS } from "@/lib/options/defaults";
+import { validateOption } from "@/lib/options/validate";
+
+const defaults = (k: string) => OPTION_DEFAULTS[k] ?? "";
+const v = (key: string, value: string, current: (k: string) => string = defaults) => validateOption(key, value, current);
+
+describe("validateOption", () => {
+  it("accepts every default value", () => {
+    for (const [key, value] of Object.entries(OPTION_DEFAULTS)) {
+      const r = v(key, value);
+      // ModelRequestRateLimitCount defaults to -1 (spec 2 section 9) but an admin may only set >= 0.
+      if (key === "ModelRequestRateLimitCount") continue;
+      expect(r.ok, `${key}=${value}`).toBe(true);
+    }
+  });
+  it("refuses unknown keys", () => {
+    expect(v("Nope", "1")).toEqual({ ok: false, key: "invalid_parameter", params: undefined });
+  });
+  it("checks booleans, JSON, ranges and lists", () => {
+    expect(v("CheckInEnabled", "1").ok).toBe(false);
+    expect(v("CheckInEnabled", "true").ok).toBe(true);
+    expect(v("ModelPrice", "[]").ok).toBe(false);
+    expect(v("ModelPrice", '{"gpt": 0.1}').ok).toBe(true);
+    expect(v("gemini.supported_imagine_models", "{}").ok).toBe(false);
+    expect(v("RebatePercentage", "100.5").ok).toBe(false);
+    expect(v("RebatePercentage", "55.5").ok).toBe(true);
+    expect(v("LinuxDOMinimumTrustLevel", "-1").ok).toBe(false);
+    expect(v("DataExportDefaultTime", "day").ok).toBe(true);
+    expect(v("QuotaForNewUser", "").ok).toBe(false);
+  });
+  it("trims trailing slashes from addresses", () => {
+    expect(v("PayAddress", "https://pay.example.com/")).toEqual({ ok: true, value: "https://pay.example.com" });
+    expect(v("WorkerUrl", "")).toEqual({ ok: true, value: "" });
+    expect(v("ServerAddress", "not a url").ok).toBe(false);
+  });
+  it("applies the fallback pricing combination rule", () => {
+    const state = (s: Record<string, string>) => (k: string) => s[k] ?? defaults(k);
+    expect(v("fallback_pricing_enabled", "true").ok).toBe(false);
+    expect(v("fallback_pricing_enabled", "true", state({ fallback_single_price: "1" })).ok).toBe(true);
+    expect(v("fallback_pricing_enabled", "true", state({ fallback_input_ratio: "1" })).ok).toBe(false);
+    expect(v("fallback_pricing_enabled", "true", state({ fallback_input_ratio: "1", fallback_completion_ratio: "2" })).ok).toBe(true);
+    expect(v("fallback_pricing_enabled", "true", state({ fallback_single_price: "1", fallback_input_ratio: "1", fallback_completion_ratio: "2" })).ok).toBe(false);
+    const on = state({ fallback_pricing_enabled: "true", fallback_single_price: "1" });
+    expect(v("fallback_input_ratio", "2", on).ok).toBe(false);
+    expect(v("fallback_single_price", "", on).ok).toBe(true);
+    expect(v("fallback_single_price", "-3").ok).toBe(false);
+    // while disabled, values may be set in any order
+    expect(v("fallback_input_ratio", "2", state({ fallback_single_price: "1" })).ok).toBe(true);
+  });
+});
