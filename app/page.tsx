@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import { AdminContent } from "@/components/content/admin-content";
+import { BaseUrl } from "@/components/content/base-url";
 import { ensureReady } from "@/lib/boot";
 import { formatTimestamp } from "@/lib/client/format";
 import { getOption } from "@/lib/options/store";
@@ -40,7 +41,7 @@ export default async function Home() {
         </div>
         <div className="col-span-2">
           <dt className="text-zinc-500 dark:text-zinc-400">{t("baseUrl")}</dt>
-          <dd className="font-mono font-medium break-all">{(status.server_address || "") + "/v1"}</dd>
+          <dd className="font-mono font-medium break-all"><BaseUrl serverAddress={status.server_address} /></dd>
         </div>
       </dl>
     </div>

@@ -30,7 +30,7 @@ function AccessToken() {
     <div className="flex flex-col gap-2">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("tokenHelp")}</p>
       <div className="flex gap-2">
-        <Input readOnly value={token} placeholder={t("tokenPlaceholder")} aria-label={t("tokenLabel")} />
+        <Input readOnly value={token} className="min-w-0 flex-1" placeholder={t("tokenPlaceholder")} aria-label={t("tokenLabel")} />
         <Button variant="secondary" onClick={generate}>
           {t("tokenButton")}
         </Button>

@@ -90,7 +90,7 @@ export function InvitationCard({ user, onChanged }: { user: User; onChanged: () 
         {t("link")}
       </label>
       <div className="flex gap-2">
-        <Input id="aff-link" readOnly value={link} />
+        <Input id="aff-link" readOnly value={link} className="min-w-0 flex-1" />
         <Button onClick={() => link && copyText(link, "me.invite.copied")} disabled={!link}>
           {t("copy")}
         </Button>

@@ -11,7 +11,7 @@ import { Tabs } from "@/components/ui/tabs";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
-import { parseSettings, settingsChanged, settingsPayload, THRESHOLD_PRESETS, type NotifyType, type UserSettings } from "@/lib/client/settings";
+import { parseSettings, secretIsSet, settingsChanged, settingsPayload, THRESHOLD_PRESETS, type NotifyType, type UserSettings } from "@/lib/client/settings";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
 import { checkEmailIfGiven, checkWebhookUrl, type ValidationKey } from "@/lib/client/validation";
@@ -24,7 +24,7 @@ function check(s: UserSettings): ValidationKey | null {
   return checkEmailIfGiven(s.notification_email) ? "notifyEmailInvalid" : null;
 }
 
-function NotificationTab({ s, edit }: { s: UserSettings; edit: Edit }) {
+function NotificationTab({ s, edit, secretSet }: { s: UserSettings; edit: Edit; secretSet: boolean }) {
   const t = useTranslations("me.settings");
   const display = useQuotaDisplay();
   return (
@@ -71,6 +71,7 @@ function NotificationTab({ s, edit }: { s: UserSettings; edit: Edit }) {
             type="password"
             value={s.webhook_secret}
             onChange={(e) => edit("webhook_secret", e.target.value)}
+            placeholder={secretSet ? t("webhookSecretSet") : ""}
             hint={t("webhookSecretHint")}
             autoComplete="off"
           />
@@ -116,7 +117,7 @@ export function SettingsCard({ user, onSaved }: { user: User; onSaved: () => voi
     <Card title={t("title")}>
       <Tabs
         items={[
-          { value: "notify", label: t("tabNotify"), content: <NotificationTab s={s} edit={edit} /> },
+          { value: "notify", label: t("tabNotify"), content: <NotificationTab s={s} edit={edit} secretSet={secretIsSet(user.setting)} /> },
           {
             value: "price",
             label: t("tabPrice"),

@@ -16,7 +16,7 @@ export function Toaster() {
   const [toasts, setToasts] = useState<Toast[]>([]);
   useEffect(() => subscribeToasts(setToasts), []);
   return (
-    <div aria-live="polite" className="pointer-events-none fixed top-16 right-4 z-[60] flex w-80 flex-col gap-2">
+    <div aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-[60] flex w-80 flex-col gap-2">
       {toasts.map((item) => (
         <div
           key={item.id}

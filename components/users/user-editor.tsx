@@ -55,7 +55,8 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   async function save(e: FormEvent) {
     e.preventDefault();
     if (!form) return;
-    const body: Record<string, unknown> = { username: form.username.trim(), display_name: form.display_name };
+    const body: Record<string, unknown> = { display_name: form.display_name };
+    if (other) body.username = form.username.trim();
     if (form.password) body.password = form.password;
     if (other) Object.assign(body, { id: userId, group: form.group, quota: Math.floor(Number(form.quota) || 0), remark: form.remark });
     setBusy(true);
@@ -74,7 +75,8 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   const set = (k: keyof Form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   return (
     <form onSubmit={save} className="flex flex-col gap-4">
-      <Field label={t("username")} value={form.username} onChange={set("username")} maxLength={12} autoComplete="off" />
+      {/* One's own username is not changed through /api/user/self. */}
+      <Field label={t("username")} value={form.username} onChange={set("username")} maxLength={12} autoComplete="off" disabled={!other} />
       <Field label={t("displayName")} value={form.display_name} onChange={set("display_name")} autoComplete="off" />
       <Field label={t("password")} type="password" value={form.password} onChange={set("password")} placeholder={t("passwordPlaceholder")} hint={t("passwordHint")} autoComplete="new-password" />
       {other && (

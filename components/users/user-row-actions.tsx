@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { api } from "@/lib/client/api";
+import { isRootRole } from "@/lib/client/navigation";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
 
@@ -29,32 +30,37 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
   }
 
   const name = user.display_name || user.username;
+  // The super admin cannot be demoted, disabled or deregistered: only Edit is offered.
+  const protectedRoot = isRootRole(user.role);
+  const roleAction: ManageAction = user.role < 10 ? "promote" : "demote";
+  const statusAction: ManageAction = user.status === 1 ? "disable" : "enable";
   return (
     <div className="flex flex-wrap gap-1">
-      {user.role < 10 ? (
-        <Button size="sm" variant="secondary" disabled={busy} onClick={() => manage("promote")} aria-label={t("promoteUser", { name })}>
-          {t("promote")}
-        </Button>
-      ) : (
-        <Button size="sm" variant="secondary" disabled={busy} onClick={() => manage("demote")} aria-label={t("demoteUser", { name })}>
-          {t("demote")}
+      {!protectedRoot && (
+        <Button size="sm" variant="secondary" disabled={busy} onClick={() => manage(roleAction)} aria-label={t(`${roleAction}User`, { name })}>
+          {t(roleAction)}
         </Button>
       )}
-      {user.status === 1 ? (
-        <Button size="sm" variant="secondary" disabled={busy} onClick={() => manage("disable")} aria-label={t("disableUser", { name })}>
-          {t("disable")}
-        </Button>
-      ) : (
-        <Button size="sm" variant="secondary" disabled={busy || user.status === 3} onClick={() => manage("enable")} aria-label={t("enableUser", { name })}>
-          {t("enable")}
+      {!protectedRoot && (
+        <Button
+          size="sm"
+          variant="secondary"
+          // A user in status 3 ("other") cannot simply be enabled.
+          disabled={busy || (statusAction === "enable" && user.status === 3)}
+          onClick={() => manage(statusAction)}
+          aria-label={t(`${statusAction}User`, { name })}
+        >
+          {t(statusAction)}
         </Button>
       )}
       <Button size="sm" variant="secondary" onClick={onEdit} aria-label={t("editUser", { name })}>
         {t("edit")}
       </Button>
-      <Button size="sm" variant="danger" disabled={busy} onClick={() => setConfirmDelete(true)} aria-label={t("deleteUser", { name })}>
-        {t("delete")}
-      </Button>
+      {!protectedRoot && (
+        <Button size="sm" variant="danger" disabled={busy} onClick={() => setConfirmDelete(true)} aria-label={t("deleteUser", { name })}>
+          {t("delete")}
+        </Button>
+      )}
       <Dialog
         open={confirmDelete}
         onOpenChange={setConfirmDelete}

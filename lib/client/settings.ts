@@ -48,3 +48,12 @@ export function settingsPayload(s: UserSettings): Partial<UserSettings> {
   const { webhook_secret, ...rest } = s;
   return webhook_secret ? { ...rest, webhook_secret } : rest;
 }
+
+// The server never returns the secret, only whether one is stored.
+export function secretIsSet(raw: string | null | undefined): boolean {
+  try {
+    return JSON.parse(raw || "{}").webhook_secret_set === true;
+  } catch {
+    return false;
+  }
+}

@@ -9,7 +9,7 @@ type Listener = (toasts: Toast[]) => void;
 let toasts: Toast[] = [];
 let nextId = 1;
 const listeners = new Set<Listener>();
-const LIFETIME_MS = 4000;
+const LIFETIME_MS = 3500;
 
 function emit() {
   for (const l of listeners) l(toasts);

@@ -1,0 +1,244 @@
+// The console walk of spec 1, in Chinese and in English, against the real built server on
+// a fresh database: setup, login as root, create a user, promote / demote / disable /
+// enable, log in as that user, settings, change password, logout; plus the session-expired
+// path of the error catalogue, the theme and the language menu. Screenshots of every page
+// in both languages and both themes go to test-results/screenshots/.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { startServer, type TestServer } from "../support/server";
+import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const ROOT = { username: "root", password: "rootpass123" };
+const ALICE = { username: "alice", display: "Alice", password: "alicepass1", newPassword: "alicepass2" };
+
+async function login(page: Page, base: string, m: (typeof MESSAGES)["zh"], username: string, password: string) {
+  await page.getByLabel(m.login.username, { exact: true }).fill(username);
+  await page.getByLabel(m.login.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
+}
+
+async function logout(page: Page, m: (typeof MESSAGES)["zh"]) {
+  await page.getByRole("button", { name: m.shell.userMenu }).click();
+  await page.getByRole("menuitem", { name: m.shell.logout }).click();
+  await page.waitForURL((u) => u.pathname === "/login");
+}
+
+describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
+  const m = MESSAGES[locale];
+  let server: TestServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: "zh-CN" });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+  });
+  // A failing step leaves a picture of the page behind.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === "fail") await page.screenshot({ path: `test-results/failure-${locale}-${ctx.task.name.slice(0, 40)}.png`, fullPage: true });
+  });
+  afterAll(async () => {
+    await page?.context().close();
+    await server?.stop();
+  });
+
+  it("sets up the system", async () => {
+    await page.goto(server.url + "/");
+    await page.waitForURL((u) => u.pathname === "/setup");
+    if (locale === "en") {
+      // The language menu: sets NEXT_LOCALE and i18nextLng, then refreshes.
+      await page.getByRole("button", { name: MESSAGES.zh.shell.language }).click();
+      await page.getByRole("menuitem", { name: "English" }).click();
+      await page.getByRole("heading", { name: m.setup.title, level: 1 }).waitFor();
+      expect(await page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe("en");
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    }
+    await page.getByRole("heading", { name: m.setup.title, level: 1 }).waitFor();
+    await page.getByText(m.setup.sqliteTitle).waitFor();
+    await page.getByRole("button", { name: m.setup.modeExplain }).click();
+    await page.getByRole("dialog").getByText(m.setup.modeDescription.self).waitFor();
+    await shoot(page, locale, "setup-mode-dialog");
+    await page.getByRole("button", { name: m.setup.understood }).click();
+    await shoot(page, locale, "setup");
+
+    await page.getByLabel(m.setup.username, { exact: true }).fill(ROOT.username);
+    await page.getByLabel(m.setup.password, { exact: true }).fill("short");
+    await page.getByLabel(m.setup.confirmPassword, { exact: true }).fill("short");
+    await page.getByRole("button", { name: m.setup.initialize }).click();
+    await expectToast(page, m.validation.setupPasswordShort);
+    await page.getByLabel(m.setup.password, { exact: true }).fill(ROOT.password);
+    await page.getByLabel(m.setup.confirmPassword, { exact: true }).fill(ROOT.password + "x");
+    await page.getByRole("button", { name: m.setup.initialize }).click();
+    await expectToast(page, m.validation.setupPasswordMismatch);
+    await page.getByLabel(m.setup.confirmPassword, { exact: true }).fill(ROOT.password);
+    await page.getByRole("button", { name: m.setup.initialize }).click();
+    // Success, then a reload 1.5 s later; setup done sends /setup to the home page.
+    await page.waitForURL((u) => u.pathname === "/", { timeout: 20_000 });
+  });
+
+  it("shows the public pages", async () => {
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
+    expect(await page.getByRole("complementary").count()).toBe(0); // no sidebar on home
+    await shoot(page, locale, "home");
+    await page.getByRole("link", { name: m.shell.nav.about, exact: true }).click();
+    await page.getByRole("heading", { name: m.about.title, level: 1 }).waitFor();
+    await shoot(page, locale, "about");
+    await page.goto(server.url + "/no/such/page");
+    await page.getByRole("heading", { name: m.notFound.title }).waitFor();
+    await shoot(page, locale, "not-found");
+    await page.goto(server.url + "/register");
+    await page.getByRole("heading", { name: m.register.title, level: 1 }).waitFor();
+    await page.getByLabel(m.register.password, { exact: true }).fill("1234567");
+    await page.getByLabel(m.register.username, { exact: true }).fill("bob");
+    await page.getByRole("button", { name: m.register.submit, exact: true }).click();
+    await expectToast(page, m.validation.passwordTooShort);
+    await shoot(page, locale, "register");
+  });
+
+  it("remembers the dark theme across a reload", async () => {
+    await page.getByRole("button", { name: m.shell.switchToDark }).click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await page.getByRole("button", { name: m.shell.switchToLight }).click();
+    expect(await page.evaluate(() => localStorage.getItem("theme-mode"))).toBe("light");
+  });
+
+  it("logs in as root and returns to the page asked for", async () => {
+    await page.goto(server.url + "/admin/users");
+    await page.waitForURL((u) => u.pathname === "/login" && u.searchParams.get("returnTo") === "/admin/users");
+    await page.getByRole("button", { name: m.login.submit, exact: true }).click();
+    await expectToast(page, m.validation.loginRequired);
+    await shoot(page, locale, "login");
+    await login(page, server.url, m, ROOT.username, "wrong-password");
+    await expectToast(page, fmt(m.errors.prefixed, { message: "" }).trim());
+    await login(page, server.url, m, ROOT.username, ROOT.password);
+    await page.waitForURL((u) => u.pathname === "/admin/users");
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "null"));
+    expect(stored).toMatchObject({ username: "root", role: 100 });
+    await page.getByTestId("user-row-root").waitFor();
+  });
+
+  it("creates a user and manages it", async () => {
+    const add = page.getByRole("button", { name: m.users.addUser });
+    await add.click();
+    const drawer = page.getByRole("dialog");
+    await drawer.getByRole("button", { name: m.users.add.submit }).click();
+    await expectToast(page, m.validation.usernamePasswordEmpty);
+    await drawer.getByLabel(m.users.add.username, { exact: true }).fill(ALICE.username);
+    await drawer.getByLabel(m.users.add.displayName, { exact: true }).fill(ALICE.display);
+    await drawer.getByLabel(m.users.add.password, { exact: true }).fill(ALICE.password);
+    await shoot(page, locale, "users-add-drawer");
+    await drawer.getByRole("button", { name: m.users.add.submit }).click();
+    await expectToast(page, m.users.add.created);
+    const row = page.getByTestId(`user-row-${ALICE.username}`);
+    await row.waitFor();
+    await row.getByText(m.users.role.user, { exact: true }).waitFor();
+    await row.getByText(m.users.status.enabled, { exact: true }).waitFor();
+
+    const act = (key: "promoteUser" | "demoteUser" | "disableUser" | "enableUser") =>
+      row.getByRole("button", { name: fmt(m.users.actions[key], { name: ALICE.display }) }).click();
+    await act("promoteUser");
+    await row.getByText(m.users.role.admin, { exact: true }).waitFor();
+    await act("demoteUser");
+    await row.getByText(m.users.role.user, { exact: true }).waitFor();
+    await act("disableUser");
+    await row.getByText(m.users.status.banned, { exact: true }).waitFor();
+    await act("enableUser");
+    await row.getByText(m.users.status.enabled, { exact: true }).waitFor();
+    await shoot(page, locale, "users");
+
+    // The edit drawer: password blank, group and quota editable for another user.
+    await row.getByRole("button", { name: fmt(m.users.actions.editUser, { name: ALICE.display }) }).click();
+    const edit = page.getByRole("dialog");
+    expect(await edit.getByLabel(m.userEditor.password, { exact: true }).inputValue()).toBe("");
+    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill("1000000");
+    await edit.getByLabel(m.userEditor.remark, { exact: true }).fill("e2e");
+    await shoot(page, locale, "users-edit-drawer");
+    await edit.getByRole("button", { name: m.userEditor.save }).click();
+    await expectToast(page, m.userEditor.saved);
+    await row.getByText("e2e", { exact: true }).waitFor();
+
+    const id = (await row.locator("td").first().innerText()).trim();
+    await page.goto(`${server.url}/user/edit/${id}`);
+    await page.getByRole("heading", { name: fmt(m.userEditor.title, { id }), level: 1 }).waitFor();
+    await page.getByLabel(m.userEditor.group, { exact: true }).waitFor();
+    await shoot(page, locale, "user-edit-id");
+    await page.goto(`${server.url}/user/edit`);
+    await page.getByRole("heading", { name: m.userEditor.titleSelf, level: 1 }).waitFor();
+    expect(await page.getByLabel(m.userEditor.group, { exact: true }).count()).toBe(0);
+    await shoot(page, locale, "user-edit-self");
+    await logout(page, m);
+  });
+
+  it("logs in as the new user and uses the personal settings", async () => {
+    await login(page, server.url, m, ALICE.username, ALICE.password);
+    await page.waitForURL((u) => u.pathname === "/app/tokens");
+    // No admin group for a normal user.
+    expect(await page.getByRole("link", { name: m.shell.sidebar.users }).count()).toBe(0);
+    await page.getByRole("link", { name: m.shell.sidebar.me }).click();
+    await page.getByRole("heading", { name: m.me.title, level: 1 }).waitFor();
+    await page.getByText("$2.00").first().waitFor(); // the 1000000 units root gave
+    await shoot(page, locale, "me");
+
+    const save = page.getByRole("button", { name: m.me.settings.save });
+    await save.click();
+    await expectToast(page, m.me.settings.nothingChanged);
+    await page.getByRole("tab", { name: m.me.settings.tabOther }).click();
+    await page.getByRole("switch", { name: m.me.settings.showIp }).click();
+    await save.click();
+    await page.locator('[data-toast="success"]').first().waitFor();
+    await page.waitForTimeout(300);
+    await save.click();
+    await expectToast(page, m.me.settings.nothingChanged);
+    await page.reload();
+    await page.getByRole("tab", { name: m.me.settings.tabOther }).click();
+    expect(await page.getByRole("switch", { name: m.me.settings.showIp }).getAttribute("aria-checked")).toBe("true");
+
+    // Webhook must be https.
+    await page.getByRole("tab", { name: m.me.settings.tabNotify }).click();
+    await page.getByRole("radio", { name: m.me.settings.notifyWebhook }).check();
+    await page.getByLabel(m.me.settings.webhookUrl, { exact: true }).fill("http://hook.example");
+    await save.click();
+    await expectToast(page, m.validation.webhookHttps);
+    await page.getByRole("radio", { name: m.me.settings.notifyEmail }).check();
+
+    await page.getByRole("button", { name: m.me.account.changePassword }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel(m.me.account.originalPassword, { exact: true }).fill(ALICE.password);
+    await dialog.getByLabel(m.me.account.newPassword, { exact: true }).fill(ALICE.newPassword);
+    await dialog.getByLabel(m.me.account.confirmPassword, { exact: true }).fill(ALICE.newPassword + "x");
+    await shoot(page, locale, "me-change-password");
+    await dialog.getByRole("button", { name: m.me.account.confirm }).click();
+    await expectToast(page, m.validation.passwordsDiffer);
+    await dialog.getByLabel(m.me.account.confirmPassword, { exact: true }).fill(ALICE.newPassword);
+    await dialog.getByRole("button", { name: m.me.account.confirm }).click();
+    await expectToast(page, m.me.account.passwordChanged);
+    await logout(page, m);
+  });
+
+  it("logs in with the new password; a lost session goes to the expired login", async () => {
+    await login(page, server.url, m, ALICE.username, ALICE.newPassword);
+    await page.waitForURL((u) => u.pathname === "/app/tokens");
+    await page.goto(server.url + "/app/me");
+    await page.getByRole("heading", { name: m.me.title, level: 1 }).waitFor();
+    // The session ends behind the page's back: the next call answers 401.
+    await page.context().clearCookies({ name: "session" });
+    await page.getByRole("tab", { name: m.me.settings.tabOther }).click();
+    await page.getByRole("switch", { name: m.me.settings.showIp }).click();
+    await page.getByRole("button", { name: m.me.settings.save }).click();
+    await page.waitForURL((u) => u.pathname === "/login" && u.searchParams.get("expired") === "true" && u.searchParams.get("returnTo") === "/app/me");
+    await page.getByText(m.login.expired).first().waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
+    await shoot(page, locale, "login-expired");
+  });
+});
