@@ -229,8 +229,13 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
   it("logs in with the new password; a lost session goes to the expired login", async () => {
     await login(page, server.url, m, ALICE.username, ALICE.newPassword);
     await page.waitForURL((u) => u.pathname === "/app/tokens");
+    // The page's own calls must be answered before the session is cut.
+    const calls = ["/api/user/self", "/api/user/models", "/api/user/aff", "/api/user/messages/unread_count"].map((p) =>
+      page.waitForResponse((r) => new URL(r.url()).pathname === p),
+    );
     await page.goto(server.url + "/app/me");
-    await page.getByRole("heading", { name: m.me.title, level: 1 }).waitFor();
+    await Promise.all(calls);
+    await page.getByRole("button", { name: m.me.settings.save }).waitFor();
     // The session ends behind the page's back: the next call answers 401.
     await page.context().clearCookies({ name: "session" });
     await page.getByRole("tab", { name: m.me.settings.tabOther }).click();
