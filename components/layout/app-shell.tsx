@@ -3,12 +3,14 @@ import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 import { sidebarHiddenOn } from "@/lib/client/navigation";
 import { Footer } from "./footer";
+import { useSessionUser } from "./providers";
 import { Sidebar } from "./sidebar";
 import { TopBar } from "./top-bar";
 
 export function AppShell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
-  const withSidebar = !sidebarHiddenOn(pathname);
+  // Anonymous visitors have no console to navigate: the sidebar is for logged-in users.
+  const withSidebar = useSessionUser() !== null && !sidebarHiddenOn(pathname);
   return (
     <div className="flex min-h-screen flex-col bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <TopBar />

@@ -38,8 +38,9 @@ export async function expectToast(page: Page, text: string) {
 
 const SHOTS = path.join(process.cwd(), "test-results", "screenshots");
 
-// A full-page screenshot in the light and the dark theme, then back to light.
-export async function shoot(page: Page, locale: Locale, name: string) {
+// A screenshot in the light and the dark theme, then back to light: the full page, or
+// only the viewport while a dialog is open (sticky parts misdraw in a full-page shot).
+export async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
   mkdirSync(SHOTS, { recursive: true });
   for (const theme of ["light", "dark"] as const) {
     await page.evaluate((t) => {
@@ -48,7 +49,7 @@ export async function shoot(page: Page, locale: Locale, name: string) {
       document.documentElement.style.colorScheme = t;
     }, theme);
     await page.waitForTimeout(100);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${locale}-${theme}.png`), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${locale}-${theme}.png`), fullPage });
   }
   await page.evaluate(() => {
     localStorage.setItem("theme-mode", "light");

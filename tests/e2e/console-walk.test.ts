@@ -17,6 +17,7 @@ afterAll(async () => {
 });
 
 const ROOT = { username: "root", password: "rootpass123" };
+const BOB = { username: "bob", display: "Bob", password: "bobpass123" };
 const ALICE = { username: "alice", display: "Alice", password: "alicepass1", newPassword: "alicepass2" };
 
 async function login(page: Page, base: string, m: (typeof MESSAGES)["zh"], username: string, password: string) {
@@ -39,6 +40,7 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
   beforeAll(async () => {
     server = await startServer();
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: "zh-CN" });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
   });
@@ -66,7 +68,7 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await page.getByText(m.setup.sqliteTitle).waitFor();
     await page.getByRole("button", { name: m.setup.modeExplain }).click();
     await page.getByRole("dialog").getByText(m.setup.modeDescription.self).waitFor();
-    await shoot(page, locale, "setup-mode-dialog");
+    await shoot(page, locale, "setup-mode-dialog", false);
     await page.getByRole("button", { name: m.setup.understood }).click();
     await shoot(page, locale, "setup");
 
@@ -137,7 +139,7 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await drawer.getByLabel(m.users.add.username, { exact: true }).fill(ALICE.username);
     await drawer.getByLabel(m.users.add.displayName, { exact: true }).fill(ALICE.display);
     await drawer.getByLabel(m.users.add.password, { exact: true }).fill(ALICE.password);
-    await shoot(page, locale, "users-add-drawer");
+    await shoot(page, locale, "users-add-drawer", false);
     await drawer.getByRole("button", { name: m.users.add.submit }).click();
     await expectToast(page, m.users.add.created);
     const row = page.getByTestId(`user-row-${ALICE.username}`);
@@ -157,13 +159,37 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await row.getByText(m.users.status.enabled, { exact: true }).waitFor();
     await shoot(page, locale, "users");
 
+    // A deregistered row says so and offers no actions.
+    await add.click();
+    await drawer.getByLabel(m.users.add.username, { exact: true }).fill(BOB.username);
+    await drawer.getByLabel(m.users.add.displayName, { exact: true }).fill(BOB.display);
+    await drawer.getByLabel(m.users.add.password, { exact: true }).fill(BOB.password);
+    await drawer.getByRole("button", { name: m.users.add.submit }).click();
+    const bob = page.getByTestId(`user-row-${BOB.username}`);
+    await bob.getByRole("button", { name: fmt(m.users.actions.deleteUser, { name: BOB.display }) }).click();
+    await page.getByRole("dialog").getByRole("button", { name: m.users.actions.delete }).click();
+    await bob.getByText(m.users.status.deregistered, { exact: true }).waitFor();
+    expect(await bob.getByRole("button").count()).toBe(0);
+
+    // Daily check-in is an option of the settings page (another screen); set it directly.
+    const saved = await page.evaluate(async () => {
+      const id = JSON.parse(localStorage.getItem("user")!).id;
+      const r = await fetch("/api/option/", {
+        method: "PUT",
+        headers: { "content-type": "application/json", "New-Api-User": String(id) },
+        body: JSON.stringify({ key: "CheckInEnabled", value: "true" }),
+      });
+      return (await r.json()).success;
+    });
+    expect(saved).toBe(true);
+
     // The edit drawer: password blank, group and quota editable for another user.
     await row.getByRole("button", { name: fmt(m.users.actions.editUser, { name: ALICE.display }) }).click();
     const edit = page.getByRole("dialog");
     expect(await edit.getByLabel(m.userEditor.password, { exact: true }).inputValue()).toBe("");
     await edit.getByLabel(m.userEditor.quota, { exact: true }).fill("1000000");
     await edit.getByLabel(m.userEditor.remark, { exact: true }).fill("e2e");
-    await shoot(page, locale, "users-edit-drawer");
+    await shoot(page, locale, "users-edit-drawer", false);
     await edit.getByRole("button", { name: m.userEditor.save }).click();
     await expectToast(page, m.userEditor.saved);
     await row.getByText("e2e", { exact: true }).waitFor();
@@ -189,6 +215,17 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await page.getByRole("heading", { name: m.me.title, level: 1 }).waitFor();
     await page.getByText("$2.00").first().waitFor(); // the 1000000 units root gave
     await shoot(page, locale, "me");
+
+    await page.getByRole("button", { name: m.me.checkIn.button }).click();
+    await expectToast(page, m.me.checkIn.won.split("{quota}")[0].trim());
+    await page.getByRole("button", { name: m.me.checkIn.already }).waitFor();
+    expect(await page.getByRole("button", { name: m.me.checkIn.already }).isDisabled()).toBe(true);
+
+    await page.getByRole("button", { name: m.me.account.tokenButton }).click();
+    await expectToast(page, m.me.account.tokenCopied);
+    const token = await page.getByRole("textbox", { name: m.me.account.tokenLabel }).inputValue();
+    expect(token.length).toBeGreaterThan(10);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
     const save = page.getByRole("button", { name: m.me.settings.save });
     await save.click();
@@ -217,7 +254,7 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await dialog.getByLabel(m.me.account.originalPassword, { exact: true }).fill(ALICE.password);
     await dialog.getByLabel(m.me.account.newPassword, { exact: true }).fill(ALICE.newPassword);
     await dialog.getByLabel(m.me.account.confirmPassword, { exact: true }).fill(ALICE.newPassword + "x");
-    await shoot(page, locale, "me-change-password");
+    await shoot(page, locale, "me-change-password", false);
     await dialog.getByRole("button", { name: m.me.account.confirm }).click();
     await expectToast(page, m.validation.passwordsDiffer);
     await dialog.getByLabel(m.me.account.confirmPassword, { exact: true }).fill(ALICE.newPassword);
@@ -245,5 +282,22 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await page.getByText(m.login.expired).first().waitFor();
     expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
     await shoot(page, locale, "login-expired");
+  });
+
+  it("deletes the account after the exact username is typed", async () => {
+    await login(page, server.url, m, ALICE.username, ALICE.newPassword);
+    await page.waitForURL((u) => u.pathname === "/app/me");
+    await page.getByRole("button", { name: m.me.account.deleteAccount }).click();
+    const dialog = page.getByRole("dialog");
+    const confirmField = dialog.getByLabel(fmt(m.me.account.typeUsername, { username: ALICE.username }), { exact: true });
+    await confirmField.fill(ALICE.username.toUpperCase());
+    await dialog.getByRole("button", { name: m.me.account.deleteConfirm }).click();
+    await expectToast(page, m.validation.deleteConfirmMismatch);
+    await confirmField.fill(ALICE.username);
+    await dialog.getByRole("button", { name: m.me.account.deleteConfirm }).click();
+    await page.waitForURL((u) => u.pathname === "/login");
+    await login(page, server.url, m, ALICE.username, ALICE.newPassword);
+    await page.locator('[data-toast="error"]').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe("/login");
   });
 });
