@@ -13,12 +13,13 @@ import { renderQuota } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
 
-type Form = { username: string; display_name: string; password: string; group: string; quota: string; remark: string };
+type Form = { username: string; display_name: string; password: string; original_password: string; group: string; quota: string; remark: string };
 
 const toForm = (u: User): Form => ({
   username: u.username,
   display_name: u.display_name,
   password: "", // never loaded: blank keeps the current password
+  original_password: "",
   group: u.group,
   quota: String(u.quota),
   remark: u.remark ?? "",
@@ -58,12 +59,14 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
     const body: Record<string, unknown> = { display_name: form.display_name };
     if (other) body.username = form.username.trim();
     if (form.password) body.password = form.password;
+    // Changing one's own password needs the current one (an admin editing someone does not).
+    if (form.password && !other) body.original_password = form.original_password;
     if (other) Object.assign(body, { id: userId, group: form.group, quota: Math.floor(Number(form.quota) || 0), remark: form.remark });
     setBusy(true);
     try {
       await api.put(other ? "/api/user/" : "/api/user/self", body);
       toast.success({ key: "userEditor.saved" });
-      setForm({ ...form, password: "" });
+      setForm({ ...form, password: "", original_password: "" });
       onSaved?.({ ...user!, ...body } as User);
     } catch {
       // reported by the API helper
@@ -79,6 +82,9 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
       <Field label={t("username")} value={form.username} onChange={set("username")} maxLength={12} autoComplete="off" disabled={!other} />
       <Field label={t("displayName")} value={form.display_name} onChange={set("display_name")} autoComplete="off" />
       <Field label={t("password")} type="password" value={form.password} onChange={set("password")} placeholder={t("passwordPlaceholder")} hint={t("passwordHint")} autoComplete="new-password" />
+      {!other && form.password && (
+        <Field label={t("originalPassword")} type="password" value={form.original_password} onChange={set("original_password")} autoComplete="current-password" />
+      )}
       {other && (
         <>
           <GroupSelect label={t("group")} value={form.group} onChange={(group) => setForm({ ...form, group })} />

@@ -36,6 +36,7 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
   const m = MESSAGES[locale];
   let server: TestServer;
   let page: Page;
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     server = await startServer();
@@ -43,6 +44,11 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    page.on("console", (msg) => {
+      // Refused calls (401 after the session is cut, wrong password) are expected; scripts' errors are not.
+      if (msg.type() === "error" && !/Failed to load resource/.test(msg.text())) pageErrors.push(msg.text());
+    });
   });
   // A failing step leaves a picture of the page behind.
   afterEach(async (ctx) => {
@@ -299,5 +305,9 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await login(page, server.url, m, ALICE.username, ALICE.newPassword);
     await page.locator('[data-toast="error"]').first().waitFor();
     expect(new URL(page.url()).pathname).toBe("/login");
+  });
+
+  it("raised no script errors on any page", () => {
+    expect(pageErrors).toEqual([]);
   });
 });
