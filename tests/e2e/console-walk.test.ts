@@ -17,6 +17,7 @@ afterAll(async () => {
 });
 
 const ROOT = { username: "root", password: "rootpass123" };
+const CAROL = { username: "carol", password: "carolpass1" };
 const BOB = { username: "bob", display: "Bob", password: "bobpass123" };
 const ALICE = { username: "alice", display: "Alice", password: "alicepass1", newPassword: "alicepass2" };
 
@@ -24,6 +25,22 @@ async function login(page: Page, base: string, m: (typeof MESSAGES)["zh"], usern
   await page.getByLabel(m.login.username, { exact: true }).fill(username);
   await page.getByLabel(m.login.password, { exact: true }).fill(password);
   await page.getByRole("button", { name: m.login.submit, exact: true }).click();
+}
+
+// PUT /api/option/ from the page, as the logged-in root.
+function setOption(page: Page, key: string, value: string): Promise<boolean> {
+  return page.evaluate(
+    async ([k, v]) => {
+      const id = JSON.parse(localStorage.getItem("user")!).id;
+      const r = await fetch("/api/option/", {
+        method: "PUT",
+        headers: { "content-type": "application/json", "New-Api-User": String(id) },
+        body: JSON.stringify({ key: k, value: v }),
+      });
+      return (await r.json()).success as boolean;
+    },
+    [key, value],
+  );
 }
 
 async function logout(page: Page, m: (typeof MESSAGES)["zh"]) {
@@ -177,17 +194,10 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await bob.getByText(m.users.status.deregistered, { exact: true }).waitFor();
     expect(await bob.getByRole("button").count()).toBe(0);
 
-    // Daily check-in is an option of the settings page (another screen); set it directly.
-    const saved = await page.evaluate(async () => {
-      const id = JSON.parse(localStorage.getItem("user")!).id;
-      const r = await fetch("/api/option/", {
-        method: "PUT",
-        headers: { "content-type": "application/json", "New-Api-User": String(id) },
-        body: JSON.stringify({ key: "CheckInEnabled", value: "true" }),
-      });
-      return (await r.json()).success;
-    });
-    expect(saved).toBe(true);
+    // Daily check-in and the inviter's reward are options of the settings page (another
+    // screen); set them directly.
+    expect(await setOption(page, "CheckInEnabled", "true")).toBe(true);
+    expect(await setOption(page, "QuotaForInviter", "500000")).toBe(true);
 
     // The edit drawer: password blank, group and quota editable for another user.
     await row.getByRole("button", { name: fmt(m.users.actions.editUser, { name: ALICE.display }) }).click();
@@ -232,6 +242,35 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     const token = await page.getByRole("textbox", { name: m.me.account.tokenLabel }).inputValue();
     expect(token.length).toBeGreaterThan(10);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+
+    // Someone registers through alice's invitation link (another browser); alice earns
+    // the inviter's reward and moves it to her balance.
+    const link = await page.getByRole("textbox", { name: m.me.invite.link }).inputValue();
+    expect(link).toMatch(/\/register\?aff=\w+$/);
+    const visitor = await browser.newContext({ locale: "zh-CN" });
+    await visitor.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
+    const other = await visitor.newPage();
+    await other.goto(link);
+    await other.getByLabel(m.register.username, { exact: true }).fill(CAROL.username);
+    await other.getByLabel(m.register.password, { exact: true }).fill(CAROL.password);
+    await other.getByLabel(m.register.password2, { exact: true }).fill(CAROL.password + "x");
+    await other.getByRole("button", { name: m.register.submit, exact: true }).click();
+    await expectToast(other, m.validation.passwordsDiffer);
+    await other.getByLabel(m.register.password2, { exact: true }).fill(CAROL.password);
+    await other.getByRole("button", { name: m.register.submit, exact: true }).click();
+    await other.waitForURL((u) => u.pathname === "/login");
+    await visitor.close();
+    await page.reload();
+    await page.getByRole("button", { name: m.me.invite.transferButton }).click();
+    const transfer = page.getByRole("dialog");
+    await transfer.getByLabel(m.me.invite.amount, { exact: true }).fill("1000");
+    await transfer.getByRole("button", { name: m.me.invite.transfer, exact: true }).click();
+    await expectToast(page, fmt(m.validation.transferMin, { min: "$1.00" }));
+    await transfer.getByLabel(m.me.invite.amount, { exact: true }).fill("500000");
+    await shoot(page, locale, "me-transfer", false);
+    await transfer.getByRole("button", { name: m.me.invite.transfer, exact: true }).click();
+    await page.locator('[data-toast="success"]').first().waitFor();
+    expect(await page.getByRole("button", { name: m.me.invite.transferButton }).isDisabled()).toBe(true);
 
     const save = page.getByRole("button", { name: m.me.settings.save });
     await save.click();
