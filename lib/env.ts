@@ -15,6 +15,8 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
   ENCRYPTION_KEY: z.string().min(32, "ENCRYPTION_KEY must be at least 32 characters").optional(),
   REDIS_URL: z.string().optional(),
+  // Prefix of every Redis key and channel, so that several deployments can share a Redis.
+  REDIS_PREFIX: z.string().default("gw:"),
   // Login, register and other sensitive calls: at most N per window per client address.
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   CRITICAL_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1200),

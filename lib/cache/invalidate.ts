@@ -4,9 +4,10 @@
 import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
 import { env } from "@/lib/env";
-import { redis } from "@/lib/cache/redis";
+import { redis, redisKey } from "@/lib/cache/redis";
 
-const CHANNEL = "gateway:invalidate";
+const channel = () => redisKey("invalidate");
+
 type Topic = "options" | "tokens" | "channels" | "users";
 type Handler = (topic: Topic, id?: string) => void | Promise<void>;
 
@@ -25,7 +26,7 @@ export function onInvalidate(handler: Handler): void {
 export async function publishInvalidation(topic: Topic, id?: string): Promise<void> {
   const r = redis();
   if (!r) return;
-  await r.publish(CHANNEL, JSON.stringify({ from: holder().nodeId, topic, id }));
+  await r.publish(channel(), JSON.stringify({ from: holder().nodeId, topic, id }));
 }
 
 export async function subscribeInvalidations(): Promise<void> {
@@ -34,7 +35,7 @@ export async function subscribeInvalidations(): Promise<void> {
   if (!url || h.subscriber) return;
   const sub = new Redis(url, { maxRetriesPerRequest: null });
   h.subscriber = sub;
-  await sub.subscribe(CHANNEL);
+  await sub.subscribe(channel());
   sub.on("message", (_channel, raw) => {
     try {
       const msg = JSON.parse(raw) as { from: string; topic: Topic; id?: string };

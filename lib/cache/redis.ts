@@ -11,3 +11,8 @@ export function redis(): Redis | null {
   }
   return holder.__gatewayRedis;
 }
+
+// Every key and pub/sub channel of this deployment carries REDIS_PREFIX.
+export function redisKey(name: string): string {
+  return `${env().REDIS_PREFIX}${name}`;
+}

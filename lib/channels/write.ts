@@ -172,6 +172,21 @@ export async function autoDisableChannel(id: number, reason: string): Promise<bo
   return changed;
 }
 
+// A channel the system disabled (status 3) passed a test: enable it again (only status 3;
+// a channel an admin disabled stays disabled).
+export async function autoEnableChannel(id: number): Promise<boolean> {
+  const changed = await db().$transaction(async (tx) => {
+    const c = await tx.channel.findUnique({ where: { id } });
+    if (!c || c.status !== CHANNEL_STATUS.autoDisabled) return false;
+    const info = { ...(parseObject(c.other_info) ?? {}), status_reason: "", status_time: nowSeconds() };
+    const u = await tx.channel.update({ where: { id }, data: { status: CHANNEL_STATUS.enabled, other_info: JSON.stringify(info) } });
+    await rebuildAbilities(tx, u);
+    return true;
+  });
+  if (changed) await channelsChanged();
+  return changed;
+}
+
 // Balance and response-time figures written back by balance queries and channel tests.
 export async function recordChannelFigures(id: number, data: { balance?: number; response_time?: number }) {
   const now = BigInt(nowSeconds());

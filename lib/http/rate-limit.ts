@@ -1,6 +1,6 @@
 // Fixed-window counters: in memory on one node, in Redis (INCR + EXPIRE) when REDIS_URL is
 // set so that every node counts against the same window.
-import { redis } from "@/lib/cache/redis";
+import { redis, redisKey } from "@/lib/cache/redis";
 
 type Window = { count: number; resetAt: number };
 const memory = globalThis as unknown as { __gatewayWindows?: Map<string, Window> };
@@ -17,7 +17,7 @@ function sweep(now: number) {
 export async function hit(key: string, limit: number, windowSeconds: number): Promise<boolean> {
   const r = redis();
   if (r) {
-    const k = `rl:${key}`;
+    const k = redisKey(key);
     const [[, count]] = (await r.multi().incr(k).expire(k, windowSeconds, "NX").exec()) as [[unknown, number]];
     return count <= limit;
   }
@@ -35,7 +35,7 @@ export async function hit(key: string, limit: number, windowSeconds: number): Pr
 // The current count of a window without counting a hit (0 when the window is over).
 export async function peek(key: string): Promise<number> {
   const r = redis();
-  if (r) return Number((await r.get(`rl:${key}`)) ?? 0);
+  if (r) return Number((await r.get(redisKey(key))) ?? 0);
   const w = windows().get(key);
   return w && w.resetAt > Date.now() ? w.count : 0;
 }
@@ -44,7 +44,7 @@ export async function peek(key: string): Promise<number> {
 export async function count(key: string, windowSeconds: number): Promise<number> {
   const r = redis();
   if (r) {
-    const k = `rl:${key}`;
+    const k = redisKey(key);
     const [[, n]] = (await r.multi().incr(k).expire(k, windowSeconds, "NX").exec()) as [[unknown, number]];
     return n;
   }

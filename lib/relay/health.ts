@@ -31,14 +31,16 @@ export function noteChannelSuccess(channelId: number): void {
 }
 
 export function noteChannelFailure(channel: { id: number; auto_ban: number }, err: UpstreamError): void {
-  if (!countsAgainstChannel(err.status)) return;
-  const n = (failures.get(channel.id) ?? 0) + 1;
-  failures.set(channel.id, n);
+  if (err.status === 499) return; // the client left: nothing is known about the channel
+  const keyword = disableKeywords().find((k) => err.message.toLowerCase().includes(k));
+  const counts = countsAgainstChannel(err.status);
+  const n = counts ? (failures.get(channel.id) ?? 0) + 1 : 0;
+  if (counts) failures.set(channel.id, n);
   if (!getBool("AutomaticDisableChannelEnabled") || channel.auto_ban === 0) return;
-  const message = err.message.toLowerCase();
-  const keyword = disableKeywords().find((k) => message.includes(k));
   const threshold = Math.max(1, Math.floor(getNumber("ChannelDisableThreshold", 5)));
-  if (!keyword && n < threshold) return;
+  // A keyword (e.g. "credit balance is too low", which some providers send with 400)
+  // disables at once; otherwise only repeated failures that are the channel's own.
+  if (!keyword && (!counts || n < threshold)) return;
   failures.delete(channel.id);
   const reason = keyword
     ? `upstream said "${keyword}" (status ${err.status})`

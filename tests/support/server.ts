@@ -50,12 +50,16 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
   };
 }
 
-export async function startServer(opts: { env?: Record<string, string>; dbKind?: "sqlite" | "postgresql" } = {}): Promise<TestServer> {
+// databaseUrl: join an existing database (a second node of a multi-node test); it is then
+// neither created nor dropped by this server.
+export async function startServer(
+  opts: { env?: Record<string, string>; dbKind?: "sqlite" | "postgresql"; databaseUrl?: string } = {},
+): Promise<TestServer> {
   if (!existsSync("dist/server.mjs")) throw new Error("dist/server.mjs is missing: run `npm run build` first");
   const dbKind = opts.dbKind ?? (process.env.TEST_DB === "postgresql" ? "postgresql" : "sqlite");
   const dataDir = mkdtempSync(path.join(tmpdir(), "gw-test-"));
-  const pgdb = dbKind === "postgresql" ? await createPgDatabase() : null;
-  const databaseUrl = pgdb ? pgdb.url : `file:${path.join(dataDir, "gateway.db")}`;
+  const pgdb = dbKind === "postgresql" && !opts.databaseUrl ? await createPgDatabase() : null;
+  const databaseUrl = opts.databaseUrl ?? (pgdb ? pgdb.url : `file:${path.join(dataDir, "gateway.db")}`);
   const port = await freePort();
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/server.mjs"], {
