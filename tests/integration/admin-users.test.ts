@@ -114,6 +114,11 @@ describe("edit", () => {
       [750000n, "admin_adjust"],
       [-500000n, "admin_adjust"],
     ]);
+    const logs = await queryDb<{ type: number; quota: unknown }>(server, "SELECT type, quota FROM logs WHERE user_id = $1 ORDER BY id", [userId]);
+    expect(logs.map((l) => [Number(l.type), Number(l.quota)])).toEqual([
+      [3, 750000],
+      [3, -500000],
+    ]);
     expect((await admin.put("/api/user/", { id: userId, quota: -1 })).success).toBe(false);
     expect((await admin.put("/api/user/", { id: userId, username: "user2" })).message).toBe("The username already exists or was deregistered");
     expect((await admin.put("/api/user/", { id: userId, password: "short" })).message).toBe("The password length must not be below 8");
@@ -193,5 +198,13 @@ describe("manage actions", () => {
     );
     expect((await manage(root, 99999, "enable")).message).toBe("User not found");
     expect((await root.post("/api/user/manage", { id: userId, action: "explode" })).message).toBe("Invalid parameter");
+  });
+});
+
+describe("server log", () => {
+  it("has no unexpected errors and no secrets", () => {
+    const logs = server.logs();
+    expect(logs).not.toContain("[api] unexpected error");
+    expect(logs).not.toMatch(/scrypt\$/);
   });
 });

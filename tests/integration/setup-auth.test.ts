@@ -207,3 +207,11 @@ describe("self", () => {
     expect((await new ApiClient(server.url).login("bob", "user-pass-1")).message).toBe("Wrong username or password, or the user is banned");
   });
 });
+
+describe("server log", () => {
+  it("has no unexpected errors and no secrets", () => {
+    const logs = server.logs();
+    expect(logs).not.toContain("[api] unexpected error");
+    expect(logs).not.toMatch(/scrypt\$/);
+  });
+});

@@ -49,7 +49,7 @@ describe("check-in", () => {
     const self = await client.get<U>("/api/user/self");
     expect(self.data.quota).toBe(42 + won);
     expect(await ledgerSum(id)).toBe(BigInt(42 + won));
-    const logs = await queryDb<{ type: number; quota: unknown }>(server, "SELECT type, quota FROM logs WHERE user_id = $1", [id]);
+    const logs = await queryDb<{ type: number; quota: unknown }>(server, "SELECT type, quota FROM logs WHERE user_id = $1 AND type = 5", [id]);
     expect(logs).toHaveLength(1);
     expect(Number(logs[0].type)).toBe(5);
     expect(Number(logs[0].quota)).toBe(won);
@@ -165,5 +165,13 @@ describe("models, groups and inbox count", () => {
     await execDb(server, `INSERT INTO message_recipients (message_id, user_id, read_at) VALUES ($1, $2, 5)`, [msgs[1].id, id]);
     await execDb(server, `INSERT INTO message_recipients (message_id, user_id) VALUES ($1, $2)`, [msgs[1].id, root.userId]);
     expect((await client.get("/api/user/messages/unread_count")).data).toEqual({ unread_count: 1 });
+  });
+});
+
+describe("server log", () => {
+  it("has no unexpected errors and no secrets", () => {
+    const logs = server.logs();
+    expect(logs).not.toContain("[api] unexpected error");
+    expect(logs).not.toMatch(/scrypt\$/);
   });
 });
