@@ -79,10 +79,13 @@ async function login(page: Page, user: SeededUser) {
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
-// The session cookie of a seeded user, so that screenshot contexts need no login form.
+// The session cookie of a seeded user and the local copy of the user that the login form
+// would have stored (the New-Api-User header comes from it), so that contexts need no login.
 async function asUser(ctx: BrowserContext, user: SeededUser) {
   const value = user.client.cookie.replace(/^session=/, "");
   await ctx.addCookies([{ name: "session", value, url: server.url }]);
+  const local = { id: user.id, username: user.username, display_name: user.username, role: user.username === "root" ? 100 : 1, group: "default" };
+  await ctx.addInitScript((u) => localStorage.setItem("user", u), JSON.stringify(local));
 }
 
 const toast = (page: Page, text: string | RegExp) => page.locator("[data-toast]").filter({ hasText: text }).first();
@@ -233,9 +236,9 @@ describe("relay console", () => {
 
     // Disable greys the row; enabling again works while the token is valid.
     await page.getByRole("button", { name: "Disable my-app" }).click();
-    await expect.poll(() => row.getAttribute("class")).toContain("opacity-50");
+    await expect.poll(async () => (await row.getAttribute("class")) ?? "").toContain("opacity-50");
     await page.getByRole("button", { name: "Enable my-app" }).click();
-    await expect.poll(() => row.getAttribute("class")).not.toContain("opacity-50");
+    await expect.poll(async () => (await row.getAttribute("class")) ?? "").not.toContain("opacity-50");
     // An exhausted token cannot be enabled: the server's message is shown.
     await query(server, 'UPDATE "tokens" SET "status" = 2, "remain_quota" = 0');
     await page.reload();
@@ -318,7 +321,9 @@ describe("relay console", () => {
             current = user;
           }
           await page.goto(server.url + path);
-          await page.waitForLoadState("networkidle");
+          // Data loaded: no loading row left (Next keeps prefetching, so never "networkidle").
+          await page.waitForFunction(() => !/Loading…|加载中…/.test(document.body.innerText), null, { timeout: 20_000 });
+          await page.waitForTimeout(400);
           expect(new URL(page.url()).pathname).toBe(path);
           await page.screenshot({ path: `${SHOTS}/relay-${name}-${locale}-${theme}.png`, fullPage: true });
         }
