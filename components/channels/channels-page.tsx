@@ -95,7 +95,7 @@ function InlineNumber({ value, label, onCommit }: { value: number | null; label:
     <Input
       aria-label={label}
       inputMode="numeric"
-      className="h-8 w-20"
+      className="h-8 max-w-20"
       value={text}
       onChange={(e) => setText(e.target.value)}
       onBlur={() => void commit()}
@@ -529,9 +529,9 @@ export function ChannelsPage() {
       </PageTitle>
 
       <form onSubmit={search} role="search" className="mb-3 flex flex-wrap items-center gap-2">
-        <Input aria-label={t("keyword")} placeholder={t("keywordPlaceholder")} value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} className="w-56" />
-        <Input aria-label={t("modelFilter")} placeholder={t("modelFilter")} value={draft.model} onChange={(e) => setDraft({ ...draft, model: e.target.value })} className="w-44" />
-        <Select aria-label={t("groupFilter")} value={draft.group} onChange={(e) => setDraft({ ...draft, group: e.target.value })} className="w-auto">
+        <Input aria-label={t("keyword")} placeholder={t("keywordPlaceholder")} value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} className="max-w-56" />
+        <Input aria-label={t("modelFilter")} placeholder={t("modelFilter")} value={draft.model} onChange={(e) => setDraft({ ...draft, model: e.target.value })} className="max-w-44" />
+        <Select aria-label={t("groupFilter")} value={draft.group} onChange={(e) => setDraft({ ...draft, group: e.target.value })} className="max-w-48">
           <option value="">{t("allGroups")}</option>
           {(groups ?? []).map((g) => (
             <option key={g} value={g}>
