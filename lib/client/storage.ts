@@ -21,6 +21,12 @@ export const STORAGE_KEYS = {
   chats: "chats",
   messagePageSize: "message-page-size",
   language: "i18nextLng",
+  // relay console pages (spec 3): column choices, tag mode, model test results (24 h)
+  channelColumns: "channel-columns",
+  channelTagMode: "channel-tag-mode",
+  channelTestResults: "channel-test-results",
+  logColumns: "log-columns",
+  pricingShowRatio: "pricing-show-ratio",
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -1,0 +1,294 @@
+"use client";
+// Small dialogs of the channel list: confirmation, edit models, batch tag, tag edit, copy.
+import { useTranslations } from "next-intl";
+import { useEffect, useState, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/input";
+import { TextareaField } from "@/components/ui/textarea";
+import { api } from "@/lib/client/api";
+import { isJsonObjectText, splitList } from "@/lib/client/relay";
+import { toast } from "@/lib/client/toast";
+import type { Channel, TagRow } from "./types";
+
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  confirm,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title: ReactNode;
+  description: ReactNode;
+  confirm: ReactNode;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const t = useTranslations("channels");
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !o && onClose()}
+      title={title}
+      description={description}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t("cancel")}
+          </Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              onClose();
+              onConfirm();
+            }}
+          >
+            {confirm}
+          </Button>
+        </>
+      }
+    />
+  );
+}
+
+// PUT /api/channel/ {id, models}
+export function EditModelsDialog({ channel, onClose, onSaved }: { channel: Channel | null; onClose: () => void; onSaved: () => void }) {
+  const t = useTranslations("channels");
+  const [models, setModels] = useState("");
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setModels(splitList(channel?.models).join(",\n")), [channel]);
+  async function save() {
+    if (!channel) return;
+    setBusy(true);
+    try {
+      await api.put("/api/channel/", { id: channel.id, models: splitList(models.replace(/\n/g, ",")).join(",") });
+      toast.success({ key: "channels.saved" });
+      onSaved();
+      onClose();
+    } catch {
+      // reported by the API helper
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Dialog
+      open={channel !== null}
+      onOpenChange={(o) => !o && onClose()}
+      title={t("editModelsTitle", { name: channel?.name ?? "" })}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t("cancel")}
+          </Button>
+          <Button disabled={busy} onClick={save}>
+            {t("save")}
+          </Button>
+        </>
+      }
+    >
+      <TextareaField label={t("fields.models")} hint={t("modelsHint")} rows={10} value={models} onChange={(e) => setModels(e.target.value)} />
+    </Dialog>
+  );
+}
+
+// POST /api/channel/batch/tag {ids, tag}: channels must be chosen and the tag non-empty.
+export function BatchTagDialog({ open, ids, onClose, onSaved }: { open: boolean; ids: number[]; onClose: () => void; onSaved: () => void }) {
+  const t = useTranslations("channels");
+  const [tag, setTag] = useState("");
+  useEffect(() => {
+    if (open) setTag("");
+  }, [open]);
+  async function save() {
+    if (!ids.length) {
+      toast.error({ key: "channels.selectFirst" });
+      return;
+    }
+    if (!tag.trim()) {
+      toast.error({ key: "channels.tagRequired" });
+      return;
+    }
+    try {
+      const r = await api.post<number>("/api/channel/batch/tag", { ids, tag: tag.trim() });
+      toast.success({ key: "channels.tagSet", values: { count: r.data } });
+      onSaved();
+      onClose();
+    } catch {
+      // reported by the API helper
+    }
+  }
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !o && onClose()}
+      title={t("batchTagTitle")}
+      description={t("batchTagDescription", { count: ids.length })}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t("cancel")}
+          </Button>
+          <Button onClick={save}>{t("save")}</Button>
+        </>
+      }
+    >
+      <Field label={t("fields.tag")} value={tag} onChange={(e) => setTag(e.target.value)} />
+    </Dialog>
+  );
+}
+
+// PUT /api/channel/tag {tag, new_tag, model_mapping, groups, models}: empty fields stay as they are.
+export function TagEditDialog({ row, groups, onClose, onSaved }: { row: TagRow | null; groups: string[]; onClose: () => void; onSaved: () => void }) {
+  const t = useTranslations("channels");
+  const [newTag, setNewTag] = useState("");
+  const [mapping, setMapping] = useState("");
+  const [models, setModels] = useState("");
+  const [chosen, setChosen] = useState<string[]>([]);
+  useEffect(() => {
+    if (!row) return;
+    setNewTag(row.tag);
+    setMapping("");
+    setModels(splitList(row.models).join(","));
+    setChosen(splitList(row.group));
+  }, [row]);
+  const mappingBad = !isJsonObjectText(mapping);
+  async function save() {
+    if (!row) return;
+    if (!newTag.trim()) {
+      toast.error({ key: "channels.tagRequired" });
+      return;
+    }
+    if (mappingBad) {
+      toast.error({ key: "channels.mappingInvalid" });
+      return;
+    }
+    try {
+      await api.put("/api/channel/tag", {
+        tag: row.tag,
+        new_tag: newTag.trim() === row.tag ? null : newTag.trim(),
+        model_mapping: mapping.trim() || null,
+        groups: chosen.length ? chosen : null,
+        models: splitList(models.replace(/\n/g, ",")).join(",") || null,
+      });
+      toast.success({ key: "channels.saved" });
+      onSaved();
+      onClose();
+    } catch {
+      // reported by the API helper
+    }
+  }
+  const allGroups = [...new Set([...groups, ...chosen])];
+  return (
+    <Dialog
+      open={row !== null}
+      onOpenChange={(o) => !o && onClose()}
+      title={t("tagEditTitle", { tag: row?.tag ?? "" })}
+      description={t("tagEditDescription")}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t("cancel")}
+          </Button>
+          <Button onClick={save}>{t("save")}</Button>
+        </>
+      }
+    >
+      <Field label={t("newTag")} value={newTag} onChange={(e) => setNewTag(e.target.value)} />
+      <fieldset className="flex flex-col gap-1">
+        <legend className="mb-1 text-sm font-medium text-zinc-700 dark:text-zinc-300">{t("fields.groups")}</legend>
+        <div className="flex flex-wrap gap-x-4 gap-y-1">
+          {allGroups.map((g) => (
+            <label key={g} className="inline-flex items-center gap-1.5 text-sm">
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-blue-600"
+                checked={chosen.includes(g)}
+                onChange={() => setChosen(chosen.includes(g) ? chosen.filter((x) => x !== g) : [...chosen, g])}
+              />
+              {g}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <TextareaField label={t("fields.models")} hint={t("modelsHint")} rows={4} value={models} onChange={(e) => setModels(e.target.value)} />
+      <TextareaField
+        label={t("fields.modelMapping")}
+        hint={t("tagMappingHint")}
+        rows={4}
+        value={mapping}
+        placeholder='{"gpt-4o": "gpt-4o-2024-08-06"}'
+        error={mappingBad ? t("mappingInvalid") : undefined}
+        onChange={(e) => setMapping(e.target.value)}
+      />
+    </Dialog>
+  );
+}
+
+// Copy: the key is never loaded back, so the copy asks for one; then POST without id.
+export function CopyChannelDialog({ channel, onClose, onCopied }: { channel: Channel | null; onClose: () => void; onCopied: () => void }) {
+  const t = useTranslations("channels");
+  const [key, setKey] = useState("");
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setKey(""), [channel]);
+  async function copy() {
+    if (!channel) return;
+    setBusy(true);
+    try {
+      let source: Channel;
+      try {
+        source = (await api.get<Channel>(`/api/channel/${channel.id}`, { quiet: true })).data;
+      } catch {
+        toast.error({ key: "channels.copyNotFound" });
+        return;
+      }
+      const fields = {
+        type: source.type,
+        name: `${source.name}${t("copySuffix")}`,
+        key,
+        base_url: source.base_url,
+        other: source.other,
+        models: source.models,
+        group: source.group,
+        tag: source.tag,
+        priority: source.priority,
+        weight: source.weight,
+        status: source.status,
+        auto_ban: source.auto_ban,
+        test_model: source.test_model,
+        remark: source.remark,
+        model_mapping: source.model_mapping || null,
+        status_code_mapping: source.status_code_mapping || null,
+      };
+      await api.post("/api/channel/", fields);
+      toast.success({ key: "channels.copied" });
+      onCopied();
+      onClose();
+    } catch {
+      // reported by the API helper
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Dialog
+      open={channel !== null}
+      onOpenChange={(o) => !o && onClose()}
+      title={t("copyTitle", { name: channel?.name ?? "" })}
+      description={t("copyDescription")}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t("cancel")}
+          </Button>
+          <Button disabled={busy} onClick={copy}>
+            {t("actions.copy")}
+          </Button>
+        </>
+      }
+    >
+      <Field label={t("fields.key")} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+    </Dialog>
+  );
+}
