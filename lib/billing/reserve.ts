@@ -1,16 +1,14 @@
-// Quota reservation before an upstream call. One transaction debits the token's remaining
-// quota (conditionally, unless the token is unlimited) and the user's balance (through
-// changeUserQuota: conditional update plus a ledger row). Either both happen or neither;
-// neither can go below zero, however many calls race for the same balance.
+// Quota reservation before an upstream call: the token's remaining quota (unless the token
+// is unlimited) and the user's balance are debited by the estimate in one transaction, with
+// its ledger row; either both happen or neither, and neither goes below zero however many
+// calls race for the same balance (lib/billing/store does the SQL).
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
-import { changeUserQuota } from "@/lib/billing/ledger";
+import { billingStore } from "@/lib/billing/store";
 import { noteTokenQuota } from "@/lib/relay/token-cache";
 
 export type Reservation = {
   userId: number;
-  tokenId: number;
+  tokenId: number; // 0 in the playground (billed to the user alone)
   unlimitedToken: boolean;
   amount: bigint; // quota units reserved (>= 0)
   ref: string; // ties the reserve, settle and refund ledger rows of one call together
@@ -18,25 +16,11 @@ export type Reservation = {
 };
 
 export async function reserve(input: { userId: number; tokenId: number; unlimitedToken: boolean; amount: bigint; ref?: string }): Promise<Reservation> {
-  const { userId, tokenId, unlimitedToken, amount } = input;
-  if (amount < 0n) throw new Error("reserve: negative amount");
-  const ref = input.ref ?? randomUUID();
-  let remain: bigint | null = null;
-  if (amount > 0n) {
-    remain = await db().$transaction(async (tx) => {
-      let left: bigint | null = null;
-      if (!unlimitedToken) {
-        const t = await tx.token.updateMany({
-          where: { id: tokenId, remain_quota: { gte: amount } },
-          data: { remain_quota: { decrement: amount } },
-        });
-        if (t.count !== 1) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_token");
-        left = (await tx.token.findUniqueOrThrow({ where: { id: tokenId }, select: { remain_quota: true } })).remain_quota;
-      }
-      await changeUserQuota(tx, { userId, delta: -amount, kind: "relay_reserve", ref, tokenId });
-      return left;
-    });
+  if (input.amount < 0n) throw new Error("reserve: negative amount");
+  const r: Reservation = { ...input, ref: input.ref ?? randomUUID(), state: "open" };
+  if (r.amount > 0n) {
+    const remain = await (await billingStore()).reserve(r);
+    if (remain !== null) noteTokenQuota(r.tokenId, remain);
   }
-  if (remain !== null) noteTokenQuota(tokenId, remain);
-  return { userId, tokenId, unlimitedToken, amount, ref, state: "open" };
+  return r;
 }

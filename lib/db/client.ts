@@ -1,6 +1,7 @@
 // The Prisma client for the configured database. Both clients are generated from the one
 // schema (prisma/schema.prisma); the program is written against the SQLite client's types,
 // which the PostgreSQL client shares model for model.
+import type BetterSqlite3 from "better-sqlite3";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/generated/sqlite/client";
@@ -21,12 +22,27 @@ function create(): Db {
     return new PostgresClient({ adapter }) as unknown as Db;
   }
   const adapter = new PrismaBetterSQLite3({ url: sqlitePath(DATABASE_URL), timeout: 5000 });
+  // Keep hold of the connection Prisma opens: the relay's billing (lib/billing/store) runs
+  // its synchronous transactions on this same connection, so that SQLite has one writer.
+  const connect = adapter.connect.bind(adapter);
+  adapter.connect = async () => {
+    const opened = await connect();
+    holder.__gatewaySqlite = (opened as unknown as { client: BetterSqlite3.Database }).client;
+    return opened;
+  };
   return new SqliteClient({ adapter });
 }
 
 // Kept on globalThis so that Next's route handlers and server.ts (separate module graphs in
 // one process) share one client and one connection pool.
-const holder = globalThis as unknown as { __gatewayDb?: Db };
+const holder = globalThis as unknown as { __gatewayDb?: Db; __gatewaySqlite?: BetterSqlite3.Database };
+
+// The SQLite connection under the Prisma client (SQLite mode only).
+export async function sqliteConnection(): Promise<BetterSqlite3.Database> {
+  if (!holder.__gatewaySqlite) await db().$connect();
+  if (!holder.__gatewaySqlite) throw new Error("the SQLite connection is not open");
+  return holder.__gatewaySqlite;
+}
 export function db(): Db {
   holder.__gatewayDb ??= create();
   return holder.__gatewayDb;

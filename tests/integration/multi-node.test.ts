@@ -49,8 +49,13 @@ describe.skipIf(!enabled)("multi-node mode (PostgreSQL + Redis)", () => {
     const rootB = await loginAs(b, "root", ROOT_PASSWORD);
     expect((await rootB.get("/api/user/self")).success).toBe(true);
     await setOptions(rootA, { SystemName: "Shared Name" });
-    const status = await fetch(`${b.url}/api/status`).then((r) => r.json());
-    expect(status.data.system_name).toBe("Shared Name");
+    // node B reloads its options when node A's message arrives over Redis
+    let name = "";
+    for (let i = 0; i < 20 && name !== "Shared Name"; i++) {
+      name = (await fetch(`${b.url}/api/status`).then((r) => r.json())).data.system_name;
+      if (name !== "Shared Name") await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(name).toBe("Shared Name");
   });
 
   it("drops a disabled token on the other node at once, and counts its rate limit across both", async () => {

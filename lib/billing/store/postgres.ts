@@ -1,0 +1,86 @@
+// PostgreSQL: one pooled connection per movement, in a transaction of plain statements.
+// The conditional updates are re-checked by PostgreSQL against the latest row version when
+// two transactions race for one balance, so no balance goes below zero.
+import pg from "pg";
+import { AppError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/billing/ledger";
+import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
+
+type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
+
+export function postgresBillingStore(connectionString: string): BillingStore {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle connection the server closes (restart, failover) must not crash the process:
+  // the pool drops it and opens another on the next call.
+  pool.on("error", (err) => console.error("[billing] idle PostgreSQL connection closed:", err.message));
+
+  async function inTransaction(work: (q: Q) => Promise<bigint | null>): Promise<bigint | null> {
+    const client = await pool.connect();
+    const q: Q = async (sql, params) => (await client.query(sql, params.map((p) => (typeof p === "bigint" ? p.toString() : p)))).rows;
+    try {
+      await client.query("BEGIN");
+      const out = await work(q);
+      await client.query("COMMIT");
+      return out;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  const userChange = async (q: Q, userId: number, tokenId: number, delta: bigint, kind: string, ref: string) => {
+    const [row] = await q('UPDATE "users" SET "quota" = "quota" + $1 WHERE "id" = $2 RETURNING "quota"', [delta, userId]);
+    if (!row) throw new AppError("NOT_FOUND", "user_not_found");
+    await q(
+      'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [userId, tokenId, delta, row.quota, kind, ref, nowSeconds()],
+    );
+  };
+
+  const tokenAdjust = async (q: Q, r: ReserveInput, delta: bigint): Promise<bigint | null> => {
+    if (r.unlimitedToken || delta === 0n) return null;
+    if (delta < 0n) {
+      const [row] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" + $1 WHERE "id" = $2 RETURNING "remain_quota"', [-delta, r.tokenId]);
+      return row ? BigInt(row.remain_quota) : null;
+    }
+    let [row] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" - $1 WHERE "id" = $2 AND "remain_quota" >= $1 RETURNING "remain_quota"', [delta, r.tokenId]);
+    row ??= (await q('UPDATE "tokens" SET "remain_quota" = 0 WHERE "id" = $1 RETURNING "remain_quota"', [r.tokenId]))[0];
+    return row ? BigInt(row.remain_quota) : null;
+  };
+
+  return {
+    reserve: (r) =>
+      inTransaction(async (q) => {
+        let remain: bigint | null = null;
+        if (!r.unlimitedToken) {
+          const [t] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" - $1 WHERE "id" = $2 AND "remain_quota" >= $1 RETURNING "remain_quota"', [r.amount, r.tokenId]);
+          if (!t) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_token");
+          remain = BigInt(t.remain_quota);
+        }
+        const [u] = await q('UPDATE "users" SET "quota" = "quota" - $1 WHERE "id" = $2 AND "quota" >= $1 RETURNING "quota"', [r.amount, r.userId]);
+        if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user");
+        await q(
+          'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, nowSeconds()],
+        );
+        return remain;
+      }),
+    settle: (r: SettleInput) =>
+      inTransaction(async (q) => {
+        const delta = r.actual - r.amount;
+        if (delta !== 0n) await userChange(q, r.userId, r.tokenId, -delta, "relay_settle", r.ref);
+        const remain = await tokenAdjust(q, r, delta);
+        await q('UPDATE "users" SET "used_quota" = "used_quota" + $1, "request_count" = "request_count" + 1 WHERE "id" = $2', [r.actual, r.userId]);
+        if (r.tokenId > 0) await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
+        if (r.channelId > 0) await q('UPDATE "channels" SET "used_quota" = "used_quota" + $1 WHERE "id" = $2', [r.actual, r.channelId]);
+        return remain;
+      }),
+    refund: (r) =>
+      inTransaction(async (q) => {
+        await userChange(q, r.userId, r.tokenId, r.amount, "relay_refund", r.ref);
+        return tokenAdjust(q, r, -r.amount);
+      }),
+  };
+}

@@ -1,0 +1,90 @@
+// SQLite: synchronous better-sqlite3 transactions on the connection Prisma itself uses
+// (lib/db/client.ts), so that the database has one writer and no transaction ever meets
+// another's lock or stale snapshot. A transaction here never spans an await: BEGIN
+// IMMEDIATE ... COMMIT run in one turn of the event loop. Prisma's interactive transactions
+// do span awaits; while one is open on the connection, this waits for it to end.
+import type BetterSqlite3 from "better-sqlite3";
+import { AppError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/billing/ledger";
+import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
+
+const WAIT_FOR_MS = 10_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
+  // WAL (set by the migrator) with NORMAL sync: durable against a crash of the process; an
+  // OS crash may lose the last commits. Integers come back as bigint (Prisma sets that too).
+  conn.pragma("synchronous = NORMAL");
+  conn.defaultSafeIntegers(true);
+
+  const s = {
+    debitToken: conn.prepare('UPDATE "tokens" SET "remain_quota" = "remain_quota" - ? WHERE "id" = ? AND "remain_quota" >= ? RETURNING "remain_quota"'),
+    debitUser: conn.prepare('UPDATE "users" SET "quota" = "quota" - ? WHERE "id" = ? AND "quota" >= ? RETURNING "quota"'),
+    addUser: conn.prepare('UPDATE "users" SET "quota" = "quota" + ? WHERE "id" = ? RETURNING "quota"'),
+    ledger: conn.prepare(
+      'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    addToken: conn.prepare('UPDATE "tokens" SET "remain_quota" = "remain_quota" + ? WHERE "id" = ? RETURNING "remain_quota"'),
+    zeroToken: conn.prepare('UPDATE "tokens" SET "remain_quota" = 0 WHERE "id" = ? RETURNING "remain_quota"'),
+    userUsage: conn.prepare('UPDATE "users" SET "used_quota" = "used_quota" + ?, "request_count" = "request_count" + 1 WHERE "id" = ?'),
+    tokenUsage: conn.prepare('UPDATE "tokens" SET "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ?'),
+    channelUsage: conn.prepare('UPDATE "channels" SET "used_quota" = "used_quota" + ? WHERE "id" = ?'),
+  };
+
+  const userChange = (userId: number, tokenId: number, delta: bigint, kind: string, ref: string) => {
+    const row = s.addUser.get(delta, userId) as { quota: bigint } | undefined;
+    if (!row) throw new AppError("NOT_FOUND", "user_not_found");
+    s.ledger.run(userId, tokenId, delta, row.quota, kind, ref, BigInt(nowSeconds()));
+  };
+
+  // Positive delta: take from the token (down to 0 at most); negative: give back.
+  const tokenAdjust = (r: ReserveInput, delta: bigint): bigint | null => {
+    if (r.unlimitedToken || delta === 0n) return null;
+    if (delta < 0n) return (s.addToken.get(-delta, r.tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
+    const row = (s.debitToken.get(delta, r.tokenId, delta) ?? s.zeroToken.get(r.tokenId)) as { remain_quota: bigint } | undefined;
+    return row?.remain_quota ?? null;
+  };
+
+  const reserveTx = conn.transaction((r: ReserveInput): bigint | null => {
+    let remain: bigint | null = null;
+    if (!r.unlimitedToken) {
+      const t = s.debitToken.get(r.amount, r.tokenId, r.amount) as { remain_quota: bigint } | undefined;
+      if (!t) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_token");
+      remain = t.remain_quota;
+    }
+    const u = s.debitUser.get(r.amount, r.userId, r.amount) as { quota: bigint } | undefined;
+    if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user"); // rolls the token back
+    s.ledger.run(r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, BigInt(nowSeconds()));
+    return remain;
+  });
+
+  const settleTx = conn.transaction((r: SettleInput): bigint | null => {
+    const delta = r.actual - r.amount;
+    if (delta !== 0n) userChange(r.userId, r.tokenId, -delta, "relay_settle", r.ref);
+    const remain = tokenAdjust(r, delta);
+    s.userUsage.run(r.actual, r.userId);
+    if (r.tokenId > 0) s.tokenUsage.run(r.actual, BigInt(nowSeconds()), r.tokenId);
+    if (r.channelId > 0) s.channelUsage.run(r.actual, r.channelId);
+    return remain;
+  });
+
+  const refundTx = conn.transaction((r: ReserveInput): bigint | null => {
+    userChange(r.userId, r.tokenId, r.amount, "relay_refund", r.ref);
+    return tokenAdjust(r, -r.amount);
+  });
+
+  async function run<I>(tx: { immediate(input: I): bigint | null }, input: I): Promise<bigint | null> {
+    const deadline = Date.now() + WAIT_FOR_MS;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
+      if (!conn.inTransaction) return tx.immediate(input);
+      if (Date.now() > deadline) throw new Error("billing: the database connection stayed inside a transaction");
+      await sleep(pause);
+    }
+  }
+
+  return {
+    reserve: (input) => run(reserveTx, input),
+    settle: (input) => run(settleTx, input),
+    refund: (input) => run(refundTx, input),
+  };
+}
