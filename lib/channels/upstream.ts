@@ -92,13 +92,14 @@ export async function updateAllBalances(): Promise<{ updated: number; failed: nu
 }
 
 // The upstream's model ids: /v1/models (OpenAI style; Anthropic with its own headers);
-// Gemini lists /v1beta/models with the key as a query parameter.
+// Gemini lists /v1beta/models; its key goes in the x-goog-api-key header (never in a URL,
+// which could surface in an error message).
 export async function fetchUpstreamModels(input: { type: number; base_url: string; key: string }): Promise<string[]> {
   const base = baseUrlOf(input);
   const key = input.key.split("\n")[0]?.trim() ?? "";
   let ids: string[];
   if (input.type === 24) {
-    const r = await getJson(`${base}/v1beta/models?key=${encodeURIComponent(key)}&pageSize=1000`, {});
+    const r = await getJson(`${base}/v1beta/models?pageSize=1000`, { "x-goog-api-key": key });
     ids = ((r.models ?? []) as Array<{ name?: string }>).map((m) => String(m.name ?? "").replace(/^models\//, ""));
   } else {
     const headers = input.type === 14 ? { "x-api-key": key, "anthropic-version": "2023-06-01" } : bearer(key);

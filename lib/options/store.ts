@@ -41,9 +41,18 @@ export function getNumber(key: string, fallback = 0): number {
   return Number.isFinite(n) ? n : fallback;
 }
 
+// Parsed JSON options, kept until the option's text changes: the relay reads the price
+// maps on every call. Callers must treat the returned value as read-only.
+const parsed = new Map<string, { raw: string; value: unknown }>();
+
 export function getJson<T>(key: string, fallback: T): T {
+  const raw = getOption(key);
+  const hit = parsed.get(key);
+  if (hit && hit.raw === raw) return hit.value as T;
   try {
-    return JSON.parse(getOption(key)) as T;
+    const value = JSON.parse(raw) as T;
+    parsed.set(key, { raw, value });
+    return value;
   } catch {
     return fallback;
   }
