@@ -31,3 +31,29 @@ export async function hit(key: string, limit: number, windowSeconds: number): Pr
   w.count++;
   return w.count <= limit;
 }
+
+// The current count of a window without counting a hit (0 when the window is over).
+export async function peek(key: string): Promise<number> {
+  const r = redis();
+  if (r) return Number((await r.get(`rl:${key}`)) ?? 0);
+  const w = windows().get(key);
+  return w && w.resetAt > Date.now() ? w.count : 0;
+}
+
+// Counts one event in the window without a limit (e.g. successful calls); answers the count.
+export async function count(key: string, windowSeconds: number): Promise<number> {
+  const r = redis();
+  if (r) {
+    const k = `rl:${key}`;
+    const [[, n]] = (await r.multi().incr(k).expire(k, windowSeconds, "NX").exec()) as [[unknown, number]];
+    return n;
+  }
+  const now = Date.now();
+  sweep(now);
+  const w = windows().get(key);
+  if (!w || w.resetAt <= now) {
+    windows().set(key, { count: 1, resetAt: now + windowSeconds * 1000 });
+    return 1;
+  }
+  return ++w.count;
+}

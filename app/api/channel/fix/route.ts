@@ -1,0 +1,5 @@
+// POST /api/channel/fix: rebuild the abilities index from the channels; answers the count of channels
+import { route } from "@/lib/http/route";
+import { fixAbilities } from "@/lib/channels/write";
+
+export const POST = route({ access: "admin" }, async () => fixAbilities());

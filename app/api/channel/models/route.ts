@@ -1,0 +1,5 @@
+// GET /api/channel/models: every model named on any channel, OpenAI-style {id, object, owned_by}
+import { route } from "@/lib/http/route";
+import { allChannelModels } from "@/lib/channels/list";
+
+export const GET = route({ access: "admin" }, async () => allChannelModels());

@@ -1,0 +1,10 @@
+// GET /api/channel/tags?offset&limit: distinct channel tags (limit at most 200)
+import { z } from "zod";
+import { route } from "@/lib/http/route";
+import { listTags } from "@/lib/channels/list";
+
+const query = z.object({
+  offset: z.coerce.number().int().min(0).optional().catch(0),
+  limit: z.coerce.number().int().optional().catch(200),
+});
+export const GET = route({ access: "admin", query }, async ({ query }) => listTags(query.offset ?? 0, Math.min(200, Math.max(1, query.limit ?? 200))));

@@ -1,0 +1,5 @@
+// GET /api/channel/update_balance: refresh the balance of every enabled channel that has a billing endpoint
+import { route } from "@/lib/http/route";
+import { updateAllBalances } from "@/lib/channels/upstream";
+
+export const GET = route({ access: "admin" }, async () => updateAllBalances());

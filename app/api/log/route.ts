@@ -1,0 +1,12 @@
+// GET /api/log/: usage logs of every user, with filters (admin)
+// DELETE /api/log/?target_timestamp=: delete the logs older than the time; answers the count (admin)
+import { z } from "zod";
+import { route } from "@/lib/http/route";
+import { deleteLogsBefore, listLogs, logQuery } from "@/lib/logs/query";
+
+export const GET = route({ access: "admin", query: logQuery }, async ({ query }) => listLogs(query, null));
+
+export const DELETE = route(
+  { access: "admin", query: z.object({ target_timestamp: z.coerce.number().int().optional().catch(undefined) }) },
+  async ({ query }) => deleteLogsBefore(query.target_timestamp),
+);

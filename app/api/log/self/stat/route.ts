@@ -1,0 +1,5 @@
+// GET /api/log/self/stat: quota, rpm and tpm over the caller's filtered logs
+import { route } from "@/lib/http/route";
+import { logQuery, logStat } from "@/lib/logs/query";
+
+export const GET = route({ access: "user", query: logQuery }, async ({ ctx, query }) => logStat(query, ctx.user.id));

@@ -1,0 +1,5 @@
+// GET /api/log/stat: quota, rpm and tpm over the filtered logs of every user (admin)
+import { route } from "@/lib/http/route";
+import { logQuery, logStat } from "@/lib/logs/query";
+
+export const GET = route({ access: "admin", query: logQuery }, async ({ query }) => logStat(query, null));

@@ -1,0 +1,10 @@
+// GET /api/token/search?keyword&token: the caller's tokens by name and by a fragment of the key
+import { z } from "zod";
+import { route } from "@/lib/http/route";
+import { page, pageSize } from "@/lib/channels/query";
+import { searchTokens } from "@/lib/tokens/verbs";
+
+const query = z.object({ keyword: z.string().max(200).optional(), token: z.string().max(200).optional(), p: page, size: pageSize(100, 1000) });
+export const GET = route({ access: "user", query }, async ({ ctx, query }) =>
+  searchTokens(ctx.user, { keyword: query.keyword, token: query.token, page: query.p, size: query.size }),
+);

@@ -1,0 +1,31 @@
+// The public pricing table (GET /api/pricing): every model an enabled channel serves, with
+// its price or ratios and the groups that can use it; the group ratios; the groups the
+// viewer may use (a logged-out visitor sees the default group only).
+import { getJson } from "@/lib/options/store";
+import { usableGroups } from "@/lib/billing/groups";
+import { modelGroups } from "@/lib/relay/channel-cache";
+
+export async function pricingTable(viewerGroup: string | null) {
+  const prices = getJson<Record<string, number>>("ModelPrice", {});
+  const ratios = getJson<Record<string, number>>("ModelRatio", {});
+  const completion = getJson<Record<string, number>>("CompletionRatio", {});
+  const groups = await modelGroups();
+  const rows = [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([model, enable_groups]) => {
+      const perCall = typeof prices[model] === "number";
+      return {
+        model_name: model,
+        quota_type: perCall ? 1 : 0,
+        model_ratio: perCall ? 0 : (ratios[model] ?? 0),
+        completion_ratio: completion[model] ?? 1,
+        model_price: perCall ? prices[model] : 0,
+        enable_groups: enable_groups.sort(),
+        price_set: perCall || typeof ratios[model] === "number",
+      };
+    });
+  const allRatios = getJson<Record<string, number>>("GroupRatio", {});
+  const group = viewerGroup ?? "default";
+  const usable = viewerGroup ? usableGroups(viewerGroup) : { default: usableGroups("default").default ?? "default" };
+  return { data: rows, group_ratio: allRatios, usable_group: usable, group };
+}

@@ -1,0 +1,122 @@
+// Price resolution and the quota of a call (spec 2 section 9, spec 3 section 9). Reads the
+// options cache only. 500000 quota units = 1 USD (QuotaPerUnit).
+//
+//   per call   (ModelPrice set):  quota = round(modelPrice × groupRatio × QuotaPerUnit)
+//   per token  (ModelRatio set):  quota = round(groupRatio × modelRatio ×
+//                                   (prompt − cached + cached × cacheRatio + completion × completionRatio))
+//
+// prompt counts the cached prompt tokens (as OpenAI reports them), which are billed at
+// cacheRatio instead of 1. ModelPrice wins over ModelRatio. A model with neither is, in
+// order: priced by fallback pricing when that is enabled and valid; free in self-use mode;
+// billed at new-api's default ratio 37.5 when the user accepts unset-ratio models
+// (setting accept_unset_model_ratio_model); otherwise refused.
+import { AppError } from "@/lib/errors";
+import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
+import { groupRatio as ratioOfGroup } from "@/lib/billing/groups";
+
+export const DEFAULT_UNSET_MODEL_RATIO = 37.5;
+
+export type PriceSource = "price" | "ratio" | "fallback_price" | "fallback_ratio" | "self_use" | "accept_unset";
+
+export type ResolvedPrice = {
+  model: string;
+  quotaType: 0 | 1; // 0 by usage volume, 1 per call
+  modelPrice: number; // USD per call (quotaType 1), else -1
+  modelRatio: number;
+  completionRatio: number;
+  cacheRatio: number;
+  groupRatio: number;
+  source: PriceSource;
+};
+
+export type Usage = { promptTokens: number; completionTokens: number; cachedTokens?: number };
+
+const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
+
+function userAcceptsUnset(setting: string | Record<string, unknown> | undefined): boolean {
+  if (!setting) return false;
+  try {
+    const s = typeof setting === "string" ? (JSON.parse(setting) as Record<string, unknown>) : setting;
+    return s?.accept_unset_model_ratio_model === true;
+  } catch {
+    return false;
+  }
+}
+
+// Fallback pricing is valid as a single price alone, or as both ratios without a price.
+export function fallbackPricing(): { price: number } | { input: number; completion: number } | null {
+  if (!getBool("fallback_pricing_enabled")) return null;
+  const raw = (k: string) => getOption(k).trim();
+  const price = raw("fallback_single_price"), input = raw("fallback_input_ratio"), completion = raw("fallback_completion_ratio");
+  if (price && !input && !completion && finite(Number(price))) return { price: Number(price) };
+  if (!price && input && completion && finite(Number(input)) && finite(Number(completion))) {
+    return { input: Number(input), completion: Number(completion) };
+  }
+  return null;
+}
+
+// group: the group the call is billed in (the token's group, else the user's group).
+export function resolvePrice(input: { model: string; group: string; userSetting?: string | Record<string, unknown> }): ResolvedPrice {
+  const { model } = input;
+  const prices = getJson<Record<string, number>>("ModelPrice", {});
+  const ratios = getJson<Record<string, number>>("ModelRatio", {});
+  const completion = getJson<Record<string, number>>("CompletionRatio", {});
+  const cache = getJson<Record<string, number>>("CacheRatio", {});
+  const base = {
+    model,
+    groupRatio: ratioOfGroup(input.group),
+    completionRatio: finite(completion[model]) ? completion[model] : 1,
+    cacheRatio: finite(cache[model]) ? cache[model] : 1,
+  };
+  if (finite(prices[model])) return { ...base, quotaType: 1, modelPrice: prices[model], modelRatio: 0, source: "price" };
+  if (finite(ratios[model])) return { ...base, quotaType: 0, modelPrice: -1, modelRatio: ratios[model], source: "ratio" };
+  const fb = fallbackPricing();
+  if (fb && "price" in fb) return { ...base, quotaType: 1, modelPrice: fb.price, modelRatio: 0, source: "fallback_price" };
+  if (fb) return { ...base, quotaType: 0, modelPrice: -1, modelRatio: fb.input, completionRatio: fb.completion, source: "fallback_ratio" };
+  if (getBool("SelfUseModeEnabled")) return { ...base, quotaType: 0, modelPrice: -1, modelRatio: 0, source: "self_use" };
+  if (userAcceptsUnset(input.userSetting)) {
+    return { ...base, quotaType: 0, modelPrice: -1, modelRatio: DEFAULT_UNSET_MODEL_RATIO, source: "accept_unset" };
+  }
+  throw new AppError("RULE", "model_price_not_set", { model });
+}
+
+export const quotaPerUnit = () => getNumber("QuotaPerUnit", 500000) || 500000;
+
+function nonNegativeInt(n: number, name: string): number {
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+  return Math.floor(n);
+}
+
+// The exact quota of a finished call. A token-priced call that used tokens at a non-zero
+// price costs at least 1 unit (rounding never makes a paid call free).
+export function quotaFor(price: ResolvedPrice, usage: Usage): bigint {
+  if (price.quotaType === 1) return BigInt(Math.round(price.modelPrice * price.groupRatio * quotaPerUnit()));
+  const prompt = nonNegativeInt(usage.promptTokens, "promptTokens");
+  const completionTokens = nonNegativeInt(usage.completionTokens, "completionTokens");
+  const cached = Math.min(prompt, nonNegativeInt(usage.cachedTokens ?? 0, "cachedTokens"));
+  const weighted = prompt - cached + cached * price.cacheRatio + completionTokens * price.completionRatio;
+  const q = Math.round(price.groupRatio * price.modelRatio * weighted);
+  if (q <= 0) return price.groupRatio > 0 && price.modelRatio > 0 && prompt + completionTokens > 0 ? 1n : 0n;
+  return BigInt(q);
+}
+
+// The amount to reserve before the upstream call: the per-call price, or the prompt plus
+// the requested completion budget (max_tokens) at the model's ratios. When the client gives
+// no budget, PreConsumedQuota tokens stand in for the completion.
+export function estimateQuota(price: ResolvedPrice, input: { promptTokens: number; maxTokens?: number }): bigint {
+  if (price.quotaType === 1) return quotaFor(price, { promptTokens: 0, completionTokens: 0 });
+  const completion = input.maxTokens && input.maxTokens > 0 ? input.maxTokens : getNumber("PreConsumedQuota", 500);
+  return quotaFor(price, { promptTokens: input.promptTokens, completionTokens: completion });
+}
+
+// Figures for the usage log's other JSON (spec 3 section 3).
+export function priceLogFields(price: ResolvedPrice) {
+  return {
+    model_ratio: price.modelRatio,
+    model_price: price.modelPrice,
+    completion_ratio: price.completionRatio,
+    cache_ratio: price.cacheRatio,
+    group_ratio: price.groupRatio,
+    price_source: price.source,
+  };
+}

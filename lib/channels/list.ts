@@ -1,0 +1,152 @@
+// Channel reads for the console: list and search (with optional tag aggregation), one
+// channel, distinct tags. Channels are few (hundreds), so filtering on list columns (groups,
+// models) and aggregation by tag happen in memory after a narrow database query.
+import type { Channel } from "@/generated/sqlite/client";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { channelView, splitList, type ChannelView } from "@/lib/channels/shared";
+
+export type ChannelFilter = {
+  keyword?: string;
+  group?: string;
+  model?: string;
+  types?: number[];
+  statuses?: number[];
+  tags?: string[];
+};
+
+export type TagRow = {
+  is_tag: true;
+  id: number; // the first child's id, so that rows keep a stable key
+  tag: string;
+  name: string;
+  type: number | null; // null when the children differ
+  status: number; // 1 when any child is enabled, else the children's common status (or 2)
+  group: string; // union of the children's groups
+  models: string; // union of the children's models
+  used_quota: bigint;
+  response_time: number; // average over the children
+  priority: number | null; // null (blank) when the children differ
+  weight: number | null;
+  children: ChannelView[];
+};
+
+function matches(c: Channel, f: ChannelFilter): boolean {
+  if (f.keyword) {
+    const k = f.keyword.toLowerCase();
+    const hit =
+      String(c.id) === f.keyword ||
+      c.name.toLowerCase().includes(k) ||
+      c.base_url.toLowerCase().includes(k) ||
+      (c.tag ?? "").toLowerCase().includes(k) ||
+      c.remark.toLowerCase().includes(k);
+    if (!hit) return false;
+  }
+  if (f.group && !splitList(c.group).includes(f.group)) return false;
+  if (f.model && !splitList(c.models).some((m) => m === f.model || m.toLowerCase().includes(f.model!.toLowerCase()))) return false;
+  if (f.types?.length && !f.types.includes(c.type)) return false;
+  if (f.statuses?.length && !f.statuses.includes(c.status)) return false;
+  if (f.tags?.length && !(c.tag && f.tags.includes(c.tag))) return false;
+  return true;
+}
+
+const common = <T>(values: T[]): T | null => (values.every((v) => v === values[0]) ? values[0] : null);
+
+function aggregate(tag: string, children: Channel[]): TagRow {
+  const groups: string[] = [];
+  const models: string[] = [];
+  for (const c of children) {
+    for (const g of splitList(c.group)) if (!groups.includes(g)) groups.push(g);
+    for (const m of splitList(c.models)) if (!models.includes(m)) models.push(m);
+  }
+  const statuses = children.map((c) => c.status);
+  return {
+    is_tag: true,
+    id: children[0].id,
+    tag,
+    name: tag,
+    type: common(children.map((c) => c.type)),
+    status: statuses.includes(1) ? 1 : (common(statuses) ?? 2),
+    group: groups.join(","),
+    models: models.join(","),
+    used_quota: children.reduce((s, c) => s + c.used_quota, 0n),
+    response_time: Math.round(children.reduce((s, c) => s + c.response_time, 0) / children.length),
+    priority: common(children.map((c) => c.priority)),
+    weight: common(children.map((c) => c.weight)),
+    children: children.map(channelView),
+  };
+}
+
+export async function listChannels(input: {
+  page: number;
+  pageSize: number;
+  idSort: boolean;
+  tagMode: boolean;
+  filter: ChannelFilter;
+}) {
+  const rows = await db().channel.findMany({
+    where: {
+      ...(input.filter.types?.length ? { type: { in: input.filter.types } } : {}),
+      ...(input.filter.statuses?.length ? { status: { in: input.filter.statuses } } : {}),
+      ...(input.filter.tags?.length ? { tag: { in: input.filter.tags } } : {}),
+    },
+    orderBy: input.idSort ? [{ id: "desc" }] : [{ priority: "desc" }, { id: "desc" }],
+  });
+  const filtered = rows.filter((c) => matches(c, input.filter));
+  const typeCounts: Record<number, number> = {};
+  for (const c of filtered) typeCounts[c.type] = (typeCounts[c.type] ?? 0) + 1;
+
+  let entries: Array<ChannelView | TagRow>;
+  if (input.tagMode) {
+    // A tag row takes the place of its first child in the order; untagged channels stay.
+    const byTag = new Map<string, Channel[]>();
+    for (const c of filtered) if (c.tag) byTag.set(c.tag, [...(byTag.get(c.tag) ?? []), c]);
+    const seen = new Set<string>();
+    entries = [];
+    for (const c of filtered) {
+      if (!c.tag) entries.push(channelView(c));
+      else if (!seen.has(c.tag)) {
+        seen.add(c.tag);
+        entries.push(aggregate(c.tag, byTag.get(c.tag)!));
+      }
+    }
+  } else {
+    entries = filtered.map(channelView);
+  }
+  const start = (input.page - 1) * input.pageSize;
+  return {
+    items: entries.slice(start, start + input.pageSize),
+    total: entries.length,
+    page: input.page,
+    page_size: input.pageSize,
+    type_counts: typeCounts,
+  };
+}
+
+export async function getChannel(id: number): Promise<ChannelView> {
+  const c = await db().channel.findUnique({ where: { id } });
+  if (!c) throw new AppError("NOT_FOUND", "channel_not_found");
+  return channelView(c);
+}
+
+export async function listTags(offset: number, limit: number): Promise<string[]> {
+  const rows = await db().channel.findMany({
+    where: { tag: { not: null } },
+    distinct: ["tag"],
+    select: { tag: true },
+    orderBy: { tag: "asc" },
+    skip: offset,
+    take: limit,
+  });
+  return rows.map((r) => r.tag!).filter(Boolean);
+}
+
+// Every model named on any channel, as an OpenAI-style list (GET /api/channel/models).
+export async function allChannelModels() {
+  const rows = await db().channel.findMany({ select: { models: true, type: true } });
+  const seen = new Map<string, number>();
+  for (const r of rows) for (const m of splitList(r.models)) if (!seen.has(m)) seen.set(m, r.type);
+  return [...seen.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([id, type]) => ({ id, object: "model", owned_by: String(type), created: 0 }));
+}

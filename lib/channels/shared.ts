@@ -1,0 +1,97 @@
+// Shared pieces of the channel domain: statuses, list parsing, the public (key-free) view
+// of a row, the abilities index rebuild, and cache invalidation after every write.
+import type { Channel } from "@/generated/sqlite/client";
+import type { Tx } from "@/lib/db/client";
+import { publishInvalidation } from "@/lib/cache/invalidate";
+import { invalidateChannelCache } from "@/lib/relay/channel-cache";
+
+export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
+
+// Names of the channel types the console shows (new-api ids). Unknown ids still work.
+export const CHANNEL_TYPE_NAMES: Record<number, string> = {
+  1: "OpenAI",
+  3: "Azure OpenAI",
+  8: "Custom",
+  14: "Anthropic Claude",
+  15: "Baidu",
+  17: "Ali",
+  18: "Xunfei",
+  20: "OpenRouter",
+  22: "FastGPT",
+  23: "Tencent",
+  24: "Google Gemini",
+  33: "AWS Claude",
+  40: "SiliconFlow",
+  41: "Vertex AI",
+  43: "DeepSeek",
+};
+
+// Default upstream address per type when a channel leaves base_url empty.
+export const DEFAULT_BASE_URL: Record<number, string> = {
+  1: "https://api.openai.com",
+  14: "https://api.anthropic.com",
+  20: "https://openrouter.ai/api",
+  24: "https://generativelanguage.googleapis.com",
+  40: "https://api.siliconflow.cn",
+  43: "https://api.deepseek.com",
+};
+
+export function baseUrlOf(c: { type: number; base_url: string }): string {
+  return (c.base_url || DEFAULT_BASE_URL[c.type] || DEFAULT_BASE_URL[1]).replace(/\/+$/, "");
+}
+
+// "a, b,,c" -> ["a","b","c"], trimmed, without duplicates, order kept.
+export function splitList(value: string | null | undefined): string[] {
+  const out: string[] = [];
+  for (const part of (value ?? "").split(",")) {
+    const v = part.trim();
+    if (v && !out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+export function parseObject(text: string): Record<string, unknown> | null {
+  if (!text.trim()) return {};
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+// What every endpoint returns for a channel: everything but the upstream key, which is
+// replaced by a marker saying whether one is stored.
+export type ChannelView = Omit<Channel, "key"> & { key_set: boolean };
+export function channelView(c: Channel): ChannelView {
+  const { key, ...rest } = c;
+  return { ...rest, key_set: key.length > 0 };
+}
+
+// Rebuilds the routing rows of one channel inside the caller's transaction: one row per
+// (group, model), enabled only when the channel is.
+export async function rebuildAbilities(tx: Tx, c: Pick<Channel, "id" | "group" | "models" | "status" | "priority" | "weight" | "tag">) {
+  await tx.ability.deleteMany({ where: { channel_id: c.id } });
+  const rows = [];
+  for (const group of splitList(c.group)) {
+    for (const model of splitList(c.models)) {
+      rows.push({
+        group,
+        model,
+        channel_id: c.id,
+        enabled: c.status === CHANNEL_STATUS.enabled,
+        priority: c.priority,
+        weight: c.weight,
+        tag: c.tag ?? null,
+      });
+    }
+  }
+  if (rows.length) await tx.ability.createMany({ data: rows });
+  return rows.length;
+}
+
+// After any committed channel write: drop this node's routing cache and tell the others.
+export async function channelsChanged(): Promise<void> {
+  invalidateChannelCache();
+  await publishInvalidation("channels").catch(() => {});
+}

@@ -1,0 +1,93 @@
+// Usage-log reads: the admin view (every user, channel details) and the self view (the
+// caller's rows only, without channel ids or names and without other.admin_info).
+import type { Log, Prisma } from "@/generated/sqlite/client";
+import { z } from "zod";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { page, pageSize } from "@/lib/channels/query";
+import { LOG_TYPE } from "@/lib/logs/writer";
+
+const optInt = z.coerce.number().int().optional().catch(undefined);
+const optStr = z.string().max(200).optional();
+
+export const logQuery = z.object({
+  p: page,
+  page_size: pageSize(10),
+  type: optInt,
+  username: optStr,
+  token_name: optStr,
+  model_name: optStr,
+  start_timestamp: optInt,
+  end_timestamp: optInt,
+  channel: optInt,
+  group: optStr,
+});
+export type LogQuery = z.infer<typeof logQuery>;
+
+// userId set: the self view (username and channel filters do not apply).
+function where(q: LogQuery, userId: number | null): Prisma.LogWhereInput {
+  const w: Prisma.LogWhereInput = {};
+  if (userId !== null) w.user_id = userId;
+  else {
+    if (q.username?.trim()) w.username = q.username.trim();
+    if (q.channel) w.channel_id = q.channel;
+  }
+  if (q.type) w.type = q.type;
+  if (q.token_name?.trim()) w.token_name = q.token_name.trim();
+  if (q.model_name?.trim()) w.model_name = { contains: q.model_name.trim() };
+  if (q.group?.trim()) w.group = q.group.trim();
+  if (q.start_timestamp || q.end_timestamp) {
+    w.created_at = {
+      ...(q.start_timestamp ? { gte: BigInt(q.start_timestamp) } : {}),
+      ...(q.end_timestamp ? { lte: BigInt(q.end_timestamp) } : {}),
+    };
+  }
+  return w;
+}
+
+function view(row: Log, admin: boolean) {
+  const { channel_id, channel_name, ip, ...rest } = row;
+  if (admin) return { ...rest, channel: channel_id, channel_name, ip, client_ip: ip };
+  let other = row.other;
+  if (other) {
+    try {
+      const o = JSON.parse(other) as Record<string, unknown>;
+      delete o.admin_info;
+      other = JSON.stringify(o);
+    } catch {
+      other = "";
+    }
+  }
+  return { ...rest, other, ip, client_ip: ip };
+}
+
+export async function listLogs(q: LogQuery, userId: number | null) {
+  const w = where(q, userId);
+  const [rows, total] = await Promise.all([
+    db().log.findMany({ where: w, orderBy: { id: "desc" }, skip: (q.p - 1) * q.page_size, take: q.page_size }),
+    db().log.count({ where: w }),
+  ]);
+  return { items: rows.map((r) => view(r, userId === null)), page: q.p, page_size: q.page_size, total };
+}
+
+// quota: sum over the filtered rows; rpm and tpm: consumption rows of the last 60 seconds
+// under the same filters (time range aside).
+export async function logStat(q: LogQuery, userId: number | null) {
+  const w = where(q, userId);
+  const since = BigInt(Math.floor(Date.now() / 1000) - 60);
+  const recent: Prisma.LogWhereInput = { ...w, type: LOG_TYPE.consume, created_at: { gte: since } };
+  const [sum, last] = await Promise.all([
+    db().log.aggregate({ where: { ...w, ...(q.type ? {} : { type: LOG_TYPE.consume }) }, _sum: { quota: true } }),
+    db().log.aggregate({ where: recent, _count: { _all: true }, _sum: { prompt_tokens: true, completion_tokens: true } }),
+  ]);
+  return {
+    quota: sum._sum.quota ?? 0n,
+    rpm: last._count._all,
+    tpm: (last._sum.prompt_tokens ?? 0) + (last._sum.completion_tokens ?? 0),
+  };
+}
+
+export async function deleteLogsBefore(target: number | undefined): Promise<number> {
+  if (!target || target <= 0) throw new AppError("INVALID_INPUT", "log_target_required");
+  return (await db().log.deleteMany({ where: { created_at: { lt: BigInt(target) } } })).count;
+}

@@ -1,0 +1,156 @@
+// The routing cache: every channel (key decrypted once, at load) and the enabled abilities
+// indexed by (group, model), sorted by priority. The relay reads only this; it is dropped
+// after every channel write on this node and, through Redis, on the others.
+import { open } from "@/lib/auth/secret-box";
+import { onInvalidate } from "@/lib/cache/invalidate";
+import { db } from "@/lib/db/client";
+
+export type CachedChannel = {
+  id: number;
+  type: number;
+  name: string;
+  status: number;
+  base_url: string;
+  key: string; // decrypted upstream credential: never leaves the relay
+  other: string;
+  setting: string;
+  auto_ban: number;
+  group: string;
+  models: string[];
+  priority: number;
+  weight: number;
+  tag: string | null;
+  model_mapping: Record<string, string>;
+};
+
+export type Candidate = { channelId: number; priority: number; weight: number };
+
+export type ChannelIndex = {
+  channels: Map<number, CachedChannel>;
+  // key: group + "\u0000" + model; candidates sorted by priority, highest first
+  routes: Map<string, Candidate[]>;
+  loadedAt: number;
+};
+
+export const routeKey = (group: string, model: string) => `${group}\u0000${model}`;
+
+function mapping(text: string): Record<string, string> {
+  if (!text.trim()) return {};
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>;
+    const out: Record<string, string> = {};
+    for (const [k, val] of Object.entries(v ?? {})) if (typeof val === "string" && val) out[k] = val;
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+function decrypt(sealed: string, id: number): string {
+  if (!sealed) return "";
+  try {
+    return open(sealed);
+  } catch {
+    console.error(`[channels] the key of channel ${id} cannot be decrypted (ENCRYPTION_KEY changed?)`);
+    return "";
+  }
+}
+
+export async function loadChannelIndex(): Promise<ChannelIndex> {
+  const [rows, abilities] = await Promise.all([
+    db().channel.findMany(),
+    db().ability.findMany({ where: { enabled: true } }),
+  ]);
+  const channels = new Map<number, CachedChannel>();
+  for (const c of rows) {
+    channels.set(c.id, {
+      id: c.id,
+      type: c.type,
+      name: c.name,
+      status: c.status,
+      base_url: c.base_url,
+      key: decrypt(c.key, c.id),
+      other: c.other,
+      setting: c.setting,
+      auto_ban: c.auto_ban,
+      group: c.group,
+      models: c.models.split(",").map((m) => m.trim()).filter(Boolean),
+      priority: c.priority,
+      weight: c.weight,
+      tag: c.tag,
+      model_mapping: mapping(c.model_mapping),
+    });
+  }
+  const routes = new Map<string, Candidate[]>();
+  for (const a of abilities) {
+    const ch = channels.get(a.channel_id);
+    if (!ch || ch.status !== 1) continue;
+    const k = routeKey(a.group, a.model);
+    let list = routes.get(k);
+    if (!list) routes.set(k, (list = []));
+    list.push({ channelId: a.channel_id, priority: a.priority, weight: a.weight });
+  }
+  for (const list of routes.values()) list.sort((x, y) => y.priority - x.priority || x.channelId - y.channelId);
+  return { channels, routes, loadedAt: Date.now() };
+}
+
+const state = globalThis as unknown as { __gatewayChannelIndex?: { current?: Promise<ChannelIndex>; generation: number } };
+const holder = () => (state.__gatewayChannelIndex ??= { generation: 0 });
+
+// The current index; loads it on first use or after an invalidation.
+export function channelIndex(): Promise<ChannelIndex> {
+  const h = holder();
+  if (!h.current) {
+    const gen = h.generation;
+    const p = loadChannelIndex();
+    h.current = p;
+    p.catch(() => {
+      if (h.generation === gen && h.current === p) h.current = undefined;
+    });
+  }
+  return h.current;
+}
+
+export function invalidateChannelCache(): void {
+  const h = holder();
+  h.generation++;
+  h.current = undefined;
+}
+
+onInvalidate((topic) => (topic === "channels" ? invalidateChannelCache() : undefined));
+
+// Model lists served from the cache.
+export async function enabledModels(groups?: string[]): Promise<string[]> {
+  const idx = await channelIndex();
+  const set = new Set<string>();
+  for (const k of idx.routes.keys()) {
+    const [group, model] = k.split("\u0000");
+    if (!groups || groups.includes(group)) set.add(model);
+  }
+  return [...set].sort();
+}
+
+// model -> groups in which at least one enabled channel serves it
+export async function modelGroups(): Promise<Map<string, string[]>> {
+  const idx = await channelIndex();
+  const out = new Map<string, string[]>();
+  for (const k of idx.routes.keys()) {
+    const [group, model] = k.split("\u0000");
+    const list = out.get(model) ?? [];
+    if (!list.includes(group)) list.push(group);
+    out.set(model, list);
+  }
+  return out;
+}
+
+// channel type -> models configured on channels of that type (all statuses)
+export async function modelsByType(): Promise<Record<number, string[]>> {
+  const idx = await channelIndex();
+  const out: Record<number, string[]> = {};
+  for (const c of idx.channels.values()) {
+    const list = (out[c.type] ??= []);
+    for (const m of c.models) if (!list.includes(m)) list.push(m);
+  }
+  for (const list of Object.values(out)) list.sort();
+  return out;
+}

@@ -1,0 +1,87 @@
+// Channel choice for one relay attempt: the enabled channels of the group that serve the
+// model, highest priority tier first, weighted random inside a tier, skipping channels
+// already tried (retries pass them in exclude) and walking down tiers when one is used up.
+import { AppError } from "@/lib/errors";
+import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/relay/channel-cache";
+
+export type SelectedChannel = {
+  id: number;
+  type: number;
+  name: string;
+  base_url: string;
+  key: string;
+  other: string;
+  upstreamModel: string;
+  setting: string;
+  auto_ban: number;
+  group: string;
+  priority: number;
+};
+
+// Pure choice over sorted candidates (priority descending). Inside the highest tier that
+// still has a candidate not excluded, picks with probability weight/sum; weight-0
+// candidates are chosen (uniformly) only when every remaining weight of the tier is 0.
+export function pickCandidate(candidates: Candidate[], exclude: Set<number>, random: () => number = Math.random): Candidate | null {
+  let i = 0;
+  while (i < candidates.length) {
+    const priority = candidates[i].priority;
+    let j = i;
+    while (j < candidates.length && candidates[j].priority === priority) j++;
+    const tier = candidates.slice(i, j).filter((c) => !exclude.has(c.channelId));
+    if (tier.length) {
+      const total = tier.reduce((s, c) => s + Math.max(0, c.weight), 0);
+      if (total === 0) return tier[Math.min(tier.length - 1, Math.floor(random() * tier.length))];
+      let r = random() * total;
+      for (const c of tier) {
+        const w = Math.max(0, c.weight);
+        if (w === 0) continue;
+        if (r < w) return c;
+        r -= w;
+      }
+      // floating-point edge: the last positive-weight candidate
+      return [...tier].reverse().find((c) => c.weight > 0)!;
+    }
+    i = j;
+  }
+  return null;
+}
+
+export function mapModel(channel: Pick<CachedChannel, "model_mapping">, model: string): string {
+  return channel.model_mapping[model] || model;
+}
+
+function view(c: CachedChannel, group: string, model: string, priority: number): SelectedChannel {
+  return {
+    id: c.id,
+    type: c.type,
+    name: c.name,
+    base_url: c.base_url,
+    key: c.key,
+    other: c.other,
+    upstreamModel: mapModel(c, model),
+    setting: c.setting,
+    auto_ban: c.auto_ban,
+    group,
+    priority,
+  };
+}
+
+export async function selectChannel(input: { group: string; model: string; exclude?: Set<number> }): Promise<SelectedChannel | null> {
+  const idx = await channelIndex();
+  const candidates = idx.routes.get(routeKey(input.group, input.model));
+  if (!candidates?.length) return null;
+  const picked = pickCandidate(candidates, input.exclude ?? new Set());
+  if (!picked) return null;
+  const c = idx.channels.get(picked.channelId);
+  return c ? view(c, input.group, input.model, picked.priority) : null;
+}
+
+// An admin key of the form sk-<key>-<channelId> pins the call to one channel, which must
+// exist and be enabled; the model is still mapped through the channel's model_mapping.
+export async function pinnedChannel(channelId: number, model: string, group: string): Promise<SelectedChannel> {
+  const idx = await channelIndex();
+  const c = idx.channels.get(channelId);
+  if (!c) throw new AppError("NO_CHANNEL", "channel_not_found");
+  if (c.status !== 1) throw new AppError("NO_CHANNEL", "channel_disabled");
+  return view(c, group, model, c.priority);
+}

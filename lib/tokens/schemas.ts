@@ -1,0 +1,48 @@
+// Input of the token calls (new-api field names).
+import { z } from "zod";
+
+const list = z.union([z.string(), z.array(z.string())]).transform((v) =>
+  (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter(Boolean).filter((s, i, a) => a.indexOf(s) === i).join(","),
+);
+const quota = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const s = String(v).trim();
+  if (!/^-?\d+$/.test(s)) {
+    ctx.addIssue({ code: "custom", message: "msg:invalid_parameter" });
+    return z.NEVER;
+  }
+  return BigInt(s);
+});
+const expiry = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = Number(v);
+  if (!Number.isInteger(n)) {
+    ctx.addIssue({ code: "custom", message: "msg:token_expiry_invalid" });
+    return z.NEVER;
+  }
+  return n;
+});
+
+export const tokenFields = z.object({
+  name: z.string().max(200).optional(),
+  remain_quota: quota.optional(),
+  unlimited_quota: z.boolean().optional(),
+  expired_time: expiry.optional(),
+  model_limits_enabled: z.boolean().optional(),
+  model_limits: list.optional(),
+  allow_ips: z.string().max(10_000).nullish(),
+  group: z.string().max(100).nullish(),
+  rate_limit_enabled: z.boolean().optional(),
+  rate_limit_period: z.coerce.number().int().min(1).max(86_400 * 31).optional(),
+  rate_limit_count: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
+  rate_limit_success: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
+});
+
+export const createTokenBody = tokenFields.extend({
+  count: z.coerce.number().optional(),
+});
+
+export const updateTokenBody = tokenFields.extend({
+  id: z.coerce.number().int().positive(),
+  status: z.coerce.number().int().min(1).max(4).optional(),
+});
+
+export type TokenFields = z.infer<typeof tokenFields>;

@@ -1,0 +1,265 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../support/server";
+import { query, seedUser, type SeededUser } from "../support/seed";
+
+const UPSTREAM_KEY = "sk-upstream-SECRET-0123456789";
+let server: TestServer;
+let admin: SeededUser;
+let user: SeededUser;
+let upstream: http.Server;
+let upstreamUrl = "";
+const seenAuth: string[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await seedUser(server, { username: "root", role: 100 });
+  user = await seedUser(server, { username: "alice" });
+  // A mock upstream with OpenAI-style model list and billing endpoints.
+  upstream = http.createServer((req, res) => {
+    seenAuth.push(String(req.headers.authorization ?? ""));
+    const ok = req.headers.authorization === `Bearer ${UPSTREAM_KEY}`;
+    res.setHeader("content-type", "application/json");
+    if (!ok) return res.writeHead(401).end(JSON.stringify({ error: "bad key" }));
+    if (req.url === "/v1/models") return res.end(JSON.stringify({ data: [{ id: "m-b" }, { id: "m-a" }, { id: "m-a" }] }));
+    if (req.url === "/v1/dashboard/billing/subscription") return res.end(JSON.stringify({ hard_limit_usd: 120 }));
+    if (req.url?.startsWith("/v1/dashboard/billing/usage")) return res.end(JSON.stringify({ total_usage: 2050 }));
+    res.writeHead(404).end("{}");
+  });
+  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  upstream?.close();
+  await server?.stop();
+});
+
+type Ch = Record<string, unknown> & { id: number };
+const create = async (body: Record<string, unknown>) => {
+  const r = await admin.client.post<Ch>("/api/channel/", { type: 1, key: UPSTREAM_KEY, models: "gpt-4o", group: "default", ...body });
+  expect(r.success, r.message).toBe(true);
+  return r.data;
+};
+const abilities = (id: number) => query(server, 'SELECT * FROM "abilities" WHERE "channel_id" = $1 ORDER BY "group", "model"', [id]);
+
+describe("channel access", () => {
+  it("refuses ordinary users and anonymous callers", async () => {
+    const r = await user.client.get("/api/channel/");
+    expect(r.status).toBe(403);
+    expect(r.success).toBe(false);
+    const anon = await fetch(server.url + "/api/channel/");
+    expect(anon.status).toBe(401);
+    expect((await user.client.post("/api/channel/", { name: "x", key: "k", models: "m" })).status).toBe(403);
+  });
+});
+
+describe("channel create, read, update", () => {
+  it("creates a channel with its abilities, stores the key sealed and never returns it", async () => {
+    const c = await create({
+      name: "main",
+      models: "gpt-4o, gpt-4o-mini,gpt-4o",
+      group: "default,vip",
+      priority: 5,
+      weight: 2,
+      model_mapping: '{"gpt-4o":"gpt-4o-2024-08-06"}',
+      base_url: upstreamUrl + "/",
+      tag: "",
+    });
+    expect(c.key_set).toBe(true);
+    expect(c).not.toHaveProperty("key");
+    expect(c.models).toBe("gpt-4o,gpt-4o-mini");
+    expect(c.base_url).toBe(upstreamUrl);
+    const [row] = await query(server, 'SELECT "key" FROM "channels" WHERE "id" = $1', [c.id]);
+    expect(String(row.key)).toMatch(/^v1\./);
+    expect(String(row.key)).not.toContain("SECRET");
+    const ab = await abilities(c.id);
+    expect(ab.map((a) => `${a.group}/${a.model}/${a.priority}/${a.weight}`)).toEqual([
+      "default/gpt-4o/5/2",
+      "default/gpt-4o-mini/5/2",
+      "vip/gpt-4o/5/2",
+      "vip/gpt-4o-mini/5/2",
+    ]);
+    for (const path of [`/api/channel/${c.id}`, "/api/channel/?p=1&page_size=100", "/api/channel/search?keyword=main"]) {
+      const text = await (await admin.client.raw("GET", path)).text();
+      expect(text).not.toContain("SECRET");
+      expect(text).toContain('"key_set":true');
+    }
+  });
+
+  it("validates input with the spec's messages", async () => {
+    expect((await admin.client.post("/api/channel/", { type: 1, name: "", key: "k", models: "m" })).success).toBe(false);
+    expect((await admin.client.post("/api/channel/", { type: 1, name: "n", key: "", models: "m" })).success).toBe(false);
+    const badMapping = await admin.client.post("/api/channel/", { type: 1, name: "n", key: "k", models: "m", model_mapping: "[1]" });
+    expect(badMapping.success).toBe(false);
+    const c = await create({ name: "validate" });
+    const p = await admin.client.put("/api/channel/", { id: c.id, priority: "1.5" });
+    expect(p.success).toBe(false);
+    expect(p.message).toBe("Priority must be an integer");
+    const w = await admin.client.put<Ch>("/api/channel/", { id: c.id, weight: -7 });
+    expect(w.success).toBe(true);
+    expect(w.data.weight).toBe(0);
+    const w2 = await admin.client.put("/api/channel/", { id: c.id, weight: "abc" });
+    expect(w2.success).toBe(false);
+    expect(w2.message).toBe("Weight must be a non-negative integer");
+    const neg = await admin.client.post("/api/channel/", { type: 1, name: "n", key: "k", models: "m", weight: -1 });
+    expect(neg.success).toBe(false);
+    expect((await admin.client.put("/api/channel/", { id: 999999, priority: 1 })).success).toBe(false);
+  });
+
+  it("creates one channel per key line in batch mode", async () => {
+    const r = await admin.client.post<Ch[]>("/api/channel/", { mode: "batch", type: 1, name: "multi", key: "k1\n k2 \n\nk3\n", models: "m1", group: "default" });
+    expect(r.success).toBe(true);
+    expect(r.data).toHaveLength(3);
+    const rows = await query(server, 'SELECT "id" FROM "channels" WHERE "name" = $1', ["multi"]);
+    expect(rows).toHaveLength(3);
+  });
+
+  it("updates status, models and groups and rebuilds abilities; an empty key keeps the stored one", async () => {
+    const c = await create({ name: "upd", models: "a,b" });
+    const [before] = await query(server, 'SELECT "key" FROM "channels" WHERE "id" = $1', [c.id]);
+    const r = await admin.client.put<Ch>("/api/channel/", { id: c.id, status: 2, models: "a,b,c", key: "" });
+    expect(r.success).toBe(true);
+    const ab = await abilities(c.id);
+    expect(ab).toHaveLength(3);
+    expect(ab.every((a) => !a.enabled || a.enabled === 0)).toBe(true);
+    const [after] = await query(server, 'SELECT "key" FROM "channels" WHERE "id" = $1', [c.id]);
+    expect(after.key).toBe(before.key);
+    await admin.client.put("/api/channel/", { id: c.id, status: 1, group: "vip" });
+    const ab2 = await abilities(c.id);
+    expect(ab2.map((a) => a.group)).toEqual(["vip", "vip", "vip"]);
+    expect(ab2.every((a) => a.enabled === true || a.enabled === 1)).toBe(true);
+  });
+
+  it("answers a missing channel with a message", async () => {
+    const r = await admin.client.get("/api/channel/987654");
+    expect(r.success).toBe(false);
+    expect(r.message).toBe("Channel not found");
+  });
+});
+
+describe("list, search, tags", () => {
+  it("aggregates tagged channels in tag mode", async () => {
+    const a = await create({ name: "tag-a", group: "default", priority: 1, weight: 3, models: "x" });
+    const b = await create({ name: "tag-b", group: "vip,svip", priority: 2, weight: 3, models: "y" });
+    const bt = await admin.client.post<number>("/api/channel/batch/tag", { ids: [a.id, b.id], tag: "team" });
+    expect(bt.data).toBe(2);
+    await query(server, 'UPDATE "channels" SET "used_quota" = $1, "response_time" = $2 WHERE "id" = $3', [100, 200, a.id]);
+    await query(server, 'UPDATE "channels" SET "used_quota" = $1, "response_time" = $2 WHERE "id" = $3', [50, 401, b.id]);
+    const r = await admin.client.get<{ items: Array<Record<string, unknown>>; total: number }>("/api/channel/?p=1&page_size=100&tag_mode=true");
+    expect(r.success).toBe(true);
+    const row = r.data.items.find((i) => i.is_tag && i.tag === "team")!;
+    expect(row).toBeTruthy();
+    expect(String(row.group).split(",").sort()).toEqual(["default", "svip", "vip"]);
+    expect(row.used_quota).toBe(150);
+    expect(row.response_time).toBe(301);
+    expect(row.priority).toBeNull();
+    expect(row.weight).toBe(3);
+    expect((row.children as unknown[]).length).toBe(2);
+    expect(r.data.items.some((i) => i.id === a.id && !i.is_tag)).toBe(false);
+    const plain = await admin.client.get<{ items: Array<Record<string, unknown>>; total: number }>("/api/channel/?p=1&page_size=100");
+    expect(plain.data.total).toBe(r.data.total + 1);
+
+    const tags = await admin.client.get<string[]>("/api/channel/tags?offset=0&limit=200");
+    expect(tags.data).toContain("team");
+
+    const dis = await admin.client.post("/api/channel/tag/disabled", { tag: "team" });
+    expect(dis.success).toBe(true);
+    const rows = await query(server, 'SELECT "status" FROM "channels" WHERE "tag" = $1', ["team"]);
+    expect(rows.map((x) => Number(x.status))).toEqual([2, 2]);
+    await admin.client.post("/api/channel/tag/enabled", { tag: "team" });
+    const edit = await admin.client.put("/api/channel/tag", { tag: "team", new_tag: "crew", priority: 9, models: "z1,z2" });
+    expect(edit.success).toBe(true);
+    const ab = await abilities(a.id);
+    expect(ab.map((x) => `${x.model}/${x.priority}/${x.tag}`)).toEqual(["z1/9/crew", "z2/9/crew"]);
+  });
+
+  it("refuses batch operations without a selection or tag", async () => {
+    const r = await admin.client.post("/api/channel/batch/tag", { ids: [], tag: "x" });
+    expect(r.success).toBe(false);
+    expect(r.message).toBe("Please choose channels first");
+    expect((await admin.client.post("/api/channel/tag/enabled", { tag: " " })).message).toBe("The tag cannot be empty");
+  });
+
+  it("searches by keyword, model, group, type and status", async () => {
+    await create({ name: "needle-one", models: "rare-model", group: "gold", type: 14 });
+    const byName = await admin.client.get<{ items: Ch[] }>("/api/channel/search?keyword=needle");
+    expect(byName.data.items.map((c) => c.name)).toEqual(["needle-one"]);
+    const byModel = await admin.client.get<{ items: Ch[] }>("/api/channel/search?model=rare-model");
+    expect(byModel.data.items).toHaveLength(1);
+    const byGroup = await admin.client.get<{ items: Ch[] }>("/api/channel/search?group=gold");
+    expect(byGroup.data.items).toHaveLength(1);
+    const byType = await admin.client.get<{ items: Ch[] }>("/api/channel/search?types=14");
+    expect(byType.data.items.every((c) => c.type === 14)).toBe(true);
+    const none = await admin.client.get<{ items: Ch[] }>("/api/channel/search?keyword=needle&statuses=2");
+    expect(none.data.items).toHaveLength(0);
+    const paged = await admin.client.get<{ items: Ch[]; total: number }>("/api/channel/?p=2&page_size=2&id_sort=true");
+    expect(paged.data.items).toHaveLength(2);
+    expect(paged.data.items[0].id).toBeGreaterThan(paged.data.items[1].id);
+  });
+
+  it("lists enabled models and all channel models", async () => {
+    const enabled = await admin.client.get<string[]>("/api/channel/models_enabled");
+    expect(enabled.data).toContain("gpt-4o");
+    expect(enabled.data).toContain("rare-model");
+    const all = await admin.client.get<Array<{ id: string }>>("/api/channel/models");
+    expect(all.data.map((m) => m.id)).toContain("gpt-4o-mini");
+    const byType = await admin.client.get<Record<string, string[]>>("/api/models");
+    expect(byType.data["14"]).toEqual(["rare-model"]);
+  });
+});
+
+describe("upstream calls", () => {
+  it("fetches the upstream model list with the stored (decrypted) key and with a given key", async () => {
+    const c = await create({ name: "fetcher", base_url: upstreamUrl });
+    const r = await admin.client.get<string[]>(`/api/channel/fetch_models/${c.id}`);
+    expect(r.success, r.message).toBe(true);
+    expect(r.data).toEqual(["m-a", "m-b"]);
+    expect(seenAuth.at(-1)).toBe(`Bearer ${UPSTREAM_KEY}`);
+    const direct = await admin.client.post<string[]>("/api/channel/fetch_models", { base_url: upstreamUrl, type: 1, key: UPSTREAM_KEY });
+    expect(direct.data).toEqual(["m-a", "m-b"]);
+    const bad = await admin.client.post("/api/channel/fetch_models", { base_url: upstreamUrl, type: 1, key: "wrong" });
+    expect(bad.success).toBe(false);
+    expect(bad.message).toContain("HTTP 401");
+    expect(bad.message).not.toContain("wrong");
+  });
+
+  it("updates an OpenAI-style balance and refuses types without a billing endpoint", async () => {
+    const c = await create({ name: "billing", base_url: upstreamUrl });
+    const r = await admin.client.get<{ balance: number }>(`/api/channel/update_balance/${c.id}/`);
+    expect(r.success, r.message).toBe(true);
+    expect(r.data.balance).toBeCloseTo(99.5);
+    const [row] = await query(server, 'SELECT "balance", "balance_updated_time" FROM "channels" WHERE "id" = $1', [c.id]);
+    expect(Number(row.balance)).toBeCloseTo(99.5);
+    expect(Number(row.balance_updated_time)).toBeGreaterThan(0);
+    const claude = await create({ name: "claude", type: 14 });
+    const no = await admin.client.get(`/api/channel/update_balance/${claude.id}`);
+    expect(no.success).toBe(false);
+    expect(no.message).toBe("Balance query is not supported for this channel type");
+  });
+});
+
+describe("deletion and repair", () => {
+  it("deletes one, a batch, the disabled ones, and rebuilds the index", async () => {
+    const a = await create({ name: "del-a" });
+    const b = await create({ name: "del-b" });
+    const c = await create({ name: "del-c" });
+    const d = await create({ name: "del-d", status: 3 });
+    expect((await admin.client.del(`/api/channel/${a.id}/`)).success).toBe(true);
+    expect(await abilities(a.id)).toHaveLength(0);
+    const batch = await admin.client.post<number>("/api/channel/batch", { ids: [b.id, 424242] });
+    expect(batch.data).toBe(1);
+    await admin.client.put("/api/channel/", { id: c.id, status: 2 });
+    const disabledBefore = await query(server, 'SELECT COUNT(*) AS n FROM "channels" WHERE "status" <> 1');
+    const dis = await admin.client.del<number>("/api/channel/disabled");
+    expect(dis.data).toBe(Number(disabledBefore[0].n));
+    expect(dis.data).toBeGreaterThanOrEqual(2);
+    expect(await query(server, 'SELECT "id" FROM "channels" WHERE "id" IN ($1, $2)', [c.id, d.id])).toHaveLength(0);
+    await query(server, 'DELETE FROM "abilities"');
+    const fix = await admin.client.post<number>("/api/channel/fix");
+    const channels = await query(server, 'SELECT COUNT(*) AS n FROM "channels"');
+    expect(fix.data).toBe(Number(channels[0].n));
+    const ab = await query(server, 'SELECT COUNT(*) AS n FROM "abilities"');
+    expect(Number(ab[0].n)).toBeGreaterThan(0);
+  });
+});

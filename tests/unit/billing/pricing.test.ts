@@ -1,0 +1,120 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { applyOption } from "@/lib/options/store";
+import { OPTION_DEFAULTS } from "@/lib/options/defaults";
+import { estimateQuota, quotaFor, resolvePrice } from "@/lib/billing/pricing";
+import { AppError } from "@/lib/errors";
+
+const set = (key: string, value: unknown) => applyOption(key, typeof value === "string" ? value : JSON.stringify(value));
+
+beforeEach(() => {
+  for (const k of ["SelfUseModeEnabled", "fallback_pricing_enabled", "fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio", "QuotaPerUnit"]) {
+    applyOption(k, OPTION_DEFAULTS[k]);
+  }
+  set("ModelRatio", { "gpt-4o": 1.25, cheap: 0.1, both: 2, "zero-ratio": 0 });
+  set("CompletionRatio", { "gpt-4o": 4, both: 3 });
+  set("CacheRatio", { "gpt-4o": 0.5 });
+  set("ModelPrice", { "dall-e-3": 0.04, both: 0.02 });
+  set("GroupRatio", { default: 1, vip: 0.5, svip: 2, free: 0 });
+});
+
+describe("quota of a call (spec 2 section 9)", () => {
+  // model, group, prompt, completion, cached, expected quota
+  const table: Array<[string, string, number, number, number, bigint, string]> = [
+    ["gpt-4o", "default", 1000, 500, 0, 3750n, "1.25 × 1 × (1000 + 500×4)"],
+    ["gpt-4o", "vip", 1000, 500, 400, 1750n, "1.25 × 0.5 × (600 + 400×0.5 + 500×4)"],
+    ["gpt-4o", "svip", 1000, 0, 1000, 1250n, "1.25 × 2 × (0 + 1000×0.5)"],
+    ["gpt-4o", "unknown-group", 10, 10, 0, 63n, "unknown group ratio is 1: 1.25 × 50 = 62.5 → 63"],
+    ["cheap", "default", 15, 0, 0, 2n, "0.1 × 15 = 1.5 → 2"],
+    ["cheap", "default", 3, 0, 0, 1n, "0.3 rounds to 0, a paid call costs at least 1"],
+    ["cheap", "free", 1000, 1000, 0, 0n, "group ratio 0 is free"],
+    ["zero-ratio", "default", 1000, 1000, 0, 0n, "model ratio 0 is free"],
+    ["gpt-4o", "default", 0, 0, 0, 0n, "no tokens, no cost"],
+    ["dall-e-3", "default", 1000, 1000, 0, 20000n, "per call: 0.04 × 1 × 500000"],
+    ["dall-e-3", "svip", 0, 0, 0, 40000n, "per call: 0.04 × 2 × 500000"],
+    ["dall-e-3", "vip", 5, 5, 0, 10000n, "per call: 0.04 × 0.5 × 500000"],
+    ["both", "default", 1000, 1000, 0, 10000n, "ModelPrice wins over ModelRatio: 0.02 × 500000"],
+    ["gpt-4o", "default", 2_000_000_000, 1_000_000_000, 0, 7_500_000_000n, "beyond 2^32: 1.25 × 6e9"],
+  ];
+  it.each(table)("%s in %s: prompt %i, completion %i, cached %i → %s (%s)", (model, group, prompt, completion, cached, expected) => {
+    const price = resolvePrice({ model, group });
+    const q = quotaFor(price, { promptTokens: prompt, completionTokens: completion, cachedTokens: cached });
+    expect(typeof q).toBe("bigint");
+    expect(q).toBe(expected);
+  });
+
+  it("reports per-call and per-token quota types", () => {
+    expect(resolvePrice({ model: "both", group: "default" })).toMatchObject({ quotaType: 1, modelPrice: 0.02, source: "price" });
+    expect(resolvePrice({ model: "gpt-4o", group: "vip" })).toMatchObject({ quotaType: 0, modelRatio: 1.25, completionRatio: 4, cacheRatio: 0.5, groupRatio: 0.5 });
+    expect(resolvePrice({ model: "cheap", group: "default" })).toMatchObject({ completionRatio: 1, cacheRatio: 1 });
+  });
+
+  it("follows QuotaPerUnit for per-call prices", () => {
+    set("QuotaPerUnit", "1000000");
+    expect(quotaFor(resolvePrice({ model: "dall-e-3", group: "default" }), { promptTokens: 0, completionTokens: 0 })).toBe(40000n);
+  });
+
+  it("rejects negative token counts", () => {
+    expect(() => quotaFor(resolvePrice({ model: "cheap", group: "default" }), { promptTokens: -5, completionTokens: 0 })).toThrow();
+  });
+});
+
+describe("models without a price", () => {
+  const unset = { model: "mystery", group: "default" };
+  const cost = (setting?: string) => quotaFor(resolvePrice({ ...unset, userSetting: setting }), { promptTokens: 100, completionTokens: 10 });
+
+  it("are refused with 'model price not set'", () => {
+    try {
+      resolvePrice(unset);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(AppError);
+      expect((e as AppError).key).toBe("model_price_not_set");
+      expect((e as AppError).params).toEqual({ model: "mystery" });
+    }
+  });
+
+  // setup, expected quota for prompt 100 + completion 10 in group default
+  const table: Array<[string, () => void, bigint | "refused"]> = [
+    ["self-use mode: free", () => set("SelfUseModeEnabled", "true"), 0n],
+    ["fallback single price 0.01 per call", () => (set("fallback_pricing_enabled", "true"), set("fallback_single_price", "0.01")), 5000n],
+    [
+      "fallback ratios 2 and 3: 2 × (100 + 10×3)",
+      () => (set("fallback_pricing_enabled", "true"), set("fallback_input_ratio", "2"), set("fallback_completion_ratio", "3")),
+      260n,
+    ],
+    [
+      "fallback with a price and ratios together is invalid",
+      () => (set("fallback_pricing_enabled", "true"), set("fallback_single_price", "0.01"), set("fallback_input_ratio", "2"), set("fallback_completion_ratio", "3")),
+      "refused",
+    ],
+    ["fallback with one ratio only is invalid", () => (set("fallback_pricing_enabled", "true"), set("fallback_input_ratio", "2")), "refused"],
+    ["fallback values without the switch are ignored", () => set("fallback_single_price", "0.01"), "refused"],
+  ];
+  it.each(table)("%s", (_name, setup, expected) => {
+    setup();
+    if (expected === "refused") expect(() => cost()).toThrow(AppError);
+    else expect(cost()).toBe(expected);
+  });
+
+  it("are billed at the default ratio 37.5 for a user who accepts unset models", () => {
+    expect(cost(JSON.stringify({ accept_unset_model_ratio_model: true }))).toBe(4125n); // 37.5 × 110
+    expect(() => cost(JSON.stringify({ accept_unset_model_ratio_model: false }))).toThrow(AppError);
+    expect(() => cost("not json")).toThrow(AppError);
+  });
+
+  it("fallback takes precedence over self-use mode", () => {
+    set("SelfUseModeEnabled", "true");
+    set("fallback_pricing_enabled", "true");
+    set("fallback_single_price", "0.002");
+    expect(cost()).toBe(1000n);
+  });
+});
+
+describe("reservation estimate", () => {
+  it("uses max_tokens as the completion budget, else PreConsumedQuota", () => {
+    const p = resolvePrice({ model: "gpt-4o", group: "default" });
+    expect(estimateQuota(p, { promptTokens: 100, maxTokens: 50 })).toBe(375n); // 1.25 × (100 + 50×4)
+    expect(estimateQuota(p, { promptTokens: 100 })).toBe(2625n); // 1.25 × (100 + 500×4)
+    expect(estimateQuota(resolvePrice({ model: "dall-e-3", group: "vip" }), { promptTokens: 9999 })).toBe(10000n);
+  });
+});
