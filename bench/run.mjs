@@ -1,0 +1,614 @@
+// The relay benchmark: what our gateway adds to a chat completion, beside Portkey's
+// gateway, against the same mock upstream, in one run on this machine.
+//
+//   npm run bench [-- --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,gateway,portkey --profile]
+//
+// For each target (direct to the mock, our gateway with billing and logging on, Portkey):
+//   - latency p50/p99 at 1 connection, non-streaming (wrk --latency, fixed duration);
+//   - time to the first byte of a streaming answer (N sequential requests, node:http);
+//   - requests/s at 64 connections, non-streaming (wrk, fixed duration).
+// Every load loop is bounded in time and count, on loopback only. Nothing printed is
+// estimated: every figure comes from a measurement of this run. Writes bench/results.json
+// and bench/RESULTS.md, and stops everything it started.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseWrk, postScript } from "./wrk.mjs";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(HERE);
+const PORTKEY_DIR = process.env.PORTKEY_DIR ?? "/tmp/portkey-bench";
+const PORTKEY_VERSION = "1.15.2";
+const MODEL = "gpt-bench";
+const ROOT_PASSWORD = "bench-root-pass-1";
+const USER_PASSWORD = "bench-user-pass-1";
+
+// ---------- options ----------
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(a);
+    if (!m) throw new Error(`unknown argument ${a}`);
+    return [m[1], m[2] ?? "true"];
+  }),
+);
+const DURATION = Math.min(120, Math.max(1, Number(args.duration ?? 10)));
+const WARMUP = Math.min(30, Math.max(0, Number(args.warmup ?? 2)));
+const STREAM_N = Math.min(5000, Math.max(10, Number(args["stream-n"] ?? 300)));
+const STREAM_MAX_SECONDS = 60;
+const HIGH_CONNECTIONS = 64;
+const ONLY = new Set((args.only ?? "direct,gateway,portkey").split(","));
+const BUILD = args["no-build"] !== "true";
+const PROFILE = args.profile === "true";
+
+const CHAT = { model: MODEL, messages: [{ role: "user", content: "Say hello." }], max_tokens: 16 };
+const CHAT_STREAM = { ...CHAT, stream: true, stream_options: { include_usage: true } };
+
+// ---------- processes we start (and must stop) ----------
+const children = new Set();
+const tempDirs = new Set();
+
+function start(name, cmd, argv, opts) {
+  const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], ...opts });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return { name, child, output: () => output };
+}
+
+async function stop(proc, graceMs = 8000) {
+  const { child } = proc;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await Promise.race([exited, sleep(graceMs)]);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGKILL");
+    await exited;
+  }
+}
+
+function stopAllSync() {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
+}
+process.on("exit", stopAllSync);
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    console.error(`\n${sig}: stopping`);
+    process.exit(130);
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, check, timeoutMs, proc) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (proc && proc.child.exitCode !== null) throw new Error(`${what}: the process exited:\n${proc.output()}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs} ms${proc ? `:\n${proc.output()}` : ""}`);
+    await sleep(100);
+  }
+}
+
+// ---------- machine ----------
+const loadavg = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
+function machine() {
+  let nproc = os.availableParallelism?.() ?? os.cpus().length;
+  try {
+    nproc = Number(execFileSync("nproc", { encoding: "utf8" }).trim());
+  } catch {}
+  return {
+    nproc,
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    wrk: wrkVersion(),
+  };
+}
+
+function wrkVersion() {
+  const r = spawnSync("wrk", ["-v"], { encoding: "utf8" });
+  return ((r.stdout || "") + (r.stderr || "")).split("\n")[0].trim() || null;
+}
+
+function ensureWrk() {
+  if (spawnSync("wrk", ["-v"]).error === undefined) return;
+  if (process.getuid?.() !== 0) throw new Error("wrk is missing and this is not root: apt-get install -y wrk");
+  console.log("installing wrk from Debian (apt-get install -y wrk) ...");
+  let r = spawnSync("apt-get", ["install", "-y", "wrk"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  if (r.status !== 0) {
+    spawnSync("apt-get", ["update"], { stdio: "inherit" });
+    r = spawnSync("apt-get", ["install", "-y", "wrk"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  }
+  if (r.status !== 0) throw new Error("could not install wrk");
+}
+
+// ---------- HTTP helpers ----------
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = http.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// A console API client that keeps the session cookie and sends New-Api-User (as the browser does).
+class Console {
+  constructor(base) {
+    this.base = base;
+    this.cookie = "";
+    this.userId = null;
+  }
+  async call(method, p, body) {
+    const headers = { cookie: `NEXT_LOCALE=en${this.cookie ? "; " + this.cookie : ""}` };
+    if (this.userId !== null) headers["new-api-user"] = String(this.userId);
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(this.base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: "manual" });
+    for (const c of res.headers.getSetCookie?.() ?? []) {
+      const [pair] = c.split(";");
+      if (pair.startsWith("session=")) this.cookie = pair.endsWith("=") ? "" : pair;
+    }
+    const text = await res.text();
+    let json;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${p}: HTTP ${res.status}, not JSON: ${text.slice(0, 300)}`);
+    }
+    if (!json.success) throw new Error(`${method} ${p}: ${json.message} (HTTP ${res.status})`);
+    return json.data;
+  }
+  async login(username, password) {
+    const d = await this.call("POST", "/api/user/login", { username, password });
+    this.userId = d.id;
+    return d;
+  }
+}
+
+// One request with node:http on a keep-alive agent; resolves timings in milliseconds.
+function timedRequest(agent, url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const payload = Buffer.from(JSON.stringify(body));
+    const t0 = process.hrtime.bigint();
+    const ms = () => Number(process.hrtime.bigint() - t0) / 1e6;
+    const req = http.request(
+      { host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent, headers: { "content-type": "application/json", "content-length": payload.length, ...headers } },
+      (res) => {
+        const headersMs = ms();
+        let firstByteMs = null;
+        const parts = [];
+        res.on("data", (d) => {
+          if (firstByteMs === null) firstByteMs = ms();
+          parts.push(d);
+        });
+        res.on("end", () => resolve({ status: res.statusCode, headersMs, firstByteMs, totalMs: ms(), body: Buffer.concat(parts).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error("request timed out after 10 s")));
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+// Nearest-rank percentile of sorted samples.
+function percentile(sorted, p) {
+  if (!sorted.length) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+// ---------- measurements ----------
+let scriptDir;
+
+function wrk(target, connections, seconds, label) {
+  const threads = connections === 1 ? 1 : 2;
+  const script = path.join(scriptDir, `${target.key}.lua`);
+  writeFileSync(script, postScript(CHAT, target.headers));
+  const argv = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--timeout", "5s", "--latency", "-s", script, target.url];
+  const r = spawnSync("wrk", argv, { encoding: "utf8", timeout: (seconds + 30) * 1000 });
+  if (r.status !== 0) throw new Error(`wrk ${label} on ${target.name} failed (${r.status}): ${r.stderr}${r.stdout}`);
+  const report = parseWrk(r.stdout);
+  const errors = report.non2xx3xx + report.socketErrors.connect + report.socketErrors.read + report.socketErrors.write + report.socketErrors.timeout;
+  return { ...report, errors, command: `wrk ${argv.join(" ").replace(script, `<${target.key}.lua>`)}` };
+}
+
+async function streamFirstByte(target) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const url = target.url;
+  try {
+    // warm-up: a few requests, not recorded
+    for (let i = 0; i < 20; i++) await timedRequest(agent, url, target.headers, CHAT_STREAM);
+    const first = [];
+    const head = [];
+    const total = [];
+    let failures = 0;
+    const deadline = Date.now() + STREAM_MAX_SECONDS * 1000;
+    let i = 0;
+    for (; i < STREAM_N && Date.now() < deadline; i++) {
+      const r = await timedRequest(agent, url, target.headers, CHAT_STREAM);
+      // a complete stream: status 200, the mock's content, and the end marker
+      if (r.status !== 200 || !r.body.includes("data: [DONE]") || !r.body.includes("upstream")) {
+        failures++;
+        if (failures === 1) console.log(`  first failed stream from ${target.name}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+        continue;
+      }
+      first.push(r.firstByteMs);
+      head.push(r.headersMs);
+      total.push(r.totalMs);
+    }
+    for (const a of [first, head, total]) a.sort((x, y) => x - y);
+    return {
+      warmupRequests: 20,
+      requests: i,
+      ok: first.length,
+      failures,
+      firstByteMs: { p50: percentile(first, 50), p99: percentile(first, 99) },
+      headersMs: { p50: percentile(head, 50), p99: percentile(head, 99) },
+      completeMs: { p50: percentile(total, 50), p99: percentile(total, 99) },
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function measure(target) {
+  console.log(`\n== ${target.name}: ${target.url}`);
+  const out = { name: target.name, warmups: [] };
+  if (WARMUP > 0) out.warmups.push(wrk(target, 1, WARMUP, "warm-up"));
+  out.oneConnection = wrk(target, 1, DURATION, "1 connection");
+  const l = out.oneConnection.latencyUs;
+  console.log(`  1 connection:  p50 ${fmtMs(l.p50 / 1000)} ms, p99 ${fmtMs(l.p99 / 1000)} ms, ${Math.round(out.oneConnection.requestsPerSec)} req/s, errors ${out.oneConnection.errors}`);
+  out.stream = await streamFirstByte(target);
+  const s = out.stream;
+  console.log(`  stream first byte: p50 ${fmtMs(s.firstByteMs.p50)} ms, p99 ${fmtMs(s.firstByteMs.p99)} ms (${s.ok}/${s.requests} complete streams)`);
+  if (WARMUP > 0) out.warmups.push(wrk(target, HIGH_CONNECTIONS, WARMUP, "warm-up"));
+  out.highConcurrency = wrk(target, HIGH_CONNECTIONS, DURATION, `${HIGH_CONNECTIONS} connections`);
+  const h = out.highConcurrency;
+  console.log(`  ${HIGH_CONNECTIONS} connections: ${Math.round(h.requestsPerSec)} req/s, p50 ${fmtMs(h.latencyUs.p50 / 1000)} ms, p99 ${fmtMs(h.latencyUs.p99 / 1000)} ms, errors ${h.errors}`);
+  out.loadAfter = loadavg();
+  return out;
+}
+
+// ---------- the three targets ----------
+async function startMock() {
+  const proc = start("mock-upstream", process.execPath, [path.join(HERE, "mock-upstream.mjs")], { env: { ...process.env, PORT: "0", HOST: "127.0.0.1" } });
+  let port = null;
+  await waitFor("mock upstream", () => {
+    const m = /listening on (\d+)/.exec(proc.output());
+    if (m) port = Number(m[1]);
+    return port !== null;
+  }, 10_000, proc);
+  return { proc, port };
+}
+
+async function startGateway(mockPort) {
+  if (BUILD) {
+    console.log("building (npm run build) ...");
+    const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+  }
+  if (!existsSync(path.join(ROOT, "dist/server.mjs"))) throw new Error("dist/server.mjs is missing: run npm run build");
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "gw-bench-"));
+  tempDirs.add(dataDir);
+  const port = await freePort();
+  const profileDir = path.join(HERE, "profiles");
+  const nodeArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  if (PROFILE) mkdirSync(profileDir, { recursive: true });
+  const proc = start("gateway", process.execPath, [...nodeArgs, "dist/server.mjs"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: `file:${path.join(dataDir, "gateway.db")}`,
+      CRITICAL_RATE_LIMIT: "1000",
+    },
+  });
+  await waitFor("gateway", () => proc.output().includes("[server] ready"), 60_000, proc);
+  const base = `http://127.0.0.1:${port}`;
+
+  // Set up through the real API: root, a user with quota, an OpenAI channel on the mock,
+  // a price for the model, and the user's token.
+  const anon = new Console(base);
+  await anon.call("POST", "/api/setup", { username: "root", password: ROOT_PASSWORD, confirmPassword: ROOT_PASSWORD, SelfUseModeEnabled: false, DemoSiteEnabled: false });
+  const root = new Console(base);
+  await root.login("root", ROOT_PASSWORD);
+  const options = await root.call("GET", "/api/option/");
+  const logConsume = (Array.isArray(options) ? options : []).find((o) => o.key === "LogConsumeEnabled")?.value;
+  if (logConsume !== undefined && logConsume !== "true") await root.call("PUT", "/api/option/", { key: "LogConsumeEnabled", value: "true" });
+  await root.call("PUT", "/api/option/", { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1 }) });
+  await root.call("PUT", "/api/option/", { key: "CompletionRatio", value: JSON.stringify({ [MODEL]: 2 }) });
+  await root.call("POST", "/api/channel/", {
+    type: 1,
+    name: "bench-mock",
+    key: "sk-mock-upstream",
+    base_url: `http://127.0.0.1:${mockPort}`,
+    models: MODEL,
+    group: "default",
+  });
+  const user = await root.call("POST", "/api/user/", { username: "bench", password: USER_PASSWORD, role: 1 });
+  await root.call("PUT", "/api/user/", { id: user.id, quota: 1_000_000_000_000 });
+  const bench = new Console(base);
+  await bench.login("bench", USER_PASSWORD);
+  const [token] = await bench.call("POST", "/api/token/", { name: "bench", remain_quota: 1_000_000_000_000, unlimited_quota: false, expired_time: -1 });
+  return { proc, base, root, bench, token, dataDir, logConsumeEnabled: logConsume ?? "default" };
+}
+
+// The figures behind "billing and logging were on": the token's used quota and the log count.
+async function billingSnapshot(gw) {
+  const token = await gw.bench.call("GET", `/api/token/${gw.token.id}`);
+  const logs = await gw.root.call("GET", "/api/log/?p=1&page_size=1&type=2");
+  return { tokenUsedQuota: Number(token.used_quota), tokenRemainQuota: Number(token.remain_quota), consumeLogs: Number(logs.total) };
+}
+
+async function probeRelay(target) {
+  const agent = new http.Agent({ keepAlive: false });
+  try {
+    const r = await timedRequest(agent, target.url, target.headers, CHAT);
+    let json = null;
+    try {
+      json = JSON.parse(r.body);
+    } catch {}
+    return { ok: r.status === 200 && Array.isArray(json?.choices) && json.choices.length > 0, status: r.status, body: r.body.slice(0, 300) };
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function ensurePortkey() {
+  const entry = path.join(PORTKEY_DIR, "node_modules/@portkey-ai/gateway/build/start-server.js");
+  const nodeServer = path.join(PORTKEY_DIR, "node_modules/@hono/node-server/package.json");
+  const pinned = () => existsSync(nodeServer) && JSON.parse(readFileSync(nodeServer, "utf8")).version === "1.13.5";
+  if (existsSync(entry) && pinned() && !existsSync(path.join(PORTKEY_DIR, "node_modules/@portkey-ai/gateway/node_modules/@hono/node-server"))) return entry;
+  console.log(`installing Portkey's gateway ${PORTKEY_VERSION} into ${PORTKEY_DIR} (not a project dependency) ...`);
+  mkdirSync(PORTKEY_DIR, { recursive: true });
+  rmSync(path.join(PORTKEY_DIR, "node_modules"), { recursive: true, force: true });
+  rmSync(path.join(PORTKEY_DIR, "package-lock.json"), { force: true });
+  // @hono/node-server 1.19 breaks Portkey's streaming (TypeError: immutable); the override
+  // pins the copy the gateway itself loads, not only a top-level one.
+  writeFileSync(
+    path.join(PORTKEY_DIR, "package.json"),
+    JSON.stringify({
+      name: "portkey-bench",
+      private: true,
+      dependencies: { "@portkey-ai/gateway": PORTKEY_VERSION, "@hono/node-server": "1.13.5" },
+      overrides: { "@hono/node-server": "1.13.5" },
+    }),
+  );
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund"], { cwd: PORTKEY_DIR, stdio: "inherit" });
+  if (r.status !== 0 || !existsSync(entry) || !pinned()) throw new Error("could not install Portkey's gateway");
+  return entry;
+}
+
+async function startPortkey() {
+  const entry = await ensurePortkey();
+  const port = await freePort();
+  const proc = start("portkey", process.execPath, [entry, `--port=${port}`, "--headless"], { cwd: PORTKEY_DIR, env: { ...process.env, NODE_ENV: "production" } });
+  await waitFor("portkey", () => proc.output().includes("Ready for connections"), 30_000, proc);
+  return { proc, port };
+}
+
+// ---------- report ----------
+const fmtMs = (v) => (v === null || v === undefined || Number.isNaN(v) ? "—" : v < 10 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(1));
+const fmtSigned = (v) => (v === null || v === undefined ? "—" : (v < 0 ? "-" : "+") + fmtMs(Math.abs(v)));
+const fmtInt = (v) => (v === null || v === undefined ? "—" : String(Math.round(v)));
+
+function rows(results) {
+  const cols = ["direct", "gateway", "portkey"];
+  const get = (k, f) => (results[k] ? f(results[k]) : null);
+  const direct = results.direct;
+  const added = (k, f) => (results[k] && direct ? f(results[k]) - f(direct) : null);
+  const p50 = (r) => r.oneConnection.latencyUs.p50 / 1000;
+  const p99 = (r) => r.oneConnection.latencyUs.p99 / 1000;
+  const fb50 = (r) => r.stream.firstByteMs.p50;
+  const fb99 = (r) => r.stream.firstByteMs.p99;
+  const rps = (r) => r.highConcurrency.requestsPerSec;
+  return [
+    ["latency p50, 1 conn (ms)", ...cols.map((k) => fmtMs(get(k, p50)))],
+    ["latency p99, 1 conn (ms)", ...cols.map((k) => fmtMs(get(k, p99)))],
+    ["added p50 vs direct (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, p50)))],
+    ["added p99 vs direct (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, p99)))],
+    ["stream first byte p50 (ms)", ...cols.map((k) => fmtMs(get(k, fb50)))],
+    ["stream first byte p99 (ms)", ...cols.map((k) => fmtMs(get(k, fb99)))],
+    ["added first byte p50 (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, fb50)))],
+    [`requests/s, ${HIGH_CONNECTIONS} conns`, ...cols.map((k) => fmtInt(get(k, rps)))],
+    [`p99 at ${HIGH_CONNECTIONS} conns (ms)`, ...cols.map((k) => fmtMs(get(k, (r) => r.highConcurrency.latencyUs.p99 / 1000)))],
+    ["errors (non-2xx, socket)", ...cols.map((k) => (results[k] ? String(results[k].oneConnection.errors + results[k].highConcurrency.errors + results[k].stream.failures) : "—"))],
+  ];
+}
+
+function textTable(header, body) {
+  const all = [header, ...body];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
+}
+
+function mdTable(header, body) {
+  return [`| ${header.join(" | ")} |`, `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...body.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+}
+
+function targets(results) {
+  const g = results.gateway;
+  const d = results.direct;
+  const p = results.portkey;
+  if (!g || !d) return null;
+  const addedP50 = (g.oneConnection.latencyUs.p50 - d.oneConnection.latencyUs.p50) / 1000;
+  const addedP99 = (g.oneConnection.latencyUs.p99 - d.oneConnection.latencyUs.p99) / 1000;
+  const ratio = p ? g.highConcurrency.requestsPerSec / p.highConcurrency.requestsPerSec : null;
+  return {
+    addedP50Ms: { value: addedP50, target: 0.5, met: addedP50 < 0.5 },
+    addedP99Ms: { value: addedP99, target: 2, met: addedP99 < 2 },
+    rpsVsPortkey: { value: ratio, target: 3, met: ratio === null ? null : ratio >= 3 },
+  };
+}
+
+// ---------- main ----------
+async function main() {
+  const startedAt = new Date();
+  const info = { ...machine(), date: startedAt.toISOString(), loadBefore: loadavg() };
+  console.log(`relay benchmark: ${info.nproc} cores (${info.cpu}), node ${info.node}, load ${info.loadBefore.join(" ")}`);
+  console.log(`duration ${DURATION} s per wrk run (+${WARMUP} s warm-up), ${STREAM_N} sequential streams, ${HIGH_CONNECTIONS} connections for throughput`);
+  ensureWrk();
+  info.wrk = wrkVersion();
+  scriptDir = mkdtempSync(path.join(os.tmpdir(), "gw-bench-wrk-"));
+  tempDirs.add(scriptDir);
+
+  const mock = await startMock();
+  const mockUrl = `http://127.0.0.1:${mock.port}/v1/chat/completions`;
+  const results = {};
+  const notes = [];
+  let billing = null;
+
+  if (ONLY.has("direct")) {
+    results.direct = await measure({ key: "direct", name: "direct (mock upstream)", url: mockUrl, headers: { Authorization: "Bearer sk-mock-upstream" } });
+  }
+
+  if (ONLY.has("gateway")) {
+    const gw = await startGateway(mock.port);
+    const target = { key: "gateway", name: "our gateway (billing + logs on)", url: `${gw.base}/v1/chat/completions`, headers: { Authorization: `Bearer ${gw.token.key}` } };
+    const probe = await probeRelay(target);
+    if (!probe.ok) {
+      const msg = `our gateway's relay route did not answer a chat completion (HTTP ${probe.status}: ${probe.body.replace(/\s+/g, " ").slice(0, 160)}); gateway not measured`;
+      console.log(`\n${msg}`);
+      notes.push(msg);
+    } else {
+      const before = await billingSnapshot(gw);
+      results.gateway = await measure(target);
+      // Logs are written in batches after the answer: wait (bounded) for the flush.
+      const expectedCalls = countSuccesses(results.gateway);
+      let after = await billingSnapshot(gw);
+      const deadline = Date.now() + 20_000;
+      while (after.consumeLogs - before.consumeLogs < expectedCalls && Date.now() < deadline) {
+        await sleep(500);
+        after = await billingSnapshot(gw);
+      }
+      billing = {
+        before,
+        after,
+        measuredCalls: expectedCalls,
+        usedQuotaDelta: after.tokenUsedQuota - before.tokenUsedQuota,
+        consumeLogDelta: after.consumeLogs - before.consumeLogs,
+        quotaPerCall: expectedCalls ? (after.tokenUsedQuota - before.tokenUsedQuota) / expectedCalls : null,
+      };
+      // every counted call logged, and quota used by every logged call
+      billing.ok = billing.usedQuotaDelta > 0 && billing.consumeLogDelta >= expectedCalls;
+      console.log(
+        `  billing: token used quota +${billing.usedQuotaDelta} (${billing.quotaPerCall?.toFixed(2)} per call), consume logs +${billing.consumeLogDelta} for ${expectedCalls} successful calls counted by the clients (warm-ups included) -> ${billing.ok ? "billed and logged" : "NOT BILLED"}`,
+      );
+    }
+    await stop(gw.proc);
+    if (PROFILE) notes.push(`CPU profile of the gateway written to bench/profiles/ (node --cpu-prof); summarize with node bench/profile-summary.mjs`);
+  }
+
+  if (ONLY.has("portkey")) {
+    const pk = await startPortkey();
+    const target = {
+      key: "portkey",
+      name: `Portkey gateway ${PORTKEY_VERSION}`,
+      url: `http://127.0.0.1:${pk.port}/v1/chat/completions`,
+      headers: { Authorization: "Bearer sk-mock-upstream", "x-portkey-provider": "openai", "x-portkey-custom-host": `http://127.0.0.1:${mock.port}/v1` },
+    };
+    const probe = await probeRelay(target);
+    if (!probe.ok) throw new Error(`Portkey did not relay a chat completion: HTTP ${probe.status} ${probe.body}`);
+    results.portkey = await measure(target);
+    await stop(pk.proc);
+  }
+  await stop(mock.proc);
+
+  info.loadAfter = loadavg();
+  info.finishedAt = new Date().toISOString();
+  const header = ["", "direct", "our gateway", "Portkey"];
+  const body = rows(results);
+  const verdict = targets(results);
+  console.log("\n" + textTable(header, body));
+  if (verdict) {
+    console.log(`\ntargets: added p50 < 0.5 ms: ${yesNo(verdict.addedP50Ms.met)} (${fmtSigned(verdict.addedP50Ms.value)} ms); added p99 < 2 ms: ${yesNo(verdict.addedP99Ms.met)} (${fmtSigned(verdict.addedP99Ms.value)} ms); req/s >= 3x Portkey: ${yesNo(verdict.rpsVsPortkey.met)} (${verdict.rpsVsPortkey.value === null ? "—" : verdict.rpsVsPortkey.value.toFixed(2) + "x"})`);
+  }
+  for (const n of notes) console.log(`note: ${n}`);
+  console.log(`load average before ${info.loadBefore.join(" ")}, after ${info.loadAfter.join(" ")}`);
+
+  const settings = { durationSeconds: DURATION, warmupSeconds: WARMUP, streamRequests: STREAM_N, highConnections: HIGH_CONNECTIONS, model: MODEL, request: CHAT, streamRequest: CHAT_STREAM };
+  const json = { machine: info, settings, results, billing, targets: verdict, notes };
+  if (args["no-write"] !== "true") {
+    writeFileSync(path.join(HERE, "results.json"), JSON.stringify(json, null, 2) + "\n");
+    writeFileSync(path.join(HERE, "RESULTS.md"), markdown(json, header, body));
+    console.log("wrote bench/results.json and bench/RESULTS.md");
+  }
+}
+
+// Successful calls wrk and the stream client counted, warm-ups included. Requests still in
+// flight when wrk stops are not counted by wrk but may be billed: the log count may exceed
+// this number by up to the connection count per wrk run, never fall short of it.
+function countSuccesses(r) {
+  const ok = (w) => w.requests - w.non2xx3xx;
+  return ok(r.oneConnection) + ok(r.highConcurrency) + r.stream.ok + r.stream.warmupRequests + r.warmups.reduce((n, w) => n + ok(w), 0);
+}
+
+const yesNo = (b) => (b === null ? "n/a" : b ? "MET" : "MISSED");
+
+function markdown(json, header, body) {
+  const { machine: m, settings: s, billing: b, targets: t, notes } = json;
+  const lines = [
+    "# Relay benchmark results",
+    "",
+    "Written by `npm run bench` (bench/run.mjs); every figure below was measured in that one run on this machine.",
+    "",
+    `- date: ${m.date} (finished ${m.finishedAt})`,
+    `- machine: ${m.nproc} cores (\`nproc\`), ${m.cpu}, ${m.memoryGiB} GiB, ${m.platform}`,
+    `- node ${m.node}, ${m.wrk ?? "wrk"}`,
+    `- load average (1, 5, 15 min) before: ${m.loadBefore.join(", ")}; after: ${m.loadAfter.join(", ")}. The machine is shared with other developers; with 2 cores, anything else running shows in these figures, mostly in p99.`,
+    `- settings: ${s.durationSeconds} s per wrk run after a ${s.warmupSeconds} s warm-up, wrk -t1 -c1 for latency and -t2 -c${s.highConnections} for throughput; ${s.streamRequests} sequential streaming requests (node:http, keep-alive, 20 warm-up requests not counted) for the first byte; loopback only; the mock upstream answers at once.`,
+    "- targets: direct = the mock upstream itself; our gateway = dist/server.mjs on a fresh SQLite database, set up through the API (OpenAI channel on the mock, ModelRatio and CompletionRatio set, a user token with quota), billing and consume logs on; Portkey = @portkey-ai/gateway " +
+      PORTKEY_VERSION +
+      " with x-portkey-provider: openai and x-portkey-custom-host pointing at the mock.",
+    "- stream first byte: time from sending the request to the first byte of the response body (the first SSE event), not only the headers.",
+    "",
+    mdTable(header, body),
+    "",
+  ];
+  if (t) {
+    lines.push(
+      "## Targets",
+      "",
+      `- added p50 at 1 connection under 0.5 ms: **${yesNo(t.addedP50Ms.met)}** (${fmtSigned(t.addedP50Ms.value)} ms)`,
+      `- added p99 at 1 connection under 2 ms: **${yesNo(t.addedP99Ms.met)}** (${fmtSigned(t.addedP99Ms.value)} ms)`,
+      `- requests/s at ${s.highConnections} connections at least 3x Portkey: **${yesNo(t.rpsVsPortkey.met)}** (${t.rpsVsPortkey.value === null ? "—" : t.rpsVsPortkey.value.toFixed(2) + "x"})`,
+      "",
+    );
+  }
+  if (b) {
+    lines.push(
+      "## Billing and logging during our runs",
+      "",
+      `- token used quota: ${b.before.tokenUsedQuota} → ${b.after.tokenUsedQuota} (+${b.usedQuotaDelta}, ${b.quotaPerCall?.toFixed(2)} units per counted call)`,
+      `- consume log rows: ${b.before.consumeLogs} → ${b.after.consumeLogs} (+${b.consumeLogDelta}) for ${b.measuredCalls} successful calls counted by wrk and the stream client, warm-ups included (requests in flight when wrk stops are billed but not counted by wrk, so the log count may be slightly higher, never lower)`,
+      `- billed and logged: **${b.ok ? "yes" : "NO"}**`,
+      "",
+    );
+  }
+  if (notes.length) lines.push("## Notes", "", ...notes.map((n) => `- ${n}`), "");
+  lines.push("Raw figures (every percentile, request counts, errors, wrk commands): `bench/results.json`.", "");
+  return lines.join("\n");
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(`bench failed: ${err instanceof Error ? err.stack : err}`);
+    process.exit(1);
+  },
+);
