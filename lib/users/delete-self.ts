@@ -5,6 +5,7 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/http/route";
+import { userChanged } from "@/lib/users/changed";
 
 export async function deleteSelf({ ctx }: { ctx: UserCtx }): Promise<void> {
   if (isRoot(ctx.user.role)) throw new AppError("RULE", "root_cannot_delete_self");
@@ -12,4 +13,5 @@ export async function deleteSelf({ ctx }: { ctx: UserCtx }): Promise<void> {
     where: { id: ctx.user.id, deleted_at: null },
     data: { deleted_at: BigInt(nowSeconds()), access_token_hash: null },
   });
+  await userChanged(ctx.user.id);
 }

@@ -7,6 +7,7 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
 import { planManage, type ManageAction } from "@/lib/users/rules";
+import { userChanged } from "@/lib/users/changed";
 
 export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: number; action: ManageAction } }) {
   const target = await db().user.findUnique({ where: { id: input.id } });
@@ -20,5 +21,6 @@ export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: nu
       : { role: plan.role, status: plan.status },
   });
   if (changed.count !== 1) throw new AppError("RULE", "user_changed_concurrently");
+  await userChanged(target.id);
   return { status: plan.status, role: plan.role };
 }

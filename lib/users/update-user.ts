@@ -12,6 +12,7 @@ import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { presentUser } from "@/lib/users/present";
 import { accessRefusal } from "@/lib/users/rules";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
+import { userChanged } from "@/lib/users/changed";
 
 // Log type 3: an admin action on a user (spec 3 log types).
 const LOG_TYPE_ADMIN = 3;
@@ -71,6 +72,7 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
       }
       return tx.user.findUniqueOrThrow({ where: { id: target.id } });
     }, TX_OPTIONS);
+    await userChanged(target.id);
     return presentUser(user);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("RULE", "username_taken");

@@ -271,8 +271,10 @@ describe("pricing and model lists", () => {
     expect(anon.group_ratio).toMatchObject({ default: 1, vip: 1 });
     const mine = await alice.client.get<unknown>("/api/pricing");
     expect(Object.keys((mine as unknown as { usable_group: Record<string, string> }).usable_group).sort()).toEqual(["default", "vip"]);
-    const models = await alice.client.get<string[]>("/api/user/models");
-    expect(models.data).toContain("priced-model");
+    const { enabledModels, invalidateChannelCache } = await import("@/lib/relay/channel-cache");
+    invalidateChannelCache(); // the channel was created by the server process
+    expect(await enabledModels(["vip"])).toContain("priced-model");
+    expect(await enabledModels(["nobody"])).toEqual([]);
     expect((await alice.client.get("/api/models")).status).toBe(403);
   });
 });

@@ -1,0 +1,76 @@
+// The usage log's `other` JSON (spec 3 section 3), built in one place so that every relay
+// path writes the same names. Absent figures are left out rather than written as zero.
+// admin_info is stripped from the self view (lib/logs/query.ts).
+import type { ResolvedPrice } from "@/lib/billing/pricing";
+import { getBool } from "@/lib/options/store";
+
+export type LogOtherInput = {
+  price: ResolvedPrice;
+  userGroupRatio?: number;
+  cacheTokens?: number;
+  cacheCreationTokens?: number;
+  cacheCreationRatio?: number;
+  audioInputTokens?: number;
+  audioOutputTokens?: number;
+  audioRatio?: number;
+  audioCompletionRatio?: number;
+  requestModel: string;
+  upstreamModel: string;
+  frtMs?: number; // first-token time of a stream, ms
+  channelIds: number[]; // every channel tried, in order (retries)
+  systemPrompt?: string;
+  context?: unknown;
+  inputContent?: string;
+  outputContent?: string;
+  errorType?: string;
+  errorCode?: string;
+  statusCode?: number;
+  reasoningEffort?: string;
+  claude?: boolean;
+};
+
+export function logOther(i: LogOtherInput): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    model_ratio: i.price.modelRatio,
+    model_price: i.price.modelPrice,
+    completion_ratio: i.price.completionRatio,
+    group_ratio: i.price.groupRatio,
+  };
+  const put = (k: string, v: unknown) => {
+    if (v !== undefined && v !== null && v !== "") o[k] = v;
+  };
+  put("user_group_ratio", i.userGroupRatio);
+  if (i.cacheTokens) {
+    o.cache_tokens = i.cacheTokens;
+    o.cache_ratio = i.price.cacheRatio;
+  }
+  if (i.cacheCreationTokens) {
+    o.cache_creation_tokens = i.cacheCreationTokens;
+    put("cache_creation_ratio", i.cacheCreationRatio);
+  }
+  if (i.audioInputTokens || i.audioOutputTokens) {
+    o.audio_input = i.audioInputTokens ?? 0;
+    o.audio_output = i.audioOutputTokens ?? 0;
+    put("audio_ratio", i.audioRatio);
+    put("audio_completion_ratio", i.audioCompletionRatio);
+  }
+  if (i.upstreamModel && i.upstreamModel !== i.requestModel) {
+    o.is_model_mapped = true;
+    o.upstream_model_name = i.upstreamModel;
+  }
+  put("frt", i.frtMs);
+  o.admin_info = { use_channel: i.channelIds.map(String) };
+  // Chat content is kept only when the admin enabled it (spec 3: a notice tells users so).
+  if (getBool("LogChatContentEnabled")) {
+    put("system_prompt", i.systemPrompt);
+    put("context", i.context);
+    put("input_content", i.inputContent);
+    put("output_content", i.outputContent);
+  }
+  put("error_type", i.errorType);
+  put("error_code", i.errorCode);
+  put("status_code", i.statusCode);
+  put("reasoning_effort", i.reasoningEffort);
+  if (i.claude) o.claude = true;
+  return o;
+}

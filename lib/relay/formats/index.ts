@@ -1,0 +1,15 @@
+// The ingress formats by name.
+import { anthropicMessages } from "./anthropic-messages";
+import { gemini } from "./gemini";
+import { openaiChat } from "./openai-chat";
+import type { IngressFormat, IngressName } from "./types";
+
+export const formats: Record<IngressName, IngressFormat> = {
+  "openai-chat": openaiChat,
+  "anthropic-messages": anthropicMessages,
+  gemini,
+};
+
+export { parseGeminiPath } from "./gemini";
+export type { IngressFormat, IngressName, ParseContext, StreamRenderer } from "./types";
+export { MAX_N, MAX_OUTPUT_TOKENS } from "./types";

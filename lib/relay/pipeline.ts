@@ -1,0 +1,528 @@
+// forward(): one attempt of one request on one channel. It calls the upstream (node:http
+// with keep-alive by default, node's fetch on request: see transport.ts for why; the client's
+// abort signal passed through, a first-byte timeout), writes the answer to the client
+// in the client's own format, chunk by chunk, and resolves an outcome the caller (the retry
+// loop, billing, logging: built elsewhere) acts on.
+//
+// Invariant: nothing is written to the client before the upstream has produced a success
+// (for a stream: its first rendered content), so that a failure before that point can be
+// retried on another channel. `firstByteSentToClient` tells whether that point was passed.
+import type { ServerResponse } from "node:http";
+import { CompletionCounter, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
+import { formats, type IngressName, type StreamRenderer } from "@/lib/relay/formats";
+import { adapterFor } from "@/lib/relay/providers/registry";
+import { redact } from "@/lib/relay/providers/common";
+import { openaiUsage } from "@/lib/relay/providers/openai";
+import type { PassthroughEndpoint, ProviderAdapter } from "@/lib/relay/providers/types";
+import { readSse, startSse, write } from "@/lib/relay/sse";
+import { httpTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
+import { RelayError, emptyUsage, type ChannelView, type ChatRequest, type ChatResponse, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
+
+/** A request to one of the OpenAI endpoints other than chat, forwarded nearly as is. */
+export interface PassthroughRequest {
+  endpoint: PassthroughEndpoint;
+  /** JSON endpoints: the parsed body; `model` is replaced by the channel's upstream model */
+  json?: Record<string, unknown>;
+  /** multipart endpoints (audio/transcriptions): the raw body, forwarded as is */
+  raw?: Uint8Array;
+  /** the client's content type (with the multipart boundary) */
+  contentType: string;
+}
+
+export interface ForwardOptions {
+  ingress: IngressName;
+  request: ChatRequest | PassthroughRequest;
+  channel: ChannelView;
+  clientRes: ServerResponse;
+  /** the client's abort signal (closed connection) */
+  signal?: AbortSignal;
+  /** called once, when the first byte is about to be written to the client */
+  onFirstByte?: () => void;
+  /** connect and first-byte timeout (a stream: until its first chunk; a whole answer: until it is read); default 300 s */
+  timeoutMs?: number;
+  /** how to call the upstream; default node:http with keep-alive (see transport.ts) */
+  transport?: Transport;
+}
+
+/** Non-token quantities some endpoints are billed by. */
+export interface Meter {
+  images?: number;
+  characters?: number;
+  seconds?: number;
+}
+
+export interface ForwardOutcome {
+  ok: boolean;
+  /** the HTTP status of the upstream (499: the client went away; 504: timeout; 502: network) */
+  status: number;
+  usage: Usage;
+  /** true when usage is our estimate because the upstream sent none */
+  usageEstimated: boolean;
+  meter?: Meter;
+  firstByteSentToClient: boolean;
+  /** ms from the call to the first byte written to the client (0 when none) */
+  frtMs: number;
+  upstreamError?: UpstreamError;
+  /** whether the caller may try another channel (never once bytes reached the client) */
+  retryable: boolean;
+}
+
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** Statuses worth another channel: rate limits, server failures, and this channel's auth or model problems. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 408 || status >= 500 || status === 401 || status === 403 || status === 404;
+}
+
+/** Writes an error in the ingress format's shape (for the caller, once retries are over). */
+export function writeError(ingress: IngressName, res: ServerResponse, err: UpstreamError): void {
+  const { status, body } = formats[ingress].renderError(err);
+  if (!res.headersSent) res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const isPassthrough = (r: ChatRequest | PassthroughRequest): r is PassthroughRequest => "endpoint" in r;
+
+export async function forward(opts: ForwardOptions): Promise<ForwardOutcome> {
+  const adapter = adapterFor(opts.channel.type);
+  if (!adapter) return refused(502, `channel type ${opts.channel.type} is not supported by the relay`, true);
+  try {
+    return isPassthrough(opts.request) ? await passthrough(opts, adapter, opts.request) : await chat(opts, adapter, opts.request);
+  } catch (e) {
+    if (e instanceof RelayError) return refused(e.status, e.message, isRetryableStatus(e.status) || e.status === 400, e.code);
+    throw e;
+  }
+}
+
+function refused(status: number, message: string, retryable: boolean, code: string | null = null, type = "upstream_error"): ForwardOutcome {
+  return {
+    ok: false,
+    status,
+    usage: emptyUsage(),
+    usageEstimated: false,
+    firstByteSentToClient: false,
+    frtMs: 0,
+    upstreamError: { status, message, type, code },
+    retryable,
+  };
+}
+
+interface Call {
+  res?: UpstreamResponse;
+  failure?: ForwardOutcome;
+  clear(): void;
+  t0: number;
+}
+
+/** The upstream call with the client's signal and a first-byte timeout; failures become outcomes. */
+async function call(opts: ForwardOptions, url: string, headers: Record<string, string>, body: string | Uint8Array): Promise<Call> {
+  const t0 = performance.now();
+  const timeout = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    timeout.abort();
+  }, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const clear = () => clearTimeout(timer);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+  try {
+    const res = await (opts.transport ?? httpTransport)(url, { headers, body, signal });
+    return { res, clear, t0 };
+  } catch (e) {
+    clear();
+    if (opts.signal?.aborted) return { failure: refused(499, "the client closed the request", false, "client_gone"), clear, t0 };
+    if (timedOut) return { failure: refused(504, "the upstream did not answer in time", true, "timeout"), clear, t0 };
+    const err = e as { code?: string; cause?: { code?: string } };
+    const cause = err.cause?.code ?? err.code;
+    return { failure: refused(502, `the upstream could not be reached${cause ? ` (${cause})` : ""}`, true, "network"), clear, t0 };
+  }
+}
+
+async function upstreamFailure(res: UpstreamResponse, adapter: ProviderAdapter, ch: ChannelView): Promise<ForwardOutcome> {
+  let text = "";
+  try {
+    text = await res.text();
+  } catch {
+    // the body could not be read: the status still says enough
+  }
+  const err = adapter.parseError(res.status, text, ch);
+  return { ...refused(res.status, err.message, isRetryableStatus(res.status), err.code, err.type), upstreamError: err };
+}
+
+function abortedOutcome(opts: ForwardOptions, e: unknown, sent: boolean, frtMs: number, usage: Usage, estimated: boolean): ForwardOutcome {
+  const gone = opts.signal?.aborted === true;
+  const status = gone ? 499 : 502;
+  return {
+    ok: false,
+    status,
+    usage,
+    usageEstimated: estimated,
+    firstByteSentToClient: sent,
+    frtMs,
+    upstreamError: { status, message: gone ? "the client closed the request" : `the upstream stream broke: ${(e as Error)?.message ?? "error"}`, type: "upstream_error", code: gone ? "client_gone" : "stream_broken" },
+    retryable: !sent && !gone,
+  };
+}
+
+function addUsage(acc: Usage, u: Partial<Usage>): void {
+  if (u.prompt_tokens !== undefined) acc.prompt_tokens = u.prompt_tokens;
+  if (u.completion_tokens !== undefined) acc.completion_tokens = u.completion_tokens;
+  if (u.cached_tokens !== undefined) acc.cached_tokens = u.cached_tokens;
+  if (u.cache_creation_tokens !== undefined) acc.cache_creation_tokens = u.cache_creation_tokens;
+  if (u.reasoning_tokens !== undefined) acc.reasoning_tokens = u.reasoning_tokens;
+}
+
+function completionOf(r: ChatResponse): number {
+  const c = new CompletionCounter();
+  for (const ch of r.choices) {
+    c.add(ch.text);
+    if (ch.reasoning) c.add(ch.reasoning);
+    if (ch.toolCalls) for (const t of ch.toolCalls) c.add(t.name + t.arguments);
+  }
+  return c.tokens;
+}
+
+/** The events a non-stream answer amounts to (an upstream that ignored stream: true). */
+function responseEvents(r: ChatResponse, emit: (e: StreamEvent) => void): void {
+  emit({ type: "start", id: r.id, model: r.model });
+  for (const c of r.choices) {
+    if (c.reasoning) emit({ type: "reasoning", index: c.index, text: c.reasoning });
+    if (c.text) emit({ type: "text", index: c.index, text: c.text });
+    c.toolCalls?.forEach((t, i) => {
+      emit({ type: "tool_call_start", index: c.index, callIndex: i, id: t.id, name: t.name });
+      emit({ type: "tool_call_args", index: c.index, callIndex: i, args: t.arguments });
+    });
+    emit({ type: "finish", index: c.index, reason: c.finishReason });
+  }
+  if (r.usage) emit({ type: "usage", usage: r.usage });
+}
+
+async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatRequest): Promise<ForwardOutcome> {
+  const ch = opts.channel;
+  if (req.n !== undefined && req.n > 1 && !adapter.supports.n) return refused(400, "this channel does not support n > 1", true, "unsupported");
+  const format = formats[opts.ingress];
+  const up = adapter.chatRequest(req, ch);
+  const c = await call(opts, up.url, up.headers, up.body);
+  if (c.failure) return c.failure;
+  const res = c.res!;
+  if (!res.ok) {
+    c.clear();
+    return upstreamFailure(res, adapter, ch);
+  }
+  const clientRes = opts.clientRes;
+  const isSse = (res.header("content-type") ?? "").includes("text/event-stream");
+
+  if (!req.stream || !isSse) {
+    // a whole answer: read it, convert, answer (or render it as a stream if one was asked for)
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      c.clear();
+      return abortedOutcome(opts, e, false, 0, emptyUsage(), false);
+    }
+    c.clear();
+    let parsed: ChatResponse;
+    try {
+      parsed = adapter.parseChat(JSON.parse(text));
+    } catch (e) {
+      return refused(502, e instanceof RelayError ? e.message : "the upstream answer is not valid JSON", true, "bad_response");
+    }
+    const usageEstimated = !parsed.usage;
+    const usage = parsed.usage ?? { ...emptyUsage(), prompt_tokens: estimatePromptTokens(req), completion_tokens: completionOf(parsed) };
+    opts.onFirstByte?.();
+    const frtMs = performance.now() - c.t0;
+    if (req.stream) {
+      const renderer = format.streamRenderer(req);
+      let out = "";
+      responseEvents(parsed, (e) => (out += renderer.event(e)));
+      startSse(clientRes);
+      clientRes.end(out + renderer.end(usage));
+    } else {
+      const body = format.renderResponse(parsed, req, usage);
+      clientRes.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      clientRes.end(body);
+    }
+    return { ok: true, status: 200, usage, usageEstimated, firstByteSentToClient: true, frtMs, retryable: false };
+  }
+
+  return streamChat(opts, adapter, req, res, c, format.streamRenderer(req));
+}
+
+async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatRequest, res: UpstreamResponse, c: Call, renderer: StreamRenderer): Promise<ForwardOutcome> {
+  const clientRes = opts.clientRes;
+  const parser = adapter.streamParser();
+  const usage = emptyUsage();
+  let gotUsage = false;
+  const counter = new CompletionCounter();
+  let streamError: UpstreamError | undefined;
+  let out = "";
+  let sent = false;
+  let frtMs = 0;
+  let firstChunk = true;
+
+  const emit = (e: StreamEvent) => {
+    switch (e.type) {
+      case "usage":
+        addUsage(usage, e.usage);
+        gotUsage = true;
+        return;
+      case "error":
+        streamError = e.error;
+        return;
+      case "text":
+      case "reasoning":
+        if (!e.text) return; // an empty delta is no content: it must not commit the answer
+        counter.add(e.text);
+        break;
+      case "tool_call_start":
+        counter.add(e.name);
+        break;
+      case "tool_call_args":
+        counter.add(e.args);
+        break;
+    }
+    const s = renderer.event(e);
+    if (s) out += s;
+  };
+  const commit = () => {
+    opts.onFirstByte?.();
+    frtMs = performance.now() - c.t0;
+    startSse(clientRes);
+    sent = true;
+  };
+  const finalUsage = (): Usage => {
+    if (gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0)) return usage;
+    return { ...usage, prompt_tokens: usage.prompt_tokens || estimatePromptTokens(req), completion_tokens: usage.completion_tokens || counter.tokens };
+  };
+
+  try {
+    await readSse(
+      res.body,
+      (msg) => {
+        parser.parse(msg.data, msg.event, emit);
+        if (streamError) return false;
+        if (!out) return;
+        if (!sent) commit();
+        const chunk = out;
+        out = "";
+        return write(clientRes, chunk);
+      },
+      () => {
+        if (firstChunk) {
+          firstChunk = false;
+          c.clear();
+        }
+      },
+    );
+  } catch (e) {
+    c.clear();
+    const u = finalUsage();
+    const estimated = !(gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0));
+    if (sent && !clientRes.destroyed) {
+      clientRes.end(renderer.error({ status: 502, message: "the upstream stream broke", type: "upstream_error", code: "stream_broken" }));
+    }
+    return abortedOutcome(opts, e, sent, frtMs, u, estimated);
+  }
+  c.clear();
+  const estimated = !(gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0));
+  const u = finalUsage();
+  if (streamError) {
+    const err = { ...streamError, message: redact(streamError.message, opts.channel) };
+    if (sent) clientRes.end(renderer.error(err));
+    return {
+      ok: false,
+      status: err.status,
+      usage: u,
+      usageEstimated: estimated,
+      firstByteSentToClient: sent,
+      frtMs,
+      upstreamError: err,
+      retryable: !sent && isRetryableStatus(err.status),
+    };
+  }
+  if (!sent) commit();
+  clientRes.end(out + renderer.end(u));
+  return { ok: true, status: 200, usage: u, usageEstimated: estimated, firstByteSentToClient: true, frtMs, retryable: false };
+}
+
+// ---- pass-through endpoints ----
+
+const STREAMABLE = new Set<PassthroughEndpoint>(["completions", "responses"]);
+
+/** Reads usage (and other meters) from a pass-through answer or stream event. */
+function passthroughUsage(endpoint: PassthroughEndpoint, j: Record<string, unknown>, meter: Meter): Partial<Usage> | undefined {
+  if (endpoint === "responses") {
+    // non-stream: the response object; stream: the response.completed event carries it
+    const r = (j.type === "response.completed" || j.type === "response.incomplete" ? j.response : j) as Record<string, unknown> | undefined;
+    return r?.usage ? openaiUsage(r.usage) : undefined;
+  }
+  if (endpoint === "images/generations" && Array.isArray(j.data)) meter.images = j.data.length;
+  if (endpoint === "audio/transcriptions" && typeof j.duration === "number") meter.seconds = j.duration;
+  const u = j.usage as Record<string, unknown> | undefined;
+  if (!u || typeof u !== "object") {
+    return undefined;
+  }
+  if (u.type === "duration" && typeof u.seconds === "number") {
+    meter.seconds = u.seconds;
+    return undefined;
+  }
+  const x = openaiUsage(u)!;
+  if (!x.prompt_tokens && typeof u.total_tokens === "number") x.prompt_tokens = Math.floor(u.total_tokens) - x.completion_tokens;
+  return x;
+}
+
+async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: PassthroughRequest): Promise<ForwardOutcome> {
+  const ch = opts.channel;
+  if (p.endpoint === "embeddings" && adapter.embeddings && !adapter.supports.passthrough.includes("embeddings") && p.json) return convertedEmbeddings(opts, adapter, p.json);
+  if (!adapter.passthroughRequest || !adapter.supports.passthrough.includes(p.endpoint))
+    return refused(400, `this channel does not support /v1/${p.endpoint}`, true, "unsupported");
+  const { url, headers } = adapter.passthroughRequest(p.endpoint, ch, p.contentType);
+  let body: string | Uint8Array;
+  let stream = false;
+  if (p.json) {
+    const j: Record<string, unknown> = { ...p.json, model: ch.upstreamModel };
+    stream = j.stream === true && STREAMABLE.has(p.endpoint);
+    if (stream && p.endpoint === "completions") j.stream_options = { include_usage: true, ...(j.stream_options as object | undefined) };
+    body = JSON.stringify(j);
+  } else if (p.raw) body = p.raw;
+  else return refused(400, "the request has no body", false, "invalid_request");
+
+  const c = await call(opts, url, headers, body);
+  if (c.failure) return c.failure;
+  const res = c.res!;
+  if (!res.ok) {
+    c.clear();
+    return upstreamFailure(res, adapter, ch);
+  }
+  const clientRes = opts.clientRes;
+  const meter: Meter = {};
+  const usage = emptyUsage();
+  let gotUsage = false;
+  const take = (j: unknown) => {
+    if (!j || typeof j !== "object") return;
+    const u = passthroughUsage(p.endpoint, j as Record<string, unknown>, meter);
+    if (u) {
+      addUsage(usage, u);
+      gotUsage = true;
+    }
+  };
+  const contentType = res.header("content-type") ?? "application/octet-stream";
+  let sent = false;
+  let frtMs = 0;
+  const commit = () => {
+    opts.onFirstByte?.();
+    frtMs = performance.now() - c.t0;
+    if (contentType.includes("text/event-stream")) startSse(clientRes);
+    else {
+      clientRes.writeHead(200, { "content-type": contentType });
+      clientRes.flushHeaders();
+    }
+    sent = true;
+  };
+  const isJson = contentType.includes("application/json");
+  try {
+    if (isJson) {
+      const text = await res.text();
+      c.clear();
+      try {
+        take(JSON.parse(text));
+      } catch {
+        // not JSON after all: forwarded as is, usage estimated
+      }
+      opts.onFirstByte?.();
+      frtMs = performance.now() - c.t0;
+      clientRes.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(text) });
+      clientRes.end(text);
+      sent = true;
+    } else if (contentType.includes("text/event-stream")) {
+      // bytes go to the client as they come; events are parsed beside them for usage only
+      await readSse(
+        res.body,
+        (msg) => {
+          if (msg.data !== "[DONE]" && msg.data.includes("usage")) {
+            try {
+              take(JSON.parse(msg.data));
+            } catch {
+              // a malformed event is the client's to see, not ours to fix
+            }
+          }
+        },
+        (chunk) => {
+          if (!sent) {
+            c.clear();
+            commit();
+          }
+          return write(clientRes, chunk);
+        },
+      );
+      if (!sent) commit();
+      clientRes.end();
+    } else {
+      // binary (audio/speech): streamed through
+      for await (const value of res.body) {
+        if (!sent) {
+          c.clear();
+          commit();
+        }
+        const w = write(clientRes, value);
+        if (w) await w;
+      }
+      if (!sent) commit();
+      clientRes.end();
+    }
+  } catch (e) {
+    c.clear();
+    if (sent && !clientRes.destroyed) clientRes.destroy();
+    return abortedOutcome(opts, e, sent, frtMs, usage, !gotUsage);
+  }
+  c.clear(); // an empty body never reached the first-chunk clear
+  if (p.endpoint === "audio/speech" && typeof p.json?.input === "string") meter.characters = p.json.input.length;
+  let estimated = false;
+  if (!gotUsage) {
+    estimated = true;
+    const input = p.json?.input ?? p.json?.prompt ?? p.json?.query ?? p.json?.documents;
+    usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input);
+  }
+  return { ok: true, status: 200, usage, usageEstimated: estimated, meter: Object.keys(meter).length ? meter : undefined, firstByteSentToClient: true, frtMs, retryable: false };
+}
+
+/** OpenAI /v1/embeddings served by a wire with its own embeddings shape (Gemini's batchEmbedContents). */
+async function convertedEmbeddings(opts: ForwardOptions, adapter: ProviderAdapter, body: Record<string, unknown>): Promise<ForwardOutcome> {
+  const input = body.input;
+  const inputs = typeof input === "string" ? [input] : Array.isArray(input) && input.every((x) => typeof x === "string") ? (input as string[]) : undefined;
+  if (!inputs || inputs.length === 0 || inputs.length > 2048) return refused(400, "input must be a string or an array of 1 to 2048 strings", false, "invalid_request", "invalid_request_error");
+  const dims = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : undefined;
+  const up = adapter.embeddings!.request(inputs, opts.channel, dims);
+  const c = await call(opts, up.url, up.headers, up.body);
+  if (c.failure) return c.failure;
+  const res = c.res!;
+  if (!res.ok) {
+    c.clear();
+    return upstreamFailure(res, adapter, opts.channel);
+  }
+  let vectors: number[][];
+  try {
+    const text = await res.text();
+    c.clear();
+    vectors = adapter.embeddings!.parse(JSON.parse(text));
+  } catch (e) {
+    c.clear();
+    if (opts.signal?.aborted) return abortedOutcome(opts, e, false, 0, emptyUsage(), false);
+    return refused(502, e instanceof RelayError ? e.message : "the upstream answer is not valid JSON", true, "bad_response");
+  }
+  // the upstream reports no usage for embeddings: estimated from the input
+  const prompt = estimateInputTokens(inputs);
+  const usage = { ...emptyUsage(), prompt_tokens: prompt };
+  const out = JSON.stringify({
+    object: "list",
+    data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+    model: typeof body.model === "string" ? body.model : opts.channel.upstreamModel,
+    usage: { prompt_tokens: prompt, total_tokens: prompt },
+  });
+  opts.onFirstByte?.();
+  const frtMs = performance.now() - c.t0;
+  opts.clientRes.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(out) });
+  opts.clientRes.end(out);
+  return { ok: true, status: 200, usage, usageEstimated: true, firstByteSentToClient: true, frtMs, retryable: false };
+}

@@ -1,0 +1,222 @@
+// The OpenAI wire: OpenAI itself and every host that speaks its chat completions API
+// (OpenRouter, Moonshot, Perplexity, SiliconFlow, Mistral, DeepSeek, xAI, Ollama, custom),
+// and Azure OpenAI, which differs only in its URL (deployments, api-version) and header.
+import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, Message, StreamEvent, ToolCall, Usage } from "@/lib/relay/types";
+import { RelayError } from "@/lib/relay/types";
+import { fallbackError, joinVersioned, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
+import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamRequest } from "./types";
+
+type Json = Record<string, unknown>;
+
+function partsJson(parts: ContentPart[]): string | unknown[] {
+  if (parts.length === 1 && parts[0].type === "text") return parts[0].text;
+  if (parts.every((p) => p.type === "text")) return parts.map((p) => (p as { text: string }).text).join("");
+  return parts.map((p) =>
+    p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: p.data ? `data:${p.mimeType ?? "image/png"};base64,${p.data}` : p.url } },
+  );
+}
+
+function messagesJson(req: ChatRequest): unknown[] {
+  const out: unknown[] = [];
+  if (req.system) out.push({ role: "system", content: req.system });
+  for (const m of req.messages as Message[]) {
+    if (m.role === "tool") {
+      out.push({ role: "tool", tool_call_id: m.toolCallId ?? "", content: partsJson(m.content.filter((p) => p.type === "text")) });
+    } else if (m.role === "assistant") {
+      const msg: Json = { role: "assistant", content: m.content.length ? partsJson(m.content) : null };
+      if (m.toolCalls?.length) msg.tool_calls = m.toolCalls.map((t) => ({ id: t.id, type: "function", function: { name: t.name, arguments: t.arguments } }));
+      out.push(msg);
+    } else out.push({ role: "user", content: partsJson(m.content) });
+  }
+  return out;
+}
+
+export function openaiChatBody(req: ChatRequest, model: string): Json {
+  const body: Json = { model, messages: messagesJson(req) };
+  if (req.tools?.length)
+    body.tools = req.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: "object", properties: {} } } }));
+  if (req.toolChoice) body.tool_choice = typeof req.toolChoice === "string" ? req.toolChoice : { type: "function", function: { name: req.toolChoice.name } };
+  if (req.temperature !== undefined) body.temperature = req.temperature;
+  if (req.topP !== undefined) body.top_p = req.topP;
+  if (req.stop) body.stop = req.stop;
+  if (req.n !== undefined) body.n = req.n;
+  const extra = req.extra?.wire === "openai" ? req.extra.fields : undefined;
+  if (req.maxTokens !== undefined && !(extra && "max_completion_tokens" in extra)) body.max_tokens = req.maxTokens;
+  if (extra) for (const k in extra) if (!(k in body)) body[k] = extra[k];
+  if (req.stream) {
+    body.stream = true;
+    // always ask for usage: billing needs it even when the client did not
+    body.stream_options = { include_usage: true };
+  }
+  return body;
+}
+
+export function openaiUsage(u: unknown): Usage | undefined {
+  if (!u || typeof u !== "object") return undefined;
+  const x = u as Json & { prompt_tokens_details?: Json; completion_tokens_details?: Json };
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+  return {
+    prompt_tokens: num(x.prompt_tokens ?? x.input_tokens),
+    completion_tokens: num(x.completion_tokens ?? x.output_tokens),
+    cached_tokens: num(x.prompt_tokens_details?.cached_tokens ?? (x as { input_tokens_details?: Json }).input_tokens_details?.cached_tokens ?? x.prompt_cache_hit_tokens),
+    cache_creation_tokens: 0,
+    reasoning_tokens: num(x.completion_tokens_details?.reasoning_tokens ?? (x as { output_tokens_details?: Json }).output_tokens_details?.reasoning_tokens),
+  };
+}
+
+function parseChat(body: unknown): ChatResponse {
+  const b = body as Json;
+  if (!b || !Array.isArray(b.choices)) throw new RelayError(502, "upstream answer has no choices", "upstream_error", "bad_response");
+  const choices: Choice[] = (b.choices as Json[]).map((c, i) => {
+    const msg = (c.message ?? {}) as Json;
+    const choice: Choice = { index: typeof c.index === "number" ? c.index : i, text: typeof msg.content === "string" ? msg.content : "", finishReason: openaiFinish(c.finish_reason) };
+    const reasoning = msg.reasoning_content ?? msg.reasoning;
+    if (typeof reasoning === "string" && reasoning) choice.reasoning = reasoning;
+    if (Array.isArray(msg.tool_calls) && msg.tool_calls.length)
+      choice.toolCalls = (msg.tool_calls as Json[]).map((t): ToolCall => {
+        const f = (t.function ?? {}) as Json;
+        return { id: String(t.id ?? ""), name: String(f.name ?? ""), arguments: typeof f.arguments === "string" ? f.arguments : JSON.stringify(f.arguments ?? {}) };
+      });
+    return choice;
+  });
+  const res: ChatResponse = { id: String(b.id ?? ""), model: String(b.model ?? ""), created: typeof b.created === "number" ? b.created : Math.floor(Date.now() / 1000), choices };
+  const usage = openaiUsage(b.usage);
+  if (usage) res.usage = usage;
+  return res;
+}
+
+function streamParser(): StreamParser {
+  let started = false;
+  // per choice: which tool call indexes were announced
+  const announced = new Map<number, Set<number>>();
+  return {
+    parse(data, _event, emit) {
+      if (data === "[DONE]") return;
+      const c = tryJson(data) as Json | undefined;
+      if (!c) return;
+      if (c.error) {
+        const e = c.error as Json;
+        const status = typeof e.code === "number" ? e.code : 500;
+        emit({ type: "error", error: { status, message: String(e.message ?? "upstream error"), type: String(e.type ?? typeForStatus(status)), code: e.code == null ? null : String(e.code) } });
+        return;
+      }
+      if (!started) {
+        started = true;
+        emit({ type: "start", id: String(c.id ?? ""), model: String(c.model ?? "") });
+      }
+      const choices = c.choices as Json[] | undefined;
+      if (choices)
+        for (const ch of choices) {
+          const index = typeof ch.index === "number" ? ch.index : 0;
+          const d = ch.delta as Json | undefined;
+          if (d) {
+            const r = d.reasoning_content ?? d.reasoning;
+            if (typeof r === "string" && r) emit({ type: "reasoning", index, text: r });
+            if (typeof d.content === "string" && d.content) emit({ type: "text", index, text: d.content });
+            if (Array.isArray(d.tool_calls))
+              for (const t of d.tool_calls as Json[]) {
+                const callIndex = typeof t.index === "number" ? t.index : 0;
+                const f = (t.function ?? {}) as Json;
+                let set = announced.get(index);
+                if (!set) announced.set(index, (set = new Set()));
+                if (!set.has(callIndex)) {
+                  set.add(callIndex);
+                  emit({ type: "tool_call_start", index, callIndex, id: String(t.id ?? `call_${callIndex}`), name: String(f.name ?? "") });
+                }
+                if (typeof f.arguments === "string" && f.arguments) emit({ type: "tool_call_args", index, callIndex, args: f.arguments });
+              }
+          }
+          if (ch.finish_reason) emit({ type: "finish", index, reason: openaiFinish(ch.finish_reason) });
+        }
+      const u = openaiUsage(c.usage);
+      if (u) emit({ type: "usage", usage: u });
+    },
+  };
+}
+
+function parseError(status: number, body: string, ch: ChannelView) {
+  const j = tryJson(body) as Json | undefined;
+  const e = (j?.error ?? undefined) as Json | string | undefined;
+  if (e && typeof e === "object" && typeof e.message === "string")
+    return { status, message: redact(e.message, ch), type: typeof e.type === "string" ? e.type : typeForStatus(status), code: e.code == null ? null : String(e.code) };
+  if (typeof e === "string") return { status, message: redact(e, ch), type: typeForStatus(status), code: null };
+  return fallbackError(status, body, ch);
+}
+
+const ALL_PASSTHROUGH: readonly PassthroughEndpoint[] = ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions", "moderations", "rerank"];
+
+interface WireConfig {
+  name: string;
+  url(ch: ChannelView, path: string): string;
+  auth(ch: ChannelView): Record<string, string>;
+  passthrough: readonly PassthroughEndpoint[];
+}
+
+function headers(cfg: WireConfig, ch: ChannelView, contentType: string): Record<string, string> {
+  const h: Record<string, string> = { "content-type": contentType, ...cfg.auth(ch) };
+  if (ch.headers) for (const k in ch.headers) h[k.toLowerCase()] = ch.headers[k];
+  return h;
+}
+
+function makeAdapter(cfg: WireConfig): ProviderAdapter {
+  return {
+    name: cfg.name,
+    supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough },
+    chatRequest(req, ch): UpstreamRequest {
+      return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), body: JSON.stringify(openaiChatBody(req, ch.upstreamModel)) };
+    },
+    parseChat,
+    streamParser,
+    parseError,
+    passthroughRequest(endpoint, ch, contentType) {
+      return { url: cfg.url(ch, endpoint), headers: headers(cfg, ch, contentType) };
+    },
+  };
+}
+
+/** Default base URL and version prefix of each OpenAI-wire channel type. */
+const OPENAI_HOSTS: Record<number, { base: string; prefix: string; name: string }> = {
+  1: { name: "openai", base: "https://api.openai.com", prefix: "/v1" },
+  4: { name: "ollama", base: "http://localhost:11434", prefix: "/v1" },
+  8: { name: "custom", base: "", prefix: "/v1" },
+  20: { name: "openrouter", base: "https://openrouter.ai/api", prefix: "/v1" },
+  25: { name: "moonshot", base: "https://api.moonshot.cn", prefix: "/v1" },
+  27: { name: "perplexity", base: "https://api.perplexity.ai", prefix: "" },
+  40: { name: "siliconflow", base: "https://api.siliconflow.cn", prefix: "/v1" },
+  42: { name: "mistral", base: "https://api.mistral.ai", prefix: "/v1" },
+  43: { name: "deepseek", base: "https://api.deepseek.com", prefix: "/v1" },
+  48: { name: "xai", base: "https://api.x.ai", prefix: "/v1" },
+};
+export const OPENAI_WIRE_TYPES = Object.keys(OPENAI_HOSTS).map(Number);
+
+export function openaiCompatible(type: number): ProviderAdapter {
+  const host = OPENAI_HOSTS[type] ?? { name: `openai-wire-${type}`, base: "", prefix: "/v1" };
+  return makeAdapter({
+    name: host.name,
+    url(ch, path) {
+      const base = ch.base_url || host.base;
+      if (!base) throw new RelayError(500, "the channel has no base URL", "upstream_error", "channel_misconfigured");
+      return joinVersioned(base, host.prefix, "/" + path);
+    },
+    auth: (ch): Record<string, string> => (ch.key ? { authorization: `Bearer ${ch.key}` } : {}),
+    passthrough: ALL_PASSTHROUGH,
+  });
+}
+
+export const AZURE_DEFAULT_API_VERSION = "2024-10-21";
+
+// Azure deployment names cannot contain dots: gpt-3.5-turbo is deployed as gpt-35-turbo
+const deployment = (model: string) => model.replace(/\./g, "");
+
+export const azure: ProviderAdapter = makeAdapter({
+  name: "azure",
+  url(ch, path) {
+    if (!ch.base_url) throw new RelayError(500, "the channel has no base URL", "upstream_error", "channel_misconfigured");
+    const version = encodeURIComponent(ch.other.trim() || AZURE_DEFAULT_API_VERSION);
+    const base = trimSlash(ch.base_url);
+    if (path === "responses") return `${base}/openai/responses?api-version=${version}`;
+    return `${base}/openai/deployments/${encodeURIComponent(deployment(ch.upstreamModel))}/${path}?api-version=${version}`;
+  },
+  auth: (ch) => ({ "api-key": ch.key }),
+  passthrough: ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions"],
+});

@@ -1,0 +1,53 @@
+// The contract of a provider adapter: one per upstream wire, behind one typed interface.
+// Shared code (the pipeline) only calls these methods; it never branches on a provider.
+import type { ChannelView, ChatRequest, ChatResponse, StreamEvent, UpstreamError } from "@/lib/relay/types";
+
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+}
+
+/** Stateful per stream: turns each upstream SSE event into canonical events. */
+export interface StreamParser {
+  /** `event` is the SSE event name when the upstream sends one. */
+  parse(data: string, event: string | undefined, emit: (e: StreamEvent) => void): void;
+}
+
+/** The OpenAI endpoints other than chat that the relay passes through (mapping the model, reading usage). */
+export type PassthroughEndpoint =
+  | "completions"
+  | "embeddings"
+  | "responses"
+  | "images/generations"
+  | "audio/speech"
+  | "audio/transcriptions"
+  | "moderations"
+  | "rerank";
+
+export interface ProviderAdapter {
+  /** for diagnostics only; never used to branch */
+  readonly name: string;
+  readonly supports: {
+    stream: boolean;
+    tools: boolean;
+    images: boolean;
+    /** several choices per request (n > 1) */
+    n: boolean;
+    passthrough: readonly PassthroughEndpoint[];
+  };
+  chatRequest(req: ChatRequest, ch: ChannelView): UpstreamRequest;
+  /** the parsed JSON of a successful non-stream answer */
+  parseChat(body: unknown): ChatResponse;
+  streamParser(): StreamParser;
+  /** an upstream failure (HTTP status and body text); the message is already free of the channel's key */
+  parseError(status: number, body: string, ch: ChannelView): UpstreamError;
+  /** Embeddings for a wire that has its own shape (converted from and to OpenAI's /v1/embeddings). */
+  embeddings?: {
+    request(inputs: string[], ch: ChannelView, dimensions?: number): UpstreamRequest;
+    /** the vectors, in input order */
+    parse(body: unknown): number[][];
+  };
+  /** URL and headers for a pass-through endpoint; the body is prepared by the caller */
+  passthroughRequest?(endpoint: PassthroughEndpoint, ch: ChannelView, contentType: string): { url: string; headers: Record<string, string> };
+}

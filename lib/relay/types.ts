@@ -1,0 +1,155 @@
+// Canonical shapes of the relay. Every ingress format parses into these and renders from
+// them; every provider adapter builds its upstream request from them and parses its answer
+// (and each stream event) back into them. Nothing here knows a provider's wire format.
+
+export type ContentPart =
+  | { type: "text"; text: string }
+  // An image either by URL (http(s) or data:) or as inline base64 data with its MIME type.
+  | { type: "image"; url?: string; data?: string; mimeType?: string };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as a JSON text (OpenAI's form); adapters parse it when their wire needs an object. */
+  arguments: string;
+}
+
+export interface Message {
+  role: "user" | "assistant" | "tool";
+  content: ContentPart[];
+  /** assistant only: the tool calls it made */
+  toolCalls?: ToolCall[];
+  /** tool only: which call this result answers, and that call's function name */
+  toolCallId?: string;
+  toolName?: string;
+  /** tool only: the tool reported a failure (Anthropic is_error) */
+  isError?: boolean;
+}
+
+export interface ToolDef {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments */
+  parameters?: Record<string, unknown>;
+}
+
+export type ToolChoice = "auto" | "none" | "required" | { name: string };
+
+/** Fields of a request that have no canonical meaning but pass through when the upstream speaks the same wire. */
+export interface WireExtra {
+  wire: string;
+  fields: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  /** the model name the client asked for (rendered back in answers) */
+  model: string;
+  system?: string;
+  messages: Message[];
+  tools?: ToolDef[];
+  toolChoice?: ToolChoice;
+  temperature?: number;
+  topP?: number;
+  /** 1..10_000_000 when given */
+  maxTokens?: number;
+  stop?: string[];
+  /** 1..128 */
+  n?: number;
+  stream: boolean;
+  /** the client asked for usage in the stream (OpenAI stream_options.include_usage) */
+  streamUsage?: boolean;
+  extra?: WireExtra;
+}
+
+export interface Usage {
+  /** every input token, cached ones included (OpenAI's convention) */
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** input tokens read from the provider's prompt cache (part of prompt_tokens) */
+  cached_tokens: number;
+  /** input tokens written to the prompt cache (part of prompt_tokens) */
+  cache_creation_tokens: number;
+  /** reasoning tokens (part of completion_tokens) */
+  reasoning_tokens: number;
+}
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
+
+export interface Choice {
+  index: number;
+  text: string;
+  reasoning?: string;
+  toolCalls?: ToolCall[];
+  finishReason: FinishReason;
+}
+
+export interface ChatResponse {
+  id: string;
+  /** the model the upstream reports */
+  model: string;
+  created: number;
+  choices: Choice[];
+  /** absent when the upstream sent none */
+  usage?: Usage;
+}
+
+/** One canonical stream event. `index` is the choice (n > 1). */
+export type StreamEvent =
+  | { type: "start"; id: string; model: string; usage?: Partial<Usage> }
+  | { type: "text"; index: number; text: string }
+  | { type: "reasoning"; index: number; text: string }
+  | { type: "tool_call_start"; index: number; callIndex: number; id: string; name: string }
+  | { type: "tool_call_args"; index: number; callIndex: number; args: string }
+  | { type: "finish"; index: number; reason: FinishReason }
+  /** cumulative usage so far; later events override the fields they carry */
+  | { type: "usage"; usage: Partial<Usage> }
+  | { type: "error"; error: UpstreamError };
+
+/** An upstream failure or a refusal, in canonical form. Never carries the upstream key. */
+export interface UpstreamError {
+  status: number;
+  message: string;
+  /** OpenAI-style type: invalid_request_error, authentication_error, rate_limit_error, upstream_error... */
+  type: string;
+  code: string | null;
+}
+
+/** What an adapter needs to know about the channel it calls. */
+export interface ChannelView {
+  id: number;
+  /** channel type id (1 OpenAI, 3 Azure, 14 Anthropic, 24 Gemini, ...) */
+  type: number;
+  /** empty: the type's default */
+  base_url: string;
+  key: string;
+  /** type-specific setting: Azure's api-version, for instance */
+  other: string;
+  /** the model name to send upstream (after the channel's model mapping) */
+  upstreamModel: string;
+  /** extra headers configured on the channel */
+  headers?: Record<string, string>;
+}
+
+export const emptyUsage = (): Usage => ({
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  cached_tokens: 0,
+  cache_creation_tokens: 0,
+  reasoning_tokens: 0,
+});
+
+/** Thrown by ingress parsing (bad client input) and by adapters that cannot serve a request. */
+export class RelayError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: string = "invalid_request_error",
+    readonly code: string | null = null,
+  ) {
+    super(message);
+    this.name = "RelayError";
+  }
+  toUpstreamError(): UpstreamError {
+    return { status: this.status, message: this.message, type: this.type, code: this.code };
+  }
+}

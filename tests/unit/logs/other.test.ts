@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { applyOption } from "@/lib/options/store";
+import { logOther } from "@/lib/logs/other";
+import type { ResolvedPrice } from "@/lib/billing/pricing";
+
+const price: ResolvedPrice = { model: "m", quotaType: 0, modelPrice: -1, modelRatio: 2, completionRatio: 3, cacheRatio: 0.5, groupRatio: 1, source: "ratio" };
+
+afterEach(() => applyOption("LogChatContentEnabled", "false"));
+
+describe("logOther", () => {
+  it("writes ratios, mapping, cache figures and the channels tried", () => {
+    const o = logOther({ price, requestModel: "gpt-4", upstreamModel: "gpt-4-turbo", channelIds: [3, 7], cacheTokens: 10, frtMs: 420, inputContent: "secret prompt" });
+    expect(o).toEqual({
+      model_ratio: 2,
+      model_price: -1,
+      completion_ratio: 3,
+      group_ratio: 1,
+      cache_tokens: 10,
+      cache_ratio: 0.5,
+      is_model_mapped: true,
+      upstream_model_name: "gpt-4-turbo",
+      frt: 420,
+      admin_info: { use_channel: ["3", "7"] },
+    });
+  });
+
+  it("keeps chat content only when LogChatContentEnabled", () => {
+    applyOption("LogChatContentEnabled", "true");
+    const o = logOther({ price, requestModel: "m", upstreamModel: "m", channelIds: [1], inputContent: "hi", outputContent: "yo" });
+    expect(o).toMatchObject({ input_content: "hi", output_content: "yo" });
+    expect(o).not.toHaveProperty("is_model_mapped");
+  });
+});
