@@ -472,6 +472,7 @@ async function main() {
   const results = {};
   const notes = [];
   let billing = null;
+  let gwMeasureStart = 0;
 
   if (ONLY.has("direct")) {
     results.direct = await measure({ key: "direct", name: "direct (mock upstream)", url: mockUrl, headers: { Authorization: "Bearer sk-mock-upstream" } });
@@ -487,6 +488,7 @@ async function main() {
       notes.push(msg);
     } else {
       const before = await billingSnapshot(gw);
+      gwMeasureStart = Date.now();
       results.gateway = await measure(target);
       // Logs are written in batches after the answer: wait (bounded) for the flush.
       const expectedCalls = countSuccesses(results.gateway);
@@ -510,8 +512,18 @@ async function main() {
         `  billing: token used quota +${billing.usedQuotaDelta} (${billing.quotaPerCall?.toFixed(2)} per call), consume logs +${billing.consumeLogDelta} for ${expectedCalls} successful calls counted by the clients (warm-ups included) -> ${billing.ok ? "billed and logged" : "NOT BILLED"}`,
       );
     }
+    const windowSeconds = Math.ceil((Date.now() - gwMeasureStart) / 1000) + 1;
     await stop(gw.proc);
-    if (PROFILE) notes.push(`CPU profile of the gateway written to bench/profiles/ (node --cpu-prof); summarize with node bench/profile-summary.mjs`);
+    if (PROFILE && gwMeasureStart) {
+      const prof = readdirSync(path.join(HERE, "profiles")).find((f) => f.includes(`.${gw.proc.child.pid}.`) && f.endsWith(".cpuprofile"));
+      if (prof) {
+        const file = path.join(HERE, "profiles", prof);
+        const summary = spawnSync(process.execPath, [path.join(HERE, "profile-summary.mjs"), file, `--last=${windowSeconds}`], { encoding: "utf8" });
+        writeFileSync(file.replace(/\.cpuprofile$/, ".summary.txt"), summary.stdout + summary.stderr);
+        console.log("\n" + summary.stdout + summary.stderr);
+        notes.push(`CPU profile of the gateway (node --cpu-prof): ${path.relative(ROOT, file)}; summary of the last ${windowSeconds} s beside it`);
+      } else notes.push("the gateway's CPU profile was not written");
+    }
   }
 
   if (ONLY.has("portkey")) {
@@ -543,7 +555,9 @@ async function main() {
 
   const settings = { durationSeconds: DURATION, warmupSeconds: WARMUP, streamRequests: STREAM_N, highConnections: HIGH_CONNECTIONS, model: MODEL, request: CHAT, streamRequest: CHAT_STREAM };
   const json = { machine: info, settings, results, billing, targets: verdict, notes };
-  if (args["no-write"] !== "true") {
+  // Profiled figures are slowed by the profiler: they never replace the results.
+  if (PROFILE) console.log("profile run: bench/results.json and bench/RESULTS.md left as they were");
+  else if (args["no-write"] !== "true") {
     writeFileSync(path.join(HERE, "results.json"), JSON.stringify(json, null, 2) + "\n");
     writeFileSync(path.join(HERE, "RESULTS.md"), markdown(json, header, body));
     console.log("wrote bench/results.json and bench/RESULTS.md");
