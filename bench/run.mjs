@@ -1,7 +1,7 @@
 // The relay benchmark: what our gateway adds to a chat completion, beside Portkey's
 // gateway, against the same mock upstream, in one run on this machine.
 //
-//   npm run bench [-- --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,gateway,portkey --profile]
+//   npm run bench [-- --rounds=1 --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,gateway,portkey --profile --no-write]
 //
 // For each target (direct to the mock, our gateway with billing and logging on, Portkey):
 //   - latency p50/p99 at 1 connection, non-streaming (wrk --latency, fixed duration);
@@ -42,6 +42,7 @@ const HIGH_CONNECTIONS = 64;
 const ONLY = new Set((args.only ?? "direct,gateway,portkey").split(","));
 const BUILD = args["no-build"] !== "true";
 const PROFILE = args.profile === "true";
+const ROUNDS = Math.min(10, Math.max(1, Number(args.rounds ?? 1)));
 
 const CHAT = { model: MODEL, messages: [{ role: "user", content: "Say hello." }], max_tokens: 16 };
 const CHAT_STREAM = { ...CHAT, stream: true, stream_options: { include_usage: true } };
@@ -263,8 +264,7 @@ async function streamFirstByte(target) {
 }
 
 async function measure(target) {
-  console.log(`\n== ${target.name}: ${target.url}`);
-  const out = { name: target.name, warmups: [] };
+  const out = { loadBefore: loadavg(), warmups: [] };
   if (WARMUP > 0) out.warmups.push(wrk(target, 1, WARMUP, "warm-up"));
   out.oneConnection = wrk(target, 1, DURATION, "1 connection");
   const l = out.oneConnection.latencyUs;
@@ -405,30 +405,66 @@ async function startPortkey() {
 const fmtMs = (v) => (v === null || v === undefined || Number.isNaN(v) ? "—" : v < 10 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(1));
 const fmtSigned = (v) => (v === null || v === undefined ? "—" : (v < 0 ? "-" : "+") + fmtMs(Math.abs(v)));
 const fmtInt = (v) => (v === null || v === undefined ? "—" : String(Math.round(v)));
+const median = (xs) => {
+  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return null;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+// One round's figures of a target, in milliseconds and requests/s.
+function figures(r) {
+  return {
+    p50: r.oneConnection.latencyUs.p50 / 1000,
+    p99: r.oneConnection.latencyUs.p99 / 1000,
+    firstByteP50: r.stream.firstByteMs.p50,
+    firstByteP99: r.stream.firstByteMs.p99,
+    rps: r.highConcurrency.requestsPerSec,
+    highP99: r.highConcurrency.latencyUs.p99 / 1000,
+    errors: r.oneConnection.errors + r.highConcurrency.errors + r.stream.failures,
+  };
+}
+
+// Across rounds: the median of each figure (errors: the sum).
+function summarize(rounds) {
+  const f = rounds.map(figures);
+  const out = {};
+  for (const k of Object.keys(f[0])) out[k] = k === "errors" ? f.reduce((n, x) => n + x.errors, 0) : median(f.map((x) => x[k]));
+  return out;
+}
+
+const COLS = ["direct", "gateway", "portkey"];
 
 function rows(results) {
-  const cols = ["direct", "gateway", "portkey"];
-  const get = (k, f) => (results[k] ? f(results[k]) : null);
-  const direct = results.direct;
-  const added = (k, f) => (results[k] && direct ? f(results[k]) - f(direct) : null);
-  const p50 = (r) => r.oneConnection.latencyUs.p50 / 1000;
-  const p99 = (r) => r.oneConnection.latencyUs.p99 / 1000;
-  const fb50 = (r) => r.stream.firstByteMs.p50;
-  const fb99 = (r) => r.stream.firstByteMs.p99;
-  const rps = (r) => r.highConcurrency.requestsPerSec;
+  const s = (k) => results[k]?.summary ?? null;
+  const get = (k, f) => (s(k) ? s(k)[f] : null);
+  const added = (k, f) => (s(k) && s("direct") ? s(k)[f] - s("direct")[f] : null);
   return [
-    ["latency p50, 1 conn (ms)", ...cols.map((k) => fmtMs(get(k, p50)))],
-    ["latency p99, 1 conn (ms)", ...cols.map((k) => fmtMs(get(k, p99)))],
-    ["added p50 vs direct (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, p50)))],
-    ["added p99 vs direct (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, p99)))],
-    ["stream first byte p50 (ms)", ...cols.map((k) => fmtMs(get(k, fb50)))],
-    ["stream first byte p99 (ms)", ...cols.map((k) => fmtMs(get(k, fb99)))],
-    ["added first byte p50 (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, fb50)))],
-    [`requests/s, ${HIGH_CONNECTIONS} conns`, ...cols.map((k) => fmtInt(get(k, rps)))],
-    [`p99 at ${HIGH_CONNECTIONS} conns (ms)`, ...cols.map((k) => fmtMs(get(k, (r) => r.highConcurrency.latencyUs.p99 / 1000)))],
-    ["errors (non-2xx, socket)", ...cols.map((k) => (results[k] ? String(results[k].oneConnection.errors + results[k].highConcurrency.errors + results[k].stream.failures) : "—"))],
+    ["latency p50, 1 conn (ms)", ...COLS.map((k) => fmtMs(get(k, "p50")))],
+    ["latency p99, 1 conn (ms)", ...COLS.map((k) => fmtMs(get(k, "p99")))],
+    ["added p50 vs direct (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, "p50")))],
+    ["added p99 vs direct (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, "p99")))],
+    ["stream first byte p50 (ms)", ...COLS.map((k) => fmtMs(get(k, "firstByteP50")))],
+    ["stream first byte p99 (ms)", ...COLS.map((k) => fmtMs(get(k, "firstByteP99")))],
+    ["added first byte p50 (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, "firstByteP50")))],
+    [`requests/s, ${HIGH_CONNECTIONS} conns`, ...COLS.map((k) => fmtInt(get(k, "rps")))],
+    [`latency p99, ${HIGH_CONNECTIONS} conns (ms)`, ...COLS.map((k) => fmtMs(get(k, "highP99")))],
+    ["errors (non-2xx, socket, streams)", ...COLS.map((k) => (s(k) ? String(s(k).errors) : "—"))],
   ];
 }
+
+// Every round's own figures, so that the spread behind the medians is visible.
+function roundRows(results) {
+  const out = [];
+  for (const k of COLS) {
+    if (!results[k]) continue;
+    results[k].rounds.forEach((r, i) => {
+      const f = figures(r);
+      out.push([`${k} #${i + 1}`, fmtMs(f.p50), fmtMs(f.p99), fmtMs(f.firstByteP50), fmtMs(f.firstByteP99), fmtInt(f.rps), String(f.errors), r.loadBefore.join(" ")]);
+    });
+  }
+  return out;
+}
+const ROUND_HEADER = ["target, round", "p50 1c (ms)", "p99 1c (ms)", "first byte p50", "first byte p99", `req/s ${HIGH_CONNECTIONS}c`, "errors", "load before"];
 
 function textTable(header, body) {
   const all = [header, ...body];
@@ -442,13 +478,13 @@ function mdTable(header, body) {
 }
 
 function targets(results) {
-  const g = results.gateway;
-  const d = results.direct;
-  const p = results.portkey;
+  const g = results.gateway?.summary;
+  const d = results.direct?.summary;
+  const p = results.portkey?.summary;
   if (!g || !d) return null;
-  const addedP50 = (g.oneConnection.latencyUs.p50 - d.oneConnection.latencyUs.p50) / 1000;
-  const addedP99 = (g.oneConnection.latencyUs.p99 - d.oneConnection.latencyUs.p99) / 1000;
-  const ratio = p ? g.highConcurrency.requestsPerSec / p.highConcurrency.requestsPerSec : null;
+  const addedP50 = g.p50 - d.p50;
+  const addedP99 = g.p99 - d.p99;
+  const ratio = p ? g.rps / p.rps : null;
   return {
     addedP50Ms: { value: addedP50, target: 0.5, met: addedP50 < 0.5 },
     addedP99Ms: { value: addedP99, target: 2, met: addedP99 < 2 },
@@ -461,73 +497,39 @@ async function main() {
   const startedAt = new Date();
   const info = { ...machine(), date: startedAt.toISOString(), loadBefore: loadavg() };
   console.log(`relay benchmark: ${info.nproc} cores (${info.cpu}), node ${info.node}, load ${info.loadBefore.join(" ")}`);
-  console.log(`duration ${DURATION} s per wrk run (+${WARMUP} s warm-up), ${STREAM_N} sequential streams, ${HIGH_CONNECTIONS} connections for throughput`);
+  console.log(
+    `${ROUNDS} round(s), targets interleaved; per target and round: wrk ${DURATION} s at 1 connection and ${DURATION} s at ${HIGH_CONNECTIONS} connections (each after ${WARMUP} s of warm-up), ${STREAM_N} sequential streams`,
+  );
   ensureWrk();
   info.wrk = wrkVersion();
   scriptDir = mkdtempSync(path.join(os.tmpdir(), "gw-bench-wrk-"));
   tempDirs.add(scriptDir);
 
+  // Start everything first, then measure the targets in interleaved rounds, so that a
+  // change in the machine's load (other developers' builds) hits every target alike.
   const mock = await startMock();
-  const mockUrl = `http://127.0.0.1:${mock.port}/v1/chat/completions`;
-  const results = {};
+  const list = [];
   const notes = [];
-  let billing = null;
-  let gwMeasureStart = 0;
-
   if (ONLY.has("direct")) {
-    results.direct = await measure({ key: "direct", name: "direct (mock upstream)", url: mockUrl, headers: { Authorization: "Bearer sk-mock-upstream" } });
+    list.push({ key: "direct", name: "direct (mock upstream)", url: `http://127.0.0.1:${mock.port}/v1/chat/completions`, headers: { Authorization: "Bearer sk-mock-upstream" } });
   }
-
+  let gw = null;
   if (ONLY.has("gateway")) {
-    const gw = await startGateway(mock.port);
+    gw = await startGateway(mock.port);
     const target = { key: "gateway", name: "our gateway (billing + logs on)", url: `${gw.base}/v1/chat/completions`, headers: { Authorization: `Bearer ${gw.token.key}` } };
     const probe = await probeRelay(target);
-    if (!probe.ok) {
+    if (probe.ok) list.push(target);
+    else {
       const msg = `our gateway's relay route did not answer a chat completion (HTTP ${probe.status}: ${probe.body.replace(/\s+/g, " ").slice(0, 160)}); gateway not measured`;
-      console.log(`\n${msg}`);
+      console.log(msg);
       notes.push(msg);
-    } else {
-      const before = await billingSnapshot(gw);
-      gwMeasureStart = Date.now();
-      results.gateway = await measure(target);
-      // Logs are written in batches after the answer: wait (bounded) for the flush.
-      const expectedCalls = countSuccesses(results.gateway);
-      let after = await billingSnapshot(gw);
-      const deadline = Date.now() + 20_000;
-      while (after.consumeLogs - before.consumeLogs < expectedCalls && Date.now() < deadline) {
-        await sleep(500);
-        after = await billingSnapshot(gw);
-      }
-      billing = {
-        before,
-        after,
-        measuredCalls: expectedCalls,
-        usedQuotaDelta: after.tokenUsedQuota - before.tokenUsedQuota,
-        consumeLogDelta: after.consumeLogs - before.consumeLogs,
-        quotaPerCall: expectedCalls ? (after.tokenUsedQuota - before.tokenUsedQuota) / expectedCalls : null,
-      };
-      // every counted call logged, and quota used by every logged call
-      billing.ok = billing.usedQuotaDelta > 0 && billing.consumeLogDelta >= expectedCalls;
-      console.log(
-        `  billing: token used quota +${billing.usedQuotaDelta} (${billing.quotaPerCall?.toFixed(2)} per call), consume logs +${billing.consumeLogDelta} for ${expectedCalls} successful calls counted by the clients (warm-ups included) -> ${billing.ok ? "billed and logged" : "NOT BILLED"}`,
-      );
-    }
-    const windowSeconds = Math.ceil((Date.now() - gwMeasureStart) / 1000) + 1;
-    await stop(gw.proc);
-    if (PROFILE && gwMeasureStart) {
-      const prof = readdirSync(path.join(HERE, "profiles")).find((f) => f.includes(`.${gw.proc.child.pid}.`) && f.endsWith(".cpuprofile"));
-      if (prof) {
-        const file = path.join(HERE, "profiles", prof);
-        const summary = spawnSync(process.execPath, [path.join(HERE, "profile-summary.mjs"), file, `--last=${windowSeconds}`], { encoding: "utf8" });
-        writeFileSync(file.replace(/\.cpuprofile$/, ".summary.txt"), summary.stdout + summary.stderr);
-        console.log("\n" + summary.stdout + summary.stderr);
-        notes.push(`CPU profile of the gateway (node --cpu-prof): ${path.relative(ROOT, file)}; summary of the last ${windowSeconds} s beside it`);
-      } else notes.push("the gateway's CPU profile was not written");
+      await stop(gw.proc);
+      gw = null;
     }
   }
-
+  let pk = null;
   if (ONLY.has("portkey")) {
-    const pk = await startPortkey();
+    pk = await startPortkey();
     const target = {
       key: "portkey",
       name: `Portkey gateway ${PORTKEY_VERSION}`,
@@ -536,24 +538,74 @@ async function main() {
     };
     const probe = await probeRelay(target);
     if (!probe.ok) throw new Error(`Portkey did not relay a chat completion: HTTP ${probe.status} ${probe.body}`);
-    results.portkey = await measure(target);
-    await stop(pk.proc);
+    list.push(target);
   }
+
+  const results = {};
+  const before = gw ? await billingSnapshot(gw) : null;
+  const gwMeasureStart = Date.now();
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = list.map((_, i) => list[(i + round) % list.length]);
+    for (const target of order) {
+      console.log(`\n== round ${round + 1}/${ROUNDS}: ${target.name}`);
+      const r = await measure(target);
+      (results[target.key] ??= { name: target.name, url: target.url, rounds: [] }).rounds.push(r);
+    }
+  }
+  for (const k of Object.keys(results)) results[k].summary = summarize(results[k].rounds);
+
+  let billing = null;
+  if (gw) {
+    // Logs are written in batches after the answer: wait (bounded) for the flush.
+    const counted = results.gateway.rounds.reduce((n, r) => n + countSuccesses(r), 0);
+    let after = await billingSnapshot(gw);
+    const deadline = Date.now() + 20_000;
+    while (after.consumeLogs - before.consumeLogs < counted && Date.now() < deadline) {
+      await sleep(500);
+      after = await billingSnapshot(gw);
+    }
+    billing = {
+      before,
+      after,
+      countedCalls: counted,
+      usedQuotaDelta: after.tokenUsedQuota - before.tokenUsedQuota,
+      remainQuotaDelta: after.tokenRemainQuota - before.tokenRemainQuota,
+      consumeLogDelta: after.consumeLogs - before.consumeLogs,
+    };
+    billing.quotaPerLoggedCall = billing.consumeLogDelta ? billing.usedQuotaDelta / billing.consumeLogDelta : null;
+    // every call the clients counted was logged, and the logged calls used quota
+    billing.ok = billing.usedQuotaDelta > 0 && billing.consumeLogDelta >= counted;
+    console.log(
+      `\nbilling: token used quota +${billing.usedQuotaDelta} (${billing.quotaPerLoggedCall?.toFixed(2)} per logged call), consume logs +${billing.consumeLogDelta} for ${counted} successful calls counted by the clients -> ${billing.ok ? "billed and logged" : "NOT all billed and logged"}`,
+    );
+    const windowSeconds = Math.ceil((Date.now() - gwMeasureStart) / 1000) + 2;
+    await stop(gw.proc);
+    if (PROFILE) notes.push(profileSummary(gw, windowSeconds));
+  }
+  if (pk) await stop(pk.proc);
   await stop(mock.proc);
 
   info.loadAfter = loadavg();
   info.finishedAt = new Date().toISOString();
-  const header = ["", "direct", "our gateway", "Portkey"];
+  const header = ["", "direct", "our gateway", `Portkey ${PORTKEY_VERSION}`];
   const body = rows(results);
   const verdict = targets(results);
-  console.log("\n" + textTable(header, body));
-  if (verdict) {
-    console.log(`\ntargets: added p50 < 0.5 ms: ${yesNo(verdict.addedP50Ms.met)} (${fmtSigned(verdict.addedP50Ms.value)} ms); added p99 < 2 ms: ${yesNo(verdict.addedP99Ms.met)} (${fmtSigned(verdict.addedP99Ms.value)} ms); req/s >= 3x Portkey: ${yesNo(verdict.rpsVsPortkey.met)} (${verdict.rpsVsPortkey.value === null ? "—" : verdict.rpsVsPortkey.value.toFixed(2) + "x"})`);
-  }
+  console.log(`\n${ROUNDS > 1 ? `medians of ${ROUNDS} rounds` : "one round"}:\n` + textTable(header, body));
+  if (ROUNDS > 1) console.log("\nper round:\n" + textTable(ROUND_HEADER, roundRows(results)));
+  if (verdict) console.log("\n" + verdictLines(verdict).join("\n"));
   for (const n of notes) console.log(`note: ${n}`);
   console.log(`load average before ${info.loadBefore.join(" ")}, after ${info.loadAfter.join(" ")}`);
 
-  const settings = { durationSeconds: DURATION, warmupSeconds: WARMUP, streamRequests: STREAM_N, highConnections: HIGH_CONNECTIONS, model: MODEL, request: CHAT, streamRequest: CHAT_STREAM };
+  const settings = {
+    rounds: ROUNDS,
+    durationSeconds: DURATION,
+    warmupSeconds: WARMUP,
+    streamRequests: STREAM_N,
+    highConnections: HIGH_CONNECTIONS,
+    model: MODEL,
+    request: CHAT,
+    streamRequest: CHAT_STREAM,
+  };
   const json = { machine: info, settings, results, billing, targets: verdict, notes };
   // Profiled figures are slowed by the profiler: they never replace the results.
   if (PROFILE) console.log("profile run: bench/results.json and bench/RESULTS.md left as they were");
@@ -564,15 +616,35 @@ async function main() {
   }
 }
 
-// Successful calls wrk and the stream client counted, warm-ups included. Requests still in
-// flight when wrk stops are not counted by wrk but may be billed: the log count may exceed
-// this number by up to the connection count per wrk run, never fall short of it.
+function profileSummary(gw, windowSeconds) {
+  const dir = path.join(HERE, "profiles");
+  const prof = readdirSync(dir).find((f) => f.includes(`.${gw.proc.child.pid}.`) && f.endsWith(".cpuprofile"));
+  if (!prof) return "the gateway's CPU profile was not written";
+  const file = path.join(dir, prof);
+  const summary = spawnSync(process.execPath, [path.join(HERE, "profile-summary.mjs"), file, `--last=${windowSeconds}`], { encoding: "utf8" });
+  writeFileSync(file.replace(/\.cpuprofile$/, ".summary.txt"), summary.stdout + summary.stderr);
+  console.log("\n" + summary.stdout + summary.stderr);
+  return `CPU profile of the gateway (node --cpu-prof): ${path.relative(ROOT, file)}; summary of the last ${windowSeconds} s beside it`;
+}
+
+// Successful calls wrk and the stream client counted in one round, warm-ups included.
+// Requests still in flight when wrk stops are not counted by wrk but may be billed: the
+// log count may exceed this number by up to the connection count per wrk run, never fall
+// short of it.
 function countSuccesses(r) {
   const ok = (w) => w.requests - w.non2xx3xx;
   return ok(r.oneConnection) + ok(r.highConcurrency) + r.stream.ok + r.stream.warmupRequests + r.warmups.reduce((n, w) => n + ok(w), 0);
 }
 
 const yesNo = (b) => (b === null ? "n/a" : b ? "MET" : "MISSED");
+
+function verdictLines(t) {
+  return [
+    `added p50 at 1 connection under 0.5 ms: ${yesNo(t.addedP50Ms.met)} (${fmtSigned(t.addedP50Ms.value)} ms)`,
+    `added p99 at 1 connection under 2 ms: ${yesNo(t.addedP99Ms.met)} (${fmtSigned(t.addedP99Ms.value)} ms)`,
+    `requests/s at ${HIGH_CONNECTIONS} connections at least 3x Portkey: ${yesNo(t.rpsVsPortkey.met)} (${t.rpsVsPortkey.value === null ? "—" : t.rpsVsPortkey.value.toFixed(2) + "x"})`,
+  ];
+}
 
 function markdown(json, header, body) {
   const { machine: m, settings: s, billing: b, targets: t, notes } = json;
@@ -584,38 +656,30 @@ function markdown(json, header, body) {
     `- date: ${m.date} (finished ${m.finishedAt})`,
     `- machine: ${m.nproc} cores (\`nproc\`), ${m.cpu}, ${m.memoryGiB} GiB, ${m.platform}`,
     `- node ${m.node}, ${m.wrk ?? "wrk"}`,
-    `- load average (1, 5, 15 min) before: ${m.loadBefore.join(", ")}; after: ${m.loadAfter.join(", ")}. The machine is shared with other developers; with 2 cores, anything else running shows in these figures, mostly in p99.`,
-    `- settings: ${s.durationSeconds} s per wrk run after a ${s.warmupSeconds} s warm-up, wrk -t1 -c1 for latency and -t2 -c${s.highConnections} for throughput; ${s.streamRequests} sequential streaming requests (node:http, keep-alive, 20 warm-up requests not counted) for the first byte; loopback only; the mock upstream answers at once.`,
-    "- targets: direct = the mock upstream itself; our gateway = dist/server.mjs on a fresh SQLite database, set up through the API (OpenAI channel on the mock, ModelRatio and CompletionRatio set, a user token with quota), billing and consume logs on; Portkey = @portkey-ai/gateway " +
+    `- load average (1, 5, 15 min) before: ${m.loadBefore.join(", ")}; after: ${m.loadAfter.join(", ")}. The machine is shared with other developers; with 2 cores, anything else running shows in these figures, p99 most of all. wrk, the mock upstream and the gateway under test share the same 2 cores too.`,
+    `- method: ${s.rounds} round(s), the three targets interleaved (order rotated each round); per target and round: wrk -t1 -c1 for ${s.durationSeconds} s (latency), ${s.streamRequests} sequential streaming requests (node:http, keep-alive; 20 warm-up requests not counted), wrk -t2 -c${s.highConnections} for ${s.durationSeconds} s (throughput); each wrk run after a ${s.warmupSeconds} s warm-up. The table shows ${s.rounds > 1 ? "the median over the rounds of each figure" : "the figures of the one round"}. Loopback only; the mock upstream answers at once.`,
+    "- direct = the mock upstream itself; our gateway = dist/server.mjs on a fresh SQLite database, set up through the API (root, a user with quota, an OpenAI channel (type 1) on the mock, ModelRatio and CompletionRatio for the model, the user's token), billing and consume logs on; Portkey = @portkey-ai/gateway " +
       PORTKEY_VERSION +
-      " with x-portkey-provider: openai and x-portkey-custom-host pointing at the mock.",
-    "- stream first byte: time from sending the request to the first byte of the response body (the first SSE event), not only the headers.",
+      " (installed in a temporary folder) with x-portkey-provider: openai and x-portkey-custom-host pointing at the mock.",
+    "- added = target − direct. Stream first byte = from sending the request to the first byte of the response body (the first SSE event), not only the headers.",
     "",
     mdTable(header, body),
     "",
   ];
-  if (t) {
-    lines.push(
-      "## Targets",
-      "",
-      `- added p50 at 1 connection under 0.5 ms: **${yesNo(t.addedP50Ms.met)}** (${fmtSigned(t.addedP50Ms.value)} ms)`,
-      `- added p99 at 1 connection under 2 ms: **${yesNo(t.addedP99Ms.met)}** (${fmtSigned(t.addedP99Ms.value)} ms)`,
-      `- requests/s at ${s.highConnections} connections at least 3x Portkey: **${yesNo(t.rpsVsPortkey.met)}** (${t.rpsVsPortkey.value === null ? "—" : t.rpsVsPortkey.value.toFixed(2) + "x"})`,
-      "",
-    );
-  }
+  if (s.rounds > 1) lines.push("Per round:", "", mdTable(ROUND_HEADER, roundRows(json.results)), "");
+  if (t) lines.push("## Targets", "", ...verdictLines(t).map((l) => `- ${l.replace(/: (MET|MISSED|n\/a)/, ": **$1**")}`), "");
   if (b) {
     lines.push(
       "## Billing and logging during our runs",
       "",
-      `- token used quota: ${b.before.tokenUsedQuota} → ${b.after.tokenUsedQuota} (+${b.usedQuotaDelta}, ${b.quotaPerCall?.toFixed(2)} units per counted call)`,
-      `- consume log rows: ${b.before.consumeLogs} → ${b.after.consumeLogs} (+${b.consumeLogDelta}) for ${b.measuredCalls} successful calls counted by wrk and the stream client, warm-ups included (requests in flight when wrk stops are billed but not counted by wrk, so the log count may be slightly higher, never lower)`,
-      `- billed and logged: **${b.ok ? "yes" : "NO"}**`,
+      `- token used quota: ${b.before.tokenUsedQuota} → ${b.after.tokenUsedQuota} (+${b.usedQuotaDelta}; ${b.quotaPerLoggedCall?.toFixed(2)} units per logged call)`,
+      `- consume log rows: ${b.before.consumeLogs} → ${b.after.consumeLogs} (+${b.consumeLogDelta}) for ${b.countedCalls} successful calls counted by wrk and the stream client, warm-ups included (requests in flight when wrk stops are billed but not counted by wrk, so the log count may be slightly higher, never lower)`,
+      `- every counted call billed and logged: **${b.ok ? "yes" : "NO"}**`,
       "",
     );
   }
   if (notes.length) lines.push("## Notes", "", ...notes.map((n) => `- ${n}`), "");
-  lines.push("Raw figures (every percentile, request counts, errors, wrk commands): `bench/results.json`.", "");
+  lines.push("Raw figures (every percentile, request counts, errors, wrk commands, every round): `bench/results.json`.", "");
   return lines.join("\n");
 }
 
