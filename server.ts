@@ -1,12 +1,14 @@
-// The program: one node:http server. Relay paths (/v1, /v1beta, /pg) will go straight to
-// the relay, which never enters Next's request pipeline (DESIGN.md measures why); every
-// other request goes to Next (console pages and /api routes).
+// The program: one node:http server. Relay paths (/v1, /v1beta, /pg) go straight to the
+// relay, which never enters Next's request pipeline (DESIGN.md measures why); every other
+// request goes to Next (console pages and /api routes).
 import http from "node:http";
 import next from "next";
 import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
 import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
 import { flushAll, registerShutdown } from "@/lib/lifecycle";
+import { handleRelay } from "@/lib/relay/handler";
+import { isRelayPath } from "@/lib/relay/routes";
 
 function clientAddress(req: http.IncomingMessage, trustProxy: boolean): { ip: string; proto: string } {
   let ip = req.socket.remoteAddress ?? "";
@@ -36,6 +38,14 @@ async function main() {
     req.headers[CLIENT_PROTO_HEADER] = proto;
 
     const url = req.url ?? "/";
+    if (isRelayPath(url)) {
+      handleRelay(req, res).catch((err) => {
+        console.error("[relay] request failed:", err);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end();
+      });
+      return;
+    }
     // new-api's paths keep a trailing slash (POST /api/user/); Next's routes do not.
     if (url.startsWith("/api/")) {
       const q = url.indexOf("?");

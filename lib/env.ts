@@ -24,6 +24,8 @@ const schema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   MIGRATIONS_DIR: z.string().default("./prisma/migrations"),
+  // Largest relay request body (base64 images and audio uploads are large).
+  RELAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -49,7 +49,8 @@ export async function settle(reservation: Reservation, actualQuota: bigint, log:
       }
       const left = await adjustToken(tx, r, delta);
       await tx.user.update({ where: { id: r.userId }, data: { used_quota: { increment: actualQuota }, request_count: { increment: 1 } } });
-      await tx.token.update({
+      // updateMany: the playground bills the user with no token (tokenId 0).
+      await tx.token.updateMany({
         where: { id: r.tokenId },
         data: { used_quota: { increment: actualQuota }, accessed_time: BigInt(nowSeconds()) },
       });

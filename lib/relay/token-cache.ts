@@ -62,6 +62,13 @@ onInvalidate((topic, id) => {
   if (topic === "users") id ? invalidateUserTokens(Number(id)) : invalidateTokenCache();
 });
 
+// A token with model limits may only call the models it lists.
+export function checkTokenModel(token: Pick<CachedToken, "model_limits_enabled" | "model_limits">, model: string): void {
+  if (token.model_limits_enabled && !token.model_limits.includes(model)) {
+    throw new AppError("FORBIDDEN", "token_model_not_allowed", { model });
+  }
+}
+
 // Keeps the cached remaining quota in step after reserve/settle/refund on this node.
 export function noteTokenQuota(tokenId: number, remain: bigint): void {
   const hash = cache().hashById.get(tokenId);
@@ -167,9 +174,7 @@ export async function authenticateToken(rawKey: string | null | undefined, opts:
   }
   if (user.status !== USER_STATUS.enabled) throw new AppError("FORBIDDEN", "user_banned");
   if (!ipAllowed(token.allow_ips, opts.ip)) throw new AppError("FORBIDDEN", "token_ip_not_allowed");
-  if (opts.model && token.model_limits_enabled && !token.model_limits.includes(opts.model)) {
-    throw new AppError("FORBIDDEN", "token_model_not_allowed", { model: opts.model });
-  }
+  if (opts.model) checkTokenModel(token, opts.model);
   const group = token.group || user.group;
   if (token.group && !canUseGroup(user.group, token.group)) {
     throw new AppError("FORBIDDEN", "token_group_not_usable", { group: token.group });

@@ -169,7 +169,11 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
   const usage = b.noUsage ? undefined : { prompt_tokens: USAGE.prompt, total_tokens: USAGE.prompt };
   if (path.endsWith("embeddings")) {
     const inputs = Array.isArray(j.input) ? j.input : [j.input];
-    return send({ object: "list", model: j.model, data: inputs.map((_: unknown, index: number) => ({ object: "embedding", index, embedding: [0.1, 0.2, 0.3 + index] })), usage });
+    // As OpenAI does: base64 of little-endian float32 when asked (the openai SDK asks by default).
+    const vector = (index: number) => [0.1, 0.2, 0.3 + index];
+    const encode = (v: number[]) => Buffer.from(new Float32Array(v).buffer).toString("base64");
+    const embedding = (index: number) => (j.encoding_format === "base64" ? encode(vector(index)) : vector(index));
+    return send({ object: "list", model: j.model, data: inputs.map((_: unknown, index: number) => ({ object: "embedding", index, embedding: embedding(index) })), usage });
   }
   if (path.endsWith("completions")) {
     if (j.stream) {

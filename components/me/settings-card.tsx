@@ -1,0 +1,147 @@
+"use client";
+import { useTranslations } from "next-intl";
+import { useEffect, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { reportInvalid } from "@/components/ui/form-error";
+import { Field } from "@/components/ui/input";
+import { RadioGroup } from "@/components/ui/radio-group";
+import { Switch } from "@/components/ui/switch";
+import { Tabs } from "@/components/ui/tabs";
+import { useQuotaDisplay } from "@/components/layout/providers";
+import { api } from "@/lib/client/api";
+import { renderQuota } from "@/lib/client/format";
+import { parseSettings, secretIsSet, settingsChanged, settingsPayload, THRESHOLD_PRESETS, type NotifyType, type UserSettings } from "@/lib/client/settings";
+import { toast } from "@/lib/client/toast";
+import type { User } from "@/lib/client/user";
+import { checkEmailIfGiven, checkWebhookUrl, type ValidationKey } from "@/lib/client/validation";
+
+type Edit = <K extends keyof UserSettings>(key: K, value: UserSettings[K]) => void;
+
+function check(s: UserSettings): ValidationKey | null {
+  if (!(s.quota_warning_threshold > 0)) return "thresholdInvalid";
+  if (s.notify_type === "webhook") return checkWebhookUrl(s.webhook_url);
+  return checkEmailIfGiven(s.notification_email) ? "notifyEmailInvalid" : null;
+}
+
+function NotificationTab({ s, edit, secretSet }: { s: UserSettings; edit: Edit; secretSet: boolean }) {
+  const t = useTranslations("me.settings");
+  const display = useQuotaDisplay();
+  return (
+    <div className="flex flex-col gap-4">
+      <RadioGroup<NotifyType>
+        legend={t("notifyType")}
+        value={s.notify_type}
+        onChange={(v) => edit("notify_type", v)}
+        options={[
+          { value: "email", label: t("notifyEmail") },
+          { value: "webhook", label: t("notifyWebhook") },
+        ]}
+      />
+      <div className="flex flex-col gap-2">
+        <Field
+          label={t("threshold")}
+          type="number"
+          min={1}
+          value={String(s.quota_warning_threshold)}
+          onChange={(e) => edit("quota_warning_threshold", Number(e.target.value))}
+          hint={t("thresholdHint", { amount: renderQuota(s.quota_warning_threshold || 0, { ...display, displayInCurrency: true }) })}
+        />
+        <div className="flex flex-wrap gap-2">
+          {THRESHOLD_PRESETS.map((p) => (
+            <Button key={p} size="sm" variant={s.quota_warning_threshold === p ? "primary" : "secondary"} onClick={() => edit("quota_warning_threshold", p)}>
+              {p.toLocaleString()} ({renderQuota(p, { ...display, displayInCurrency: true }, 1)})
+            </Button>
+          ))}
+        </div>
+      </div>
+      {s.notify_type === "email" ? (
+        <Field
+          label={t("notificationEmail")}
+          type="email"
+          value={s.notification_email}
+          onChange={(e) => edit("notification_email", e.target.value)}
+          hint={t("notificationEmailHint")}
+        />
+      ) : (
+        <>
+          <Field label={t("webhookUrl")} type="url" value={s.webhook_url} onChange={(e) => edit("webhook_url", e.target.value)} placeholder="https://" hint={t("webhookUrlHint")} />
+          <Field
+            label={t("webhookSecret")}
+            type="password"
+            value={s.webhook_secret}
+            onChange={(e) => edit("webhook_secret", e.target.value)}
+            placeholder={secretSet ? t("webhookSecretSet") : ""}
+            hint={t("webhookSecretHint")}
+            autoComplete="off"
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+export function SettingsCard({ user, onSaved }: { user: User; onSaved: () => void }) {
+  const t = useTranslations("me.settings");
+  const [saved, setSaved] = useState(() => parseSettings(user.setting));
+  const [s, setS] = useState(saved);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const fresh = parseSettings(user.setting);
+    setSaved(fresh);
+    setS(fresh);
+  }, [user.setting]);
+  const edit: Edit = (key, value) => setS((prev) => ({ ...prev, [key]: value }));
+
+  async function save() {
+    if (!settingsChanged(saved, s)) {
+      toast.info({ key: "me.settings.nothingChanged" });
+      return;
+    }
+    const invalid = check(s);
+    if (invalid) return reportInvalid(invalid);
+    setBusy(true);
+    try {
+      const r = await api.put("/api/user/setting", settingsPayload(s));
+      toast.success(r.message ? { text: r.message } : { key: "me.settings.saved" });
+      setSaved(s);
+      onSaved();
+    } catch {
+      // reported by the API helper
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card title={t("title")}>
+      <Tabs
+        items={[
+          { value: "notify", label: t("tabNotify"), content: <NotificationTab s={s} edit={edit} secretSet={secretIsSet(user.setting)} /> },
+          {
+            value: "price",
+            label: t("tabPrice"),
+            content: (
+              <Switch
+                checked={s.accept_unset_model_ratio_model}
+                onChange={(v) => edit("accept_unset_model_ratio_model", v)}
+                label={t("acceptUnset")}
+                hint={t("acceptUnsetHint")}
+              />
+            ),
+          },
+          {
+            value: "other",
+            label: t("tabOther"),
+            content: <Switch checked={s.show_ip_in_logs} onChange={(v) => edit("show_ip_in_logs", v)} label={t("showIp")} hint={t("showIpHint")} />,
+          },
+        ]}
+      />
+      <div className="mt-5 flex justify-end">
+        <Button onClick={save} disabled={busy}>
+          {t("save")}
+        </Button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,119 @@
+"use client";
+import { useTranslations } from "next-intl";
+import { useEffect, useState, type FormEvent } from "react";
+import useSWR from "swr";
+import { Button } from "@/components/ui/button";
+import { Alert, Card } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { reportInvalid } from "@/components/ui/form-error";
+import { Field } from "@/components/ui/input";
+import { RadioGroup } from "@/components/ui/radio-group";
+import { api } from "@/lib/client/api";
+import { toast } from "@/lib/client/toast";
+import { checkSetup } from "@/lib/client/validation";
+
+type SetupStatus = { status: boolean; root_init: boolean; database_type: string };
+type Mode = "external" | "self" | "demo";
+
+const RELOAD_DELAY_MS = 1500;
+const fetchSetup = (path: string) => api.get<SetupStatus>(path, { quiet: true }).then((r) => r.data);
+
+export function SetupForm() {
+  const t = useTranslations("setup");
+  const { data, error } = useSWR("/api/setup", fetchSetup);
+  const [form, setForm] = useState({ username: "", password: "", confirmPassword: "" });
+  const [mode, setMode] = useState<Mode>("external");
+  const [explain, setExplain] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  // Setup already done (another tab finished it): the home page.
+  useEffect(() => {
+    if (data?.status) window.location.assign("/");
+  }, [data?.status]);
+
+  if (error) return <Alert tone="error">{t("loadFailed")}</Alert>;
+  if (!data) return <p className="text-sm text-zinc-500">{t("loading")}</p>;
+  if (data.status) return null;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!data!.root_init) {
+      const invalid = checkSetup(form);
+      if (invalid) return reportInvalid(invalid);
+    }
+    setBusy(true);
+    try {
+      const r = await api.post("/api/setup", {
+        ...form,
+        SelfUseModeEnabled: mode === "self",
+        DemoSiteEnabled: mode === "demo",
+      });
+      toast.success(r.message ? { text: r.message } : { key: "setup.success" });
+      setDone(true);
+      window.setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
+    } catch {
+      toast.error({ key: "setup.failed" });
+      setBusy(false);
+    }
+  }
+
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-5">
+      {data.database_type === "sqlite" && (
+        <Alert tone="warning">
+          <strong className="block">{t("sqliteTitle")}</strong>
+          {t("sqliteWarning")}
+        </Alert>
+      )}
+      <Card title={t("adminTitle")}>
+        {data.root_init ? (
+          <Alert tone="info">{t("rootExists")}</Alert>
+        ) : (
+          <div className="flex flex-col gap-4">
+            <Field label={t("username")} value={form.username} onChange={set("username")} autoComplete="username" maxLength={12} />
+            <Field label={t("password")} type="password" value={form.password} onChange={set("password")} autoComplete="new-password" hint={t("passwordHint")} />
+            <Field label={t("confirmPassword")} type="password" value={form.confirmPassword} onChange={set("confirmPassword")} autoComplete="new-password" />
+          </div>
+        )}
+      </Card>
+      <Card
+        title={t("modeTitle")}
+        actions={
+          <Button variant="ghost" size="sm" onClick={() => setExplain(true)}>
+            {t("modeExplain")}
+          </Button>
+        }
+      >
+        <RadioGroup<Mode>
+          legend={t("modeLegend")}
+          value={mode}
+          onChange={setMode}
+          options={[
+            { value: "external", label: t("mode.external") },
+            { value: "self", label: t("mode.self") },
+            { value: "demo", label: t("mode.demo") },
+          ]}
+        />
+      </Card>
+      <Button type="submit" disabled={busy || done} className="self-end">
+        {t("initialize")}
+      </Button>
+      <Dialog
+        open={explain}
+        onOpenChange={setExplain}
+        title={t("modeExplainTitle")}
+        footer={<Button onClick={() => setExplain(false)}>{t("understood")}</Button>}
+      >
+        <dl className="flex flex-col gap-3 text-sm">
+          {(["external", "self", "demo"] as const).map((m) => (
+            <div key={m}>
+              <dt className="font-medium text-zinc-900 dark:text-zinc-100">{t(`mode.${m}`)}</dt>
+              <dd className="text-zinc-600 dark:text-zinc-400">{t(`modeDescription.${m}`)}</dd>
+            </div>
+          ))}
+        </dl>
+      </Dialog>
+    </form>
+  );
+}

@@ -1,0 +1,62 @@
+"use client";
+import * as D from "@radix-ui/react-dialog";
+import type { ReactNode } from "react";
+import { cn } from "./cn";
+
+type Props = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+};
+
+const OVERLAY = "fixed inset-0 z-40 bg-black/40";
+
+// A centred modal dialog.
+export function Dialog({ open, onOpenChange, title, description, children, footer }: Props) {
+  return (
+    <D.Root open={open} onOpenChange={onOpenChange}>
+      <D.Portal>
+        <D.Overlay className={OVERLAY} />
+        <D.Content
+          className="fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-zinc-900"
+        >
+          <Header title={title} description={description} />
+          {children}
+          {footer && <div className="flex justify-end gap-2">{footer}</div>}
+        </D.Content>
+      </D.Portal>
+    </D.Root>
+  );
+}
+
+// A panel that slides in from the right: the add and edit forms of admin lists.
+export function Drawer({ open, onOpenChange, title, description, children, footer }: Props) {
+  return (
+    <D.Root open={open} onOpenChange={onOpenChange}>
+      <D.Portal>
+        <D.Overlay className={OVERLAY} />
+        <D.Content className="fixed top-0 right-0 z-50 flex h-full w-[min(30rem,100vw)] flex-col bg-white shadow-xl dark:bg-zinc-900">
+          <div className="border-b border-zinc-200 px-6 py-4 dark:border-zinc-800">
+            <Header title={title} description={description} />
+          </div>
+          <div className="flex-1 overflow-y-auto px-6 py-4">{children}</div>
+          {footer && <div className="flex justify-end gap-2 border-t border-zinc-200 px-6 py-3 dark:border-zinc-800">{footer}</div>}
+        </D.Content>
+      </D.Portal>
+    </D.Root>
+  );
+}
+
+function Header({ title, description }: { title: ReactNode; description?: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <D.Title className="text-lg font-semibold text-zinc-900 dark:text-zinc-100">{title}</D.Title>
+      <D.Description className={cn("text-sm text-zinc-500 dark:text-zinc-400", !description && "sr-only")}>
+        {description ?? title}
+      </D.Description>
+    </div>
+  );
+}

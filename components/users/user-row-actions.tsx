@@ -1,0 +1,88 @@
+"use client";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { api } from "@/lib/client/api";
+import { isRootRole } from "@/lib/client/navigation";
+import { toast } from "@/lib/client/toast";
+import type { User } from "@/lib/client/user";
+
+export type ManageAction = "promote" | "demote" | "enable" | "disable" | "delete";
+export type ManageResult = { status: number; role: number };
+
+export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit: () => void; onManaged: (action: ManageAction, r: ManageResult) => void }) {
+  const t = useTranslations("users.actions");
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  async function manage(action: ManageAction) {
+    setBusy(true);
+    try {
+      const r = await api.post<ManageResult>("/api/user/manage", { id: user.id, action });
+      toast.success({ key: "users.actions.done" });
+      onManaged(action, r.data);
+    } catch {
+      // reported by the API helper
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const name = user.display_name || user.username;
+  // The super admin cannot be demoted, disabled or deregistered: only Edit is offered.
+  const protectedRoot = isRootRole(user.role);
+  const roleAction: ManageAction = user.role < 10 ? "promote" : "demote";
+  const statusAction: ManageAction = user.status === 1 ? "disable" : "enable";
+  return (
+    <div className="flex flex-wrap gap-1">
+      {!protectedRoot && (
+        <Button size="sm" variant="secondary" disabled={busy} onClick={() => manage(roleAction)} aria-label={t(`${roleAction}User`, { name })}>
+          {t(roleAction)}
+        </Button>
+      )}
+      {!protectedRoot && (
+        <Button
+          size="sm"
+          variant="secondary"
+          // A user in status 3 ("other") cannot simply be enabled.
+          disabled={busy || (statusAction === "enable" && user.status === 3)}
+          onClick={() => manage(statusAction)}
+          aria-label={t(`${statusAction}User`, { name })}
+        >
+          {t(statusAction)}
+        </Button>
+      )}
+      <Button size="sm" variant="secondary" onClick={onEdit} aria-label={t("editUser", { name })}>
+        {t("edit")}
+      </Button>
+      {!protectedRoot && (
+        <Button size="sm" variant="danger" disabled={busy} onClick={() => setConfirmDelete(true)} aria-label={t("deleteUser", { name })}>
+          {t("delete")}
+        </Button>
+      )}
+      <Dialog
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        title={t("deleteTitle")}
+        description={t("deleteConfirm", { name })}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirmDelete(false)}>
+              {t("cancel")}
+            </Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                setConfirmDelete(false);
+                void manage("delete");
+              }}
+            >
+              {t("delete")}
+            </Button>
+          </>
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+// The client's error catalogue (spec 1 section 8, spec 2 section 8's generic handler): what
+// a failed console call means for the person in front of the browser. Pure: it returns
+// what to do; lib/client/api.ts does it.
+export type ErrorKey =
+  | "sessionExpired"
+  | "tooManyRequests"
+  | "browserCheck"
+  | "forbidden"
+  | "internalError"
+  | "demoOnly"
+  | "network"
+  | "unknown";
+
+export type Failure =
+  // clear the local user and go to /login?expired=true&returnTo=<current path>
+  | { kind: "expired" }
+  // a fixed message of the catalogue (a key under "errors" in messages/*.json)
+  | { kind: "catalogue"; key: ErrorKey }
+  // the server's own message
+  | { kind: "message"; text: string };
+
+export type EnvelopeLike = { success?: boolean; message?: string } | null;
+
+// The header a browser-challenge proxy (Cloudflare) sets on the 403 it answers with.
+export const CHALLENGE_HEADER = "cf-mitigated";
+export const isChallenge = (value: string | null | undefined) => value === "challenge";
+
+// null: the call succeeded.
+export function classifyResponse(status: number, challenged: boolean, body: EnvelopeLike): Failure | null {
+  switch (status) {
+    case 401:
+      return { kind: "expired" };
+    case 429:
+      return { kind: "catalogue", key: "tooManyRequests" };
+    case 403:
+      return { kind: "catalogue", key: challenged ? "browserCheck" : "forbidden" };
+    case 500:
+      return { kind: "catalogue", key: "internalError" };
+    case 405:
+      return { kind: "catalogue", key: "demoOnly" };
+  }
+  if (status >= 200 && status < 300 && body && body.success) return null;
+  if (body && typeof body.message === "string" && body.message) return { kind: "message", text: body.message };
+  return { kind: "catalogue", key: "unknown" };
+}
+
+// Where a 401 sends the browser: the login page, told why, and told where to come back to.
+export function expiredLoginUrl(currentPath: string): string {
+  return `/login?expired=true&returnTo=${encodeURIComponent(currentPath)}`;
+}
+
+// Only a same-site path may be a returnTo target: it starts with "/", and not with "//" or
+// "/\" (which browsers read as another host).
+export function safeReturnTo(value: string | null | undefined, fallback = "/app/tokens"): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  return value;
+}

@@ -1,0 +1,32 @@
+// Labels of spec 1 section 4: user status and role. Keys under "users.status" and
+// "users.role" in messages/*.json, with a badge colour.
+import type { BadgeColor } from "@/components/ui/badge";
+
+export type Label = { key: string; color: BadgeColor };
+
+export function userStatusLabel(status: number, deletedAt?: unknown): Label {
+  if (deletedAt) return { key: "deregistered", color: "gray" };
+  switch (status) {
+    case 1:
+      return { key: "enabled", color: "green" };
+    case 2:
+      return { key: "banned", color: "red" };
+    case 3:
+      return { key: "other", color: "orange" };
+    default:
+      return { key: "unknown", color: "gray" };
+  }
+}
+
+export function userRoleLabel(role: number): Label {
+  switch (role) {
+    case 1:
+      return { key: "user", color: "blue" };
+    case 10:
+      return { key: "admin", color: "yellow" };
+    case 100:
+      return { key: "root", color: "orange" };
+    default:
+      return { key: "unknown", color: "gray" };
+  }
+}

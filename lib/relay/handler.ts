@@ -1,0 +1,371 @@
+// The relay front: one client request from arrival to settlement.
+//   authenticate the key (memory) → rate limits (memory or Redis) → price (memory) →
+//   reserve the estimate (conditional debits of token and user, ledger rows) →
+//   choose a channel and forward; on a retryable failure before any byte reached the
+//   client, try the next channel (tried ones excluded, walking down the priority tiers) →
+//   settle the exact cost from the upstream's usage (or refund everything), log in batches.
+// Errors answer in the ingress format's own error shape; no upstream key ever appears in one.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import type { User } from "@/generated/sqlite/client";
+import { authenticate } from "@/lib/http/auth";
+import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { env } from "@/lib/env";
+import { CLIENT_IP_HEADER } from "@/lib/http/request-info";
+import { pickLocale } from "@/lib/i18n/locale";
+import { renderMessage } from "@/lib/i18n/server-messages";
+import { canUseGroup } from "@/lib/billing/groups";
+import { estimateQuota, quotaFor, resolvePrice, type ResolvedPrice } from "@/lib/billing/pricing";
+import { reserve } from "@/lib/billing/reserve";
+import { refund, settle } from "@/lib/billing/settle";
+import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
+import { logOther } from "@/lib/logs/other";
+import { getBool, getNumber, getOption } from "@/lib/options/store";
+import { estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
+import { formats, type IngressName } from "@/lib/relay/formats";
+import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
+import { listModels } from "@/lib/relay/models";
+import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
+import { checkRateLimit, recordSuccess, type RateLimitSubject } from "@/lib/relay/rate-limit";
+import { apiKeyOf, errorFormatOf, matchRoute, type RelayRoute } from "@/lib/relay/routes";
+import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
+import { authenticateToken, checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
+import type { ChatRequest, UpstreamError } from "@/lib/relay/types";
+
+// The caller as billing sees it: a token of a user, or the console user in the playground.
+type Caller = {
+  userId: number;
+  username: string;
+  group: string;
+  setting: string;
+  tokenId: number; // 0 in the playground
+  tokenName: string;
+  unlimitedToken: boolean;
+  pinnedChannelId: number | null;
+  rate: RateLimitSubject;
+};
+
+const STATUS_OF: Partial<Record<ErrorCode, number>> = {
+  INVALID_INPUT: 400,
+  RULE: 400,
+  NOT_FOUND: 404,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  QUOTA_EXCEEDED: 403,
+  RATE_LIMITED: 429,
+  PAYLOAD_TOO_LARGE: 413,
+  NO_CHANNEL: 503,
+  DEMO_REFUSED: 405,
+};
+const TYPE_OF: Partial<Record<ErrorCode, string>> = {
+  UNAUTHENTICATED: "authentication_error",
+  FORBIDDEN: "permission_error",
+  QUOTA_EXCEEDED: "insufficient_quota",
+  RATE_LIMITED: "rate_limit_error",
+  NO_CHANNEL: "no_available_channel",
+};
+
+function appErrorToUpstream(err: AppError, req: IncomingMessage): UpstreamError {
+  const locale = pickLocale(null, req.headers["accept-language"]);
+  return {
+    status: STATUS_OF[err.code] ?? 500,
+    message: renderMessage(locale, err.key, err.params),
+    type: TYPE_OF[err.code] ?? (err.code === "INTERNAL" ? "server_error" : "invalid_request_error"),
+    code: err.key,
+  };
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > limit) throw new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+function parseJson(body: Buffer): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(body.toString("utf8"));
+    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  throw new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "body must be a JSON object" });
+}
+
+// The model named in a multipart upload (audio transcriptions) without parsing the file.
+function multipartModel(body: Buffer): string {
+  const head = body.subarray(0, Math.min(body.length, 64 * 1024)).toString("latin1");
+  return /name="model"\r\n\r\n([^\r\n]*)\r\n/.exec(head)?.[1] ?? "";
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const h = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+  return h;
+}
+
+function tokenCaller(t: TokenContext): Caller {
+  return {
+    userId: t.user.id,
+    username: t.user.username,
+    group: t.group,
+    setting: t.user.setting,
+    tokenId: t.token.id,
+    tokenName: t.token.name,
+    unlimitedToken: t.token.unlimited_quota,
+    pinnedChannelId: t.pinnedChannelId,
+    rate: { userId: t.user.id, group: t.group, token: t.token },
+  };
+}
+
+// The playground (/pg) is the console user's own session: billed to the user, no token.
+function playgroundCaller(user: User, requestedGroup: unknown): Caller {
+  const group = typeof requestedGroup === "string" && requestedGroup ? requestedGroup : user.group;
+  if (!canUseGroup(user.group, group)) throw new AppError("FORBIDDEN", "token_group_not_usable", { group });
+  const noLimit = { id: 0, rate_limit_enabled: false, rate_limit_period: 0, rate_limit_count: 0, rate_limit_success: 0 };
+  return {
+    userId: user.id,
+    username: user.username,
+    group,
+    setting: user.setting,
+    tokenId: 0,
+    tokenName: "playground",
+    unlimitedToken: true,
+    pinnedChannelId: null,
+    rate: { userId: user.id, group, token: noLimit },
+  };
+}
+
+// Quota of a finished attempt: per call (times the images made), or by tokens; TTS is
+// billed by input characters when the upstream reports no tokens.
+function costOf(price: ResolvedPrice, o: ForwardOutcome): bigint {
+  if (price.quotaType === 1) return quotaFor(price, { promptTokens: 0, completionTokens: 0 }) * BigInt(Math.max(1, o.meter?.images ?? 1));
+  const u = o.usage;
+  return quotaFor(price, {
+    promptTokens: u.prompt_tokens || o.meter?.characters || 0,
+    completionTokens: u.completion_tokens,
+    cachedTokens: u.cached_tokens,
+  });
+}
+
+function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequest): bigint {
+  if ("endpoint" in request) {
+    const j = request.json ?? {};
+    const n = typeof j.n === "number" && j.n > 1 ? Math.min(128, Math.floor(j.n)) : 1;
+    if (price.quotaType === 1) return estimateQuota(price, { promptTokens: 0 }) * BigInt(n);
+    const maxTokens = [j.max_tokens, j.max_output_tokens].find((v): v is number => typeof v === "number" && v > 0);
+    return estimateQuota(price, { promptTokens: estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? ""), maxTokens });
+  }
+  const n = request.n ?? 1;
+  return estimateQuota(price, { promptTokens: estimatePromptTokens(request), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
+}
+
+// Which failures get another channel: the pipeline's verdict, narrowed to the configured
+// status codes when global.auto_retry_enabled (e.g. "5xx,429").
+function retryAllowed(o: ForwardOutcome): boolean {
+  if (!o.retryable || o.firstByteSentToClient) return false;
+  if (!getBool("global.auto_retry_enabled")) return true;
+  const s = String(o.status);
+  return getOption("global.auto_retry_status_codes")
+    .split(",")
+    .map((p) => p.trim().toLowerCase())
+    .some((p) => p && (p === s || (p.length === 3 && p.endsWith("xx") && p[0] === s[0])));
+}
+
+function maxAttempts(): number {
+  let retries = Math.max(0, Math.floor(getNumber("RetryTimes", 0)));
+  if (getBool("global.auto_retry_enabled")) retries = Math.max(retries, Math.floor(getNumber("global.auto_retry_count", 3)));
+  return 1 + Math.min(retries, 10);
+}
+
+export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const startedAt = Date.now();
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  const search = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+  const route = matchRoute(req.method ?? "GET", path);
+  const errorFormat: IngressName = route?.ingress ?? errorFormatOf(path);
+  if (!route) {
+    writeError(errorFormat, res, { status: 404, message: `Unknown relay route: ${req.method} ${path}`, type: "invalid_request_error", code: "not_found" });
+    return;
+  }
+  // The client going away aborts the upstream call (and the reservation is refunded).
+  const abort = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  try {
+    if (route.kind === "models") {
+      const ctx = await authenticateToken(apiKeyOf(req.headers, search), { ip: String(req.headers[CLIENT_IP_HEADER] ?? "") });
+      const body = await listModels(route.ingress, ctx);
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    await relayCall(req, res, route, search, abort.signal, startedAt);
+  } catch (err) {
+    if (res.headersSent) {
+      if (!res.writableEnded) res.end();
+      return;
+    }
+    if (isAppError(err)) return writeError(errorFormat, res, appErrorToUpstream(err, req));
+    if (err && typeof err === "object" && "toUpstreamError" in err) {
+      return writeError(errorFormat, res, (err as { toUpstreamError(): UpstreamError }).toUpstreamError());
+    }
+    console.error("[relay] unexpected error:", err instanceof Error ? err.stack ?? err.message : err);
+    writeError(errorFormat, res, { status: 500, message: "internal error", type: "server_error", code: "internal_error" });
+  }
+}
+
+async function relayCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: Exclude<RelayRoute, { kind: "models" }>,
+  search: URLSearchParams,
+  signal: AbortSignal,
+  startedAt: number,
+): Promise<void> {
+  const ip = String(req.headers[CLIENT_IP_HEADER] ?? "");
+  // 1. who calls: the key (or, in the playground, the console session) before the body
+  const token = route.kind === "chat" && route.playground ? null : await authenticateToken(apiKeyOf(req.headers, search), { ip });
+  const sessionUser = token ? null : await authenticate(headersOf(req));
+  const raw = await readBody(req, env().RELAY_MAX_BODY_BYTES);
+
+  // 2. the request, in canonical form, and the model it names
+  let request: ChatRequest | PassthroughRequest;
+  let json: Record<string, unknown> | undefined;
+  let model: string;
+  if (route.kind === "chat") {
+    json = parseJson(raw);
+    request = formats[route.ingress].parse(json, route.gemini);
+    model = request.model;
+  } else {
+    const contentType = String(req.headers["content-type"] ?? "application/json");
+    if (contentType.startsWith("multipart/")) {
+      request = { endpoint: route.endpoint, raw, contentType };
+      model = multipartModel(raw);
+    } else {
+      json = parseJson(raw);
+      request = { endpoint: route.endpoint, json, contentType: "application/json" };
+      model = typeof json.model === "string" ? json.model : "";
+    }
+  }
+  if (!model) throw new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "model is required" });
+
+  // 3. may they call this model, within their limits, and how much to hold
+  if (token) checkTokenModel(token.token, model);
+  const caller = token ? tokenCaller(token) : playgroundCaller(sessionUser!, json?.group);
+  await checkRateLimit(caller.rate);
+  const price = resolvePrice({ model, group: caller.group, userSetting: caller.setting });
+  const reservation = await reserve({
+    userId: caller.userId,
+    tokenId: caller.tokenId,
+    unlimitedToken: caller.unlimitedToken,
+    amount: estimateOf(price, request),
+    ref: randomUUID(),
+  });
+
+  // 4. channels, in turn, until one answers or a failure must not be retried
+  const tried: number[] = [];
+  const exclude = new Set<number>();
+  let outcome: ForwardOutcome | undefined;
+  let channel: SelectedChannel | null = null;
+  try {
+    for (let attempt = 0, max = maxAttempts(); attempt < max; attempt++) {
+      const next = caller.pinnedChannelId !== null
+        ? attempt === 0 ? await pinnedChannel(caller.pinnedChannelId, model, caller.group) : null
+        : await selectChannel({ group: caller.group, model, exclude });
+      if (!next) break;
+      channel = next;
+      tried.push(channel.id);
+      exclude.add(channel.id);
+      outcome = await forward({ ingress: route.ingress, request, channel, clientRes: res, signal });
+      if (outcome.ok) {
+        noteChannelSuccess(channel.id);
+        break;
+      }
+      if (outcome.upstreamError) noteChannelFailure(channel, outcome.upstreamError);
+      if (!retryAllowed(outcome)) break;
+    }
+  } catch (err) {
+    if (reservation.state === "open") await refund(reservation).catch((e) => console.error("[relay] refund failed:", e));
+    throw err;
+  }
+
+  // 5. settle or refund, log, and answer a failure in the client's format
+  const base = {
+    username: caller.username,
+    token_name: caller.tokenName,
+    token_id: caller.tokenId,
+    model_name: model,
+    use_time: Math.round((Date.now() - startedAt) / 1000),
+    is_stream: "stream" in request ? request.stream : json?.stream === true,
+    channel_id: channel?.id ?? 0,
+    channel_name: channel?.name ?? "",
+    group: caller.group,
+    ip: showIp(caller.setting) ? ip : "",
+    request_id: reservation.ref,
+  };
+  if (!outcome || !channel) {
+    await refund(reservation);
+    throw new AppError("NO_CHANNEL", "no_channel_available", { group: caller.group, model });
+  }
+  const other = (extra: Record<string, unknown> = {}) => ({
+    ...logOther({
+      price,
+      requestModel: model,
+      upstreamModel: channel!.upstreamModel,
+      frtMs: outcome!.frtMs ? Math.round(outcome!.frtMs) : undefined,
+      channelIds: tried,
+      cacheTokens: outcome!.usage.cached_tokens || undefined,
+      statusCode: outcome!.status,
+    }),
+    ...(tried.length > 1 ? { retry_count: tried.length - 1 } : {}),
+    ...extra,
+  });
+  if (outcome.ok || outcome.firstByteSentToClient) {
+    // The client received an answer (whole, or a stream that broke midway): it pays for
+    // what the upstream produced, measured by the upstream's usage or our estimate.
+    await settle(reservation, costOf(price, outcome), {
+      ...base,
+      prompt_tokens: outcome.usage.prompt_tokens,
+      completion_tokens: outcome.usage.completion_tokens,
+      other: other(outcome.usageEstimated ? { usage_estimated: true } : {}),
+    });
+    if (outcome.ok) await recordSuccess(caller.rate);
+    return;
+  }
+  await refund(reservation);
+  const err = outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null };
+  if (getBool("LogErrorEnabled") && outcome.status !== 499) {
+    enqueueLog({
+      ...base,
+      user_id: caller.userId,
+      type: LOG_TYPE.error,
+      content: err.message,
+      other: other({ error_type: err.type, error_code: err.code ?? "" }),
+    });
+  }
+  if (outcome.status === 499 || res.destroyed) return;
+  const shown = getBool("global.hide_upstream_error_enabled")
+    ? { ...err, message: "upstream error", code: "upstream_error" }
+    : err;
+  writeError(route.ingress, res, shown);
+}
+
+function showIp(setting: string): boolean {
+  if (!setting || !setting.includes("show_ip_in_logs")) return false;
+  try {
+    return (JSON.parse(setting) as { show_ip_in_logs?: unknown }).show_ip_in_logs === true;
+  } catch {
+    return false;
+  }
+}
+

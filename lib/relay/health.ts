@@ -1,0 +1,47 @@
+// Channel health as the relay sees it. A failing channel is disabled automatically (status 3
+// with the reason and time) when the admin turned AutomaticDisableChannelEnabled on and the
+// channel did not opt out (auto_ban = 0): at once when the upstream's message contains one of
+// AutomaticDisableKeywords (case-insensitive, one per line), or after ChannelDisableThreshold
+// consecutive failures. Any success resets the count. Counts are per node, in memory.
+import { autoDisableChannel } from "@/lib/channels/write";
+import { getBool, getNumber, getOption } from "@/lib/options/store";
+import type { UpstreamError } from "@/lib/relay/types";
+
+const failures = new Map<number, number>();
+let keywordSource = "";
+let keywords: string[] = [];
+
+function disableKeywords(): string[] {
+  const raw = getOption("AutomaticDisableKeywords");
+  if (raw !== keywordSource) {
+    keywordSource = raw;
+    keywords = raw
+      .split("\n")
+      .map((k) => k.trim().toLowerCase())
+      .filter(Boolean);
+  }
+  return keywords;
+}
+
+// Failures that say something about the channel (not about the client's request).
+const countsAgainstChannel = (status: number) => status !== 400 && status !== 413 && status !== 422 && status !== 499;
+
+export function noteChannelSuccess(channelId: number): void {
+  if (failures.size && failures.has(channelId)) failures.delete(channelId);
+}
+
+export function noteChannelFailure(channel: { id: number; auto_ban: number }, err: UpstreamError): void {
+  if (!countsAgainstChannel(err.status)) return;
+  const n = (failures.get(channel.id) ?? 0) + 1;
+  failures.set(channel.id, n);
+  if (!getBool("AutomaticDisableChannelEnabled") || channel.auto_ban === 0) return;
+  const message = err.message.toLowerCase();
+  const keyword = disableKeywords().find((k) => message.includes(k));
+  const threshold = Math.max(1, Math.floor(getNumber("ChannelDisableThreshold", 5)));
+  if (!keyword && n < threshold) return;
+  failures.delete(channel.id);
+  const reason = keyword
+    ? `upstream said "${keyword}" (status ${err.status})`
+    : `${n} consecutive failures, last: status ${err.status} ${err.message}`.slice(0, 500);
+  void autoDisableChannel(channel.id, reason).catch((e) => console.error("[relay] auto-disable failed:", e));
+}

@@ -1,0 +1,29 @@
+// GET /v1/models and GET /v1beta/models: the models this token may use — those served by an
+// enabled channel in the token's group, narrowed to the token's model limits when it has
+// them — in the OpenAI or the Gemini list shape.
+import type { IngressName } from "@/lib/relay/formats";
+import { enabledModels } from "@/lib/relay/channel-cache";
+import type { TokenContext } from "@/lib/relay/token-cache";
+
+const CREATED = 1_700_000_000; // a fixed timestamp: OpenAI's list carries one per model
+
+export async function listModels(ingress: IngressName, ctx: TokenContext): Promise<string> {
+  let models = await enabledModels([ctx.group]);
+  if (ctx.token.model_limits_enabled) {
+    const allowed = new Set(ctx.token.model_limits);
+    models = models.filter((m) => allowed.has(m));
+  }
+  if (ingress === "gemini") {
+    return JSON.stringify({
+      models: models.map((m) => ({
+        name: `models/${m}`,
+        displayName: m,
+        supportedGenerationMethods: ["generateContent", "streamGenerateContent"],
+      })),
+    });
+  }
+  return JSON.stringify({
+    object: "list",
+    data: models.map((id) => ({ id, object: "model", created: CREATED, owned_by: "ai-gateway" })),
+  });
+}

@@ -1,0 +1,62 @@
+// The relay's route table: which path speaks which ingress format, and where its key is.
+import type { IngressName } from "@/lib/relay/formats";
+import { parseGeminiPath } from "@/lib/relay/formats";
+import type { PassthroughEndpoint } from "@/lib/relay/providers/types";
+
+export type RelayRoute =
+  | { kind: "chat"; ingress: IngressName; playground?: boolean; gemini?: { model: string; stream: boolean } }
+  | { kind: "passthrough"; ingress: "openai-chat"; endpoint: PassthroughEndpoint }
+  | { kind: "models"; ingress: IngressName };
+
+const PASSTHROUGH: Record<string, PassthroughEndpoint> = {
+  "/v1/completions": "completions",
+  "/v1/embeddings": "embeddings",
+  "/v1/responses": "responses",
+  "/v1/images/generations": "images/generations",
+  "/v1/audio/speech": "audio/speech",
+  "/v1/audio/transcriptions": "audio/transcriptions",
+  "/v1/moderations": "moderations",
+  "/v1/rerank": "rerank",
+};
+
+export const isRelayPath = (path: string) => path.startsWith("/v1/") || path.startsWith("/v1beta/") || path.startsWith("/pg/");
+
+// The format a path's errors are written in, even when the route itself is unknown.
+export function errorFormatOf(path: string): IngressName {
+  if (path.startsWith("/v1beta/")) return "gemini";
+  if (path === "/v1/messages") return "anthropic-messages";
+  return "openai-chat";
+}
+
+export function matchRoute(method: string, path: string): RelayRoute | null {
+  const p = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  if (method === "GET") {
+    if (p === "/v1/models") return { kind: "models", ingress: "openai-chat" };
+    if (p === "/v1beta/models") return { kind: "models", ingress: "gemini" };
+    return null;
+  }
+  if (method !== "POST") return null;
+  if (p === "/v1/chat/completions") return { kind: "chat", ingress: "openai-chat" };
+  if (p === "/pg/chat/completions") return { kind: "chat", ingress: "openai-chat", playground: true };
+  if (p === "/v1/messages") return { kind: "chat", ingress: "anthropic-messages" };
+  if (p.startsWith("/v1beta/models/")) {
+    const g = parseGeminiPath(p);
+    if (g && (g.action === "generateContent" || g.action === "streamGenerateContent")) {
+      return { kind: "chat", ingress: "gemini", gemini: { model: g.model, stream: g.stream } };
+    }
+    return null;
+  }
+  const endpoint = PASSTHROUGH[p];
+  return endpoint ? { kind: "passthrough", ingress: "openai-chat", endpoint } : null;
+}
+
+// The API key as each format's clients send it: OpenAI `Authorization: Bearer`; Anthropic
+// `x-api-key` (or Bearer); Gemini `x-goog-api-key` or `?key=`.
+export function apiKeyOf(headers: Record<string, string | string[] | undefined>, search: URLSearchParams): string | null {
+  const h = (name: string) => {
+    const v = headers[name];
+    return (Array.isArray(v) ? v[0] : v)?.trim() || null;
+  };
+  const bearer = h("authorization")?.replace(/^Bearer\s+/i, "") || null;
+  return h("x-api-key") ?? h("x-goog-api-key") ?? bearer ?? search.get("key");
+}

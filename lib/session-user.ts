@@ -1,0 +1,12 @@
+// The session user as the console's pages see it (server side): the same few fields the
+// browser keeps in localStorage under "user".
+import { headers } from "next/headers";
+import { optionalSessionUser } from "@/lib/http/auth";
+
+export type ShellUser = { id: number; username: string; display_name: string; role: number; group: string };
+
+export async function shellUser(): Promise<ShellUser | null> {
+  const user = await optionalSessionUser(await headers());
+  if (!user) return null;
+  return { id: user.id, username: user.username, display_name: user.display_name, role: user.role, group: user.group };
+}

@@ -1,0 +1,59 @@
+// Browser test support: Debian's Chromium through playwright-core, message lookup, toasts
+// and screenshots in both themes.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import en from "@/messages/en.json";
+import zh from "@/messages/zh.json";
+
+export type Locale = "zh" | "en";
+export const MESSAGES = { zh, en } as const;
+export type Messages = typeof zh;
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+// Fills {name} placeholders of a message.
+export function fmt(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, k: string) => (k in values ? String(values[k]) : whole));
+}
+
+// Waits for a toast that contains the text.
+export async function expectToast(page: Page, text: string) {
+  await page.locator("[data-toast]").filter({ hasText: text }).first().waitFor({ state: "visible" });
+}
+
+const SHOTS = path.join(process.cwd(), "test-results", "screenshots");
+
+// A screenshot in the light and the dark theme, then back to light: the full page, or
+// only the viewport while a dialog is open (sticky parts misdraw in a full-page shot).
+export async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => {
+      localStorage.setItem("theme-mode", t);
+      document.documentElement.classList.toggle("dark", t === "dark");
+      document.documentElement.style.colorScheme = t;
+    }, theme);
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${locale}-${theme}.png`), fullPage });
+  }
+  await page.evaluate(() => {
+    localStorage.setItem("theme-mode", "light");
+    document.documentElement.classList.remove("dark");
+    document.documentElement.style.colorScheme = "light";
+  });
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { classifyResponse, expiredLoginUrl, safeReturnTo } from "@/lib/client/errors";
+
+describe("classifyResponse (spec 1 section 8)", () => {
+  it("passes a successful envelope", () => {
+    expect(classifyResponse(200, false, { success: true, message: "" })).toBeNull();
+  });
+  it("maps the fixed statuses to the catalogue", () => {
+    expect(classifyResponse(401, false, { success: false, message: "x" })).toEqual({ kind: "expired" });
+    expect(classifyResponse(429, false, null)).toEqual({ kind: "catalogue", key: "tooManyRequests" });
+    expect(classifyResponse(403, true, null)).toEqual({ kind: "catalogue", key: "browserCheck" });
+    expect(classifyResponse(403, false, { success: false, message: "denied" })).toEqual({ kind: "catalogue", key: "forbidden" });
+    expect(classifyResponse(500, false, { success: false, message: "boom" })).toEqual({ kind: "catalogue", key: "internalError" });
+    expect(classifyResponse(405, false, null)).toEqual({ kind: "catalogue", key: "demoOnly" });
+  });
+  it("shows the server's message for success:false and other statuses", () => {
+    expect(classifyResponse(200, false, { success: false, message: "用户名已存在" })).toEqual({ kind: "message", text: "用户名已存在" });
+    expect(classifyResponse(413, false, { success: false, message: "too large" })).toEqual({ kind: "message", text: "too large" });
+  });
+  it("falls back to a generic failure when there is no message", () => {
+    expect(classifyResponse(200, false, { success: false, message: "" })).toEqual({ kind: "catalogue", key: "unknown" });
+    expect(classifyResponse(404, false, null)).toEqual({ kind: "catalogue", key: "unknown" });
+  });
+});
+
+describe("login redirects", () => {
+  it("builds the expired login URL with the current path", () => {
+    expect(expiredLoginUrl("/app/me?tab=1")).toBe("/login?expired=true&returnTo=%2Fapp%2Fme%3Ftab%3D1");
+  });
+  it("accepts only same-site paths as returnTo", () => {
+    expect(safeReturnTo("/admin/users?p=2")).toBe("/admin/users?p=2");
+    expect(safeReturnTo(null)).toBe("/app/tokens");
+    expect(safeReturnTo("")).toBe("/app/tokens");
+    expect(safeReturnTo("//evil.example/x")).toBe("/app/tokens");
+    expect(safeReturnTo("/\\evil.example")).toBe("/app/tokens");
+    expect(safeReturnTo("https://evil.example/")).toBe("/app/tokens");
+    expect(safeReturnTo("app/me")).toBe("/app/tokens");
+  });
+});

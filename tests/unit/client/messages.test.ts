@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import en from "@/messages/en.json";
+import zh from "@/messages/zh.json";
+
+function leaves(node: unknown, prefix = ""): string[] {
+  if (typeof node !== "object" || node === null) return [prefix];
+  return Object.entries(node).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
+}
+
+describe("messages", () => {
+  it("zh and en have the same keys", () => {
+    expect(leaves(en).sort()).toEqual(leaves(zh).sort());
+  });
+  it("carry the spec's setup messages", () => {
+    expect(zh.validation.setupUsernameRequired).toBe("请输入管理员用户名");
+    expect(zh.validation.setupPasswordShort).toBe("密码长度至少为8个字符");
+    expect(zh.validation.setupPasswordMismatch).toBe("两次输入的密码不一致");
+    expect(en.errors.prefixed).toBe("Error: {message}");
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { chatNames, isActive, sidebarGroups, sidebarHiddenOn } from "@/lib/client/navigation";
+
+const keys = (groups: ReturnType<typeof sidebarGroups>) => Object.fromEntries(groups.map((g) => [g.key, g.items.map((i) => i.key)]));
+
+describe("sidebar groups", () => {
+  it("shows optional console entries only when enabled", () => {
+    const off = keys(sidebarGroups({}, 1));
+    expect(off.console).toEqual(["tokens", "usageLogs"]);
+    const on = keys(sidebarGroups({ enable_data_export: true, enable_drawing: true, enable_task: true }, 1));
+    expect(on.console).toEqual(["dashboard", "tokens", "usageLogs", "drawingLogs", "taskLogs"]);
+  });
+  it("shows the admin group from role 10", () => {
+    expect(keys(sidebarGroups({}, 1)).admin).toBeUndefined();
+    expect(keys(sidebarGroups({}, undefined)).admin).toBeUndefined();
+    expect(keys(sidebarGroups({}, 10)).admin).toEqual(["channels", "coupons", "messages", "users", "settings"]);
+    expect(keys(sidebarGroups({}, 100)).admin).toHaveLength(5);
+    expect(keys(sidebarGroups({}, 1)).personal).toEqual(["wallet", "me"]);
+  });
+  it("lists configured chats", () => {
+    expect(chatNames([{ "Lobe Chat": "https://x" }, { Other: "y" }, "bad"])).toEqual(["Lobe Chat", "Other"]);
+    expect(keys(sidebarGroups({ chats: [{ A: "x" }] }, 1)).chat).toEqual(["playground", "chat:A"]);
+  });
+  it("hides on home, chat and setup", () => {
+    for (const p of ["/", "/setup", "/chat", "/chat/2"]) expect(sidebarHiddenOn(p)).toBe(true);
+    for (const p of ["/app/me", "/admin/users", "/chat2link", "/login"]) expect(sidebarHiddenOn(p)).toBe(false);
+  });
+  it("marks the active entry", () => {
+    expect(isActive("/app/me", "/app/me")).toBe(true);
+    expect(isActive("/app/logs/api-usage", "/app/logs/api-usage/1")).toBe(true);
+    expect(isActive("/app/me", "/app/meow")).toBe(false);
+  });
+});
