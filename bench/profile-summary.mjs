@@ -3,10 +3,12 @@
 // function, mapped back to the TypeScript sources through dist/server.mjs.map, and per area
 // (our lib/ folders, Node's HTTP internals, Prisma, Next, GC, idle).
 //
-//   node bench/profile-summary.mjs [profile.cpuprofile] [--last=SECONDS] [--top=25]
+//   node bench/profile-summary.mjs [profile.cpuprofile] [--last=SECONDS | --window=FROM,TO] [--calls=N] [--top=25]
 //
-// --last keeps only the samples of the final SECONDS of the profile (the measurement, not
-// the start-up and setup); run.mjs prints the right value when it profiles.
+// --last keeps only the samples of the final SECONDS of the profile; --window=FROM,TO the
+// samples between FROM and TO seconds before the profile's end (run.mjs passes the window
+// of the measurement, leaving out start-up, setup and the billing check). --calls: the
+// relayed calls in that window, to print the CPU time per call.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { SourceMap } from "node:module";
 import path from "node:path";
@@ -83,7 +85,9 @@ const times = [];
 let t = profile.startTime;
 for (const d of profile.timeDeltas) times.push((t += d));
 const last = opt.last ? Number(opt.last) * 1e6 : null;
-const from = last ? profile.endTime - last : -Infinity;
+const windowSec = opt.window ? opt.window.split(",").map(Number) : null;
+const from = windowSec ? profile.endTime - windowSec[0] * 1e6 : last ? profile.endTime - last : -Infinity;
+const to = windowSec ? profile.endTime - windowSec[1] * 1e6 : Infinity;
 
 const self = new Map();
 const inclusive = new Map();
@@ -91,7 +95,7 @@ const areas = new Map();
 const areasInclusive = new Map();
 let total = 0;
 for (let i = 0; i < profile.samples.length; i++) {
-  if (times[i] < from) continue;
+  if (times[i] < from || times[i] > to) continue;
   const dt = (profile.timeDeltas[i + 1] ?? profile.timeDeltas[i]) / 1000; // ms until the next sample
   const id = profile.samples[i];
   const me = info.get(id);
@@ -119,7 +123,9 @@ const pct = (v, of) => `${((100 * v) / of).toFixed(1)}%`.padStart(6);
 const ms = (v) => `${v.toFixed(0)} ms`.padStart(9);
 const topOf = (m, n, filter = () => true) => [...m].filter(([k]) => filter(k)).sort((a, b) => b[1] - a[1]).slice(0, n);
 
-console.log(`profile ${path.relative(process.cwd(), file)}: ${(total / 1000).toFixed(1)} s sampled${last ? ` (last ${opt.last} s)` : ""}, busy ${(busy / 1000).toFixed(1)} s (${pct(busy, total).trim()}), idle ${(idle / 1000).toFixed(1)} s`);
+const span = windowSec ? ` (from ${windowSec[0]} s to ${windowSec[1]} s before the end)` : last ? ` (last ${opt.last} s)` : "";
+console.log(`profile ${path.relative(process.cwd(), file)}: ${(total / 1000).toFixed(1)} s sampled${span}, busy ${(busy / 1000).toFixed(1)} s (${pct(busy, total).trim()}), idle ${(idle / 1000).toFixed(1)} s`);
+if (opt.calls) console.log(`${opt.calls} relayed calls in the window: ${(busy / Number(opt.calls)).toFixed(2)} ms of the gateway's CPU per call`);
 console.log("\nself time by area (share of busy time):");
 for (const [k, v] of topOf(areas, 30, (k) => k !== "idle")) console.log(`  ${ms(v)} ${pct(v, busy)}  ${k}`);
 console.log("\ninclusive time by area (a sample counts once per area on its stack):");

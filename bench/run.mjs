@@ -264,16 +264,20 @@ async function streamFirstByte(target) {
 }
 
 async function measure(target) {
-  const out = { loadBefore: loadavg(), warmups: [] };
+  const out = { loadBefore: loadavg(), warmups: [], phases: {} };
   if (WARMUP > 0) out.warmups.push(wrk(target, 1, WARMUP, "warm-up"));
+  let t = Date.now();
   out.oneConnection = wrk(target, 1, DURATION, "1 connection");
+  out.phases.oneConnection = { start: t, end: Date.now() };
   const l = out.oneConnection.latencyUs;
   console.log(`  1 connection:  p50 ${fmtMs(l.p50 / 1000)} ms, p99 ${fmtMs(l.p99 / 1000)} ms, ${Math.round(out.oneConnection.requestsPerSec)} req/s, errors ${out.oneConnection.errors}`);
   out.stream = await streamFirstByte(target);
   const s = out.stream;
   console.log(`  stream first byte: p50 ${fmtMs(s.firstByteMs.p50)} ms, p99 ${fmtMs(s.firstByteMs.p99)} ms (${s.ok}/${s.requests} complete streams)`);
   if (WARMUP > 0) out.warmups.push(wrk(target, HIGH_CONNECTIONS, WARMUP, "warm-up"));
+  t = Date.now();
   out.highConcurrency = wrk(target, HIGH_CONNECTIONS, DURATION, `${HIGH_CONNECTIONS} connections`);
+  out.phases.highConcurrency = { start: t, end: Date.now() };
   const h = out.highConcurrency;
   console.log(`  ${HIGH_CONNECTIONS} connections: ${Math.round(h.requestsPerSec)} req/s, p50 ${fmtMs(h.latencyUs.p50 / 1000)} ms, p99 ${fmtMs(h.latencyUs.p99 / 1000)} ms, errors ${h.errors}`);
   out.loadAfter = loadavg();
@@ -552,6 +556,7 @@ async function main() {
       (results[target.key] ??= { name: target.name, url: target.url, rounds: [] }).rounds.push(r);
     }
   }
+  const gwMeasureEnd = Date.now();
   for (const k of Object.keys(results)) results[k].summary = summarize(results[k].rounds);
 
   let billing = null;
@@ -578,9 +583,17 @@ async function main() {
     console.log(
       `\nbilling: token used quota +${billing.usedQuotaDelta} (${billing.quotaPerLoggedCall?.toFixed(2)} per logged call), consume logs +${billing.consumeLogDelta} for ${counted} successful calls counted by the clients -> ${billing.ok ? "billed and logged" : "NOT all billed and logged"}`,
     );
-    const windowSeconds = Math.ceil((Date.now() - gwMeasureStart) / 1000) + 2;
     await stop(gw.proc);
-    if (PROFILE) notes.push(profileSummary(gw, windowSeconds));
+    // the measurement's window, in seconds before the process's (and the profile's) end
+    const stoppedAt = Date.now();
+    if (PROFILE) {
+      notes.push(profileSummary(gw, "all", (stoppedAt - gwMeasureStart) / 1000, (stoppedAt - gwMeasureEnd) / 1000, billing.countedCalls));
+      // the two wrk phases of the first round on their own: CPU per call at 1 and at 64 connections
+      const r0 = results.gateway.rounds[0];
+      for (const [phase, w] of Object.entries(r0.phases)) {
+        notes.push(profileSummary(gw, phase, (stoppedAt - w.start) / 1000, (stoppedAt - w.end) / 1000, r0[phase].requests));
+      }
+    }
   }
   if (pk) await stop(pk.proc);
   await stop(mock.proc);
@@ -616,15 +629,17 @@ async function main() {
   }
 }
 
-function profileSummary(gw, windowSeconds) {
+function profileSummary(gw, label, fromEnd, toEnd, calls) {
   const dir = path.join(HERE, "profiles");
   const prof = readdirSync(dir).find((f) => f.includes(`.${gw.proc.child.pid}.`) && f.endsWith(".cpuprofile"));
   if (!prof) return "the gateway's CPU profile was not written";
   const file = path.join(dir, prof);
-  const summary = spawnSync(process.execPath, [path.join(HERE, "profile-summary.mjs"), file, `--last=${windowSeconds}`], { encoding: "utf8" });
-  writeFileSync(file.replace(/\.cpuprofile$/, ".summary.txt"), summary.stdout + summary.stderr);
-  console.log("\n" + summary.stdout + summary.stderr);
-  return `CPU profile of the gateway (node --cpu-prof): ${path.relative(ROOT, file)}; summary of the last ${windowSeconds} s beside it`;
+  const window = `${fromEnd.toFixed(1)},${toEnd.toFixed(1)}`;
+  const summary = spawnSync(process.execPath, [path.join(HERE, "profile-summary.mjs"), file, `--window=${window}`, `--calls=${calls}`], { encoding: "utf8" });
+  const out = file.replace(/\.cpuprofile$/, `.${label}.txt`);
+  writeFileSync(out, summary.stdout + summary.stderr);
+  console.log(`\n[profile: ${label}]\n` + (label === "all" ? summary.stdout : summary.stdout.split("\n\n").slice(0, 2).join("\n\n")) + summary.stderr);
+  return `CPU profile of the gateway (node --cpu-prof), ${label}: ${path.relative(ROOT, out)} (--window=${window}, --calls=${calls})`;
 }
 
 // Successful calls wrk and the stream client counted in one round, warm-ups included.
