@@ -1,9 +1,8 @@
 // The usage-log writer: relay calls enqueue rows in memory and return at once; a timer
-// writes them with createMany every second or as soon as 500 are waiting, and the shutdown
+// writes them in one batch (lib/logs/insert.ts) every second or as soon as 500 are waiting, and the shutdown
 // sequence flushes what is left (registerFlusher). If the database refuses a batch, the
 // rows are kept (up to MAX_QUEUE) and retried on the next tick.
-import type { Prisma } from "@/generated/sqlite/client";
-import { db } from "@/lib/db/client";
+import { insertLogRows, type LogRow } from "@/lib/logs/insert";
 import { registerFlusher } from "@/lib/lifecycle";
 
 export const LOG_TYPE = { topup: 1, consume: 2, admin: 3, system: 4, checkIn: 5, error: 6 } as const;
@@ -34,7 +33,7 @@ const FLUSH_INTERVAL_MS = 1000;
 const BATCH = 500;
 const MAX_QUEUE = 100_000;
 
-type Row = Prisma.LogCreateManyInput;
+type Row = LogRow;
 
 const state = globalThis as unknown as {
   __gatewayLogWriter?: { queue: Row[]; timer?: NodeJS.Timeout; flushing?: Promise<void> };
@@ -97,7 +96,7 @@ export async function flushLogs(): Promise<void> {
     while (w.queue.length) {
       const batch = w.queue.splice(0, BATCH);
       try {
-        await db().log.createMany({ data: batch });
+        await insertLogRows(batch);
       } catch (err) {
         w.queue.unshift(...batch);
         console.error("[logs] batch write failed, will retry:", (err as Error).message);

@@ -1,19 +1,14 @@
 // PostgreSQL: one pooled connection per movement, in a transaction of plain statements.
 // The conditional updates are re-checked by PostgreSQL against the latest row version when
 // two transactions race for one balance, so no balance goes below zero.
-import pg from "pg";
+import type pg from "pg";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
 
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
 
-export function postgresBillingStore(connectionString: string): BillingStore {
-  const pool = new pg.Pool({ connectionString, max: 10 });
-  // An idle connection the server closes (restart, failover) must not crash the process:
-  // the pool drops it and opens another on the next call.
-  pool.on("error", (err) => console.error("[billing] idle PostgreSQL connection closed:", err.message));
-
+export function postgresBillingStore(pool: pg.Pool): BillingStore {
   async function inTransaction(work: (q: Q) => Promise<bigint | null>): Promise<bigint | null> {
     const client = await pool.connect();
     const q: Q = async (sql, params) => (await client.query(sql, params.map((p) => (typeof p === "bigint" ? p.toString() : p)))).rows;

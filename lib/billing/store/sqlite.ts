@@ -4,12 +4,10 @@
 // IMMEDIATE ... COMMIT run in one turn of the event loop. Prisma's interactive transactions
 // do span awaits; while one is open on the connection, this waits for it to end.
 import type BetterSqlite3 from "better-sqlite3";
+import { whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
-
-const WAIT_FOR_MS = 10_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
   // WAL (set by the migrator) with NORMAL sync: durable against a crash of the process; an
@@ -73,18 +71,9 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     return tokenAdjust(r, -r.amount);
   });
 
-  async function run<I>(tx: { immediate(input: I): bigint | null }, input: I): Promise<bigint | null> {
-    const deadline = Date.now() + WAIT_FOR_MS;
-    for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
-      if (!conn.inTransaction) return tx.immediate(input);
-      if (Date.now() > deadline) throw new Error("billing: the database connection stayed inside a transaction");
-      await sleep(pause);
-    }
-  }
-
   return {
-    reserve: (input) => run(reserveTx, input),
-    settle: (input) => run(settleTx, input),
-    refund: (input) => run(refundTx, input),
+    reserve: (input) => whenSqliteIdle(conn, () => reserveTx.immediate(input)),
+    settle: (input) => whenSqliteIdle(conn, () => settleTx.immediate(input)),
+    refund: (input) => whenSqliteIdle(conn, () => refundTx.immediate(input)),
   };
 }

@@ -1,0 +1,34 @@
+// Driver-level access for the two hot paths that an ORM makes too slow (relay billing and
+// usage-log batches): the SQLite connection under Prisma, and a PostgreSQL pool.
+import type BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
+import { env } from "@/lib/env";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const WAIT_FOR_MS = 10_000;
+
+// Runs synchronous work on the SQLite connection that Prisma also uses, at a moment when no
+// Prisma interactive transaction is open on it (those span awaits; ours never do). The
+// check and the work happen in the same turn of the event loop, so nothing can slip between.
+export async function whenSqliteIdle<T>(conn: BetterSqlite3.Database, work: () => T): Promise<T> {
+  const deadline = Date.now() + WAIT_FOR_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
+    if (!conn.inTransaction) return work();
+    if (Date.now() > deadline) throw new Error("the database connection stayed inside a transaction");
+    await sleep(pause);
+  }
+}
+
+const holder = globalThis as unknown as { __gatewayPgPool?: pg.Pool };
+
+// One pool per process for the driver-level statements (Prisma keeps its own).
+export function pgPool(): pg.Pool {
+  if (!holder.__gatewayPgPool) {
+    const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 10 });
+    // An idle connection the server closes (restart, failover) must not crash the process:
+    // the pool drops it and opens another on the next call.
+    pool.on("error", (err) => console.error("[db] idle PostgreSQL connection closed:", err.message));
+    holder.__gatewayPgPool = pool;
+  }
+  return holder.__gatewayPgPool;
+}
