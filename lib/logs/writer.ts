@@ -30,7 +30,9 @@ export type LogInput = {
 };
 
 const FLUSH_INTERVAL_MS = 1000;
-const BATCH = 500;
+// Rows per INSERT. Batches are written one per turn of the event loop, so that relay
+// requests are served between them (a long synchronous insert would show in p99 latency).
+const BATCH = 200;
 const MAX_QUEUE = 100_000;
 
 type Row = LogRow;
@@ -93,7 +95,8 @@ export async function flushLogs(): Promise<void> {
   if (w.flushing) await w.flushing;
   if (!w.queue.length) return;
   w.flushing = (async () => {
-    while (w.queue.length) {
+    for (let first = true; w.queue.length; first = false) {
+      if (!first) await new Promise((resolve) => setImmediate(resolve));
       const batch = w.queue.splice(0, BATCH);
       try {
         await insertLogRows(batch);
