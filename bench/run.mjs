@@ -2,6 +2,7 @@
 // gateway, against the same mock upstream, in one run on this machine.
 //
 //   npm run bench [-- --rounds=1 --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,gateway,portkey --profile --no-write]
+//   npm run bench -- --report-only   (re-render RESULTS.md from results.json)
 //
 // For each target (direct to the mock, our gateway with billing and logging on, Portkey):
 //   - latency p50/p99 at 1 connection, non-streaming (wrk --latency, fixed duration);
@@ -498,6 +499,14 @@ function targets(results) {
 
 // ---------- main ----------
 async function main() {
+  if (args["report-only"] === "true") {
+    // Re-renders RESULTS.md from the measured bench/results.json (no new measurement).
+    const json = JSON.parse(readFileSync(path.join(HERE, "results.json"), "utf8"));
+    const header = ["", "direct", "our gateway", `Portkey ${PORTKEY_VERSION}`];
+    writeFileSync(path.join(HERE, "RESULTS.md"), markdown(json, header, rows(json.results)));
+    console.log("rewrote bench/RESULTS.md from bench/results.json");
+    return;
+  }
   const startedAt = new Date();
   const info = { ...machine(), date: startedAt.toISOString(), loadBefore: loadavg() };
   console.log(`relay benchmark: ${info.nproc} cores (${info.cpu}), node ${info.node}, load ${info.loadBefore.join(" ")}`);
@@ -651,6 +660,24 @@ function countSuccesses(r) {
   return ok(r.oneConnection) + ok(r.highConcurrency) + r.stream.ok + r.stream.warmupRequests + r.warmups.reduce((n, w) => n + ok(w), 0);
 }
 
+// "gateway: 47 wrk timeouts (no answer within 5 s), 0 non-2xx, ..." over every round.
+function errorKinds(results) {
+  const parts = [];
+  for (const k of COLS) {
+    if (!results[k]) continue;
+    const t = { timeout: 0, read: 0, write: 0, connect: 0, non2xx: 0, streams: 0 };
+    for (const r of results[k].rounds) {
+      for (const w of [r.oneConnection, r.highConcurrency]) {
+        for (const e of ["timeout", "read", "write", "connect"]) t[e] += w.socketErrors[e];
+        t.non2xx += w.non2xx3xx;
+      }
+      t.streams += r.stream.failures;
+    }
+    parts.push(`${k}: ${t.timeout} wrk timeouts (no answer within 5 s), ${t.non2xx} non-2xx answers, ${t.read + t.write + t.connect} socket errors, ${t.streams} failed streams`);
+  }
+  return parts.join("; ");
+}
+
 const yesNo = (b) => (b === null ? "n/a" : b ? "MET" : "MISSED");
 
 function verdictLines(t) {
@@ -682,6 +709,7 @@ function markdown(json, header, body) {
     "",
   ];
   if (s.rounds > 1) lines.push("Per round:", "", mdTable(ROUND_HEADER, roundRows(json.results)), "");
+  lines.push(`Errors by kind: ${errorKinds(json.results)}.`, "");
   if (t) lines.push("## Targets", "", ...verdictLines(t).map((l) => `- ${l.replace(/: (MET|MISSED|n\/a)/, ": **$1**")}`), "");
   if (b) {
     lines.push(
