@@ -79,13 +79,11 @@ async function login(page: Page, user: SeededUser) {
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
-// The session cookie of a seeded user and the local copy of the user that the login form
-// would have stored (the New-Api-User header comes from it), so that contexts need no login.
+// Only the session cookie of a seeded user: the page itself must store the local user (the
+// New-Api-User header comes from it) before its first API call.
 async function asUser(ctx: BrowserContext, user: SeededUser) {
   const value = user.client.cookie.replace(/^session=/, "");
   await ctx.addCookies([{ name: "session", value, url: server.url }]);
-  const local = { id: user.id, username: user.username, display_name: user.username, role: user.username === "root" ? 100 : 1, group: "default" };
-  await ctx.addInitScript((u) => localStorage.setItem("user", u), JSON.stringify(local));
 }
 
 const toast = (page: Page, text: string | RegExp) => page.locator("[data-toast]").filter({ hasText: text }).first();
@@ -245,6 +243,23 @@ describe("relay console", () => {
     await page.getByRole("button", { name: "Enable my-app" }).click();
     await expect.poll(() => toast(page, "quota is exhausted").count()).toBe(1);
     await query(server, 'UPDATE "tokens" SET "status" = 1, "remain_quota" = 5000000');
+    await ctx.close();
+  });
+
+  it("a fresh browser with only the session cookie loads the console without a login", async () => {
+    const ctx = await newContext("en", "light");
+    await asUser(ctx, alice);
+    const page = await ctx.newPage();
+    const unauthorized: string[] = [];
+    page.on("response", (r) => {
+      if (r.url().includes("/api/") && r.status() === 401) unauthorized.push(r.url());
+    });
+    await page.goto(`${server.url}/app/tokens`);
+    await page.getByTestId("token-row-my-app").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/app/tokens");
+    expect(unauthorized).toEqual([]);
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("user"))) ?? "null") as { id?: number } | null;
+    expect(stored?.id).toBe(alice.id);
     await ctx.close();
   });
 
