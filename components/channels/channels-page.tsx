@@ -17,13 +17,12 @@ import { Pagination } from "@/components/ui/pagination";
 import { Switch } from "@/components/ui/switch";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Tooltip } from "@/components/ui/tooltip";
+import { CHANNEL_TYPES, channelTypeName } from "@/lib/channels/channel-types";
 import { api } from "@/lib/client/api";
 import { failureText } from "@/lib/client/failure";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
 import {
   CHANNEL_STATUS_COLOR,
-  CHANNEL_TYPES,
-  channelTypeName,
   inlinePriority,
   inlineWeight,
   parseOtherInfo,

@@ -106,6 +106,23 @@ describe("channel create, read, update", () => {
     const neg = await admin.client.post("/api/channel/", { type: 1, name: "n", key: "k", models: "m", weight: -1 });
     expect(neg.success).toBe(false);
     expect((await admin.client.put("/api/channel/", { id: 999999, priority: 1 })).success).toBe(false);
+    // The type must be one of the shared list (lib/channels/channel-types.ts).
+    const unknownType = await admin.client.post("/api/channel/", { type: 999, name: "n", key: "k", models: "m" });
+    expect(unknownType.success).toBe(false);
+    expect(unknownType.message).toBe("Unknown channel type");
+    const toUnknown = await admin.client.put("/api/channel/", { id: c.id, type: 2 });
+    expect(toUnknown.message).toBe("Unknown channel type");
+    // A stored type the list does not know is kept on edit.
+    await query(server, 'UPDATE "channels" SET "type" = 999 WHERE "id" = $1', [c.id]);
+    const keep = await admin.client.put<Ch>("/api/channel/", { id: c.id, type: 999, remark: "legacy" });
+    expect(keep.success, keep.message).toBe(true);
+    await query(server, 'UPDATE "channels" SET "type" = 1 WHERE "id" = $1', [c.id]);
+    // The types the server used to miss: Ollama, Moonshot, Perplexity, Mistral, xAI.
+    for (const type of [4, 25, 27, 42, 48]) {
+      const made = await admin.client.post<Ch>("/api/channel/", { type, name: `type-${type}`, key: "k", models: `m-${type}`, status: 2 });
+      expect(made.success, made.message).toBe(true);
+      await admin.client.del(`/api/channel/${made.data.id}`);
+    }
   });
 
   it("creates one channel per key line in batch mode", async () => {
@@ -207,6 +224,9 @@ describe("list, search, tags", () => {
     expect(all.data.map((m) => m.id)).toContain("gpt-4o-mini");
     const byType = await admin.client.get<Record<string, string[]>>("/api/models");
     expect(byType.data["14"]).toEqual(["rare-model"]);
+    // Every known type is a key, the ones without channels with an empty list.
+    for (const type of ["1", "3", "4", "8", "14", "24", "25", "27", "42", "43", "48"]) expect(byType.data).toHaveProperty(type);
+    expect(byType.data["48"]).toEqual([]);
   });
 });
 
