@@ -13,7 +13,8 @@ import { Field, Input, SelectField } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { TextareaField } from "@/components/ui/textarea";
 import { api } from "@/lib/client/api";
-import { CHANNEL_TYPES, isJsonObjectText, keyFormat, splitList } from "@/lib/client/relay";
+import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
+import { isJsonObjectText, keyFormat, splitList } from "@/lib/client/relay";
 import { toast } from "@/lib/client/toast";
 import type { Channel } from "./types";
 

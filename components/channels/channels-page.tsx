@@ -17,13 +17,12 @@ import { Pagination } from "@/components/ui/pagination";
 import { Switch } from "@/components/ui/switch";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Tooltip } from "@/components/ui/tooltip";
+import { CHANNEL_TYPES, channelTypeName } from "@/lib/channels/channel-types";
 import { api } from "@/lib/client/api";
 import { failureText } from "@/lib/client/failure";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
 import {
   CHANNEL_STATUS_COLOR,
-  CHANNEL_TYPES,
-  channelTypeName,
   inlinePriority,
   inlineWeight,
   parseOtherInfo,
@@ -33,7 +32,7 @@ import {
 import { readItem, readJson, STORAGE_KEYS, writeItem, writeJson, DEFAULT_PAGE_SIZE } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import { usePageSize } from "@/lib/client/use-page-size";
-import { BatchTagDialog, ConfirmDialog, CopyChannelDialog, EditModelsDialog, TagEditDialog } from "./channel-dialogs";
+import { BatchTagDialog, ConfirmDialog, EditModelsDialog, TagEditDialog } from "./channel-dialogs";
 import { ModelTestDialog, testChannelModel } from "./model-test-dialog";
 import { CHANNEL_COLUMNS, type Channel, type ChannelColumn, type ChannelList, type TagRow } from "./types";
 
@@ -141,7 +140,6 @@ export function ChannelsPage() {
   const [expanded, setExpanded] = useState<string[]>([]);
   const [testing, setTesting] = useState<Channel | null>(null);
   const [editingModels, setEditingModels] = useState<Channel | null>(null);
-  const [copying, setCopying] = useState<Channel | null>(null);
   const [editingTag, setEditingTag] = useState<TagRow | null>(null);
   const [batchTag, setBatchTag] = useState(false);
   const [confirm, setConfirm] = useState<null | { title: string; description: string; confirm: string; run: () => void }>(null);
@@ -340,7 +338,18 @@ export function ChannelsPage() {
                 <DropdownItem onSelect={() => setTesting(c)}>{t("actions.testModels")}</DropdownItem>
                 <DropdownItem onSelect={() => setEditingModels(c)}>{t("actions.editModels")}</DropdownItem>
                 <DropdownItem onSelect={() => refreshBalance(c)}>{t("refreshBalance")}</DropdownItem>
-                <DropdownItem onSelect={() => setCopying(c)}>{t("actions.copy")}</DropdownItem>
+                <DropdownItem
+                  onSelect={() =>
+                    setConfirm({
+                      title: t("copyTitle", { name: c.name }),
+                      description: t("copyDescription", { name: c.name }),
+                      confirm: t("actions.copy"),
+                      run: () => act(() => api.post(`/api/channel/copy/${c.id}`), () => toast.success({ key: "channels.copied" })),
+                    })
+                  }
+                >
+                  {t("actions.copy")}
+                </DropdownItem>
                 <DropdownSeparator />
                 <DropdownItem
                   onSelect={() =>
@@ -593,7 +602,6 @@ export function ChannelsPage() {
 
       <ModelTestDialog channel={testing} onClose={() => setTesting(null)} onModelsChanged={refresh} />
       <EditModelsDialog channel={editingModels} onClose={() => setEditingModels(null)} onSaved={refresh} />
-      <CopyChannelDialog channel={copying} onClose={() => setCopying(null)} onCopied={refresh} />
       <TagEditDialog row={editingTag} groups={groups ?? []} onClose={() => setEditingTag(null)} onSaved={refresh} />
       <BatchTagDialog open={batchTag} ids={selected} onClose={() => setBatchTag(false)} onSaved={refresh} />
       <ConfirmDialog

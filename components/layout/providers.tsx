@@ -5,7 +5,7 @@ import { createContext, useContext, useEffect, type ReactNode } from "react";
 import useSWR, { SWRConfig } from "swr";
 import { fetchData } from "@/lib/client/api";
 import type { QuotaDisplay } from "@/lib/client/format";
-import { clearLocalUser, setLocalUser, STORAGE_KEYS, writeItem, writeJson, type LocalUser } from "@/lib/client/storage";
+import { STORAGE_KEYS, syncLocalUser, writeItem, writeJson, type LocalUser } from "@/lib/client/storage";
 import type { SiteStatus } from "@/lib/options/site-status";
 import { Toaster } from "@/components/ui/toaster";
 
@@ -33,12 +33,13 @@ function StatusProvider({ initial, children }: { initial: SiteStatus; children: 
 }
 
 // The server knows the session; the browser keeps a copy of the user for the New-Api-User
-// header. Keep the copy in step with the session on every full page load.
+// header. Keep the copy in step with the session on every full page load. This happens
+// during render, not in an effect: React runs the children's effects (their first fetches)
+// before this component's, so a browser with a session cookie but no stored user would
+// otherwise send its first calls without the header, get 401 and be sent to /login.
+// Writing the same value again is harmless, so a repeated render is fine.
 function SessionProvider({ user, children }: { user: LocalUser | null; children: ReactNode }) {
-  useEffect(() => {
-    if (user) setLocalUser(user);
-    else clearLocalUser();
-  }, [user]);
+  syncLocalUser(user);
   return <SessionContext.Provider value={user}>{children}</SessionContext.Provider>;
 }
 

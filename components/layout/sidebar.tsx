@@ -31,52 +31,55 @@ export function Sidebar() {
   const pathname = usePathname();
   const [collapsed, toggle] = useCollapsed(status.default_collapse_sidebar);
   const label = (key: string) => (key.startsWith("chat:") ? key.slice(5) : t(`sidebar.${key}`));
+  // The outer column stretches to the page's full height (background and border reach the
+  // footer however long the page is); the sticky inner part keeps the menu in view.
   return (
-    <aside
-      aria-label={t("sidebarLabel")}
+    <div
       className={cn(
-        "sticky top-14 hidden h-[calc(100vh-3.5rem)] shrink-0 flex-col border-r border-zinc-200 bg-white md:flex dark:border-zinc-800 dark:bg-zinc-950",
+        "hidden shrink-0 border-r border-zinc-200 bg-white md:block dark:border-zinc-800 dark:bg-zinc-950",
         collapsed ? "w-14" : "w-52",
       )}
     >
-      <nav className="flex-1 overflow-y-auto px-2 py-3">
-        {sidebarGroups(status, user?.role).map((group) => (
-          <div key={group.key} className="mb-3">
-            {!collapsed && <div className="px-2 pb-1 text-xs font-medium text-zinc-400 dark:text-zinc-500">{t(`sidebar.group.${group.key}`)}</div>}
-            {group.items.map((item) => {
-              const active = isActive(item.href, pathname);
-              const text = label(item.key);
-              return (
-                <Link
-                  key={item.key}
-                  href={item.href}
-                  title={text}
-                  aria-current={active ? "page" : undefined}
-                  className={cn(
-                    "flex items-center gap-2 rounded-md px-2 py-1.5 text-sm",
-                    active
-                      ? "bg-blue-50 font-medium text-blue-700 dark:bg-blue-950/60 dark:text-blue-300"
-                      : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-900",
-                  )}
-                >
-                  <span aria-hidden className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-zinc-100 text-xs dark:bg-zinc-800">
-                    {text.slice(0, 1)}
-                  </span>
-                  {!collapsed && <span className="truncate">{text}</span>}
-                </Link>
-              );
-            })}
-          </div>
-        ))}
-      </nav>
-      <button
-        type="button"
-        onClick={toggle}
-        aria-expanded={!collapsed}
-        className="border-t border-zinc-200 px-4 py-2 text-left text-sm text-zinc-500 hover:text-zinc-900 dark:border-zinc-800 dark:hover:text-zinc-100"
-      >
-        {collapsed ? "»" : `« ${t("collapse")}`}
-      </button>
-    </aside>
+      <aside aria-label={t("sidebarLabel")} className="sticky top-14 flex h-[calc(100vh-3.5rem)] flex-col">
+        <nav className="flex-1 overflow-y-auto px-2 py-3">
+          {sidebarGroups(status, user?.role).map((group) => (
+            <div key={group.key} className="mb-3">
+              {!collapsed && <div className="px-2 pb-1 text-xs font-medium text-zinc-400 dark:text-zinc-500">{t(`sidebar.group.${group.key}`)}</div>}
+              {group.items.map((item) => {
+                const active = isActive(item.href, pathname);
+                const text = label(item.key);
+                return (
+                  <Link
+                    key={item.key}
+                    href={item.href}
+                    title={text}
+                    aria-current={active ? "page" : undefined}
+                    className={cn(
+                      "flex items-center gap-2 rounded-md px-2 py-1.5 text-sm",
+                      active
+                        ? "bg-blue-50 font-medium text-blue-700 dark:bg-blue-950/60 dark:text-blue-300"
+                        : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-900",
+                    )}
+                  >
+                    <span aria-hidden className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-zinc-100 text-xs dark:bg-zinc-800">
+                      {text.slice(0, 1)}
+                    </span>
+                    {!collapsed && <span className="truncate">{text}</span>}
+                  </Link>
+                );
+              })}
+            </div>
+          ))}
+        </nav>
+        <button
+          type="button"
+          onClick={toggle}
+          aria-expanded={!collapsed}
+          className="border-t border-zinc-200 px-4 py-2 text-left text-sm text-zinc-500 hover:text-zinc-900 dark:border-zinc-800 dark:hover:text-zinc-100"
+        >
+          {collapsed ? "»" : `« ${t("collapse")}`}
+        </button>
+      </aside>
+    </div>
   );
 }

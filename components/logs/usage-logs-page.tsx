@@ -293,13 +293,13 @@ export function UsageLogsPage() {
                       <Badge color={LOG_TYPE_COLOR[log.type] ?? "gray"}>{t(`types.${LOG_TYPES.includes(log.type as 1) ? log.type : 0}`)}</Badge>
                     </Td>
                   )}
-                  {shown.has("model") && <Td className="font-mono text-xs">{log.model_name}</Td>}
+                  {shown.has("model") && <Td className="font-mono text-xs whitespace-nowrap">{log.model_name}</Td>}
                   {shown.has("useTime") && (
                     <Td className="text-xs whitespace-nowrap">
                       {consumeLike && (
                         <div className="flex flex-wrap items-center gap-1">
                           <Badge color={useTimeColor(log.use_time)}>{`${log.use_time}s`}</Badge>
-                          {frt !== null && <Badge color={frtColor(frt)}>{`${(frt / 1000).toFixed(1)}s`}</Badge>}
+                          {log.is_stream && frt !== null && <Badge color={frtColor(frt)}>{`${(frt / 1000).toFixed(1)}s`}</Badge>}
                           <Badge color={log.is_stream ? "blue" : "purple"}>{log.is_stream ? t("stream") : t("nonStream")}</Badge>
                         </div>
                       )}

@@ -7,25 +7,6 @@ import { invalidateChannelCache } from "@/lib/relay/channel-cache";
 
 export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
 
-// Names of the channel types the console shows (new-api ids). Unknown ids still work.
-export const CHANNEL_TYPE_NAMES: Record<number, string> = {
-  1: "OpenAI",
-  3: "Azure OpenAI",
-  8: "Custom",
-  14: "Anthropic Claude",
-  15: "Baidu",
-  17: "Ali",
-  18: "Xunfei",
-  20: "OpenRouter",
-  22: "FastGPT",
-  23: "Tencent",
-  24: "Google Gemini",
-  33: "AWS Claude",
-  40: "SiliconFlow",
-  41: "Vertex AI",
-  43: "DeepSeek",
-};
-
 // Default upstream address per type when a channel leaves base_url empty.
 export const DEFAULT_BASE_URL: Record<number, string> = {
   1: "https://api.openai.com",

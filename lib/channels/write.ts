@@ -5,6 +5,7 @@ import { seal } from "@/lib/auth/secret-box";
 import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
+import { isChannelType } from "@/lib/channels/channel-types";
 import { CHANNEL_STATUS, channelView, channelsChanged, parseObject, rebuildAbilities, splitList } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 
@@ -14,6 +15,7 @@ type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_singl
 export async function createChannels(input: CreateInput) {
   const fields: ChannelFields = input.channel ? { ...input.channel } : input;
   const data = columns(fields, { clampWeight: false });
+  if (data.type !== undefined && !isChannelType(data.type as number)) throw new AppError("INVALID_INPUT", "channel_type_invalid");
   if (!String(data.name ?? "").trim()) throw new AppError("INVALID_INPUT", "channel_name_required");
   if (!String(data.models ?? "").trim()) throw new AppError("INVALID_INPUT", "channel_models_required");
   const rawKey = (fields.key ?? "").trim();
@@ -45,8 +47,12 @@ export async function updateChannel(input: ChannelFields & { id: number }) {
   const key = (input.key ?? "").trim();
   if (key) data.key = seal(key);
   const updated = await db().$transaction(async (tx) => {
-    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true } });
+    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true, type: true } });
     if (!exists) throw new AppError("NOT_FOUND", "channel_not_found");
+    // A stored type this version does not know may be kept (the editor sends it back), not chosen.
+    if (data.type !== undefined && data.type !== exists.type && !isChannelType(data.type as number)) {
+      throw new AppError("INVALID_INPUT", "channel_type_invalid");
+    }
     const c = await tx.channel.update({ where: { id: input.id }, data });
     await rebuildAbilities(tx, c);
     return c;

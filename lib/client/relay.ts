@@ -5,34 +5,7 @@ import type { BadgeColor } from "@/components/ui/badge";
 
 // ---------- channels ----------
 
-// Channel type ids of the API (new-api numbering). Unknown ids are shown as "#id".
-export const CHANNEL_TYPES: { id: number; name: string }[] = [
-  { id: 1, name: "OpenAI" },
-  { id: 3, name: "Azure OpenAI" },
-  { id: 4, name: "Ollama" },
-  { id: 8, name: "Custom" },
-  { id: 14, name: "Anthropic Claude" },
-  { id: 15, name: "Baidu" },
-  { id: 17, name: "Ali" },
-  { id: 18, name: "Xunfei" },
-  { id: 20, name: "OpenRouter" },
-  { id: 22, name: "FastGPT" },
-  { id: 23, name: "Tencent" },
-  { id: 24, name: "Google Gemini" },
-  { id: 25, name: "Moonshot" },
-  { id: 27, name: "Perplexity" },
-  { id: 33, name: "AWS Claude" },
-  { id: 40, name: "SiliconFlow" },
-  { id: 41, name: "Vertex AI" },
-  { id: 42, name: "Mistral" },
-  { id: 43, name: "DeepSeek" },
-  { id: 48, name: "xAI" },
-];
-
-export function channelTypeName(type: number | null | undefined): string {
-  if (type === null || type === undefined) return "";
-  return CHANNEL_TYPES.find((t) => t.id === type)?.name ?? `#${type}`;
-}
+// Channel types and their names: lib/channels/channel-types.ts (shared with the server).
 
 // Key formats of spec 3 section 3; other types take a plain API key.
 const KEY_FORMATS: Record<number, string> = {

@@ -73,17 +73,37 @@ export function toLocalUser(u: LocalUser): LocalUser {
   return { id: u.id, username: u.username, display_name: u.display_name, role: u.role, group: u.group };
 }
 
+// A browser without usable storage (private mode, sandboxed frame) still needs the header:
+// the user is then kept in memory for the life of the page.
+let memoryUser: LocalUser | null = null;
+
 export function getLocalUser(): LocalUser | null {
+  if (!store()) return memoryUser;
   const u = readJson<LocalUser>(STORAGE_KEYS.user);
   return u && typeof u.id === "number" ? u : null;
 }
 
 export function setLocalUser(u: LocalUser): void {
-  writeJson(STORAGE_KEYS.user, toLocalUser(u));
+  memoryUser = toLocalUser(u);
+  writeJson(STORAGE_KEYS.user, memoryUser);
 }
 
 export function clearLocalUser(): void {
+  memoryUser = null;
   removeItem(STORAGE_KEYS.user);
+}
+
+// Makes the local copy match the server's session user (null: no session). Idempotent and
+// cheap when nothing changed, so it may run during render.
+export function syncLocalUser(user: LocalUser | null): void {
+  if (typeof window === "undefined") return;
+  if (!user) {
+    if (getLocalUser()) clearLocalUser();
+    return;
+  }
+  const current = getLocalUser();
+  const wanted = toLocalUser(user);
+  if (!current || JSON.stringify(toLocalUser(current)) !== JSON.stringify(wanted)) setLocalUser(wanted);
 }
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;

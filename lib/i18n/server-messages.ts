@@ -131,6 +131,7 @@ export const serverMessages = {
     en: "Do not set ratios together with a single price; with ratios, set both the input and the completion ratio",
   },
   // channels, tokens, billing, logs
+  channel_type_invalid: { zh: "未知的渠道类型", en: "Unknown channel type" },
   channel_not_found: { zh: "渠道不存在", en: "Channel not found" },
   channel_name_required: { zh: "渠道名称不能为空", en: "The channel name cannot be empty" },
   channel_key_required: { zh: "渠道密钥不能为空", en: "The channel key cannot be empty" },

@@ -3,6 +3,7 @@
 // after every channel write on this node and, through Redis, on the others.
 import { open } from "@/lib/auth/secret-box";
 import { onInvalidate } from "@/lib/cache/invalidate";
+import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
 import { db } from "@/lib/db/client";
 
 export type CachedChannel = {
@@ -146,7 +147,8 @@ export async function modelGroups(): Promise<Map<string, string[]>> {
 // channel type -> models configured on channels of that type (all statuses)
 export async function modelsByType(): Promise<Record<number, string[]>> {
   const idx = await channelIndex();
-  const out: Record<number, string[]> = {};
+  // Every known type is a key (new-api answers the same map), plus any stored unknown type.
+  const out: Record<number, string[]> = Object.fromEntries(CHANNEL_TYPES.map((t) => [t.id, [] as string[]]));
   for (const c of idx.channels.values()) {
     const list = (out[c.type] ??= []);
     for (const m of c.models) if (!list.includes(m)) list.push(m);

@@ -270,7 +270,8 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await shoot(page, locale, "me-transfer", false);
     await transfer.getByRole("button", { name: m.me.invite.transfer, exact: true }).click();
     await page.locator('[data-toast="success"]').first().waitFor();
-    expect(await page.getByRole("button", { name: m.me.invite.transferButton }).isDisabled()).toBe(true);
+    // The button turns disabled once the refreshed invitation data arrives.
+    await expect.poll(() => page.getByRole("button", { name: m.me.invite.transferButton }).isDisabled()).toBe(true);
 
     const save = page.getByRole("button", { name: m.me.settings.save });
     await save.click();

@@ -1,14 +1,13 @@
 // Browser test of the relay console pages (spec 3): root adds a channel pointed at a mock
 // OpenAI upstream (models fetched from it), manages it in the channel list; a normal user
-// creates a token and copies its key; the usage logs and the pricing page show real data.
+// creates a token, copies its key and calls the gateway with it through the official
+// OpenAI SDK (one plain and one streamed chat); the usage logs then show those calls with
+// the quota the pricing formula gives, and the pricing page shows the prices.
 // Screenshots of every page in zh and en, light and dark, go to test-results/screenshots/.
-//
-// The relay route (POST /v1/chat/completions) is not wired in any branch yet (server.ts
-// hands every request to Next, and no branch has app/v1 or a relay entry point), so the
-// test stops at the token step: it cannot call the gateway with the copied key.
 import http from "node:http";
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startServer, type TestServer } from "../support/server";
@@ -25,7 +24,14 @@ let root: SeededUser;
 let alice: SeededUser;
 const upstreamCalls: string[] = [];
 
-// A small OpenAI-style upstream: the model list and a chat completion with usage.
+// What the mock upstream reports per call: the plain answer and the stream differ, so that
+// each log row can be told apart and priced on its own.
+const PLAIN_USAGE = { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 };
+const STREAM_USAGE = { prompt_tokens: 15, completion_tokens: 6, total_tokens: 21 };
+const upstreamModels: string[] = [];
+
+// A small OpenAI-style upstream: the model list, and a chat completion with usage, as one
+// JSON answer or as SSE chunks whose last one carries the usage.
 function startUpstream(): Promise<void> {
   upstream = http.createServer((req, res) => {
     upstreamCalls.push(`${req.method} ${req.url}`);
@@ -41,15 +47,27 @@ function startUpstream(): Promise<void> {
       let body = "";
       req.on("data", (c) => (body += c));
       req.on("end", () => {
-        const model = (JSON.parse(body || "{}") as { model?: string }).model ?? "gpt-mock";
-        send(200, {
-          id: "chatcmpl-mock",
-          object: "chat.completion",
-          created: Math.floor(Date.now() / 1000),
-          model,
-          choices: [{ index: 0, message: { role: "assistant", content: "Hello from the mock" }, finish_reason: "stop" }],
-          usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 },
-        });
+        const j = JSON.parse(body || "{}") as { model?: string; stream?: boolean };
+        const model = j.model ?? "gpt-mock";
+        upstreamModels.push(model);
+        const created = Math.floor(Date.now() / 1000);
+        if (!j.stream) {
+          return send(200, {
+            id: "chatcmpl-mock",
+            object: "chat.completion",
+            created,
+            model,
+            choices: [{ index: 0, message: { role: "assistant", content: "Hello from the mock" }, finish_reason: "stop" }],
+            usage: PLAIN_USAGE,
+          });
+        }
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        const chunk = (o: object) => res.write(`data: ${JSON.stringify({ id: "chatcmpl-mock-s", object: "chat.completion.chunk", created, model, ...o })}\n\n`);
+        chunk({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+        for (const piece of ["Streamed ", "from ", "the mock"]) chunk({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+        chunk({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
+        chunk({ choices: [], usage: STREAM_USAGE });
+        res.end("data: [DONE]\n\n");
       });
       return;
     }
@@ -79,14 +97,19 @@ async function login(page: Page, user: SeededUser) {
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
-// The session cookie of a seeded user and the local copy of the user that the login form
-// would have stored (the New-Api-User header comes from it), so that contexts need no login.
+// Only the session cookie of a seeded user: the page itself must store the local user (the
+// New-Api-User header comes from it) before its first API call.
 async function asUser(ctx: BrowserContext, user: SeededUser) {
   const value = user.client.cookie.replace(/^session=/, "");
   await ctx.addCookies([{ name: "session", value, url: server.url }]);
-  const local = { id: user.id, username: user.username, display_name: user.username, role: user.username === "root" ? 100 : 1, group: "default" };
-  await ctx.addInitScript((u) => localStorage.setItem("user", u), JSON.stringify(local));
 }
+
+// Prices set through PUT /api/option/ (root), and the quota the spec's formula gives:
+// round(group ratio × model ratio × (prompt + completion × completion ratio)), group ratio 1.
+const MODEL_RATIO: Record<string, number> = { "gpt-mock": 1.25, "gpt-4o": 2.5 };
+const COMPLETION_RATIO: Record<string, number> = { "gpt-mock": 4, "gpt-4o": 3 };
+const expectedQuota = (model: string, u: { prompt_tokens: number; completion_tokens: number }) =>
+  Math.round(MODEL_RATIO[model] * (u.prompt_tokens + u.completion_tokens * COMPLETION_RATIO[model]));
 
 const toast = (page: Page, text: string | RegExp) => page.locator("[data-toast]").filter({ hasText: text }).first();
 
@@ -99,8 +122,8 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
   // Prices for the pricing page (root's option API, validated by the server).
   for (const [key, value] of [
-    ["ModelRatio", JSON.stringify({ "gpt-mock": 1.25 })],
-    ["CompletionRatio", JSON.stringify({ "gpt-mock": 4 })],
+    ["ModelRatio", JSON.stringify(MODEL_RATIO)],
+    ["CompletionRatio", JSON.stringify(COMPLETION_RATIO)],
     ["ModelPrice", JSON.stringify({ "gpt-mock-mini": 0.04 })],
   ]) {
     const r = await root.client.put("/api/option/", { key, value });
@@ -248,26 +271,84 @@ describe("relay console", () => {
     await ctx.close();
   });
 
-  it("the usage logs and the pricing page show the server's data", async () => {
-    // The relay is not wired, so the only log rows are written here directly: one consumption.
-    const now = Math.floor(Date.now() / 1000);
-    await query(
-      server,
-      'INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "model_name", "quota", "prompt_tokens", "completion_tokens", "use_time", "is_stream", "channel_id", "channel_name", "group", "other") VALUES ($1, $2, 2, $3, $4, $5, $6, $7, 12, 8, 2, 0, $8, $9, $10, $11)',
-      [alice.id, now - 60, "model ratio 1.25", "alice", "my-app", "gpt-mock", 35, channelId, "mock-openai", "default", JSON.stringify({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, frt: 1200, admin_info: { use_channel: [channelId] } })],
-    );
+  it("a fresh browser with only the session cookie loads the console without a login", async () => {
+    const ctx = await newContext("en", "light");
+    await asUser(ctx, alice);
+    const page = await ctx.newPage();
+    const unauthorized: string[] = [];
+    page.on("response", (r) => {
+      if (r.url().includes("/api/") && r.status() === 401) unauthorized.push(r.url());
+    });
+    await page.goto(`${server.url}/app/tokens`);
+    await page.getByTestId("token-row-my-app").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/app/tokens");
+    expect(unauthorized).toEqual([]);
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("user"))) ?? "null") as { id?: number } | null;
+    expect(stored?.id).toBe(alice.id);
+    await ctx.close();
+  });
+
+  it("the copied key calls the gateway through the OpenAI SDK, plain and streamed", async () => {
+    // The channel also serves gpt-4o, which its mapping sends upstream as gpt-mock.
+    const r = await root.client.put("/api/channel/", { id: channelId, models: "gpt-mock,gpt-mock-mini,gpt-4o" });
+    expect(r.success, r.message).toBe(true);
+    const openai = new OpenAI({ apiKey: copiedKey, baseURL: server.url + "/v1", maxRetries: 0 });
+
+    const plain = await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "Say hello" }] });
+    expect(plain.choices[0].message.content).toBe("Hello from the mock");
+    expect(plain.usage).toMatchObject(PLAIN_USAGE);
+    expect(upstreamModels.at(-1)).toBe("gpt-mock");
+
+    const stream = await openai.chat.completions.create({ model: "gpt-mock", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "Stream please" }] });
+    let text = "";
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? "";
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(text).toBe("Streamed from the mock");
+    expect(usage).toMatchObject(STREAM_USAGE);
+
+    // Both calls are billed to the token and logged (logs are written in batches).
+    const plainCost = expectedQuota("gpt-4o", PLAIN_USAGE);
+    const streamCost = expectedQuota("gpt-mock", STREAM_USAGE);
+    expect([plainCost, streamCost]).toEqual([90, 49]);
+    await expect.poll(async () => Number((await query(server, 'SELECT COUNT(*) AS n FROM "logs" WHERE "type" = 2'))[0].n), { timeout: 10_000 }).toBe(2);
+    const [token] = await query(server, 'SELECT "remain_quota", "used_quota" FROM "tokens"');
+    expect(Number(token.used_quota)).toBe(plainCost + streamCost);
+    expect(Number(token.remain_quota)).toBe(5_000_000 - plainCost - streamCost);
+  });
+
+  it("the usage logs show those calls with the formula's quota; root sees channel and admin data", async () => {
+    const status = (await (await fetch(server.url + "/api/status")).json()) as { data: { display_in_currency: boolean; quota_per_unit: number } };
+    const shown = (q: number) =>
+      status.data.display_in_currency ? "$" + (q / status.data.quota_per_unit).toFixed(6) : String(q);
+    const rows = await query(server, 'SELECT "id", "model_name", "is_stream", "quota", "prompt_tokens", "completion_tokens" FROM "logs" WHERE "type" = 2 ORDER BY "id"');
+    expect(rows).toHaveLength(2);
+    const [plainLog, streamLog] = rows.map((r) => ({ id: Number(r.id), quota: Number(r.quota) }));
+    expect(plainLog.quota).toBe(expectedQuota("gpt-4o", PLAIN_USAGE));
+    expect(streamLog.quota).toBe(expectedQuota("gpt-mock", STREAM_USAGE));
+
     const ctx = await newContext("en", "light");
     await asUser(ctx, alice);
     const page = await ctx.newPage();
     await page.goto(`${server.url}/app/logs/api-usage`);
-    const logRow = page.locator("[data-testid^=log-row-]").first();
-    await logRow.waitFor();
-    expect(await logRow.textContent()).toContain("gpt-mock");
-    // Self view: no admin columns.
+    const plainRow = page.getByTestId(`log-row-${plainLog.id}`);
+    const streamRow = page.getByTestId(`log-row-${streamLog.id}`);
+    await plainRow.waitFor();
+    const cells = async (row: typeof plainRow) => (await row.locator("td").allTextContents()).map((c) => c.trim());
+    const plainCells = await cells(plainRow);
+    expect(plainCells).toEqual(expect.arrayContaining(["gpt-4o", "12", "8", shown(plainLog.quota)]));
+    expect(plainCells.join(" ")).toContain("Non-stream");
+    const streamCells = await cells(streamRow);
+    expect(streamCells).toEqual(expect.arrayContaining(["gpt-mock", "15", "6", shown(streamLog.quota)]));
+    expect(streamCells.join(" ")).toContain("Stream");
+    // Self view: no admin columns, no admin info.
     expect(await page.getByRole("columnheader", { name: "Channel" }).count()).toBe(0);
-    await logRow.getByRole("button", { name: "More" }).click();
-    const detail = page.locator("[data-testid^=log-detail-]").first();
-    await expect.poll(() => detail.textContent()).toContain("1.25");
+    await plainRow.getByRole("button", { name: "More" }).click();
+    const detail = page.getByTestId(`log-detail-${plainLog.id}`);
+    await expect.poll(() => detail.textContent()).toContain("Model ratio2.5");
+    expect(await detail.textContent()).toContain("Completion ratio3");
     expect(await detail.textContent()).not.toContain("Admin info");
     await ctx.close();
 
@@ -275,12 +356,35 @@ describe("relay console", () => {
     await asUser(adminCtx, root);
     const admin = await adminCtx.newPage();
     await admin.goto(`${server.url}/app/logs/api-usage`);
-    await admin.locator("[data-testid^=log-row-]").first().waitFor();
+    const adminRow = admin.getByTestId(`log-row-${plainLog.id}`);
+    await adminRow.waitFor();
     expect(await admin.getByRole("columnheader", { name: "Channel" }).count()).toBe(1);
-    await admin.getByRole("button", { name: "alice" }).click();
+    expect(await cells(adminRow)).toEqual(expect.arrayContaining([`${channelId} · mock-openai`, "alice", "gpt-4o", shown(plainLog.quota)]));
+    await adminRow.getByRole("button", { name: "More" }).click();
+    const adminDetail = admin.getByTestId(`log-detail-${plainLog.id}`);
+    await expect.poll(() => adminDetail.textContent()).toContain("Admin info");
+    const pairs = await adminDetail.evaluate((dl) => {
+      const out: Record<string, string> = {};
+      const items = Array.from(dl.children);
+      for (let i = 0; i + 1 < items.length; i += 2) out[items[i].textContent ?? ""] = items[i + 1].textContent ?? "";
+      return out;
+    });
+    expect(pairs).toMatchObject({
+      "Model ratio": "2.5",
+      "Completion ratio": "3",
+      "Group ratio": "1",
+      "Upstream model": "gpt-mock",
+      "Admin info": JSON.stringify({ use_channel: [String(channelId)] }),
+    });
+    // The streamed call carries its first-token time.
+    await admin.getByTestId(`log-row-${streamLog.id}`).getByRole("button", { name: "More" }).click();
+    await expect.poll(() => admin.getByTestId(`log-detail-${streamLog.id}`).textContent()).toContain("First token time");
+    await admin.getByRole("button", { name: "alice" }).first().click();
     await expect.poll(() => admin.getByRole("dialog").textContent()).toContain("alice");
     await adminCtx.close();
+  });
 
+  it("the pricing page shows the server's prices", async () => {
     // Pricing, logged out: the default group's ratio and the spec's formula.
     const anon = await newContext("en", "light");
     const p = await anon.newPage();
@@ -325,6 +429,30 @@ describe("relay console", () => {
           await page.waitForFunction(() => !/Loading…|加载中…/.test(document.body.innerText), null, { timeout: 20_000 });
           await page.waitForTimeout(400);
           expect(new URL(page.url()).pathname).toBe(path);
+          // Layout: the page-size choice keeps its own width; the sidebar column reaches the
+          // footer on a page taller than the window; a switch's label sits beside it.
+          const layout = await page.evaluate(() => {
+            const sel = document.querySelector("select[aria-label='Page size'], select[aria-label='每页条数']");
+            const aside = document.querySelector("aside");
+            const sw = document.querySelector("[role=switch]");
+            const label = sw ? document.querySelector(`label[for='${sw.id}']`) : null;
+            const box = (e: Element | null | undefined) => e?.getBoundingClientRect() ?? null;
+            return {
+              select: box(sel)?.width ?? null,
+              sidebarBottom: box(aside?.parentElement)?.bottom ?? null,
+              footerTop: box(document.querySelector("footer"))?.top ?? null,
+              switchTop: box(sw)?.top ?? null,
+              switchRight: box(sw)?.right ?? null,
+              labelTop: box(label)?.top ?? null,
+              labelLeft: box(label)?.left ?? null,
+            };
+          });
+          if (layout.select !== null) expect(layout.select).toBeLessThan(200);
+          if (layout.sidebarBottom !== null && layout.footerTop !== null) expect(layout.sidebarBottom).toBeGreaterThan(layout.footerTop);
+          if (layout.switchTop !== null && layout.labelTop !== null) {
+            expect(Math.abs(layout.labelTop - layout.switchTop)).toBeLessThanOrEqual(2);
+            expect(layout.labelLeft!).toBeGreaterThan(layout.switchRight!);
+          }
           await page.screenshot({ path: `${SHOTS}/relay-${name}-${locale}-${theme}.png`, fullPage: true });
         }
         await ctx.close();

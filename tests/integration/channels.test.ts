@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../support/server";
+import { startMockUpstream } from "../support/mock-upstreams";
 import { query, seedUser, type SeededUser } from "../support/seed";
 
 const UPSTREAM_KEY = "sk-upstream-SECRET-0123456789";
@@ -105,6 +106,23 @@ describe("channel create, read, update", () => {
     const neg = await admin.client.post("/api/channel/", { type: 1, name: "n", key: "k", models: "m", weight: -1 });
     expect(neg.success).toBe(false);
     expect((await admin.client.put("/api/channel/", { id: 999999, priority: 1 })).success).toBe(false);
+    // The type must be one of the shared list (lib/channels/channel-types.ts).
+    const unknownType = await admin.client.post("/api/channel/", { type: 999, name: "n", key: "k", models: "m" });
+    expect(unknownType.success).toBe(false);
+    expect(unknownType.message).toBe("Unknown channel type");
+    const toUnknown = await admin.client.put("/api/channel/", { id: c.id, type: 2 });
+    expect(toUnknown.message).toBe("Unknown channel type");
+    // A stored type the list does not know is kept on edit.
+    await query(server, 'UPDATE "channels" SET "type" = 999 WHERE "id" = $1', [c.id]);
+    const keep = await admin.client.put<Ch>("/api/channel/", { id: c.id, type: 999, remark: "legacy" });
+    expect(keep.success, keep.message).toBe(true);
+    await query(server, 'UPDATE "channels" SET "type" = 1 WHERE "id" = $1', [c.id]);
+    // The types the server used to miss: Ollama, Moonshot, Perplexity, Mistral, xAI.
+    for (const type of [4, 25, 27, 42, 48]) {
+      const made = await admin.client.post<Ch>("/api/channel/", { type, name: `type-${type}`, key: "k", models: `m-${type}`, status: 2 });
+      expect(made.success, made.message).toBe(true);
+      await admin.client.del(`/api/channel/${made.data.id}`);
+    }
   });
 
   it("creates one channel per key line in batch mode", async () => {
@@ -206,6 +224,9 @@ describe("list, search, tags", () => {
     expect(all.data.map((m) => m.id)).toContain("gpt-4o-mini");
     const byType = await admin.client.get<Record<string, string[]>>("/api/models");
     expect(byType.data["14"]).toEqual(["rare-model"]);
+    // Every known type is a key, the ones without channels with an empty list.
+    for (const type of ["1", "3", "4", "8", "14", "24", "25", "27", "42", "43", "48"]) expect(byType.data).toHaveProperty(type);
+    expect(byType.data["48"]).toEqual([]);
   });
 });
 
@@ -261,5 +282,62 @@ describe("deletion and repair", () => {
     expect(fix.data).toBe(Number(channels[0].n));
     const ab = await query(server, 'SELECT COUNT(*) AS n FROM "abilities"');
     expect(Number(ab[0].n)).toBeGreaterThan(0);
+  });
+});
+
+describe("copy", () => {
+  it("copies a channel server-side with its sealed key; the copy serves relay calls", async () => {
+    const mock = await startMockUpstream("openai");
+    try {
+      const r = await admin.client.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "copy-model": 1 }) });
+      expect(r.success, r.message).toBe(true);
+      await query(server, 'UPDATE "users" SET "quota" = 1000000 WHERE "id" = $1', [admin.id]);
+      const origin = await create({ name: "copy-src", key: mock.key, base_url: mock.url, models: "copy-model", group: "default,vip", priority: 3, weight: 7, tag: "copies" });
+      await query(server, 'UPDATE "channels" SET "used_quota" = 500, "balance" = 12.5, "response_time" = 321 WHERE "id" = $1', [origin.id]);
+
+      // Only admins; a missing channel is a message.
+      expect((await user.client.post(`/api/channel/copy/${origin.id}`)).status).toBe(403);
+      const missing = await admin.client.post("/api/channel/copy/424242");
+      expect(missing.success).toBe(false);
+      expect(missing.message).toBe("Channel not found");
+
+      const copied = await admin.client.post<Ch>(`/api/channel/copy/${origin.id}`);
+      expect(copied.success, copied.message).toBe(true);
+      const copy = copied.data;
+      expect(copy.id).not.toBe(origin.id);
+      expect(copy).not.toHaveProperty("key");
+      expect(copy).toMatchObject({ name: "copy-src_copy", key_set: true, status: 1, priority: 3, weight: 7, tag: "copies", models: "copy-model", group: "default,vip", base_url: mock.url, used_quota: 0, balance: 0, response_time: 0 });
+      const [a, b] = await query(server, 'SELECT "key" FROM "channels" WHERE "id" IN ($1, $2) ORDER BY "id"', [origin.id, copy.id]);
+      expect(String(b.key)).toMatch(/^v1\./);
+      expect(String(b.key)).not.toContain(mock.key);
+      expect((await abilities(copy.id)).map((x) => `${x.group}/${x.model}/${x.enabled ? 1 : 0}`)).toEqual(["default/copy-model/1", "vip/copy-model/1"]);
+      expect(a.key).toBeTruthy();
+
+      // reset_balance=false keeps the counters; a suffix may be given; the status is the original's.
+      await admin.client.put("/api/channel/", { id: origin.id, status: 2 });
+      const kept = await admin.client.post<Ch>(`/api/channel/copy/${origin.id}?reset_balance=false&suffix=-2`);
+      expect(kept.success, kept.message).toBe(true);
+      expect(kept.data).toMatchObject({ name: "copy-src-2", status: 2, used_quota: 500, balance: 12.5 });
+      expect((await abilities(kept.data.id)).every((x) => !x.enabled)).toBe(true);
+
+      // The original and the second copy are disabled: a relay call must be served by the
+      // first copy, with the key it inherited (the routing cache saw the writes).
+      const t = await admin.client.post<{ key: string }[]>("/api/token/", { name: "copy-test", unlimited_quota: true });
+      expect(t.success, t.message).toBe(true);
+      const res = await fetch(`${server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${t.data[0].key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "copy-model", messages: [{ role: "user", content: "hi copy" }] }),
+      });
+      const body = (await res.json()) as { choices?: { message: { content: string } }[] };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(body.choices?.[0].message.content).toBe("echo: hi copy");
+      expect(mock.requests.at(-1)!.headers.authorization).toBe(`Bearer ${mock.key}`);
+      await expect
+        .poll(async () => Number((await query(server, 'SELECT "used_quota" FROM "channels" WHERE "id" = $1', [copy.id]))[0].used_quota))
+        .toBeGreaterThan(0);
+    } finally {
+      await mock.close();
+    }
   });
 });

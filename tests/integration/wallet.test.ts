@@ -144,9 +144,14 @@ describe("models, groups and inbox count", () => {
         server.dbKind === "postgresql" ? enabled : enabled ? 1 : 0,
       ]);
     }
+    // As new-api's GetUserModels: the enabled models of every group the user may use
+    // (UserUsableGroups, default + vip here, plus the user's own group).
+    expect((await client.get<string[]>("/api/user/models")).data).toEqual(["gpt-a", "gpt-b", "vip-only"]);
+    await root.put("/api/option/", { key: "UserUsableGroups", value: JSON.stringify({ default: "默认分组" }) });
     expect((await client.get<string[]>("/api/user/models")).data).toEqual(["gpt-a", "gpt-b"]);
+    await root.put("/api/option/", { key: "UserUsableGroups", value: JSON.stringify({ default: "默认分组", vip: "vip分组" }) });
     await root.put("/api/user/", { id, group: "svip" });
-    expect((await client.get<string[]>("/api/user/models")).data).toEqual([]);
+    expect((await client.get<string[]>("/api/user/models")).data).toEqual(["gpt-a", "gpt-b", "vip-only"]);
     const groups = await client.get<Record<string, { desc: string; ratio: number }>>("/api/user/self/groups");
     expect(groups.data).toEqual({
       default: { desc: "默认分组", ratio: 1 },

@@ -1,24 +1,12 @@
 // Channel type → adapter. The only place that knows which wire a channel type speaks.
+import { CHANNEL_TYPE } from "@/lib/channels/channel-types";
 import { anthropic } from "./anthropic";
 import { gemini } from "./gemini";
 import { azure, OPENAI_WIRE_TYPES, openaiCompatible } from "./openai";
 import type { ProviderAdapter } from "./types";
 
-export const CHANNEL_TYPE = {
-  OPENAI: 1,
-  AZURE: 3,
-  OLLAMA: 4,
-  CUSTOM: 8,
-  ANTHROPIC: 14,
-  OPENROUTER: 20,
-  GEMINI: 24,
-  MOONSHOT: 25,
-  PERPLEXITY: 27,
-  SILICONFLOW: 40,
-  MISTRAL: 42,
-  DEEPSEEK: 43,
-  XAI: 48,
-} as const;
+// The type ids live with their names in lib/channels/channel-types.ts.
+export { CHANNEL_TYPE };
 
 const adapters = new Map<number, ProviderAdapter>();
 for (const t of OPENAI_WIRE_TYPES) adapters.set(t, openaiCompatible(t));
