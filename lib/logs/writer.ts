@@ -48,7 +48,7 @@ const writer = () => {
   return state.__gatewayLogWriter;
 };
 
-function toRow(e: LogInput): Row {
+export function toLogRow(e: LogInput): Row {
   return {
     user_id: e.user_id,
     type: e.type,
@@ -78,7 +78,7 @@ export function enqueueLog(entry: LogInput): void {
     console.error("[logs] queue full, dropping a log row");
     return;
   }
-  w.queue.push(toRow(entry));
+  w.queue.push(toLogRow(entry));
   if (w.queue.length >= BATCH) void flushLogs();
   else if (!w.timer) {
     w.timer = setTimeout(() => {
