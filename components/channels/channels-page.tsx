@@ -15,7 +15,7 @@ import { Input, Select } from "@/components/ui/input";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { Pagination } from "@/components/ui/pagination";
 import { Switch } from "@/components/ui/switch";
-import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { ListStatusRow, Table, Td, Th } from "@/components/ui/table";
 import { Tooltip } from "@/components/ui/tooltip";
 import { CHANNEL_TYPES, channelTypeName } from "@/lib/channels/channel-types";
 import { api } from "@/lib/client/api";
@@ -592,9 +592,13 @@ export function ChannelsPage() {
           </tr>
         </thead>
         <tbody>
-          {isLoading && !data && <EmptyRow colSpan={colCount}>{t("loading")}</EmptyRow>}
-          {error && !data && <EmptyRow colSpan={colCount}>{t("loadFailed")}</EmptyRow>}
-          {data?.items.length === 0 && <EmptyRow colSpan={colCount}>{t("empty")}</EmptyRow>}
+          <ListStatusRow
+            colSpan={colCount}
+            loading={isLoading && !data}
+            failed={!!error && !data}
+            empty={data?.items.length === 0}
+            labels={{ loading: t("loading"), failed: t("loadFailed"), empty: t("empty") }}
+          />
           {data?.items.map((r) => (r.is_tag ? tagRow(r) : channelRow(r)))}
         </tbody>
       </Table>

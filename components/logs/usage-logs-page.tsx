@@ -13,7 +13,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Select } from "@/components/ui/input";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { Pagination } from "@/components/ui/pagination";
-import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { ListStatusRow, Table, Td, Th } from "@/components/ui/table";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
 import { isAdminRole } from "@/lib/client/navigation";
 import { defaultLogRange, frtColor, LOG_TYPE_COLOR, LOG_TYPES, parseExpiry, parseOther, toLocalInput, useTimeColor } from "@/lib/client/relay";
@@ -255,9 +255,13 @@ export function UsageLogsPage() {
           </tr>
         </thead>
         <tbody>
-          {isLoading && !data && <EmptyRow colSpan={visible.length || 1}>{t("loading")}</EmptyRow>}
-          {error && !data && <EmptyRow colSpan={visible.length || 1}>{t("loadFailed")}</EmptyRow>}
-          {data?.items.length === 0 && <EmptyRow colSpan={visible.length || 1}>{t("empty")}</EmptyRow>}
+          <ListStatusRow
+            colSpan={visible.length || 1}
+            loading={isLoading && !data}
+            failed={!!error && !data}
+            empty={data?.items.length === 0}
+            labels={{ loading: t("loading"), failed: t("loadFailed"), empty: t("empty") }}
+          />
           {data?.items.map((log) => {
             const other = parseOther(log.other);
             const frt = typeof other.frt === "number" ? other.frt : null;

@@ -11,7 +11,7 @@ import { Alert, PageTitle } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Pagination } from "@/components/ui/pagination";
-import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { ListStatusRow, Table, Td, Th } from "@/components/ui/table";
 import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
@@ -104,9 +104,13 @@ export function TokensPage() {
           </tr>
         </thead>
         <tbody>
-          {isLoading && !data && <EmptyRow colSpan={COLUMNS}>{t("loading")}</EmptyRow>}
-          {error && !data && <EmptyRow colSpan={COLUMNS}>{t("loadFailed")}</EmptyRow>}
-          {data?.items.length === 0 && <EmptyRow colSpan={COLUMNS}>{t("empty")}</EmptyRow>}
+          <ListStatusRow
+            colSpan={COLUMNS}
+            loading={isLoading && !data}
+            failed={!!error && !data}
+            empty={data?.items.length === 0}
+            labels={{ loading: t("loading"), failed: t("loadFailed"), empty: t("empty") }}
+          />
           {data?.items.map((tok) => (
             <tr key={tok.id} data-testid={`token-row-${tok.name}`} className={tok.status !== 1 ? "opacity-50" : undefined}>
               <Td>

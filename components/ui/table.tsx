@@ -34,3 +34,22 @@ export function EmptyRow({ colSpan, children }: { colSpan: number; children: Rea
     </tr>
   );
 }
+
+// The row a list shows instead of its items: loading, failed to load, or empty. Labels
+// come from the caller (ui primitives know no messages).
+export function ListStatusRow({
+  colSpan,
+  loading,
+  failed,
+  empty,
+  labels,
+}: {
+  colSpan: number;
+  loading: boolean;
+  failed: boolean;
+  empty: boolean;
+  labels: { loading: ReactNode; failed: ReactNode; empty: ReactNode };
+}) {
+  const text = loading ? labels.loading : failed ? labels.failed : empty ? labels.empty : null;
+  return text === null ? null : <EmptyRow colSpan={colSpan}>{text}</EmptyRow>;
+}

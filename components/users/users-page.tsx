@@ -8,11 +8,12 @@ import { PageTitle } from "@/components/ui/card";
 import { Drawer } from "@/components/ui/dialog";
 import { Input, Select } from "@/components/ui/input";
 import { Pagination } from "@/components/ui/pagination";
-import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { ListStatusRow, Table, Td, Th } from "@/components/ui/table";
+import { usePageSize } from "@/lib/client/use-page-size";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { renderQuota } from "@/lib/client/format";
 import { userRoleLabel, userStatusLabel } from "@/lib/client/labels";
-import { DEFAULT_PAGE_SIZE, parsePageSize, readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
+import { DEFAULT_PAGE_SIZE } from "@/lib/client/storage";
 import { userListPath, type Page, type User } from "@/lib/client/user";
 import { AddUserDrawer } from "./add-user-drawer";
 import { UserEditor } from "./user-editor";
@@ -20,19 +21,6 @@ import { UserRowActions, type ManageAction, type ManageResult } from "./user-row
 
 const COLUMNS = 8;
 
-// The remembered page size is read after mount (the server cannot know it); until then
-// the list is not fetched, so it is fetched once at the right size.
-function usePageSize(): [number | null, (n: number) => void] {
-  const [size, setSize] = useState<number | null>(null);
-  useEffect(() => setSize(parsePageSize(readItem(STORAGE_KEYS.pageSize))), []);
-  return [
-    size,
-    (n: number) => {
-      writeItem(STORAGE_KEYS.pageSize, String(n));
-      setSize(n);
-    },
-  ];
-}
 
 function UserRow({ user, onEdit, onManaged }: { user: User; onEdit: () => void; onManaged: (a: ManageAction, r: ManageResult) => void }) {
   const t = useTranslations("users");
@@ -127,9 +115,13 @@ export function UsersPage() {
           </tr>
         </thead>
         <tbody>
-          {isLoading && !data && <EmptyRow colSpan={COLUMNS}>{t("loading")}</EmptyRow>}
-          {error && !data && <EmptyRow colSpan={COLUMNS}>{t("loadFailed")}</EmptyRow>}
-          {data?.items.length === 0 && <EmptyRow colSpan={COLUMNS}>{t("empty")}</EmptyRow>}
+          <ListStatusRow
+            colSpan={COLUMNS}
+            loading={isLoading && !data}
+            failed={!!error && !data}
+            empty={data?.items.length === 0}
+            labels={{ loading: t("loading"), failed: t("loadFailed"), empty: t("empty") }}
+          />
           {data?.items.map((u) => (
             <UserRow key={u.id} user={u} onEdit={() => setEditing(u.id)} onManaged={(a, r) => applyManaged(u.id, a, r)} />
           ))}

@@ -1,35 +1,16 @@
 // Failures: upstream HTTP errors (each provider's body, rendered in the client's format,
 // never carrying a key), errors in the middle of a stream, a slow first byte, a missing
 // usage, a client that goes away, and the retry contract (nothing written before success).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { IngressName } from "@/lib/relay/formats";
-import { startMockUpstream, type MockKind, type MockUpstream } from "@/tests/support/mock-upstreams";
-import { channelFor, post, sseEvents, startRelay, type Relay } from "./harness";
+import type { MockKind } from "@/tests/support/mock-upstreams";
+import { channelFor, post, sseEvents, relayOverMocks } from "./harness";
 import { extract, send } from "./clients";
 
 const KINDS: MockKind[] = ["openai", "azure", "anthropic", "gemini"];
 const INGRESSES: IngressName[] = ["openai-chat", "anthropic-messages", "gemini"];
-const mocks = {} as Record<MockKind, MockUpstream>;
-let relay: Relay;
-
-beforeAll(async () => {
-  for (const k of KINDS) mocks[k] = await startMockUpstream(k);
-  relay = await startRelay(channelFor(mocks.openai));
-});
-afterAll(async () => {
-  await relay.close();
-  for (const k of KINDS) await mocks[k].close();
-});
-
-function use(kind: MockKind) {
-  const m = mocks[kind];
-  m.requests.length = 0;
-  m.behavior = {};
-  relay.setChannel(channelFor(m));
-  relay.timeoutMs = undefined;
-  return m;
-}
-const last = () => relay.outcomes[relay.outcomes.length - 1];
+const fixture = relayOverMocks(KINDS);
+const { mocks, use, last } = fixture;
 
 /** The error body in the ingress format's own shape; returns its message. */
 function checkErrorShape(ingress: IngressName, status: number, j: any): string {
@@ -54,7 +35,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
       it(`upstream 429 becomes a retryable failure, nothing sent, no key (${stream ? "stream" : "non-stream"})`, async () => {
         const m = use(kind);
         m.behavior = { failStatus: 429 };
-        const res = await send(relay.url, ingress, { model: "m", stream });
+        const res = await send(fixture.relay.url, ingress, { model: "m", stream });
         expect(res.status).toBe(429);
         const text = await res.text();
         expect(text).not.toContain(m.key);
@@ -69,7 +50,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
     it("upstream 400 is not retryable", async () => {
       const m = use(kind);
       m.behavior = { failStatus: 400, failMessage: "bad thing" };
-      const res = await send(relay.url, ingress, { model: "m", stream: false });
+      const res = await send(fixture.relay.url, ingress, { model: "m", stream: false });
       expect(res.status).toBe(400);
       expect(checkErrorShape(ingress, 400, await res.json())).toBe("bad thing");
       expect(last()).toMatchObject({ ok: false, status: 400, retryable: false });
@@ -77,8 +58,8 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
 
     it("a wrong key echoed by the upstream is masked", async () => {
       const m = use(kind);
-      relay.setChannel(channelFor(m, { key: "sk-wrongkey-0123456789abcdefXYZ" }));
-      const res = await send(relay.url, ingress, { model: "m", stream: false });
+      fixture.relay.setChannel(channelFor(m, { key: "sk-wrongkey-0123456789abcdefXYZ" }));
+      const res = await send(fixture.relay.url, ingress, { model: "m", stream: false });
       expect(res.status).toBe(401);
       const text = await res.text();
       expect(text).not.toContain("wrongkey");
@@ -90,7 +71,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
     it("an error mid-stream reaches the client in its format and is not retryable", async () => {
       const m = use(kind);
       m.behavior = { failMidStream: true, text: "partial answer here" };
-      const res = await send(relay.url, ingress, { model: "m", stream: true });
+      const res = await send(fixture.relay.url, ingress, { model: "m", stream: true });
       expect(res.status).toBe(200);
       const events = await sseEvents(res);
       const text = events.map((e) => e.data).join("\n");
@@ -108,7 +89,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
     it("an error before any content is retryable and nothing is written", async () => {
       const m = use(kind);
       m.behavior = { failMidStream: true, text: "" };
-      const res = await send(relay.url, ingress, { model: "m", stream: true });
+      const res = await send(fixture.relay.url, ingress, { model: "m", stream: true });
       expect(res.headers.get("content-type")).toContain("application/json");
       expect(res.status).toBeGreaterThanOrEqual(500);
       checkErrorShape(ingress, res.status, await res.json());
@@ -118,9 +99,9 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
     it("a slow first byte times out (504, retryable)", async () => {
       const m = use(kind);
       m.behavior = { delayMs: 400 };
-      relay.timeoutMs = 80;
+      fixture.relay.timeoutMs = 80;
       const t = Date.now();
-      const res = await send(relay.url, ingress, { model: "m", stream: true });
+      const res = await send(fixture.relay.url, ingress, { model: "m", stream: true });
       expect(Date.now() - t).toBeLessThan(350);
       expect(res.status).toBe(504);
       checkErrorShape(ingress, 504, await res.json());
@@ -131,7 +112,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
       it(`missing usage is estimated and flagged (${stream ? "stream" : "non-stream"})`, async () => {
         const m = use(kind);
         m.behavior = { noUsage: true, text: "one two three four five six seven eight" };
-        const res = await send(relay.url, ingress, { model: "m", stream, system: "be brief", user: "hello world, how are you" });
+        const res = await send(fixture.relay.url, ingress, { model: "m", stream, system: "be brief", user: "hello world, how are you" });
         const x = await extract(ingress, res, stream);
         expect(x.text).toBe("one two three four five six seven eight");
         const o = last();
@@ -151,8 +132,8 @@ describe("pipeline contract", () => {
     const m = use("openai");
     m.behavior = { text: Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ") };
     const ac = new AbortController();
-    const before = relay.outcomes.length;
-    const res = await fetch(`${relay.url}/v1/chat/completions`, {
+    const before = fixture.relay.outcomes.length;
+    const res = await fetch(`${fixture.relay.url}/v1/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] }),
@@ -161,15 +142,15 @@ describe("pipeline contract", () => {
     const reader = res.body!.getReader();
     await reader.read();
     ac.abort();
-    for (let i = 0; i < 100 && relay.outcomes.length === before; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(relay.outcomes.length).toBe(before + 1);
+    for (let i = 0; i < 100 && fixture.relay.outcomes.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fixture.relay.outcomes.length).toBe(before + 1);
     expect(last()).toMatchObject({ ok: false, status: 499, firstByteSentToClient: true, retryable: false });
   });
 
   it("a channel type the relay cannot call is a retryable refusal", async () => {
     use("openai");
-    relay.setChannel(channelFor(mocks.openai, { type: 999 }));
-    const res = await send(relay.url, "openai-chat", { model: "m", stream: false });
+    fixture.relay.setChannel(channelFor(mocks.openai, { type: 999 }));
+    const res = await send(fixture.relay.url, "openai-chat", { model: "m", stream: false });
     expect(res.status).toBe(502);
     expect(last()).toMatchObject({ ok: false, retryable: true, firstByteSentToClient: false });
   });
@@ -177,16 +158,16 @@ describe("pipeline contract", () => {
   it("n > 1 on a channel that has no n is refused before the call; OpenAI renders n choices", async () => {
     const a = use("anthropic");
     const body = { model: "m", n: 2, messages: [{ role: "user", content: "hi" }] };
-    const r1 = await post(`${relay.url}/v1/chat/completions`, body);
+    const r1 = await post(`${fixture.relay.url}/v1/chat/completions`, body);
     expect(r1.status).toBe(400);
     expect(a.requests).toHaveLength(0);
     expect(last()).toMatchObject({ retryable: true });
     use("openai");
-    const r2 = await post(`${relay.url}/v1/chat/completions`, body);
+    const r2 = await post(`${fixture.relay.url}/v1/chat/completions`, body);
     const j = (await r2.json()) as any;
     expect(j.choices.map((c: any) => c.message.content)).toEqual(["echo: hi #0", "echo: hi #1"]);
     use("gemini");
-    const r3 = await post(`${relay.url}/v1/chat/completions`, body);
+    const r3 = await post(`${fixture.relay.url}/v1/chat/completions`, body);
     const g = (await r3.json()) as any;
     expect(g.choices).toHaveLength(2);
     expect(mocks.gemini.requests[0].json.generationConfig.candidateCount).toBe(2);
@@ -195,11 +176,11 @@ describe("pipeline contract", () => {
   it("reasoning passes from an OpenAI-wire upstream to an OpenAI client, and thinking from Anthropic", async () => {
     const m = use("openai");
     m.behavior = { reasoning: "let me think" };
-    const j = (await (await post(`${relay.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }] })).json()) as any;
+    const j = (await (await post(`${fixture.relay.url}/v1/chat/completions`, { model: "m", messages: [{ role: "user", content: "hi" }] })).json()) as any;
     expect(j.choices[0].message.reasoning_content).toBe("let me think");
     const a = use("anthropic");
     a.behavior = { reasoning: "pondering" };
-    const res = await post(`${relay.url}/v1/chat/completions`, { model: "m", stream: true, messages: [{ role: "user", content: "hi" }] });
+    const res = await post(`${fixture.relay.url}/v1/chat/completions`, { model: "m", stream: true, messages: [{ role: "user", content: "hi" }] });
     const events = await sseEvents(res);
     const reasoning = events
       .filter((e) => e.data !== "[DONE]")

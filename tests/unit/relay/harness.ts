@@ -1,6 +1,6 @@
 // A small relay front for tests: a node:http server that parses the client's body in its
 // ingress format and calls forward() once with a fixed channel pointed at a mock upstream.
-// (The real front, with tokens, channel choice, retries, billing and logs, is built elsewhere.)
+// (The real front, with tokens, channel choice, retries, billing and logs, is lib/relay/handler.ts.)
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
@@ -9,7 +9,8 @@ import { forward, writeError, type ForwardOutcome, type PassthroughRequest } fro
 import type { PassthroughEndpoint } from "@/lib/relay/providers/types";
 import type { Transport } from "@/lib/relay/transport";
 import { RelayError, type ChannelView } from "@/lib/relay/types";
-import type { MockUpstream } from "@/tests/support/mock-upstreams";
+import { afterAll, beforeAll } from "vitest";
+import { startMockUpstream, type MockKind, type MockUpstream } from "@/tests/support/mock-upstreams";
 
 export const CHANNEL_TYPE_OF = { openai: 1, azure: 3, anthropic: 14, gemini: 24 } as const;
 
@@ -116,4 +117,33 @@ export async function sseEvents(res: Response): Promise<{ event?: string; data: 
 
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+}
+
+// The fixture most relay tests share: mock upstreams of the given kinds and one relay in
+// front of them, started before the file's tests and closed after. use(kind) points the
+// relay at that mock with fresh behaviour and an empty request log.
+export function relayOverMocks(kinds: readonly MockKind[]) {
+  const mocks = {} as Record<MockKind, MockUpstream>;
+  const fixture = {
+    mocks,
+    relay: undefined as unknown as Relay,
+    use(kind: MockKind): MockUpstream {
+      const m = mocks[kind];
+      m.requests.length = 0;
+      m.behavior = {};
+      fixture.relay.setChannel(channelFor(m));
+      fixture.relay.timeoutMs = undefined;
+      return m;
+    },
+    last: () => fixture.relay.outcomes[fixture.relay.outcomes.length - 1],
+  };
+  beforeAll(async () => {
+    for (const k of kinds) mocks[k] = await startMockUpstream(k);
+    fixture.relay = await startRelay(channelFor(mocks[kinds[0]]));
+  });
+  afterAll(async () => {
+    await fixture.relay?.close();
+    for (const k of kinds) await mocks[k]?.close();
+  });
+  return fixture;
 }

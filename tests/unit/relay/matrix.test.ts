@@ -1,34 +1,17 @@
 // Every ingress format against every provider kind, non-stream and stream: text, system
 // prompt, tools (a call and a round trip with its result), images and usage, checked on
 // both sides (what the client got, what the upstream received).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { IngressName } from "@/lib/relay/formats";
-import { startMockUpstream, USAGE, type MockKind, type MockUpstream } from "@/tests/support/mock-upstreams";
-import { channelFor, startRelay, type Relay } from "./harness";
+import { USAGE, type MockKind, type MockUpstream } from "@/tests/support/mock-upstreams";
+import { relayOverMocks } from "./harness";
 import { extract, send } from "./clients";
 
 const KINDS: MockKind[] = ["openai", "azure", "anthropic", "gemini"];
 const INGRESSES: IngressName[] = ["openai-chat", "anthropic-messages", "gemini"];
 const MODEL = "gpt-4.1";
-const mocks = {} as Record<MockKind, MockUpstream>;
-let relay: Relay;
-
-beforeAll(async () => {
-  for (const k of KINDS) mocks[k] = await startMockUpstream(k);
-  relay = await startRelay(channelFor(mocks.openai));
-});
-afterAll(async () => {
-  await relay.close();
-  for (const k of KINDS) await mocks[k].close();
-});
-
-function use(kind: MockKind) {
-  const m = mocks[kind];
-  m.requests.length = 0;
-  m.behavior = {};
-  relay.setChannel(channelFor(m));
-  return m;
-}
+const fixture = relayOverMocks(KINDS);
+const { mocks, use } = fixture;
 
 /** Checks URL, auth header (the channel's key), model mapping, system prompt placement. */
 function checkUpstream(kind: MockKind, m: MockUpstream, stream: boolean) {
@@ -73,7 +56,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
 
       it(`text with system prompt, usage (${mode})`, async () => {
         const m = use(kind);
-        const res = await send(relay.url, ingress, { model: MODEL, stream, system: "be brief", user: "hello there" });
+        const res = await send(fixture.relay.url, ingress, { model: MODEL, stream, system: "be brief", user: "hello there" });
         expect(res.status).toBe(200);
         expect(res.headers.get("content-type")).toContain(stream ? "text/event-stream" : "application/json");
         const x = await extract(ingress, res, stream);
@@ -83,7 +66,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
         expect(x.cached).toBe(USAGE.cached);
         expect(x.finish).toBe(finishOf(ingress, false));
         checkUpstream(kind, m, stream);
-        const o = relay.outcomes[relay.outcomes.length - 1];
+        const o = fixture.relay.outcomes[fixture.relay.outcomes.length - 1];
         expect(o).toMatchObject({ ok: true, status: 200, usageEstimated: false, firstByteSentToClient: true, retryable: false });
         expect(o.usage.prompt_tokens).toBe(USAGE.prompt);
         expect(o.usage.completion_tokens).toBe(USAGE.completion);
@@ -96,7 +79,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
       it(`tool call (${mode})`, async () => {
         const m = use(kind);
         m.behavior = { toolCall: { name: "get_weather", args: { city: "Paris", days: 3 } } };
-        const res = await send(relay.url, ingress, { model: MODEL, stream, tools: true });
+        const res = await send(fixture.relay.url, ingress, { model: MODEL, stream, tools: true });
         expect(res.status).toBe(200);
         const x = await extract(ingress, res, stream);
         expect(x.calls).toHaveLength(1);
@@ -113,7 +96,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
 
       it(`tool result round trip (${mode})`, async () => {
         const m = use(kind);
-        const res = await send(relay.url, ingress, { model: MODEL, stream, toolRound: true, user: "weather?" });
+        const res = await send(fixture.relay.url, ingress, { model: MODEL, stream, toolRound: true, user: "weather?" });
         expect(res.status).toBe(200);
         const x = await extract(ingress, res, stream);
         expect(x.text).toBe('echo: {"temp":20}');
@@ -136,7 +119,7 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
 
     it("image part reaches the upstream in its shape", async () => {
       const m = use(kind);
-      const res = await send(relay.url, ingress, { model: MODEL, stream: false, user: "what is it", image: { mime: "image/png", data: "iVBORw0KGgo=" } });
+      const res = await send(fixture.relay.url, ingress, { model: MODEL, stream: false, user: "what is it", image: { mime: "image/png", data: "iVBORw0KGgo=" } });
       expect(res.status).toBe(200);
       const j = m.requests[0].json;
       if (kind === "anthropic") expect(j.messages[0].content[1]).toEqual({ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } });
