@@ -29,7 +29,9 @@ export function requestHeaders(body: boolean): Record<string, string> {
   return headers;
 }
 
-function report(failure: Failure) {
+// Applies the error catalogue to a failure (toast; a 401 logs out and goes to the login page).
+// Exported for calls that cannot go through `call` (the playground's streamed chat).
+export function reportFailure(failure: Failure) {
   if (failure.kind === "message") {
     toast.error({ key: "errors.prefixed", values: { message: failure.text } });
     return;
@@ -60,7 +62,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Op
   } catch (err) {
     if (options.signal?.aborted) throw err;
     const failure: Failure = { kind: "catalogue", key: "network" };
-    if (!options.quiet) report(failure);
+    if (!options.quiet) reportFailure(failure);
     throw new ApiError("network", failure, 0);
   }
   let envelope: Envelope<T> | null = null;
@@ -72,7 +74,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Op
   const failure = classifyResponse(res.status, isChallenge(res.headers.get(CHALLENGE_HEADER)), envelope);
   if (failure) {
     // A 401 is always handled: the session is over whatever the caller wanted.
-    if (!options.quiet || failure.kind === "expired") report(failure);
+    if (!options.quiet || failure.kind === "expired") reportFailure(failure);
     throw new ApiError(failure.kind === "message" ? failure.text : failure.kind, failure, res.status);
   }
   return envelope as Envelope<T>;
