@@ -4,9 +4,6 @@
 import { migrate } from "@/lib/db/migrate";
 import { loadOptions } from "@/lib/options/store";
 import { subscribeInvalidations } from "@/lib/cache/invalidate";
-import { sqliteConnection, sqlitePath } from "@/lib/db/client";
-import { startWalCheckpointer } from "@/lib/db/checkpointer";
-import { env } from "@/lib/env";
 
 const holder = globalThis as unknown as { __gatewayBoot?: Promise<void> };
 
@@ -15,7 +12,6 @@ export function ensureReady(): Promise<void> {
     const applied = await migrate();
     if (applied.length) console.log(`[db] applied migrations: ${applied.join(", ")}`);
     await loadOptions();
-    if (env().databaseKind === "sqlite") startWalCheckpointer(await sqliteConnection(), sqlitePath(env().DATABASE_URL));
     await subscribeInvalidations();
   })().catch((err) => {
     holder.__gatewayBoot = undefined;
