@@ -4,12 +4,13 @@
 // a dearer one takes the extra, even below zero for the user (the upstream already served
 // the call; the debt is a ledger row like any other), while a limited token's remaining
 // quota stops at 0. The same transaction adds the cost to the used_quota of user, token and
-// channel, counts the request, and writes the consumption log row.
+// channel and counts the request; the usage log row is queued after the commit and written
+// in a batch (lib/logs/writer.ts).
 //
 // refund: returns the whole reservation to the token and the user.
 import type { Reservation } from "@/lib/billing/reserve";
 import { billingStore } from "@/lib/billing/store";
-import { LOG_TYPE, toLogRow, type LogInput } from "@/lib/logs/writer";
+import { enqueueLog, LOG_TYPE, type LogInput } from "@/lib/logs/writer";
 import { getBool } from "@/lib/options/store";
 import { noteTokenQuota } from "@/lib/relay/token-cache";
 
@@ -33,10 +34,10 @@ async function close(r: Reservation, to: "settled" | "refunded", move: () => Pro
 export async function settle(reservation: Reservation, actualQuota: bigint, log: ConsumeLog): Promise<void> {
   if (actualQuota < 0n) throw new Error("settle: negative quota");
   const r = reservation;
-  const row = getBool("LogConsumeEnabled")
-    ? toLogRow({ ...log, user_id: r.userId, type: LOG_TYPE.consume, quota: actualQuota, token_id: log.token_id ?? r.tokenId })
-    : null;
-  await close(r, "settled", async () => (await billingStore()).settle({ ...r, actual: actualQuota, channelId: log.channel_id, log: row }));
+  await close(r, "settled", async () => (await billingStore()).settle({ ...r, actual: actualQuota, channelId: log.channel_id }));
+  if (getBool("LogConsumeEnabled")) {
+    enqueueLog({ ...log, user_id: r.userId, type: LOG_TYPE.consume, quota: actualQuota, token_id: log.token_id ?? r.tokenId });
+  }
 }
 
 export async function refund(reservation: Reservation): Promise<void> {

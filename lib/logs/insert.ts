@@ -35,20 +35,16 @@ const COLUMNS = [
 
 const INSERT_HEAD = `INSERT INTO "logs" (${COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES `;
 
-// One row, for writers that insert a log row inside their own transaction (settlement).
-export const INSERT_ONE_SQLITE = INSERT_HEAD + `(${COLUMNS.map(() => "?").join(", ")})`;
-export const INSERT_ONE_POSTGRES = INSERT_HEAD + `(${COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})`;
-
 // SQLite has no boolean type: is_stream is stored as 0 or 1, as Prisma does.
-export const sqliteLogParams = (r: LogRow) => COLUMNS.map((c) => (c === "is_stream" ? (r.is_stream ? 1 : 0) : r[c]));
-export const postgresLogParams = (r: LogRow) => COLUMNS.map((c) => (typeof r[c] === "bigint" ? r[c].toString() : r[c]));
+const sqliteLogParams = (r: LogRow) => COLUMNS.map((c) => (c === "is_stream" ? (r.is_stream ? 1 : 0) : r[c]));
+const postgresLogParams = (r: LogRow) => COLUMNS.map((c) => (typeof r[c] === "bigint" ? r[c].toString() : r[c]));
 
 let sqliteInsert: ((rows: LogRow[]) => void) | undefined;
 
 async function insertSqlite(rows: LogRow[]): Promise<void> {
   if (!sqliteInsert) {
     const conn = await sqliteConnection();
-    const stmt = conn.prepare(INSERT_ONE_SQLITE);
+    const stmt = conn.prepare(INSERT_HEAD + `(${COLUMNS.map(() => "?").join(", ")})`);
     sqliteInsert = conn.transaction((batch: LogRow[]) => {
       for (const r of batch) stmt.run(sqliteLogParams(r));
     });

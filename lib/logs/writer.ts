@@ -48,7 +48,7 @@ const writer = () => {
   return state.__gatewayLogWriter;
 };
 
-export function toLogRow(e: LogInput): Row {
+function toLogRow(e: LogInput): Row {
   return {
     user_id: e.user_id,
     type: e.type,

@@ -4,7 +4,6 @@
 import type pg from "pg";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
-import { INSERT_ONE_POSTGRES, postgresLogParams } from "@/lib/logs/insert";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
 
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
@@ -71,7 +70,6 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
         await q('UPDATE "users" SET "used_quota" = "used_quota" + $1, "request_count" = "request_count" + 1 WHERE "id" = $2', [r.actual, r.userId]);
         if (r.tokenId > 0) await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
         if (r.channelId > 0) await q('UPDATE "channels" SET "used_quota" = "used_quota" + $1 WHERE "id" = $2', [r.actual, r.channelId]);
-        if (r.log) await q(INSERT_ONE_POSTGRES, postgresLogParams(r.log));
         return remain;
       }),
     refund: (r) =>

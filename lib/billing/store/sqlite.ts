@@ -11,7 +11,6 @@ import type BetterSqlite3 from "better-sqlite3";
 import { whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
-import { INSERT_ONE_SQLITE, sqliteLogParams } from "@/lib/logs/insert";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
 
 export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
@@ -32,7 +31,6 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     userUsage: conn.prepare('UPDATE "users" SET "used_quota" = "used_quota" + ?, "request_count" = "request_count" + 1 WHERE "id" = ?'),
     tokenUsage: conn.prepare('UPDATE "tokens" SET "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ?'),
     channelUsage: conn.prepare('UPDATE "channels" SET "used_quota" = "used_quota" + ? WHERE "id" = ?'),
-    log: conn.prepare(INSERT_ONE_SQLITE),
   };
 
   const userChange = (userId: number, tokenId: number, delta: bigint, kind: string, ref: string) => {
@@ -69,7 +67,6 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     s.userUsage.run(r.actual, r.userId);
     if (r.tokenId > 0) s.tokenUsage.run(r.actual, BigInt(nowSeconds()), r.tokenId);
     if (r.channelId > 0) s.channelUsage.run(r.actual, r.channelId);
-    if (r.log) s.log.run(sqliteLogParams(r.log));
     return remain;
   });
 

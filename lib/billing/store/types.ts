@@ -7,12 +7,8 @@
 // update that never takes a balance below zero, and every change of a user's quota writes a
 // quota_ledger row in the same transaction, so the ledger always sums to the balance.
 
-import type { LogRow } from "@/lib/logs/insert";
-
 export type ReserveInput = { userId: number; tokenId: number; unlimitedToken: boolean; amount: bigint; ref: string };
-// log: the consumption log row, written in the same transaction as the charge (null when
-// consumption logs are off), so that a charge and its log row never disagree.
-export type SettleInput = ReserveInput & { actual: bigint; channelId: number; log: LogRow | null };
+export type SettleInput = ReserveInput & { actual: bigint; channelId: number };
 
 // Each returns the token's remaining quota afterwards, or null when no token quota moved.
 export interface BillingStore {
