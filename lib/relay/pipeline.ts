@@ -117,14 +117,19 @@ interface Call {
 /** The upstream call with the client's signal and a first-byte timeout; failures become outcomes. */
 async function call(opts: ForwardOptions, url: string, headers: Record<string, string>, body: string | Uint8Array): Promise<Call> {
   const t0 = performance.now();
-  const timeout = new AbortController();
+  // One controller for the upstream call, aborted by the first-byte timer or by the client
+  // going away (for the whole call, streams included). A plain listener: AbortSignal.any
+  // costs several percent of the relay's CPU on Node 20.
+  const upstream = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    timeout.abort();
+    upstream.abort();
   }, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const clear = () => clearTimeout(timer);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+  if (opts.signal?.aborted) upstream.abort();
+  else opts.signal?.addEventListener("abort", () => upstream.abort(), { once: true });
+  const signal = upstream.signal;
   try {
     const res = await (opts.transport ?? httpTransport)(url, { headers, body, signal });
     return { res, clear, t0 };
