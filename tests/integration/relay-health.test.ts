@@ -134,7 +134,12 @@ describe("edges of a call", () => {
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain("data: [DONE]");
-    await until(async () => (await quota()) < before, "playground settlement");
+    // the log row is queued only after the settlement commits
+    await until(async () => {
+      const logs = await user.client.get<{ items: { token_name: string }[] }>("/api/log/self/?p=1&page_size=50&type=2");
+      return logs.data.items.some((l) => l.token_name === "playground");
+    }, "the playground's log row");
+    expect(await quota()).toBeLessThan(before);
     expect(await ledgerSum()).toBe(await quota());
     const anonymous = await fetch(`${server.url}/pg/chat/completions`, { method: "POST", body: "{}" });
     expect(anonymous.status).toBe(401);
