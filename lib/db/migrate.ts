@@ -32,14 +32,14 @@ export async function migrate(): Promise<string[]> {
       conn.pragma("journal_mode = WAL");
       conn.exec('CREATE TABLE IF NOT EXISTS "_migrations" ("name" TEXT PRIMARY KEY, "applied_at" BIGINT NOT NULL)');
       const applied = new Set(conn.prepare('SELECT "name" FROM "_migrations"').pluck().all() as string[]);
-      const todo = pending(dir, applied);
-      for (const m of todo) {
+      const toApply = pending(dir, applied);
+      for (const m of toApply) {
         conn.transaction(() => {
           conn.exec(m.sql);
           conn.prepare('INSERT INTO "_migrations" ("name", "applied_at") VALUES (?, ?)').run(m.name, now);
         })();
       }
-      return todo.map((m) => m.name);
+      return toApply.map((m) => m.name);
     } finally {
       conn.close();
     }
@@ -50,8 +50,8 @@ export async function migrate(): Promise<string[]> {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK_ID]);
     await client.query('CREATE TABLE IF NOT EXISTS "_migrations" ("name" TEXT PRIMARY KEY, "applied_at" BIGINT NOT NULL)');
     const rows = await client.query<{ name: string }>('SELECT "name" FROM "_migrations"');
-    const todo = pending(dir, new Set(rows.rows.map((r) => r.name)));
-    for (const m of todo) {
+    const toApply = pending(dir, new Set(rows.rows.map((r) => r.name)));
+    for (const m of toApply) {
       await client.query("BEGIN");
       try {
         await client.query(m.sql);
@@ -62,7 +62,7 @@ export async function migrate(): Promise<string[]> {
         throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
       }
     }
-    return todo.map((m) => m.name);
+    return toApply.map((m) => m.name);
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [LOCK_ID]).catch(() => {});
     await client.end();
