@@ -75,17 +75,28 @@ function appErrorToUpstream(err: AppError, req: IncomingMessage): UpstreamError 
   };
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+// The whole request body, refused past the limit. Plain stream events: an async iterator
+// costs a promise per chunk, on every relay call.
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) throw new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  if (declared > limit) return Promise.reject(new AppError("PAYLOAD_TOO_LARGE", "body_too_large"));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off("data", onData);
+        req.resume();
+        reject(new AppError("PAYLOAD_TOO_LARGE", "body_too_large"));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once("error", reject);
+  });
 }
 
 function parseJson(body: Buffer): Record<string, unknown> {
