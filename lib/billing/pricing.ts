@@ -109,14 +109,3 @@ export function estimateQuota(price: ResolvedPrice, input: { promptTokens: numbe
   return quotaFor(price, { promptTokens: input.promptTokens, completionTokens: completion });
 }
 
-// Figures for the usage log's other JSON (spec 3 section 3).
-export function priceLogFields(price: ResolvedPrice) {
-  return {
-    model_ratio: price.modelRatio,
-    model_price: price.modelPrice,
-    completion_ratio: price.completionRatio,
-    cache_ratio: price.cacheRatio,
-    group_ratio: price.groupRatio,
-    price_source: price.source,
-  };
-}

@@ -5,13 +5,11 @@ import { db } from "@/lib/db/client";
 import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 
-type Listener = (key: string, value: string) => void;
-
 const state = globalThis as unknown as {
-  __gatewayOptions?: { values: Map<string, string>; loaded: boolean; listeners: Set<Listener> };
+  __gatewayOptions?: { values: Map<string, string> };
 };
 function holder() {
-  state.__gatewayOptions ??= { values: new Map(Object.entries(OPTION_DEFAULTS)), loaded: false, listeners: new Set() };
+  state.__gatewayOptions ??= { values: new Map(Object.entries(OPTION_DEFAULTS)) };
   return state.__gatewayOptions;
 }
 
@@ -19,13 +17,7 @@ export async function loadOptions(): Promise<void> {
   const rows = await db().option.findMany();
   const values = new Map(Object.entries(OPTION_DEFAULTS));
   for (const row of rows) values.set(row.key, row.value);
-  const h = holder();
-  h.values = values;
-  h.loaded = true;
-}
-
-export async function ensureOptionsLoaded(): Promise<void> {
-  if (!holder().loaded) await loadOptions();
+  holder().values = values;
 }
 
 export function getOption(key: string): string {
@@ -69,16 +61,12 @@ export async function setOption(key: string, value: string): Promise<void> {
   await publishInvalidation("options", key);
 }
 
+// Updates this process's cache only (setOption and tests that run lib code in-process).
+export function applyOption(key: string, value: string): void {
+  holder().values.set(key, value);
+}
+
 // Another node changed an option: reload them all (a handful of rows).
 onInvalidate((topic) => (topic === "options" ? loadOptions() : undefined));
 
-export function applyOption(key: string, value: string): void {
-  const h = holder();
-  h.values.set(key, value);
-  for (const l of h.listeners) l(key, value);
-}
 
-export function onOptionChange(listener: Listener): () => void {
-  holder().listeners.add(listener);
-  return () => holder().listeners.delete(listener);
-}

@@ -67,7 +67,3 @@ export async function readSse(
   // an event still missing its blank line when the body ends is incomplete and dropped
 }
 
-/** Formats an SSE event: `event: name\ndata: json\n\n` (name omitted when empty). */
-export function sseEvent(data: string, event?: string): string {
-  return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
-}
