@@ -9,6 +9,7 @@ import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
 import { flushAll, registerShutdown } from "@/lib/lifecycle";
 import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
+import { describeError } from "@/lib/errors";
 
 function clientAddress(req: http.IncomingMessage, trustProxy: boolean): { ip: string; proto: string } {
   let ip = req.socket.remoteAddress ?? "";
@@ -40,7 +41,7 @@ async function main() {
     const url = req.url ?? "/";
     if (isRelayPath(url)) {
       handleRelay(req, res).catch((err) => {
-        console.error("[relay] request failed:", err);
+        console.error("[relay] request failed:", describeError(err));
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end();
       });
@@ -53,7 +54,7 @@ async function main() {
       if (path.length > 5 && path.endsWith("/")) req.url = path.slice(0, -1) + (q === -1 ? "" : url.slice(q));
     }
     handle(req, res).catch((err) => {
-      console.error("[server] request failed:", err);
+      console.error("[server] request failed:", describeError(err));
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end("internal server error");
     });
@@ -70,6 +71,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error("[server] failed to start:", err instanceof Error ? err.message : err);
+  console.error("[server] failed to start:", describeError(err));
   process.exit(1);
 });

@@ -54,3 +54,25 @@ export const consoleStatus: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
 };
+
+// An unexpected error as it may be written to the server log. Prisma's validation errors
+// print the failed call with its arguments (a password hash, a sealed key); only their first
+// line is kept, and anything shaped like a secret is masked in what remains.
+const SECRET_SHAPES: [RegExp, string][] = [
+  [/scrypt\$[^\s"'`,)]+/g, "scrypt$[redacted]"],
+  [/\bsk-[A-Za-z0-9_-]{16,}/g, "sk-[redacted]"],
+  [/\bv1\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, "[sealed]"],
+  [/\b[a-f0-9]{64}\b/g, "[hash]"],
+  [/("?(?:password|key|secret|token)"?\s*[:=]\s*)("[^"]*"|'[^']*')/gi, '$1"[redacted]"'],
+];
+
+export function describeError(err: unknown): string {
+  let text: string;
+  if (err instanceof Error) {
+    text = err.name === "PrismaClientValidationError" ? `${err.name}: ${err.message.split("\n").find((l) => l.trim()) ?? ""}` : (err.stack ?? err.message);
+  } else {
+    text = String(err);
+  }
+  for (const [shape, mask] of SECRET_SHAPES) text = text.replace(shape, mask);
+  return text;
+}

@@ -1,6 +1,7 @@
 // Orderly shutdown: stop accepting requests, flush what is queued (usage logs and other
 // batched writes register flushers here), close the database.
 import { db } from "@/lib/db/client";
+import { describeError } from "@/lib/errors";
 
 type Flusher = () => Promise<void>;
 const holder = globalThis as unknown as { __gatewayFlushers?: Set<Flusher> };
@@ -11,7 +12,7 @@ export function registerFlusher(f: Flusher): void {
 }
 
 export async function flushAll(): Promise<void> {
-  for (const f of flushers()) await f().catch((err) => console.error("[shutdown] flush failed:", err));
+  for (const f of flushers()) await f().catch((err) => console.error("[shutdown] flush failed:", describeError(err)));
 }
 
 export function registerShutdown(stopServer: () => Promise<void>): void {

@@ -9,6 +9,7 @@ import { TextareaField } from "@/components/ui/textarea";
 import { api } from "@/lib/client/api";
 import { isJsonObjectText, splitList } from "@/lib/client/relay";
 import { toast } from "@/lib/client/toast";
+import { GroupCheckboxes } from "./group-checkboxes";
 import type { Channel, TagRow } from "./types";
 
 export function ConfirmDialog({
@@ -196,22 +197,7 @@ export function TagEditDialog({ row, groups, onClose, onSaved }: { row: TagRow |
       }
     >
       <Field label={t("newTag")} value={newTag} onChange={(e) => setNewTag(e.target.value)} />
-      <fieldset className="flex flex-col gap-1">
-        <legend className="mb-1 text-sm font-medium text-zinc-700 dark:text-zinc-300">{t("fields.groups")}</legend>
-        <div className="flex flex-wrap gap-x-4 gap-y-1">
-          {allGroups.map((g) => (
-            <label key={g} className="inline-flex items-center gap-1.5 text-sm">
-              <input
-                type="checkbox"
-                className="h-4 w-4 accent-blue-600"
-                checked={chosen.includes(g)}
-                onChange={() => setChosen(chosen.includes(g) ? chosen.filter((x) => x !== g) : [...chosen, g])}
-              />
-              {g}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <GroupCheckboxes legend={t("fields.groups")} groups={allGroups} chosen={chosen} onChange={setChosen} />
       <TextareaField label={t("fields.models")} hint={t("modelsHint")} rows={4} value={models} onChange={(e) => setModels(e.target.value)} />
       <TextareaField
         label={t("fields.modelMapping")}

@@ -16,6 +16,7 @@ import { api } from "@/lib/client/api";
 import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
 import { isJsonObjectText, keyFormat, splitList } from "@/lib/client/relay";
 import { toast } from "@/lib/client/toast";
+import { GroupCheckboxes } from "./group-checkboxes";
 import type { Channel } from "./types";
 
 type Form = {
@@ -314,22 +315,13 @@ export function ChannelEditor({ id }: { id: number | null }) {
 
           <Card title={t("routing")}>
             <div className="grid gap-4 sm:grid-cols-2">
-              <fieldset className="flex flex-col gap-1 sm:col-span-2">
-                <legend className="mb-1 text-sm font-medium text-zinc-700 dark:text-zinc-300">{tc("fields.groups")}</legend>
-                <div className="flex flex-wrap gap-x-4 gap-y-1">
-                  {allGroups.map((g) => (
-                    <label key={g} className="inline-flex items-center gap-1.5 text-sm">
-                      <input
-                        type="checkbox"
-                        className="h-4 w-4 accent-blue-600"
-                        checked={form.groups.includes(g)}
-                        onChange={() => set("groups", form.groups.includes(g) ? form.groups.filter((x) => x !== g) : [...form.groups, g])}
-                      />
-                      {g}
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
+              <GroupCheckboxes
+                className="sm:col-span-2"
+                legend={tc("fields.groups")}
+                groups={allGroups}
+                chosen={form.groups}
+                onChange={(next) => set("groups", next)}
+              />
               <Field label={tc("fields.tag")} value={form.tag} onChange={(e) => set("tag", e.target.value)} />
               <Field label={tc("fields.remark")} value={form.remark} onChange={(e) => set("remark", e.target.value)} />
               <Field label={tc("col.priority")} inputMode="numeric" value={form.priority} onChange={(e) => set("priority", e.target.value)} hint={t("priorityHint")} />

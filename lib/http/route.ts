@@ -7,7 +7,7 @@ import type { User } from "@/generated/sqlite/client";
 import { isAdmin, isRoot } from "@/lib/auth/roles";
 import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
-import { AppError, consoleStatus, isAppError } from "@/lib/errors";
+import { AppError, consoleStatus, isAppError, describeError } from "@/lib/errors";
 import { authenticate } from "@/lib/http/auth";
 import { toJson } from "@/lib/http/json";
 import { hit } from "@/lib/http/rate-limit";
@@ -85,7 +85,7 @@ export function errorResponse(ctx: Ctx, err: unknown): Response {
   if (isAppError(err)) {
     return respond(consoleStatus[err.code], { success: false, message: ctx.t(err.key, err.params) });
   }
-  console.error("[api] unexpected error:", err instanceof Error ? err.stack ?? err.message : err);
+  console.error("[api] unexpected error:", describeError(err));
   return respond(500, { success: false, message: ctx.t("internal_error") });
 }
 

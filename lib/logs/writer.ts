@@ -4,6 +4,7 @@
 // rows are kept (up to MAX_QUEUE) and retried on the next tick.
 import { insertLogRows, type LogRow } from "@/lib/logs/insert";
 import { registerFlusher } from "@/lib/lifecycle";
+import { describeError } from "@/lib/errors";
 
 export const LOG_TYPE = { topup: 1, consume: 2, admin: 3, system: 4, checkIn: 5, error: 6 } as const;
 
@@ -102,7 +103,7 @@ export async function flushLogs(): Promise<void> {
         await insertLogRows(batch);
       } catch (err) {
         w.queue.unshift(...batch);
-        console.error("[logs] batch write failed, will retry:", (err as Error).message);
+        console.error("[logs] batch write failed, will retry:", describeError(err));
         if (!w.timer) {
           w.timer = setTimeout(() => {
             w.timer = undefined;

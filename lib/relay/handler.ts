@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { User } from "@/generated/sqlite/client";
 import { authenticate } from "@/lib/http/auth";
-import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
+import { AppError, isAppError, type ErrorCode, describeError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { CLIENT_IP_HEADER } from "@/lib/http/request-info";
 import { pickLocale } from "@/lib/i18n/locale";
@@ -230,7 +230,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     if (err && typeof err === "object" && "toUpstreamError" in err) {
       return writeError(errorFormat, res, (err as { toUpstreamError(): UpstreamError }).toUpstreamError());
     }
-    console.error("[relay] unexpected error:", err instanceof Error ? err.stack ?? err.message : err);
+    console.error("[relay] unexpected error:", describeError(err));
     writeError(errorFormat, res, { status: 500, message: "internal error", type: "server_error", code: "internal_error" });
   }
 }
@@ -306,7 +306,7 @@ async function relayCall(
       if (!retryAllowed(outcome)) break;
     }
   } catch (err) {
-    if (reservation.state === "open") await refund(reservation).catch((e) => console.error("[relay] refund failed:", e));
+    if (reservation.state === "open") await refund(reservation).catch((e) => console.error("[relay] refund failed:", describeError(e)));
     throw err;
   }
 

@@ -6,6 +6,7 @@
 import { autoDisableChannel } from "@/lib/channels/write";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
 import type { UpstreamError } from "@/lib/relay/types";
+import { describeError } from "@/lib/errors";
 
 const failures = new Map<number, number>();
 let keywordSource = "";
@@ -45,5 +46,5 @@ export function noteChannelFailure(channel: { id: number; auto_ban: number }, er
   const reason = keyword
     ? `upstream said "${keyword}" (status ${err.status})`
     : `${n} consecutive failures, last: status ${err.status} ${err.message}`.slice(0, 500);
-  void autoDisableChannel(channel.id, reason).catch((e) => console.error("[relay] auto-disable failed:", e));
+  void autoDisableChannel(channel.id, reason).catch((e) => console.error("[relay] auto-disable failed:", describeError(e)));
 }

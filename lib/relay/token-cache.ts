@@ -7,7 +7,7 @@ import { lookupHash } from "@/lib/auth/lookup-hash";
 import { isAdmin, USER_STATUS } from "@/lib/auth/roles";
 import { onInvalidate } from "@/lib/cache/invalidate";
 import { db } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import { AppError, describeError } from "@/lib/errors";
 import { canUseGroup } from "@/lib/billing/groups";
 
 const TTL_MS = 30_000;
@@ -142,7 +142,7 @@ export function ipAllowed(allowed: string[], ip: string): boolean {
 function markStatus(id: number, status: 3 | 4) {
   void db()
     .token.updateMany({ where: { id, status: 1 }, data: { status } })
-    .catch((err) => console.error("[tokens] status update failed:", (err as Error).message));
+    .catch((err) => console.error("[tokens] status update failed:", describeError(err)));
 }
 
 // Authenticates a relay call's key ("Bearer sk-...", "sk-..." or the bare key).
