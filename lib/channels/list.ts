@@ -4,7 +4,8 @@
 import type { Channel } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { channelView, splitList, type ChannelView } from "@/lib/channels/shared";
+import { channelView, type ChannelView } from "@/lib/channels/shared";
+import { splitList } from "@/lib/channels/split-list";
 
 export type ChannelFilter = {
   keyword?: string;

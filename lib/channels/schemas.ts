@@ -2,7 +2,8 @@
 // column values. Lists may come as "a,b" or ["a","b"]; JSON columns as text or objects.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { parseObject, splitList } from "@/lib/channels/shared";
+import { parseObject } from "@/lib/channels/shared";
+import { splitList } from "@/lib/channels/split-list";
 
 const list = z.union([z.string(), z.array(z.string())]);
 const jsonText = z.union([z.string(), z.record(z.string(), z.unknown())]);

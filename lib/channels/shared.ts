@@ -1,9 +1,12 @@
 // Shared pieces of the channel domain: statuses, list parsing, the public (key-free) view
 // of a row, the abilities index rebuild, and cache invalidation after every write.
+// Every channel write runs in one transaction with the rebuild (or removal) of the
+// affected abilities, then calls channelsChanged() once it has committed.
 import type { Channel } from "@/generated/sqlite/client";
 import type { Tx } from "@/lib/db/client";
 import { publishInvalidation } from "@/lib/cache/invalidate";
 import { invalidateChannelCache } from "@/lib/relay/channel-cache";
+import { splitList } from "@/lib/channels/split-list";
 
 export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
 
@@ -19,16 +22,6 @@ export const DEFAULT_BASE_URL: Record<number, string> = {
 
 export function baseUrlOf(c: { type: number; base_url: string }): string {
   return (c.base_url || DEFAULT_BASE_URL[c.type] || DEFAULT_BASE_URL[1]).replace(/\/+$/, "");
-}
-
-// "a, b,,c" -> ["a","b","c"], trimmed, without duplicates, order kept.
-export function splitList(value: string | null | undefined): string[] {
-  const out: string[] = [];
-  for (const part of (value ?? "").split(",")) {
-    const v = part.trim();
-    if (v && !out.includes(v)) out.push(v);
-  }
-  return out;
 }
 
 export function parseObject(text: string): Record<string, unknown> | null {
@@ -69,6 +62,20 @@ export async function rebuildAbilities(tx: Tx, c: Pick<Channel, "id" | "group" |
   }
   if (rows.length) await tx.ability.createMany({ data: rows });
   return rows.length;
+}
+
+// Rebuilds the routing rows of every channel matching `where` (caller's transaction);
+// answers the number of channels.
+export async function rebuildMany(tx: Tx, where: Parameters<Tx["channel"]["findMany"]>[0] extends infer A ? A extends { where?: infer W } ? W : never : never) {
+  const rows = await tx.channel.findMany({ where });
+  for (const c of rows) await rebuildAbilities(tx, c);
+  return rows.length;
+}
+
+// Deletes channels and their routing rows (caller's transaction); answers how many channels went.
+export async function removeChannels(tx: Tx, ids: number[]): Promise<number> {
+  await tx.ability.deleteMany({ where: { channel_id: { in: ids } } });
+  return (await tx.channel.deleteMany({ where: { id: { in: ids } } })).count;
 }
 
 // After any committed channel write: drop this node's routing cache and tell the others.

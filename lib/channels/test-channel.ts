@@ -5,7 +5,8 @@
 // relay failure. Messages never contain the channel's key (adapters redact upstream errors).
 import { db } from "@/lib/db/client";
 import { getBool } from "@/lib/options/store";
-import { autoEnableChannel, recordChannelFigures } from "@/lib/channels/write";
+import { autoEnableChannel } from "@/lib/channels/auto-enable-channel";
+import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
 import { channelIndex, type CachedChannel } from "@/lib/relay/channel-cache";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { adapterFor } from "@/lib/relay/providers/registry";

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { open } from "@/lib/auth/secret-box";
 import { AppError } from "@/lib/errors";
 import { baseUrlOf } from "@/lib/channels/shared";
-import { recordChannelFigures } from "@/lib/channels/write";
+import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
 
 const TIMEOUT_MS = 15_000;
 

@@ -5,7 +5,8 @@ import { route } from "@/lib/http/route";
 import { listChannels } from "@/lib/channels/list";
 import { channelListQuery, filterOf } from "@/lib/channels/query";
 import { createBody, updateBody } from "@/lib/channels/schemas";
-import { createChannels, updateChannel } from "@/lib/channels/write";
+import { createChannels } from "@/lib/channels/create-channels";
+import { updateChannel } from "@/lib/channels/update-channel";
 
 export const GET = route({ access: "admin", query: channelListQuery }, async ({ query }) =>
   listChannels({ page: query.p, pageSize: query.page_size, idSort: query.id_sort, tagMode: query.tag_mode, filter: filterOf(query) }),

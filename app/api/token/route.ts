@@ -5,7 +5,9 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { page, pageSize } from "@/lib/channels/query";
 import { createTokenBody, updateTokenBody } from "@/lib/tokens/schemas";
-import { createTokens, listTokens, updateToken } from "@/lib/tokens/verbs";
+import { createTokens } from "@/lib/tokens/create-tokens";
+import { listTokens } from "@/lib/tokens/list-tokens";
+import { updateToken } from "@/lib/tokens/update-token";
 
 const listQuery = z.object({ p: page, size: pageSize(10), page_size: z.string().optional() });
 

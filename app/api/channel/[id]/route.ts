@@ -4,7 +4,7 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { AppError } from "@/lib/errors";
 import { getChannel } from "@/lib/channels/list";
-import { deleteChannel } from "@/lib/channels/write";
+import { deleteChannel } from "@/lib/channels/delete-channel";
 
 const idOf = (params: Record<string, string>) => {
   const id = z.coerce.number().int().positive().safeParse(params.id);

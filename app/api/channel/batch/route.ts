@@ -1,7 +1,7 @@
 // POST /api/channel/batch: delete the given channels; answers the count
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { batchDelete } from "@/lib/channels/write";
+import { batchDelete } from "@/lib/channels/batch-delete";
 
 export const POST = route({ access: "admin", body: z.object({ ids: z.array(z.coerce.number().int().positive()).max(10_000) }) }, async ({ body }) =>
   batchDelete(body.ids),

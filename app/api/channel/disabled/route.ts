@@ -1,5 +1,5 @@
 // DELETE /api/channel/disabled: delete every disabled (2) and auto-disabled (3) channel; answers the count
 import { route } from "@/lib/http/route";
-import { deleteDisabled } from "@/lib/channels/write";
+import { deleteDisabled } from "@/lib/channels/delete-disabled";
 
 export const DELETE = route({ access: "admin" }, async () => deleteDisabled());

@@ -1,7 +1,7 @@
 // PUT /api/channel/tag: rename a tag and/or set model_mapping, groups, models, priority, weight of its channels
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { editTag } from "@/lib/channels/write";
+import { editTag } from "@/lib/channels/edit-tag";
 
 const body = z.object({
   tag: z.string().max(200),

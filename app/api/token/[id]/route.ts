@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { AppError } from "@/lib/errors";
-import { deleteToken, getToken } from "@/lib/tokens/verbs";
+import { deleteToken } from "@/lib/tokens/delete-token";
+import { getToken } from "@/lib/tokens/get-token";
 
 const idOf = (params: Record<string, string>) => {
   const id = z.coerce.number().int().positive().safeParse(params.id);

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { page, pageSize } from "@/lib/channels/query";
-import { searchTokens } from "@/lib/tokens/verbs";
+import { searchTokens } from "@/lib/tokens/search-tokens";
 
 const query = z.object({ keyword: z.string().max(200).optional(), token: z.string().max(200).optional(), p: page, size: pageSize(100, 1000) });
 export const GET = route({ access: "user", query }, async ({ ctx, query }) =>

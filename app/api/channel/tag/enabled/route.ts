@@ -1,6 +1,6 @@
 // POST /api/channel/tag/enabled: set status 1 on every channel of a tag
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { setTagStatus } from "@/lib/channels/write";
+import { setTagStatus } from "@/lib/channels/set-tag-status";
 
 export const POST = route({ access: "admin", body: z.object({ tag: z.string().max(200) }) }, async ({ body }) => setTagStatus(body.tag, 1));

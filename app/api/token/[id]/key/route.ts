@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { AppError } from "@/lib/errors";
-import { revealTokenKey } from "@/lib/tokens/verbs";
+import { revealTokenKey } from "@/lib/tokens/reveal-token-key";
 
 export const POST = route({ access: "user" }, async ({ ctx, params }) => {
   const id = z.coerce.number().int().positive().safeParse(params.id);

@@ -1,0 +1,17 @@
+// Used by the relay when auto-ban decides a channel must stop: status 3 with why and when.
+import { db } from "@/lib/db/client";
+import { nowSeconds } from "@/lib/billing/ledger";
+import { CHANNEL_STATUS, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
+
+export async function autoDisableChannel(id: number, reason: string): Promise<boolean> {
+  const changed = await db().$transaction(async (tx) => {
+    const c = await tx.channel.findUnique({ where: { id } });
+    if (!c || c.status !== CHANNEL_STATUS.enabled) return false;
+    const info = { ...(parseObject(c.other_info) ?? {}), status_reason: reason.slice(0, 500), status_time: nowSeconds() };
+    const u = await tx.channel.update({ where: { id }, data: { status: CHANNEL_STATUS.autoDisabled, other_info: JSON.stringify(info) } });
+    await rebuildAbilities(tx, u);
+    return true;
+  });
+  if (changed) await channelsChanged();
+  return changed;
+}

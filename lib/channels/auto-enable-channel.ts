@@ -1,0 +1,18 @@
+// A channel the system disabled (status 3) passed a test: enable it again (only status 3;
+// a channel an admin disabled stays disabled).
+import { db } from "@/lib/db/client";
+import { nowSeconds } from "@/lib/billing/ledger";
+import { CHANNEL_STATUS, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
+
+export async function autoEnableChannel(id: number): Promise<boolean> {
+  const changed = await db().$transaction(async (tx) => {
+    const c = await tx.channel.findUnique({ where: { id } });
+    if (!c || c.status !== CHANNEL_STATUS.autoDisabled) return false;
+    const info = { ...(parseObject(c.other_info) ?? {}), status_reason: "", status_time: nowSeconds() };
+    const u = await tx.channel.update({ where: { id }, data: { status: CHANNEL_STATUS.enabled, other_info: JSON.stringify(info) } });
+    await rebuildAbilities(tx, u);
+    return true;
+  });
+  if (changed) await channelsChanged();
+  return changed;
+}

@@ -1,0 +1,40 @@
+// POST /api/channel/: one channel, or (mode "batch") one channel per non-empty key line.
+// Keys are sealed before storage.
+import type { Channel } from "@/generated/sqlite/client";
+import { seal } from "@/lib/auth/secret-box";
+import { db, type Tx } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/billing/ledger";
+import { isChannelType } from "@/lib/channels/channel-types";
+import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
+import { columns, type ChannelFields } from "@/lib/channels/schemas";
+
+type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; channel?: ChannelFields };
+
+export async function createChannels(input: CreateInput) {
+  const fields: ChannelFields = input.channel ? { ...input.channel } : input;
+  const data = columns(fields, { clampWeight: false });
+  if (data.type !== undefined && !isChannelType(data.type as number)) throw new AppError("INVALID_INPUT", "channel_type_invalid");
+  if (!String(data.name ?? "").trim()) throw new AppError("INVALID_INPUT", "channel_name_required");
+  if (!String(data.models ?? "").trim()) throw new AppError("INVALID_INPUT", "channel_models_required");
+  const rawKey = (fields.key ?? "").trim();
+  if (!rawKey) throw new AppError("INVALID_INPUT", "channel_key_required");
+  const keys =
+    input.mode === "batch"
+      ? rawKey.split("\n").map((k) => k.trim()).filter(Boolean)
+      : [rawKey];
+  if (!data.group) data.group = "default";
+  const created = await db().$transaction(async (tx) => {
+    const out: Channel[] = [];
+    for (const key of keys) {
+      const c = await tx.channel.create({
+        data: { ...(data as object), key: seal(key), created_time: BigInt(nowSeconds()) } as Parameters<Tx["channel"]["create"]>[0]["data"],
+      });
+      await rebuildAbilities(tx, c);
+      out.push(c);
+    }
+    return out;
+  });
+  await channelsChanged();
+  return created.map(channelView);
+}

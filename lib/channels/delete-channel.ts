@@ -1,0 +1,10 @@
+// DELETE /api/channel/{id}: the channel and its routing rows.
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { channelsChanged, removeChannels } from "@/lib/channels/shared";
+
+export async function deleteChannel(id: number) {
+  const n = await db().$transaction((tx) => removeChannels(tx, [id]));
+  if (n === 0) throw new AppError("NOT_FOUND", "channel_not_found");
+  await channelsChanged();
+}

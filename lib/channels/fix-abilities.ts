@@ -1,0 +1,13 @@
+// POST /api/channel/fix: rebuilds the whole abilities index from the channels; answers the
+// number of channels indexed.
+import { db } from "@/lib/db/client";
+import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
+
+export async function fixAbilities(): Promise<number> {
+  const n = await db().$transaction(async (tx) => {
+    await tx.ability.deleteMany({});
+    return rebuildMany(tx, {});
+  });
+  await channelsChanged();
+  return n;
+}

@@ -1,0 +1,28 @@
+// PUT /api/channel/: any subset of the fields; an empty or absent key keeps the stored one
+// (a new one is sealed before storage).
+import { seal } from "@/lib/auth/secret-box";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { isChannelType } from "@/lib/channels/channel-types";
+import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
+import { columns, type ChannelFields } from "@/lib/channels/schemas";
+
+export async function updateChannel(input: ChannelFields & { id: number }) {
+  const data = columns(input, { clampWeight: true });
+  if (data.name !== undefined && !String(data.name)) throw new AppError("INVALID_INPUT", "channel_name_required");
+  const key = (input.key ?? "").trim();
+  if (key) data.key = seal(key);
+  const updated = await db().$transaction(async (tx) => {
+    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true, type: true } });
+    if (!exists) throw new AppError("NOT_FOUND", "channel_not_found");
+    // A stored type this version does not know may be kept (the editor sends it back), not chosen.
+    if (data.type !== undefined && data.type !== exists.type && !isChannelType(data.type as number)) {
+      throw new AppError("INVALID_INPUT", "channel_type_invalid");
+    }
+    const c = await tx.channel.update({ where: { id: input.id }, data });
+    await rebuildAbilities(tx, c);
+    return c;
+  });
+  await channelsChanged();
+  return channelView(updated);
+}

@@ -1,0 +1,44 @@
+// POST /api/token/: `count` tokens (1..100) for the actor; the extra ones get the name plus
+// "-" and 6 random letters or digits.
+import type { Prisma, Token } from "@/generated/sqlite/client";
+import { randomAlnum } from "@/lib/auth/lookup-hash";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/billing/ledger";
+import { checkTokenFields, tokenColumns } from "@/lib/tokens/fields";
+import type { TokenActor } from "@/lib/tokens/owned";
+import type { TokenFields } from "@/lib/tokens/schemas";
+import { TOKEN_STATUS, newKey, tokenView } from "@/lib/tokens/shared";
+
+export async function createTokens(actor: TokenActor, input: TokenFields & { count?: number }) {
+  const now = nowSeconds();
+  const name = input.name?.trim() ?? "";
+  if (!name) throw new AppError("INVALID_INPUT", "token_name_required");
+  const count = input.count ?? 1;
+  if (!Number.isInteger(count) || count < 1 || count > 100) throw new AppError("INVALID_INPUT", "token_batch_count_invalid");
+  checkTokenFields(actor, input, now);
+  const fields = tokenColumns(input);
+  const created = await db().$transaction(async (tx) => {
+    const out: Token[] = [];
+    for (let i = 0; i < count; i++) {
+      const k = newKey();
+      out.push(
+        await tx.token.create({
+          data: {
+            ...(fields as Prisma.TokenUncheckedCreateInput),
+            user_id: actor.id,
+            name: i === 0 ? name : `${name}-${randomAlnum(6)}`,
+            key_hash: k.key_hash,
+            key_cipher: k.key_cipher,
+            status: TOKEN_STATUS.enabled,
+            created_time: BigInt(now),
+            accessed_time: BigInt(now),
+          },
+        }),
+      );
+    }
+    return out;
+  });
+  // The creator sees the new keys in full once, in this answer.
+  return created.map((t) => tokenView(t, true));
+}

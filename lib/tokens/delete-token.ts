@@ -1,0 +1,12 @@
+// DELETE /api/token/{id}: soft deletion (deleted_at, status disabled); a deleted token never
+// authenticates again.
+import { db } from "@/lib/db/client";
+import { nowSeconds } from "@/lib/billing/ledger";
+import { ownToken, type TokenActor } from "@/lib/tokens/owned";
+import { TOKEN_STATUS, tokensChanged } from "@/lib/tokens/shared";
+
+export async function deleteToken(actor: TokenActor, id: number) {
+  const t = await ownToken(actor, id);
+  await db().token.update({ where: { id }, data: { deleted_at: BigInt(nowSeconds()), status: TOKEN_STATUS.disabled } });
+  await tokensChanged(t.key_hash);
+}

@@ -1,0 +1,7 @@
+// POST /api/token/{id}/key: the full key, for the owner's copy button.
+import { ownToken, type TokenActor } from "@/lib/tokens/owned";
+import { fullKey } from "@/lib/tokens/shared";
+
+export async function revealTokenKey(actor: TokenActor, id: number) {
+  return { key: fullKey(await ownToken(actor, id)) };
+}
