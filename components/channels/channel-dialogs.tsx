@@ -2,12 +2,12 @@
 // Small dialogs of the channel list: confirmation, edit models, batch tag, tag edit, copy.
 import { useTranslations } from "next-intl";
 import { useEffect, useState, type ReactNode } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/input";
 import { TextareaField } from "@/components/ui/textarea";
 import { api } from "@/lib/client/api";
-import { isJsonObjectText, splitList } from "@/lib/client/relay";
+import { splitList } from "@/lib/channels/split-list";
+import { isJsonObjectText } from "@/lib/client/relay";
 import { toast } from "@/lib/client/toast";
 import { GroupCheckboxes } from "./group-checkboxes";
 import type { Channel, TagRow } from "./types";
@@ -35,20 +35,16 @@ export function ConfirmDialog({
       title={title}
       description={description}
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t("cancel")}
-          </Button>
-          <Button
-            variant="danger"
-            onClick={() => {
-              onClose();
-              onConfirm();
-            }}
-          >
-            {confirm}
-          </Button>
-        </>
+        <DialogActions
+          cancel={t("cancel")}
+          onCancel={onClose}
+          action={confirm}
+          onAction={() => {
+            onClose();
+            onConfirm();
+          }}
+          danger
+        />
       }
     />
   );
@@ -79,16 +75,7 @@ export function EditModelsDialog({ channel, onClose, onSaved }: { channel: Chann
       open={channel !== null}
       onOpenChange={(o) => !o && onClose()}
       title={t("editModelsTitle", { name: channel?.name ?? "" })}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t("cancel")}
-          </Button>
-          <Button disabled={busy} onClick={save}>
-            {t("save")}
-          </Button>
-        </>
-      }
+      footer={<DialogActions cancel={t("cancel")} onCancel={onClose} action={t("save")} onAction={save} busy={busy} />}
     >
       <TextareaField label={t("fields.models")} hint={t("modelsHint")} rows={10} value={models} onChange={(e) => setModels(e.target.value)} />
     </Dialog>
@@ -126,14 +113,7 @@ export function BatchTagDialog({ open, ids, onClose, onSaved }: { open: boolean;
       onOpenChange={(o) => !o && onClose()}
       title={t("batchTagTitle")}
       description={t("batchTagDescription", { count: ids.length })}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t("cancel")}
-          </Button>
-          <Button onClick={save}>{t("save")}</Button>
-        </>
-      }
+      footer={<DialogActions cancel={t("cancel")} onCancel={onClose} action={t("save")} onAction={save} />}
     >
       <Field label={t("fields.tag")} value={tag} onChange={(e) => setTag(e.target.value)} />
     </Dialog>
@@ -187,14 +167,7 @@ export function TagEditDialog({ row, groups, onClose, onSaved }: { row: TagRow |
       onOpenChange={(o) => !o && onClose()}
       title={t("tagEditTitle", { tag: row?.tag ?? "" })}
       description={t("tagEditDescription")}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t("cancel")}
-          </Button>
-          <Button onClick={save}>{t("save")}</Button>
-        </>
-      }
+      footer={<DialogActions cancel={t("cancel")} onCancel={onClose} action={t("save")} onAction={save} />}
     >
       <Field label={t("newTag")} value={newTag} onChange={(e) => setNewTag(e.target.value)} />
       <GroupCheckboxes legend={t("fields.groups")} groups={allGroups} chosen={chosen} onChange={setChosen} />

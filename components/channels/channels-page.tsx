@@ -15,19 +15,19 @@ import { Input, Select } from "@/components/ui/input";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { Pagination } from "@/components/ui/pagination";
 import { Switch } from "@/components/ui/switch";
-import { ListStatusRow, Table, Td, Th } from "@/components/ui/table";
+import { ListStatusRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/table";
 import { Tooltip } from "@/components/ui/tooltip";
 import { CHANNEL_TYPES, channelTypeName } from "@/lib/channels/channel-types";
 import { api } from "@/lib/client/api";
 import { failureText } from "@/lib/client/failure";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
+import { splitList } from "@/lib/channels/split-list";
 import {
   CHANNEL_STATUS_COLOR,
   inlinePriority,
   inlineWeight,
   parseOtherInfo,
   responseTimeColor,
-  splitList,
 } from "@/lib/client/relay";
 import { readItem, readJson, STORAGE_KEYS, writeItem, writeJson, DEFAULT_PAGE_SIZE } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
@@ -253,7 +253,6 @@ export function ChannelsPage() {
     );
 
   const toggleSelect = (id: number) => setSelected(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id]);
-  const allSelected = pageChannels.length > 0 && pageChannels.every((c) => selected.includes(c.id));
 
   function channelRow(c: Channel, child = false) {
     return (
@@ -577,28 +576,14 @@ export function ChannelsPage() {
       <Table>
         <thead>
           <tr>
-            <Th className="w-8">
-              <input
-                type="checkbox"
-                className="h-4 w-4 accent-blue-600"
-                aria-label={t("selectAll")}
-                checked={allSelected}
-                onChange={() => setSelected(allSelected ? [] : pageChannels.map((c) => c.id))}
-              />
-            </Th>
+            <SelectAllHeader label={t("selectAll")} rowIds={pageChannels.map((c) => c.id)} selected={selected} onSelect={setSelected} />
             {remembered.columns.map((c) => (
               <Th key={c}>{t(`col.${c}`)}</Th>
             ))}
           </tr>
         </thead>
         <tbody>
-          <ListStatusRow
-            colSpan={colCount}
-            loading={isLoading && !data}
-            failed={!!error && !data}
-            empty={data?.items.length === 0}
-            labels={{ loading: t("loading"), failed: t("loadFailed"), empty: t("empty") }}
-          />
+          <ListStatusRow colSpan={colCount} list={{ isLoading, error, data }} t={t} />
           {data?.items.map((r) => (r.is_tag ? tagRow(r) : channelRow(r)))}
         </tbody>
       </Table>

@@ -13,10 +13,10 @@ import { Input } from "@/components/ui/input";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { api } from "@/lib/client/api";
 import { failureText, isRetryableFailure } from "@/lib/client/failure";
+import { splitList } from "@/lib/channels/split-list";
 import {
   cachedResults,
   runModelTests,
-  splitList,
   storeResults,
   TestCancelled,
   withoutFailed,

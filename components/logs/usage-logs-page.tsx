@@ -96,6 +96,7 @@ function Detail({ log, admin }: { log: Log; admin: boolean }) {
   add(t("audioInput"), other.audio_input);
   add(t("audioOutput"), other.audio_output);
   add(t("audioRatio"), other.audio_ratio);
+  add(t("audioSeconds"), other.audio_seconds);
   if (other.is_model_mapped) add(t("upstreamModel"), other.upstream_model_name);
   add(t("frt"), typeof other.frt === "number" ? `${(other.frt / 1000).toFixed(2)}s` : undefined);
   add(t("reasoningEffort"), other.reasoning_effort);
@@ -255,13 +256,7 @@ export function UsageLogsPage() {
           </tr>
         </thead>
         <tbody>
-          <ListStatusRow
-            colSpan={visible.length || 1}
-            loading={isLoading && !data}
-            failed={!!error && !data}
-            empty={data?.items.length === 0}
-            labels={{ loading: t("loading"), failed: t("loadFailed"), empty: t("empty") }}
-          />
+          <ListStatusRow colSpan={visible.length || 1} list={{ isLoading, error, data }} t={t} />
           {data?.items.map((log) => {
             const other = parseOther(log.other);
             const frt = typeof other.frt === "number" ? other.frt : null;

@@ -3,7 +3,7 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { reportInvalid } from "@/components/ui/form-error";
 import { Field, Input } from "@/components/ui/input";
 import { logout } from "@/components/layout/user-menu";
@@ -65,16 +65,7 @@ function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       open={open}
       onOpenChange={onOpenChange}
       title={t("changePassword")}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            {t("cancel")}
-          </Button>
-          <Button onClick={save} disabled={busy}>
-            {t("confirm")}
-          </Button>
-        </>
-      }
+      footer={<DialogActions cancel={t("cancel")} onCancel={() => onOpenChange(false)} action={t("confirm")} onAction={save} busy={busy} />}
     >
       <Field label={t("originalPassword")} type="password" value={form.original_password} onChange={set("original_password")} autoComplete="current-password" />
       <Field label={t("newPassword")} type="password" value={form.password} onChange={set("password")} autoComplete="new-password" hint={t("passwordHint")} />
@@ -105,16 +96,7 @@ function DeleteAccountDialog({ username, open, onOpenChange }: { username: strin
       onOpenChange={onOpenChange}
       title={t("deleteAccount")}
       description={t("deleteWarning")}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            {t("cancel")}
-          </Button>
-          <Button variant="danger" onClick={remove} disabled={busy}>
-            {t("deleteConfirm")}
-          </Button>
-        </>
-      }
+      footer={<DialogActions cancel={t("cancel")} onCancel={() => onOpenChange(false)} action={t("deleteConfirm")} onAction={remove} busy={busy} danger />}
     >
       <Field label={t("typeUsername", { username })} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />
     </Dialog>

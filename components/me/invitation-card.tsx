@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import useSWR from "swr";
 import { Button } from "@/components/ui/button";
 import { Card, Stat } from "@/components/ui/card";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { reportInvalid } from "@/components/ui/form-error";
 import { Field, Input } from "@/components/ui/input";
 import { useQuotaDisplay } from "@/components/layout/providers";
@@ -44,16 +44,7 @@ function TransferDialog({ user, open, onOpenChange, onDone }: { user: User; open
       open={open}
       onOpenChange={onOpenChange}
       title={t("transferTitle")}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            {t("cancel")}
-          </Button>
-          <Button onClick={transfer} disabled={busy}>
-            {t("transfer")}
-          </Button>
-        </>
-      }
+      footer={<DialogActions cancel={t("cancel")} onCancel={() => onOpenChange(false)} action={t("transfer")} onAction={transfer} busy={busy} />}
     >
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("available", { quota: renderQuota(user.aff_quota, display) })}</p>
       <Field

@@ -13,7 +13,7 @@ import { Alert, PageTitle } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
-import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { EmptyRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/table";
 import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
 import { completionPrice, formatUsd, fuzzyMatch, perCallPrice, promptPrice, ratioColor } from "@/lib/client/relay";
@@ -49,7 +49,6 @@ export function PricingPage() {
     () => (data?.data ?? []).filter((r) => fuzzyMatch(r.model_name, query) && (!onlyAvailable || r.enable_groups.includes(group))),
     [data, query, onlyAvailable, group],
   );
-  const allSelected = rows.length > 0 && rows.every((r) => selected.includes(r.model_name));
 
   async function copySelected() {
     if (!selected.length) return;
@@ -97,15 +96,7 @@ export function PricingPage() {
       <Table>
         <thead>
           <tr>
-            <Th className="w-8">
-              <input
-                type="checkbox"
-                className="h-4 w-4 accent-blue-600"
-                aria-label={t("selectAll")}
-                checked={allSelected}
-                onChange={() => setSelected(allSelected ? [] : rows.map((r) => r.model_name))}
-              />
-            </Th>
+            <SelectAllHeader label={t("selectAll")} rowIds={rows.map((r) => r.model_name)} selected={selected} onSelect={setSelected} />
             <Th>{t("col.model")}</Th>
             <Th>{t("col.billing")}</Th>
             <Th>{t("col.availability")}</Th>

@@ -13,6 +13,7 @@ import { Switch } from "@/components/ui/switch";
 import { TextareaField } from "@/components/ui/textarea";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
+import { splitList } from "@/lib/channels/split-list";
 import {
   DEFAULT_TOKEN_QUOTA,
   EXPIRY_SHORTCUTS,
@@ -20,7 +21,6 @@ import {
   parseExpiry,
   QUOTA_PER_DOLLAR,
   RATE_LIMIT_DEFAULTS,
-  splitList,
   toLocalInput,
   TOKEN_BATCH_PRESETS,
   TOKEN_QUOTA_PRESETS,

@@ -104,13 +104,7 @@ export function TokensPage() {
           </tr>
         </thead>
         <tbody>
-          <ListStatusRow
-            colSpan={COLUMNS}
-            loading={isLoading && !data}
-            failed={!!error && !data}
-            empty={data?.items.length === 0}
-            labels={{ loading: t("loading"), failed: t("loadFailed"), empty: t("empty") }}
-          />
+          <ListStatusRow colSpan={COLUMNS} list={{ isLoading, error, data }} t={t} />
           {data?.items.map((tok) => (
             <tr key={tok.id} data-testid={`token-row-${tok.name}`} className={tok.status !== 1 ? "opacity-50" : undefined}>
               <Td>

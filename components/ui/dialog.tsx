@@ -1,6 +1,7 @@
 "use client";
 import * as D from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
+import { Button } from "./button";
 import { cn } from "./cn";
 
 type Props = {
@@ -47,6 +48,34 @@ export function Drawer({ open, onOpenChange, title, description, children, foote
         </D.Content>
       </D.Portal>
     </D.Root>
+  );
+}
+
+// The usual footer: cancel, then the action (red when it destroys something).
+export function DialogActions({
+  cancel,
+  onCancel,
+  action,
+  onAction,
+  busy = false,
+  danger = false,
+}: {
+  cancel: ReactNode;
+  onCancel: () => void;
+  action: ReactNode;
+  onAction: () => void;
+  busy?: boolean;
+  danger?: boolean;
+}) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel}>
+        {cancel}
+      </Button>
+      <Button variant={danger ? "danger" : "primary"} disabled={busy} onClick={onAction}>
+        {action}
+      </Button>
+    </>
   );
 }
 

@@ -35,21 +35,37 @@ export function EmptyRow({ colSpan, children }: { colSpan: number; children: Rea
   );
 }
 
-// The row a list shows instead of its items: loading, failed to load, or empty. Labels
-// come from the caller (ui primitives know no messages).
+// The row a list shows instead of its items: loading, failed to load, or empty (for a list
+// fetched with SWR: `{ isLoading, error, data }`). Messages come from the caller's `t`.
 export function ListStatusRow({
   colSpan,
-  loading,
-  failed,
-  empty,
-  labels,
+  list: { isLoading, error, data },
+  t,
 }: {
   colSpan: number;
-  loading: boolean;
-  failed: boolean;
-  empty: boolean;
-  labels: { loading: ReactNode; failed: ReactNode; empty: ReactNode };
+  list: { isLoading: boolean; error?: unknown; data?: { items: readonly unknown[] } };
+  t: (key: "loading" | "loadFailed" | "empty") => ReactNode;
 }) {
-  const text = loading ? labels.loading : failed ? labels.failed : empty ? labels.empty : null;
+  const text = data ? (data.items.length === 0 ? t("empty") : null) : isLoading ? t("loading") : error ? t("loadFailed") : null;
   return text === null ? null : <EmptyRow colSpan={colSpan}>{text}</EmptyRow>;
+}
+
+// The header checkbox that selects every row shown, or none when all are.
+export function SelectAllHeader<Id extends string | number>({
+  label,
+  rowIds,
+  selected,
+  onSelect,
+}: {
+  label: string;
+  rowIds: readonly Id[];
+  selected: readonly Id[];
+  onSelect: (ids: Id[]) => void;
+}) {
+  const all = rowIds.length > 0 && rowIds.every((id) => selected.includes(id));
+  return (
+    <Th className="w-8">
+      <input type="checkbox" className="h-4 w-4 accent-blue-600" aria-label={label} checked={all} onChange={() => onSelect(all ? [] : [...rowIds])} />
+    </Th>
+  );
 }

@@ -2,7 +2,7 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { api } from "@/lib/client/api";
 import { isRootRole } from "@/lib/client/navigation";
 import { toast } from "@/lib/client/toast";
@@ -67,20 +67,16 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
         title={t("deleteTitle")}
         description={t("deleteConfirm", { name })}
         footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirmDelete(false)}>
-              {t("cancel")}
-            </Button>
-            <Button
-              variant="danger"
-              onClick={() => {
-                setConfirmDelete(false);
-                void manage("delete");
-              }}
-            >
-              {t("delete")}
-            </Button>
-          </>
+          <DialogActions
+            cancel={t("cancel")}
+            onCancel={() => setConfirmDelete(false)}
+            action={t("delete")}
+            onAction={() => {
+              setConfirmDelete(false);
+              void manage("delete");
+            }}
+            danger
+          />
         }
       />
     </div>

@@ -115,13 +115,7 @@ export function UsersPage() {
           </tr>
         </thead>
         <tbody>
-          <ListStatusRow
-            colSpan={COLUMNS}
-            loading={isLoading && !data}
-            failed={!!error && !data}
-            empty={data?.items.length === 0}
-            labels={{ loading: t("loading"), failed: t("loadFailed"), empty: t("empty") }}
-          />
+          <ListStatusRow colSpan={COLUMNS} list={{ isLoading, error, data }} t={t} />
           {data?.items.map((u) => (
             <UserRow key={u.id} user={u} onEdit={() => setEditing(u.id)} onManaged={(a, r) => applyManaged(u.id, a, r)} />
           ))}

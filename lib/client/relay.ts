@@ -29,16 +29,6 @@ export function parseOtherInfo(raw: string | null | undefined): ChannelOtherInfo
   }
 }
 
-// "a, b,,a" -> ["a","b"]
-export function splitList(value: string | null | undefined): string[] {
-  const out: string[] = [];
-  for (const part of (value ?? "").split(",")) {
-    const v = part.trim();
-    if (v && !out.includes(v)) out.push(v);
-  }
-  return out;
-}
-
 // A JSON object field of the editor (model_mapping, status_code_mapping): empty is fine.
 export function isJsonObjectText(text: string): boolean {
   if (!text.trim()) return true;

@@ -95,6 +95,10 @@ export const serverMessages = {
   quota_insufficient_user: { zh: "用户额度不足", en: "Insufficient user quota" },
   quota_insufficient_token: { zh: "令牌额度不足", en: "Insufficient token quota" },
   no_channel_available: { zh: "当前分组 {group} 下对于模型 {model} 无可用渠道", en: "No available channel for model {model} in group {group}" },
+  no_embedding_channel: {
+    zh: "当前分组 {group} 下没有能为模型 {model} 生成向量（embeddings）的渠道（Anthropic 等无向量接口的渠道不会被选用）",
+    en: "No channel in group {group} can make embeddings with model {model} (channels without embeddings, such as Anthropic, are not used)",
+  },
   channel_disabled: { zh: "该渠道已被禁用", en: "The channel is disabled" },
   cannot_specify_channel: { zh: "普通用户不支持指定渠道", en: "Regular users cannot specify channels" },
   token_missing: { zh: "未提供令牌", en: "No token provided" },
