@@ -23,6 +23,15 @@ function clientAddress(req: http.IncomingMessage, trustProxy: boolean): { ip: st
   return { ip: ip.replace(/^::ffff:/, ""), proto };
 }
 
+// When whoever reads our output goes away (a supervisor or a test runner that died), a write
+// fails with EPIPE; unhandled, that error is itself logged to the same broken pipe, and the
+// process spins on it forever. Logs are lost then; the server goes on serving.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
+
 async function main() {
   const config = env();
   const dev = config.NODE_ENV !== "production";

@@ -1,6 +1,7 @@
 // Orderly shutdown: stop accepting requests, flush what is queued (usage logs and other
 // batched writes register flushers here), close the database.
 import { db } from "@/lib/db/client";
+import { stopWalCheckpointer } from "@/lib/db/wal-checkpointer";
 import { describeError } from "@/lib/errors";
 
 type Flusher = () => Promise<void>;
@@ -24,6 +25,7 @@ export function registerShutdown(stopServer: () => Promise<void>): void {
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     await stopServer().catch(() => {});
+    await stopWalCheckpointer().catch(() => {});
     await db().$disconnect().catch(() => {});
     process.exit(0);
   };

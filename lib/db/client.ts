@@ -7,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/generated/postgresql/client";
 import { env } from "@/lib/env";
+import { startWalCheckpointer } from "@/lib/db/wal-checkpointer";
 
 export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
@@ -27,7 +28,12 @@ function create(): Db {
   const connect = adapter.connect.bind(adapter);
   adapter.connect = async () => {
     const opened = await connect();
-    holder.__gatewaySqlite = (opened as unknown as { client: BetterSqlite3.Database }).client;
+    const conn = (opened as unknown as { client: BetterSqlite3.Database }).client;
+    // WAL (set by the migrator) with NORMAL sync: durable against a crash of the process; an
+    // OS crash may lose the last commits. Checkpoints run on a worker thread.
+    conn.pragma("synchronous = NORMAL");
+    startWalCheckpointer(conn, sqlitePath(DATABASE_URL));
+    holder.__gatewaySqlite = conn;
     return opened;
   };
   return new SqliteClient({ adapter });

@@ -3,6 +3,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { env } from "@/lib/env";
+import { walWritesHeld } from "@/lib/db/wal-checkpointer";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const WAIT_FOR_MS = 10_000;
@@ -10,7 +11,9 @@ const WAIT_FOR_MS = 10_000;
 // Runs synchronous work on the SQLite connection that Prisma also uses, at a moment when no
 // Prisma interactive transaction is open on it (those span awaits; ours never do). The
 // check and the work happen in the same turn of the event loop, so nothing can slip between.
+// It also waits while the WAL checkpointer holds writes to restart the WAL.
 export async function whenSqliteIdle<T>(conn: BetterSqlite3.Database, work: () => T): Promise<T> {
+  for (let held = walWritesHeld(); held; held = walWritesHeld()) await held;
   const deadline = Date.now() + WAIT_FOR_MS;
   for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
     if (!conn.inTransaction) return work();

@@ -90,6 +90,9 @@ export async function startServer(
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output}`));
     });
+  }).catch((err) => {
+    child.kill("SIGKILL"); // a server that never became ready must not outlive the test run
+    throw err;
   });
   child.removeAllListeners("exit");
   return {

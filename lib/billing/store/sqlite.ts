@@ -14,9 +14,7 @@ import { nowSeconds } from "@/lib/billing/ledger";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
 
 export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
-  // WAL (set by the migrator) with NORMAL sync: durable against a crash of the process; an
-  // OS crash may lose the last commits. Integers come back as bigint (Prisma sets that too).
-  conn.pragma("synchronous = NORMAL");
+  // Integers come back as bigint (Prisma sets that too).
   conn.defaultSafeIntegers(true);
 
   const s = {
