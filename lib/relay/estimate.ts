@@ -7,7 +7,7 @@
 // priming, as OpenAI documents for its chat format; an image counts 765 tokens (a 1024x1024
 // image at high detail), since its size is not known here. It errs on the high side for
 // CJK-heavy text, which is the safe side for a reservation.
-import type { ChatRequest } from "@/lib/relay/types";
+import type { ChatRequest, EmbeddingRequest } from "@/lib/relay/types";
 
 const PER_MESSAGE = 4;
 const PER_PROMPT = 3;
@@ -84,4 +84,11 @@ export function estimateInputTokens(input: unknown): number {
     return n;
   }
   return 0;
+}
+
+/** Input tokens of an embeddings call whose upstream counts none: its text parts, each rounded up. */
+export function estimateEmbeddingTokens(req: EmbeddingRequest): number {
+  let n = 0;
+  for (const input of req.inputs) for (const text of input.parts) n += estimateTextTokens(text);
+  return n;
 }

@@ -21,16 +21,19 @@ import { refund, settle } from "@/lib/billing/settle";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { logOther } from "@/lib/logs/other";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
-import { estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
-import { formats, type IngressName } from "@/lib/relay/formats";
+import { Canceller, type Cancellation } from "@/lib/relay/cancel";
+import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
+import { formats, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { listModels } from "@/lib/relay/models";
+import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
+import { servesEmbeddings } from "@/lib/relay/providers/registry";
 import { checkRateLimit, recordSuccess, type RateLimitSubject } from "@/lib/relay/rate-limit";
 import { apiKeyOf, errorFormatOf, matchRoute, type RelayRoute } from "@/lib/relay/routes";
 import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
 import { authenticateToken, checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
-import type { ChatRequest, UpstreamError } from "@/lib/relay/types";
+import { isEmbeddingRequest, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
 
 // The caller as billing sees it: a token of a user, or the console user in the playground.
 type Caller = {
@@ -109,12 +112,6 @@ function parseJson(body: Buffer): Record<string, unknown> {
   throw new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "body must be a JSON object" });
 }
 
-// The model named in a multipart upload (audio transcriptions) without parsing the file.
-function multipartModel(body: Buffer): string {
-  const head = body.subarray(0, Math.min(body.length, 64 * 1024)).toString("latin1");
-  return /name="model"\r\n\r\n([^\r\n]*)\r\n/.exec(head)?.[1] ?? "";
-}
-
 function headersOf(req: IncomingMessage): Headers {
   const h = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
@@ -165,7 +162,9 @@ function costOf(price: ResolvedPrice, o: ForwardOutcome): bigint {
   });
 }
 
-function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequest): bigint {
+function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequest | EmbeddingRequest): bigint {
+  // an embedding has no output: its input is the whole cost
+  if (isEmbeddingRequest(request)) return quotaFor(price, { promptTokens: estimateEmbeddingTokens(request), completionTokens: 0 });
   if ("endpoint" in request) {
     const j = request.json ?? {};
     const n = typeof j.n === "number" && j.n > 1 ? Math.min(128, Math.floor(j.n)) : 1;
@@ -208,7 +207,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     return;
   }
   // The client going away aborts the upstream call (and the reservation is refunded).
-  const abort = new AbortController();
+  const abort = new Canceller();
   res.on("close", () => {
     if (!res.writableFinished) abort.abort();
   });
@@ -220,7 +219,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
       res.end(body);
       return;
     }
-    await relayCall(req, res, route, search, abort.signal, startedAt);
+    await relayCall(req, res, route, search, abort, startedAt);
   } catch (err) {
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
@@ -240,7 +239,7 @@ async function relayCall(
   res: ServerResponse,
   route: Exclude<RelayRoute, { kind: "models" }>,
   search: URLSearchParams,
-  signal: AbortSignal,
+  signal: Cancellation,
   startedAt: number,
 ): Promise<void> {
   const ip = String(req.headers[CLIENT_IP_HEADER] ?? "");
@@ -250,18 +249,25 @@ async function relayCall(
   const raw = await readBody(req, env().RELAY_MAX_BODY_BYTES);
 
   // 2. the request, in canonical form, and the model it names
-  let request: ChatRequest | PassthroughRequest;
+  let request: ChatRequest | PassthroughRequest | EmbeddingRequest;
   let json: Record<string, unknown> | undefined;
   let model: string;
   if (route.kind === "chat") {
     json = parseJson(raw);
     request = formats[route.ingress].parse(json, route.gemini);
     model = request.model;
+  } else if (route.kind === "embeddings") {
+    json = parseJson(raw);
+    request = parseGeminiEmbeddings(json, route.gemini);
+    model = request.model;
   } else {
     const contentType = String(req.headers["content-type"] ?? "application/json");
-    if (contentType.startsWith("multipart/")) {
-      request = { endpoint: route.endpoint, raw, contentType };
-      model = multipartModel(raw);
+    if (/^multipart\//i.test(contentType)) {
+      // the model is found once here (a malformed form is a 400 before anything is
+      // reserved) and replaced by each attempt's upstream model in the pipeline
+      const at = locateMultipartModel(raw, contentType);
+      request = { endpoint: route.endpoint, multipart: { body: raw, model: at }, contentType };
+      model = at.model;
     } else {
       json = parseJson(raw);
       request = { endpoint: route.endpoint, json, contentType: "application/json" };
@@ -283,7 +289,9 @@ async function relayCall(
     ref: randomUUID(),
   });
 
-  // 4. channels, in turn, until one answers or a failure must not be retried
+  // 4. channels, in turn, until one answers or a failure must not be retried. An embeddings
+  // call never goes to a channel whose wire has none (Anthropic): it could only refuse.
+  const wantsEmbeddings = route.kind === "embeddings" || (route.kind === "passthrough" && route.endpoint === "embeddings");
   const tried: number[] = [];
   const exclude = new Set<number>();
   let outcome: ForwardOutcome | undefined;
@@ -292,7 +300,7 @@ async function relayCall(
     for (let attempt = 0, max = maxAttempts(); attempt < max; attempt++) {
       const next = caller.pinnedChannelId !== null
         ? attempt === 0 ? await pinnedChannel(caller.pinnedChannelId, model, caller.group) : null
-        : await selectChannel({ group: caller.group, model, exclude });
+        : await selectChannel({ group: caller.group, model, exclude, serves: wantsEmbeddings ? servesEmbeddings : undefined });
       if (!next) break;
       channel = next;
       tried.push(channel.id);
@@ -326,7 +334,7 @@ async function relayCall(
   };
   if (!outcome || !channel) {
     await refund(reservation);
-    throw new AppError("NO_CHANNEL", "no_channel_available", { group: caller.group, model });
+    throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
   }
   const other = (extra: Record<string, unknown> = {}) => ({
     ...logOther({
@@ -339,6 +347,7 @@ async function relayCall(
       statusCode: outcome!.status,
     }),
     ...(tried.length > 1 ? { retry_count: tried.length - 1 } : {}),
+    ...(outcome!.meter?.seconds ? { audio_seconds: outcome!.meter.seconds } : {}),
     ...extra,
   });
   if (outcome.ok || outcome.firstByteSentToClient) {

@@ -18,7 +18,8 @@ export async function listModels(ingress: IngressName, ctx: TokenContext): Promi
       models: models.map((m) => ({
         name: `models/${m}`,
         displayName: m,
-        supportedGenerationMethods: ["generateContent", "streamGenerateContent"],
+        // by name, as model lists go: an embedding model does not chat
+        supportedGenerationMethods: /embed/i.test(m) ? ["embedContent", "batchEmbedContents"] : ["generateContent", "streamGenerateContent"],
       })),
     });
   }

@@ -8,34 +8,40 @@
 // (for a stream: its first rendered content), so that a failure before that point can be
 // retried on another channel. `firstByteSentToClient` tells whether that point was passed.
 import type { ServerResponse } from "node:http";
-import { CompletionCounter, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
-import { formats, type IngressName, type StreamRenderer } from "@/lib/relay/formats";
+import { CompletionCounter, estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens, estimateTextTokens } from "@/lib/relay/estimate";
+import { formats, MAX_EMBED_INPUTS, renderGeminiEmbeddings, type IngressName, type StreamRenderer } from "@/lib/relay/formats";
+import { withMultipartModel, type MultipartModel } from "@/lib/relay/multipart";
+import { Canceller, type Cancellation } from "@/lib/relay/cancel";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { redact } from "@/lib/relay/providers/common";
 import { openaiUsage } from "@/lib/relay/providers/openai";
 import type { PassthroughEndpoint, ProviderAdapter } from "@/lib/relay/providers/types";
 import { readSse, startSse, write } from "@/lib/relay/sse";
 import { httpTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
-import { RelayError, emptyUsage, type ChannelView, type ChatRequest, type ChatResponse, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
+import { RelayError, emptyUsage, isEmbeddingRequest, type ChannelView, type ChatRequest, type ChatResponse, type EmbeddingRequest, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
 
 /** A request to one of the OpenAI endpoints other than chat, forwarded nearly as is. */
 export interface PassthroughRequest {
   endpoint: PassthroughEndpoint;
   /** JSON endpoints: the parsed body; `model` is replaced by the channel's upstream model */
   json?: Record<string, unknown>;
-  /** multipart endpoints (audio/transcriptions): the raw body, forwarded as is */
-  raw?: Uint8Array;
+  /**
+   * multipart endpoints (audio/transcriptions, audio/translations): the raw body and where its model field is
+   * (`locateMultipartModel`); forwarded byte for byte but for the model, replaced by the
+   * channel's upstream model
+   */
+  multipart?: { body: Uint8Array; model: MultipartModel };
   /** the client's content type (with the multipart boundary) */
   contentType: string;
 }
 
 export interface ForwardOptions {
   ingress: IngressName;
-  request: ChatRequest | PassthroughRequest;
+  request: ChatRequest | PassthroughRequest | EmbeddingRequest;
   channel: ChannelView;
   clientRes: ServerResponse;
   /** the client's abort signal (closed connection) */
-  signal?: AbortSignal;
+  signal?: Cancellation;
   /** called once, when the first byte is about to be written to the client */
   onFirstByte?: () => void;
   /** connect and first-byte timeout (a stream: until its first chunk; a whole answer: until it is read); default 300 s */
@@ -81,13 +87,15 @@ export function writeError(ingress: IngressName, res: ServerResponse, err: Upstr
   res.end(body);
 }
 
-const isPassthrough = (r: ChatRequest | PassthroughRequest): r is PassthroughRequest => "endpoint" in r;
-
 export async function forward(opts: ForwardOptions): Promise<ForwardOutcome> {
   const adapter = adapterFor(opts.channel.type);
   if (!adapter) return refused(502, `channel type ${opts.channel.type} is not supported by the relay`, true);
+  const req = opts.request;
   try {
-    return isPassthrough(opts.request) ? await passthrough(opts, adapter, opts.request) : await chat(opts, adapter, opts.request);
+    if ("endpoint" in req) return await passthrough(opts, adapter, req);
+    // only the Gemini ingress builds an EmbeddingRequest (OpenAI's /v1/embeddings is a pass-through)
+    if (isEmbeddingRequest(req)) return await embeddings(opts, adapter, req, (vectors) => renderGeminiEmbeddings(vectors, req.single));
+    return await chat(opts, adapter, req);
   } catch (e) {
     if (e instanceof RelayError) return refused(e.status, e.message, isRetryableStatus(e.status) || e.status === 400, e.code);
     throw e;
@@ -114,13 +122,15 @@ interface Call {
   t0: number;
 }
 
-/** The upstream call with the client's signal and a first-byte timeout; failures become outcomes. */
-async function call(opts: ForwardOptions, url: string, headers: Record<string, string>, body: string | Uint8Array): Promise<Call> {
+/**
+ * The upstream call with the client's signal and a first-byte timeout. Failures, a non-2xx
+ * answer included (read and parsed by the adapter), become outcomes.
+ */
+async function call(opts: ForwardOptions, adapter: ProviderAdapter, url: string, headers: Record<string, string>, body: string | Uint8Array): Promise<Call> {
   const t0 = performance.now();
-  // One controller for the upstream call, aborted by the first-byte timer or by the client
-  // going away (for the whole call, streams included). A plain listener: AbortSignal.any
-  // costs several percent of the relay's CPU on Node 20.
-  const upstream = new AbortController();
+  // One canceller for the upstream call, fired by the first-byte timer or by the client
+  // going away (for the whole call, streams included); see lib/relay/cancel.ts.
+  const upstream = new Canceller();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -129,10 +139,11 @@ async function call(opts: ForwardOptions, url: string, headers: Record<string, s
   const clear = () => clearTimeout(timer);
   if (opts.signal?.aborted) upstream.abort();
   else opts.signal?.addEventListener("abort", () => upstream.abort(), { once: true });
-  const signal = upstream.signal;
   try {
-    const res = await (opts.transport ?? httpTransport)(url, { headers, body, signal });
-    return { res, clear, t0 };
+    const res = await (opts.transport ?? httpTransport)(url, { headers, body, signal: upstream });
+    if (res.ok) return { res, clear, t0 };
+    clear();
+    return { failure: await upstreamFailure(res, adapter, opts.channel), clear, t0 };
   } catch (e) {
     clear();
     if (opts.signal?.aborted) return { failure: refused(499, "the client closed the request", false, "client_gone"), clear, t0 };
@@ -207,13 +218,9 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
   if (req.n !== undefined && req.n > 1 && !adapter.supports.n) return refused(400, "this channel does not support n > 1", true, "unsupported");
   const format = formats[opts.ingress];
   const up = adapter.chatRequest(req, ch);
-  const c = await call(opts, up.url, up.headers, up.body);
+  const c = await call(opts, adapter, up.url, up.headers, up.body);
   if (c.failure) return c.failure;
   const res = c.res!;
-  if (!res.ok) {
-    c.clear();
-    return upstreamFailure(res, adapter, ch);
-  }
   const clientRes = opts.clientRes;
   const isSse = (res.header("content-type") ?? "").includes("text/event-stream");
 
@@ -354,6 +361,9 @@ async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: C
 // ---- pass-through endpoints ----
 
 const STREAMABLE = new Set<PassthroughEndpoint>(["completions", "responses"]);
+// Speech to text: transcriptions, and translations into English.
+const isTranscript = (e: PassthroughEndpoint) => e === "audio/transcriptions" || e === "audio/translations";
+const MAX_COUNTED_TRANSCRIPT = 1 << 20; // characters counted at most: a bound on memory, far beyond any real transcript
 
 /** Reads usage (and other meters) from a pass-through answer or stream event. */
 function passthroughUsage(endpoint: PassthroughEndpoint, j: Record<string, unknown>, meter: Meter): Partial<Usage> | undefined {
@@ -363,7 +373,7 @@ function passthroughUsage(endpoint: PassthroughEndpoint, j: Record<string, unkno
     return r?.usage ? openaiUsage(r.usage) : undefined;
   }
   if (endpoint === "images/generations" && Array.isArray(j.data)) meter.images = j.data.length;
-  if (endpoint === "audio/transcriptions" && typeof j.duration === "number") meter.seconds = j.duration;
+  if (isTranscript(endpoint) && typeof j.duration === "number") meter.seconds = j.duration;
   const u = j.usage as Record<string, unknown> | undefined;
   if (!u || typeof u !== "object") {
     return undefined;
@@ -390,16 +400,12 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     stream = j.stream === true && STREAMABLE.has(p.endpoint);
     if (stream && p.endpoint === "completions") j.stream_options = { include_usage: true, ...(j.stream_options as object | undefined) };
     body = JSON.stringify(j);
-  } else if (p.raw) body = p.raw;
+  } else if (p.multipart) body = withMultipartModel(p.multipart.body, p.multipart.model, ch.upstreamModel);
   else return refused(400, "the request has no body", false, "invalid_request");
 
-  const c = await call(opts, url, headers, body);
+  const c = await call(opts, adapter, url, headers, body);
   if (c.failure) return c.failure;
   const res = c.res!;
-  if (!res.ok) {
-    c.clear();
-    return upstreamFailure(res, adapter, ch);
-  }
   const clientRes = opts.clientRes;
   const meter: Meter = {};
   const usage = emptyUsage();
@@ -426,12 +432,17 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     sent = true;
   };
   const isJson = contentType.includes("application/json");
+  // whisper-1 reports a duration, not tokens: its transcript is counted instead (as one-api does)
+  let transcript = "";
+  const countsTranscript = isTranscript(p.endpoint);
   try {
     if (isJson) {
       const text = await res.text();
       c.clear();
       try {
-        take(JSON.parse(text));
+        const j = JSON.parse(text);
+        take(j);
+        if (countsTranscript && typeof j?.text === "string") transcript = j.text;
       } catch {
         // not JSON after all: forwarded as is, usage estimated
       }
@@ -464,12 +475,14 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
       if (!sent) commit();
       clientRes.end();
     } else {
-      // binary (audio/speech): streamed through
+      // binary (audio/speech) or plain text (transcripts as text, srt, vtt): streamed through
+      const textual = countsTranscript && contentType.startsWith("text/");
       for await (const value of res.body) {
         if (!sent) {
           c.clear();
           commit();
         }
+        if (textual && transcript.length < MAX_COUNTED_TRANSCRIPT) transcript += Buffer.from(value).toString("utf8");
         const w = write(clientRes, value);
         if (w) await w;
       }
@@ -488,6 +501,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     estimated = true;
     const input = p.json?.input ?? p.json?.prompt ?? p.json?.query ?? p.json?.documents;
     usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input);
+    if (countsTranscript) usage.completion_tokens = estimateTextTokens(transcript);
   }
   return { ok: true, status: 200, usage, usageEstimated: estimated, meter: Object.keys(meter).length ? meter : undefined, firstByteSentToClient: true, frtMs, retryable: false };
 }
@@ -495,39 +509,57 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
 /** OpenAI /v1/embeddings served by a wire with its own embeddings shape (Gemini's batchEmbedContents). */
 async function convertedEmbeddings(opts: ForwardOptions, adapter: ProviderAdapter, body: Record<string, unknown>): Promise<ForwardOutcome> {
   const input = body.input;
-  const inputs = typeof input === "string" ? [input] : Array.isArray(input) && input.every((x) => typeof x === "string") ? (input as string[]) : undefined;
-  if (!inputs || inputs.length === 0 || inputs.length > 2048) return refused(400, "input must be a string or an array of 1 to 2048 strings", false, "invalid_request", "invalid_request_error");
-  const dims = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : undefined;
-  const up = adapter.embeddings!.request(inputs, opts.channel, dims);
-  const c = await call(opts, up.url, up.headers, up.body);
+  const texts = typeof input === "string" ? [input] : Array.isArray(input) && input.every((x) => typeof x === "string") ? (input as string[]) : undefined;
+  if (!texts || texts.length === 0 || texts.length > MAX_EMBED_INPUTS)
+    return refused(400, `input must be a string or an array of 1 to ${MAX_EMBED_INPUTS} strings`, false, "invalid_request", "invalid_request_error");
+  const dimensions = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : undefined;
+  const model = typeof body.model === "string" ? body.model : opts.channel.upstreamModel;
+  const req: EmbeddingRequest = { kind: "embeddings", model, inputs: texts.map((text) => ({ parts: [text], dimensions })), single: false };
+  return embeddings(opts, adapter, req, (vectors, promptTokens) =>
+    JSON.stringify({
+      object: "list",
+      data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+      model,
+      usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    }),
+  );
+}
+
+/**
+ * One embeddings call on the channel's own embeddings wire (adapter.embeddings), the answer
+ * rendered in the client's format by `render`. Input tokens come from the upstream when it
+ * counts them (OpenAI does, Gemini does not), else from our estimate of the input.
+ */
+async function embeddings(
+  opts: ForwardOptions,
+  adapter: ProviderAdapter,
+  req: EmbeddingRequest,
+  render: (vectors: number[][], promptTokens: number) => string,
+): Promise<ForwardOutcome> {
+  // Channel choice already skips channels without embeddings; a pinned one lands here.
+  if (!adapter.embeddings) return refused(400, `channel type ${opts.channel.type} (${adapter.name}) does not serve embeddings`, true, "unsupported", "invalid_request_error");
+  const up = adapter.embeddings.request(req, opts.channel);
+  const c = await call(opts, adapter, up.url, up.headers, up.body);
   if (c.failure) return c.failure;
   const res = c.res!;
-  if (!res.ok) {
-    c.clear();
-    return upstreamFailure(res, adapter, opts.channel);
-  }
-  let vectors: number[][];
+  let parsed: { vectors: number[][]; promptTokens?: number };
   try {
     const text = await res.text();
     c.clear();
-    vectors = adapter.embeddings!.parse(JSON.parse(text));
+    parsed = adapter.embeddings.parse(JSON.parse(text), req);
   } catch (e) {
     c.clear();
     if (opts.signal?.aborted) return abortedOutcome(opts, e, false, 0, emptyUsage(), false);
     return refused(502, e instanceof RelayError ? e.message : "the upstream answer is not valid JSON", true, "bad_response");
   }
-  // the upstream reports no usage for embeddings: estimated from the input
-  const prompt = estimateInputTokens(inputs);
-  const usage = { ...emptyUsage(), prompt_tokens: prompt };
-  const out = JSON.stringify({
-    object: "list",
-    data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
-    model: typeof body.model === "string" ? body.model : opts.channel.upstreamModel,
-    usage: { prompt_tokens: prompt, total_tokens: prompt },
-  });
+  if (parsed.vectors.length !== req.inputs.length)
+    return refused(502, `the upstream answered ${parsed.vectors.length} embeddings for ${req.inputs.length} inputs`, true, "bad_response");
+  const usageEstimated = parsed.promptTokens === undefined;
+  const usage = { ...emptyUsage(), prompt_tokens: parsed.promptTokens ?? estimateEmbeddingTokens(req) };
+  const out = render(parsed.vectors, usage.prompt_tokens);
   opts.onFirstByte?.();
   const frtMs = performance.now() - c.t0;
   opts.clientRes.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(out) });
   opts.clientRes.end(out);
-  return { ok: true, status: 200, usage, usageEstimated: true, firstByteSentToClient: true, frtMs, retryable: false };
+  return { ok: true, status: 200, usage, usageEstimated, firstByteSentToClient: true, frtMs, retryable: false };
 }

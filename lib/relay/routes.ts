@@ -6,6 +6,7 @@ import type { PassthroughEndpoint } from "@/lib/relay/providers/types";
 export type RelayRoute =
   | { kind: "chat"; ingress: IngressName; playground?: boolean; gemini?: { model: string; stream: boolean } }
   | { kind: "passthrough"; ingress: "openai-chat"; endpoint: PassthroughEndpoint }
+  | { kind: "embeddings"; ingress: "gemini"; gemini: { model: string; single: boolean } }
   | { kind: "models"; ingress: IngressName };
 
 const PASSTHROUGH: Record<string, PassthroughEndpoint> = {
@@ -15,6 +16,7 @@ const PASSTHROUGH: Record<string, PassthroughEndpoint> = {
   "/v1/images/generations": "images/generations",
   "/v1/audio/speech": "audio/speech",
   "/v1/audio/transcriptions": "audio/transcriptions",
+  "/v1/audio/translations": "audio/translations",
   "/v1/moderations": "moderations",
   "/v1/rerank": "rerank",
 };
@@ -43,6 +45,9 @@ export function matchRoute(method: string, path: string): RelayRoute | null {
     const g = parseGeminiPath(p);
     if (g && (g.action === "generateContent" || g.action === "streamGenerateContent")) {
       return { kind: "chat", ingress: "gemini", gemini: { model: g.model, stream: g.stream } };
+    }
+    if (g && (g.action === "embedContent" || g.action === "batchEmbedContents")) {
+      return { kind: "embeddings", ingress: "gemini", gemini: { model: g.model, single: g.action === "embedContent" } };
     }
     return null;
   }

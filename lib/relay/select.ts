@@ -66,14 +66,22 @@ function view(c: CachedChannel, group: string, model: string, priority: number):
   };
 }
 
-export async function selectChannel(input: { group: string; model: string; exclude?: Set<number> }): Promise<SelectedChannel | null> {
+// serves: a channel type filter for calls some wires cannot serve (embeddings); channels it
+// refuses are passed over as if excluded, so they cost no attempt.
+export async function selectChannel(input: { group: string; model: string; exclude?: Set<number>; serves?: (type: number) => boolean }): Promise<SelectedChannel | null> {
   const idx = await channelIndex();
   const candidates = idx.routes.get(routeKey(input.group, input.model));
   if (!candidates?.length) return null;
-  const picked = pickCandidate(candidates, input.exclude ?? new Set());
-  if (!picked) return null;
-  const c = idx.channels.get(picked.channelId);
-  return c ? view(c, input.group, input.model, picked.priority) : null;
+  let exclude = input.exclude ?? new Set<number>();
+  for (;;) {
+    const picked = pickCandidate(candidates, exclude);
+    if (!picked) return null;
+    const c = idx.channels.get(picked.channelId);
+    if (!c) return null;
+    if (!input.serves || input.serves(c.type)) return view(c, input.group, input.model, picked.priority);
+    if (exclude === input.exclude) exclude = new Set(exclude); // the caller's set records real attempts only
+    exclude.add(c.id);
+  }
 }
 
 // An admin key of the form sk-<key>-<channelId> pins the call to one channel, which must

@@ -8,6 +8,7 @@
 // body on as it arrives (an async iterable of chunks), never buffered.
 import http from "node:http";
 import https from "node:https";
+import type { Cancellation } from "@/lib/relay/cancel";
 
 export interface UpstreamResponse {
   status: number;
@@ -22,7 +23,7 @@ export interface UpstreamResponse {
 export interface TransportInit {
   headers: Record<string, string>;
   body: string | Uint8Array;
-  signal: AbortSignal;
+  signal: Cancellation;
 }
 
 export type Transport = (url: string, init: TransportInit) => Promise<UpstreamResponse>;
@@ -36,7 +37,7 @@ export const httpTransport: Transport = (url, init) =>
     const mod = secure ? https : http;
     const body = init.body;
     const headers: Record<string, string | number> = { ...init.headers, "content-length": typeof body === "string" ? Buffer.byteLength(body) : body.byteLength };
-    const req = mod.request(url, { method: "POST", headers, agent: secure ? httpsAgent : httpAgent, signal: init.signal }, (res) => {
+    const req = mod.request(url, { method: "POST", headers, agent: secure ? httpsAgent : httpAgent }, (res) => {
       const status = res.statusCode ?? 502;
       resolve({
         status,
@@ -45,20 +46,35 @@ export const httpTransport: Transport = (url, init) =>
           const v = res.headers[name];
           return Array.isArray(v) ? v.join(", ") : v;
         },
-        async text() {
-          const chunks: Buffer[] = [];
-          for await (const c of res) chunks.push(c as Buffer);
-          return Buffer.concat(chunks).toString("utf8");
-        },
+        text: () => readText(res),
         body: res,
       });
     });
+    // A plain listener rather than request's `signal` option (an AbortSignal, whose stream
+    // plumbing allocates several objects per call).
+    const abort = () => req.destroy(new Error("aborted"));
+    if (init.signal.aborted) abort();
+    else init.signal.addEventListener("abort", abort, { once: true });
     req.on("error", reject);
     req.end(body);
   });
 
+// The whole body, with stream events (an async iterator costs more per call).
+function readText(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (c: Buffer) => chunks.push(c));
+    res.once("end", () => resolve(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    res.once("error", reject);
+    res.once("close", () => res.complete || reject(new Error("the upstream answer was cut off")));
+  });
+}
+
 export const fetchTransport: Transport = async (url, init) => {
-  const res = await fetch(url, { method: "POST", headers: init.headers, body: init.body as BodyInit, signal: init.signal });
+  const abort = new AbortController();
+  if (init.signal.aborted) abort.abort();
+  else init.signal.addEventListener("abort", () => abort.abort(), { once: true });
+  const res = await fetch(url, { method: "POST", headers: init.headers, body: init.body as BodyInit, signal: abort.signal });
   const empty: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
   return {
     status: res.status,

@@ -83,6 +83,28 @@ export interface Choice {
   finishReason: FinishReason;
 }
 
+/** One input of an embeddings call. Its text parts make one vector together (Gemini's Content). */
+export interface EmbedInput {
+  parts: string[];
+  /** Gemini's hints (RETRIEVAL_QUERY, a document title): passed to a Gemini upstream, dropped by others */
+  taskType?: string;
+  title?: string;
+  /** the vector's length, when the client asks for a shorter one */
+  dimensions?: number;
+}
+
+/** An embeddings call in canonical form: one vector per input, in order. */
+export interface EmbeddingRequest {
+  kind: "embeddings";
+  /** the model name the client asked for */
+  model: string;
+  inputs: EmbedInput[];
+  /** Gemini's embedContent: one input, answered as `embedding` instead of `embeddings` */
+  single: boolean;
+}
+
+export const isEmbeddingRequest = (r: object): r is EmbeddingRequest => (r as { kind?: unknown }).kind === "embeddings";
+
 export interface ChatResponse {
   id: string;
   /** the model the upstream reports */

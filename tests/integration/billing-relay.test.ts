@@ -150,8 +150,7 @@ describe("settle and refund", () => {
     const [chan] = await query(server, 'SELECT "used_quota" FROM "channels" WHERE "id" = $1', [ch.id]);
     expect(Number(chan.used_quota)).toBe(7000);
 
-    // logs: queued in memory, written by the batch writer
-    expect(lib.writer.pendingLogCount()).toBe(2);
+    // logs: queued in memory and written by the batch writer within 100 ms; flush what is left
     await lib.writer.flushLogs();
     expect(lib.writer.pendingLogCount()).toBe(0);
     const self = await u.client.get<{ items: Array<Record<string, unknown>>; total: number }>("/api/log/self/?p=1&page_size=10");

@@ -11,5 +11,6 @@ export const formats: Record<IngressName, IngressFormat> = {
 };
 
 export { parseGeminiPath } from "./gemini";
+export { parseGeminiEmbeddings, renderGeminiEmbeddings } from "./gemini-embeddings";
 export type { IngressFormat, IngressName, ParseContext, StreamRenderer } from "./types";
-export { MAX_N, MAX_OUTPUT_TOKENS } from "./types";
+export { MAX_EMBED_INPUTS, MAX_N, MAX_OUTPUT_TOKENS } from "./types";

@@ -33,6 +33,8 @@ export interface IngressFormat {
 /** Bounds shared by every format: a charge can never turn negative or overflow with these. */
 export const MAX_N = 128;
 export const MAX_OUTPUT_TOKENS = 10_000_000;
+/** Inputs of one embeddings call (OpenAI's own limit); each input is also bounded by the body size. */
+export const MAX_EMBED_INPUTS = 2048;
 
 export function zodToRelayError(err: ZodError, what: string): RelayError {
   const issue = err.issues[0];

@@ -1,5 +1,5 @@
 // Helpers shared by the adapters.
-import type { ChannelView, FinishReason, UpstreamError } from "@/lib/relay/types";
+import { RelayError, type ChannelView, type FinishReason, type UpstreamError } from "@/lib/relay/types";
 
 export const trimSlash = (s: string) => (s.endsWith("/") ? s.replace(/\/+$/, "") : s);
 
@@ -58,4 +58,10 @@ export function openaiFinish(r: unknown): FinishReason {
 export function joinVersioned(base: string, prefix: string, path: string): string {
   const b = trimSlash(base);
   return /\/v\d+[a-z0-9]*$/.test(b) ? b + path : b + prefix + path;
+}
+
+/** An embedding vector from an upstream answer, refused (502) unless it is all numbers. */
+export function numberVector(v: unknown): number[] {
+  if (Array.isArray(v) && v.every((x) => typeof x === "number")) return v as number[];
+  throw new RelayError(502, "upstream answer has an embedding that is not a list of numbers", "upstream_error", "bad_response");
 }

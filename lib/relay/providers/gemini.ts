@@ -1,9 +1,9 @@
 // Google Gemini (channel type 24): POST {base}/v1beta/models/{model}:generateContent or
-// :streamGenerateContent?alt=sse, key in the x-goog-api-key header (never in the URL, where
-// it could end up in a log line).
-import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, FinishReason, ToolCall, Usage } from "@/lib/relay/types";
+// :streamGenerateContent?alt=sse, and :embedContent / :batchEmbedContents for embeddings; key
+// in the x-goog-api-key header (never in the URL, where it could end up in a log line).
+import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbedInput, FinishReason, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
-import { fallbackError, joinVersioned, redact, tryJson, typeForStatus } from "./common";
+import { fallbackError, joinVersioned, numberVector, redact, tryJson, typeForStatus } from "./common";
 import type { ProviderAdapter, StreamParser } from "./types";
 
 type Json = Record<string, unknown>;
@@ -155,31 +155,48 @@ function streamParser(): StreamParser {
   };
 }
 
+function headersFor(ch: ChannelView): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-goog-api-key": ch.key };
+  if (ch.headers) for (const k in ch.headers) headers[k.toLowerCase()] = ch.headers[k];
+  return headers;
+}
+
+const modelUrl = (ch: ChannelView, action: string) => joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", `/models/${encodeURIComponent(ch.upstreamModel)}:${action}`);
+
+// One input as Gemini's EmbedContentRequest. The hints are sent only when given: Gemini
+// refuses outputDimensionality on its older models.
+function embedContentRequest(input: EmbedInput, model: string): Json {
+  const r: Json = { model, content: { parts: input.parts.map((text) => ({ text })) } };
+  if (input.taskType) r.taskType = input.taskType;
+  if (input.title) r.title = input.title;
+  if (input.dimensions) r.outputDimensionality = input.dimensions;
+  return r;
+}
+
 export const gemini: ProviderAdapter = {
   name: "gemini",
   supports: { stream: true, tools: true, images: true, n: true, passthrough: [] },
   chatRequest(req, ch: ChannelView) {
     const action = req.stream ? "streamGenerateContent?alt=sse" : "generateContent";
-    const url = joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", `/models/${encodeURIComponent(ch.upstreamModel)}:${action}`);
-    const headers: Record<string, string> = { "content-type": "application/json", "x-goog-api-key": ch.key };
-    if (ch.headers) for (const k in ch.headers) headers[k.toLowerCase()] = ch.headers[k];
-    return { url, headers, body: JSON.stringify(geminiBody(req)) };
+    return { url: modelUrl(ch, action), headers: headersFor(ch), body: JSON.stringify(geminiBody(req)) };
   },
   parseChat,
   streamParser,
+  // Natively: embedContent for one input asked as one, batchEmbedContents otherwise. Every
+  // request of a batch must name the batch's model, so each one gets the channel's model.
   embeddings: {
-    request(inputs, ch, dimensions) {
+    request(req, ch) {
       const model = `models/${ch.upstreamModel}`;
-      const url = joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", `/models/${encodeURIComponent(ch.upstreamModel)}:batchEmbedContents`);
-      const headers: Record<string, string> = { "content-type": "application/json", "x-goog-api-key": ch.key };
-      if (ch.headers) for (const k in ch.headers) headers[k.toLowerCase()] = ch.headers[k];
-      const requests = inputs.map((text) => (dimensions ? { model, content: { parts: [{ text }] }, outputDimensionality: dimensions } : { model, content: { parts: [{ text }] } }));
-      return { url, headers, body: JSON.stringify({ requests }) };
+      if (req.single) return { url: modelUrl(ch, "embedContent"), headers: headersFor(ch), body: JSON.stringify(embedContentRequest(req.inputs[0], model)) };
+      const requests = req.inputs.map((input) => embedContentRequest(input, model));
+      return { url: modelUrl(ch, "batchEmbedContents"), headers: headersFor(ch), body: JSON.stringify({ requests }) };
     },
-    parse(body) {
-      const e = (body as Json | undefined)?.embeddings;
-      if (!Array.isArray(e)) throw new RelayError(502, "upstream answer has no embeddings", "upstream_error", "bad_response");
-      return e.map((x) => ((x as Json).values as number[]) ?? []);
+    // Gemini's embeddings answers carry no token count: the caller estimates it.
+    parse(body, req) {
+      const b = body as Json | undefined;
+      const list = req.single ? [b?.embedding] : b?.embeddings;
+      if (!Array.isArray(list) || list[0] === undefined) throw new RelayError(502, "upstream answer has no embeddings", "upstream_error", "bad_response");
+      return { vectors: list.map((e) => numberVector((e as Json | undefined)?.values)) };
     },
   },
   parseError(status, body, ch) {

@@ -1,9 +1,9 @@
 // The OpenAI wire: OpenAI itself and every host that speaks its chat completions API
 // (OpenRouter, Moonshot, Perplexity, SiliconFlow, Mistral, DeepSeek, xAI, Ollama, custom),
 // and Azure OpenAI, which differs only in its URL (deployments, api-version) and header.
-import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, Message, StreamEvent, ToolCall, Usage } from "@/lib/relay/types";
+import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, StreamEvent, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
-import { fallbackError, joinVersioned, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
+import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
 import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamRequest } from "./types";
 
 type Json = Record<string, unknown>;
@@ -143,7 +143,30 @@ function parseError(status: number, body: string, ch: ChannelView) {
   return fallbackError(status, body, ch);
 }
 
-const ALL_PASSTHROUGH: readonly PassthroughEndpoint[] = ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions", "moderations", "rerank"];
+// Embeddings asked by a client of another format (Gemini), as a /v1/embeddings request. The
+// parts of one input become one text, as they make one vector; Gemini's taskType and title
+// have no OpenAI counterpart and are dropped. Floats are asked for: the answer is converted.
+function embeddingsBody(req: EmbeddingRequest, model: string): Json {
+  const dimensions = req.inputs[0].dimensions;
+  if (req.inputs.some((i) => i.dimensions !== dimensions))
+    throw new RelayError(400, "this channel cannot give one batch vectors of different lengths (outputDimensionality)", "invalid_request_error", "unsupported");
+  const body: Json = { model, input: req.inputs.map((i) => i.parts.join("\n")), encoding_format: "float" };
+  if (dimensions) body.dimensions = dimensions;
+  return body;
+}
+
+function parseEmbeddings(body: unknown): { vectors: number[][]; promptTokens?: number } {
+  const b = body as Json | undefined;
+  if (!b || !Array.isArray(b.data)) throw new RelayError(502, "upstream answer has no data", "upstream_error", "bad_response");
+  const data = b.data as Json[];
+  const ordered = data.every((d) => typeof d.index === "number") ? [...data].sort((x, y) => (x.index as number) - (y.index as number)) : data;
+  const u = (b.usage ?? {}) as Json;
+  const counted = Math.floor(Number(u.prompt_tokens ?? u.total_tokens ?? 0));
+  // some hosts send 0 (or nothing): then the caller estimates
+  return { vectors: ordered.map((d) => numberVector(d.embedding)), promptTokens: counted > 0 ? counted : undefined };
+}
+
+const ALL_PASSTHROUGH: readonly PassthroughEndpoint[] = ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions", "audio/translations", "moderations", "rerank"];
 
 interface WireConfig {
   name: string;
@@ -171,6 +194,12 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
     passthroughRequest(endpoint, ch, contentType) {
       return { url: cfg.url(ch, endpoint), headers: headers(cfg, ch, contentType) };
     },
+    embeddings: cfg.passthrough.includes("embeddings")
+      ? {
+          request: (req, ch) => ({ url: cfg.url(ch, "embeddings"), headers: headers(cfg, ch, "application/json"), body: JSON.stringify(embeddingsBody(req, ch.upstreamModel)) }),
+          parse: parseEmbeddings,
+        }
+      : undefined,
   };
 }
 
@@ -218,5 +247,5 @@ export const azure: ProviderAdapter = makeAdapter({
     return `${base}/openai/deployments/${encodeURIComponent(deployment(ch.upstreamModel))}/${path}?api-version=${version}`;
   },
   auth: (ch) => ({ "api-key": ch.key }),
-  passthrough: ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions"],
+  passthrough: ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions", "audio/translations"],
 });

@@ -22,3 +22,8 @@ export function adapterFor(type: number): ProviderAdapter | undefined {
 export function supportedChannelTypes(): number[] {
   return [...adapters.keys()].sort((a, b) => a - b);
 }
+
+/** Whether a channel of this type can make embeddings (Anthropic's wire has none). */
+export function servesEmbeddings(type: number): boolean {
+  return adapters.get(type)?.embeddings !== undefined;
+}

@@ -1,6 +1,6 @@
 // The contract of a provider adapter: one per upstream wire, behind one typed interface.
 // Shared code (the pipeline) only calls these methods; it never branches on a provider.
-import type { ChannelView, ChatRequest, ChatResponse, StreamEvent, UpstreamError } from "@/lib/relay/types";
+import type { ChannelView, ChatRequest, ChatResponse, EmbeddingRequest, StreamEvent, UpstreamError } from "@/lib/relay/types";
 
 export interface UpstreamRequest {
   url: string;
@@ -22,6 +22,7 @@ export type PassthroughEndpoint =
   | "images/generations"
   | "audio/speech"
   | "audio/transcriptions"
+  | "audio/translations"
   | "moderations"
   | "rerank";
 
@@ -42,11 +43,14 @@ export interface ProviderAdapter {
   streamParser(): StreamParser;
   /** an upstream failure (HTTP status and body text); the message is already free of the channel's key */
   parseError(status: number, body: string, ch: ChannelView): UpstreamError;
-  /** Embeddings for a wire that has its own shape (converted from and to OpenAI's /v1/embeddings). */
+  /**
+   * Embeddings on this wire, for callers whose format differs from it (a Gemini client on an
+   * OpenAI channel, an OpenAI client on a Gemini channel). Absent: the wire has none.
+   */
   embeddings?: {
-    request(inputs: string[], ch: ChannelView, dimensions?: number): UpstreamRequest;
-    /** the vectors, in input order */
-    parse(body: unknown): number[][];
+    request(req: EmbeddingRequest, ch: ChannelView): UpstreamRequest;
+    /** the vectors in input order, and the input tokens when the upstream counts them */
+    parse(body: unknown, req: EmbeddingRequest): { vectors: number[][]; promptTokens?: number };
   };
   /** URL and headers for a pass-through endpoint; the body is prepared by the caller */
   passthroughRequest?(endpoint: PassthroughEndpoint, ch: ChannelView, contentType: string): { url: string; headers: Record<string, string> };

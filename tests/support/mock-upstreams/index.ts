@@ -12,6 +12,8 @@ export interface RecordedRequest {
   url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** the body's bytes (multipart uploads carry binary files) */
+  raw: Buffer;
   json?: any;
 }
 
@@ -212,6 +214,11 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
     const ok = String(req.headers["content-type"]).startsWith("multipart/form-data") && raw.includes('name="file"');
     return send(ok ? { text: "hello world", usage: { type: "duration", seconds: 4 } } : { text: "" });
   }
+  if (path.endsWith("audio/translations")) {
+    // like whisper-1: the English text, no usage at all
+    const ok = String(req.headers["content-type"]).startsWith("multipart/form-data") && raw.includes('name="file"');
+    return send({ text: ok ? "good morning to everyone" : "" });
+  }
   if (path.endsWith("moderations")) return send({ id: "modr-1", model: j.model, results: [{ flagged: false, categories: {}, category_scores: {} }] });
   if (path.endsWith("rerank")) return send({ results: (j.documents ?? []).map((_: unknown, index: number) => ({ index, relevance_score: 1 / (index + 1) })), usage: b.noUsage ? undefined : { total_tokens: 12 } });
   res.writeHead(404, { "content-type": "application/json" });
@@ -296,6 +303,32 @@ async function geminiGenerate(b: Behavior, j: any, model: string, stream: boolea
   return sse(res, out);
 }
 
+// Gemini's embeddings: embedContent answers {embedding:{values}}, batchEmbedContents
+// {embeddings:[{values}]} in request order, with no token count. As Gemini does, a batch
+// request must name the URL's model, and an unknown task type is refused. Each vector is
+// [its index, the length of its text parts, the outputDimensionality asked or 0], so a test
+// can tell which input made which vector.
+const TASK_TYPES = ["TASK_TYPE_UNSPECIFIED", "RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY", "CLASSIFICATION", "CLUSTERING", "QUESTION_ANSWERING", "FACT_VERIFICATION", "CODE_RETRIEVAL_QUERY"];
+
+function geminiEmbed(j: any, model: string, batch: boolean, res: http.ServerResponse) {
+  const fail = (message: string) => {
+    res.writeHead(400, { "content-type": "application/json; charset=UTF-8" });
+    res.end(errorBody("gemini", 400, message));
+  };
+  const requests: any[] = batch ? j?.requests : [j];
+  if (!Array.isArray(requests) || !requests.length) return fail("* BatchEmbedContentsRequest.requests: contents is not specified");
+  const vectors: number[][] = [];
+  for (const [i, r] of requests.entries()) {
+    if (batch && r.model !== `models/${model}`) return fail(`* BatchEmbedContentsRequest.requests[${i}].model: model must be models/${model}`);
+    if (!Array.isArray(r.content?.parts) || !r.content.parts.length) return fail(`* requests[${i}].content: contents is not specified`);
+    if (r.taskType !== undefined && !TASK_TYPES.includes(r.taskType)) return fail(`Invalid value at 'requests[${i}].task_type' (TYPE_ENUM), "${r.taskType}"`);
+    const textLength = r.content.parts.reduce((n: number, p: any) => n + (p.text ?? "").length, 0);
+    vectors.push([i, textLength, r.outputDimensionality ?? 0]);
+  }
+  res.writeHead(200, { "content-type": "application/json; charset=UTF-8" });
+  res.end(JSON.stringify(batch ? { embeddings: vectors.map((values) => ({ values })) } : { embedding: { values: vectors[0] } }));
+}
+
 // ---- the server ----
 
 export async function startMockUpstream(kind: MockKind): Promise<MockUpstream> {
@@ -304,14 +337,15 @@ export async function startMockUpstream(kind: MockKind): Promise<MockUpstream> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString("utf8");
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString("utf8");
     let json: any;
     try {
       json = body && String(req.headers["content-type"]).includes("json") ? JSON.parse(body) : undefined;
     } catch {
       json = undefined;
     }
-    requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, json });
+    requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, json });
     const b = mock.behavior;
     if (b.delayMs) await sleep(b.delayMs);
     if (res.destroyed) return;
@@ -350,11 +384,7 @@ export async function startMockUpstream(kind: MockKind): Promise<MockUpstream> {
       if (kind === "gemini") {
         const m = /^\/v1beta\/models\/([^:]+):(\w+)$/.exec(path);
         if (m && (m[2] === "generateContent" || m[2] === "streamGenerateContent")) return await geminiGenerate(b, json, m[1], m[2] === "streamGenerateContent" && url.searchParams.get("alt") === "sse", res);
-        if (m && m[2] === "batchEmbedContents") {
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ embeddings: (json.requests as any[]).map((r, i) => ({ values: [i, r.content.parts[0].text.length, r.outputDimensionality ?? 0] })) }));
-          return;
-        }
+        if (m && (m[2] === "embedContent" || m[2] === "batchEmbedContents")) return geminiEmbed(json, m[1], m[2] === "batchEmbedContents", res);
       }
       res.writeHead(404, { "content-type": "application/json" });
       res.end(errorBody(kind, 404, `no route ${path}`));

@@ -4,7 +4,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
-import { formats, parseGeminiPath, type IngressName } from "@/lib/relay/formats";
+import { formats, parseGeminiEmbeddings, parseGeminiPath, type IngressName } from "@/lib/relay/formats";
+import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
 import type { PassthroughEndpoint } from "@/lib/relay/providers/types";
 import type { Transport } from "@/lib/relay/transport";
@@ -58,7 +59,9 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
         ingress = "gemini";
         const g = parseGeminiPath(url);
         if (!g) throw new RelayError(404, "unknown path");
-        const request = formats.gemini.parse(JSON.parse(raw.toString()), { model: g.model, stream: g.stream });
+        const body: unknown = JSON.parse(raw.toString());
+        const embed = g.action === "embedContent" || g.action === "batchEmbedContents";
+        const request = embed ? parseGeminiEmbeddings(body, { model: g.model, single: g.action === "embedContent" }) : formats.gemini.parse(body, { model: g.model, stream: g.stream });
         return done(await forward({ ingress, request, channel: ch(g.model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }));
       }
       const endpoint = path.slice("/v1/".length) as PassthroughEndpoint;
@@ -82,8 +85,9 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
           model = String(json.model ?? "");
           p = { endpoint, json, contentType: "application/json" };
         } else {
-          model = /name="model"\r\n\r\n([^\r]+)/.exec(raw.toString("latin1"))?.[1] ?? "";
-          p = { endpoint, raw, contentType: ct };
+          const at = locateMultipartModel(raw, ct);
+          model = at.model;
+          p = { endpoint, multipart: { body: raw, model: at }, contentType: ct };
         }
         return done(await forward({ ingress, request: p, channel: ch(model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }));
       }

@@ -91,15 +91,21 @@ describe.each(["openai", "azure"] as const)("%s channel", (which) => {
     expect(last().meter).toEqual({ characters: 13 });
   });
 
-  it("audio transcription: multipart forwarded as is, duration read", async () => {
+  it("audio transcription: the multipart model part mapped, the rest byte for byte, duration read", async () => {
     const m = use(mock());
     const form = new FormData();
     form.append("model", "whisper-1");
     form.append("file", new Blob([new Uint8Array([1, 2, 3, 4])], { type: "audio/wav" }), "a.wav");
-    const res = await fetch(`${relay.url}/v1/audio/transcriptions`, { method: "POST", body: form });
+    const sent = new Request("http://client/", { method: "POST", body: form });
+    const ct = sent.headers.get("content-type")!;
+    const body = Buffer.from(await sent.arrayBuffer());
+    const res = await fetch(`${relay.url}/v1/audio/transcriptions`, { method: "POST", body, headers: { "content-type": ct } });
     expect(((await res.json()) as any).text).toBe("hello world");
-    expect(m.requests[0].headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(m.requests[0].headers["content-type"]).toBe(ct);
     expect(m.requests[0].url).toBe(path("up-whisper-1", "audio/transcriptions"));
+    const expected = body.toString("latin1").replace("\r\n\r\nwhisper-1\r\n", "\r\n\r\nup-whisper-1\r\n");
+    expect(m.requests[0].raw.toString("latin1")).toBe(expected);
+    expect(m.requests[0].headers["content-length"]).toBe(String(Buffer.byteLength(expected, "latin1")));
     expect(last().meter).toEqual({ seconds: 4 });
   });
 });
