@@ -1,7 +1,8 @@
 // The relay benchmark: what our gateway adds to a chat completion, beside Portkey's
 // gateway, against the same mock upstream, in one run on this machine.
 //
-//   npm run bench [-- --rounds=1 --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,gateway,portkey --profile --no-write]
+//   npm run bench [-- --rounds=1 --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,gateway,portkey --profile --no-write
+//                    --node-args="--trace-gc" --gateway-log=FILE]
 //   npm run bench -- --report-only   (re-render RESULTS.md from results.json)
 //
 // For each target (direct to the mock, our gateway with billing and logging on, Portkey):
@@ -43,6 +44,10 @@ const HIGH_CONNECTIONS = 64;
 const ONLY = new Set((args.only ?? "direct,gateway,portkey").split(","));
 const BUILD = args["no-build"] !== "true";
 const PROFILE = args.profile === "true";
+// e.g. --node-args="--trace-gc" --gateway-log=/tmp/gw.log: extra node flags for the gateway, and
+// where to write everything it printed once it has stopped
+const NODE_ARGS = (args["node-args"] ?? "").split(/\s+/).filter(Boolean);
+const GATEWAY_LOG = args["gateway-log"];
 const ROUNDS = Math.min(10, Math.max(1, Number(args.rounds ?? 1)));
 
 const CHAT = { model: MODEL, messages: [{ role: "user", content: "Say hello." }], max_tokens: 16 };
@@ -310,7 +315,7 @@ async function startGateway(mockPort) {
   const profileDir = path.join(HERE, "profiles");
   const nodeArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   if (PROFILE) mkdirSync(profileDir, { recursive: true });
-  const proc = start("gateway", process.execPath, [...nodeArgs, "dist/server.mjs"], {
+  const proc = start("gateway", process.execPath, [...nodeArgs, ...NODE_ARGS, "dist/server.mjs"], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -593,6 +598,7 @@ async function main() {
       `\nbilling: token used quota +${billing.usedQuotaDelta} (${billing.quotaPerLoggedCall?.toFixed(2)} per logged call), consume logs +${billing.consumeLogDelta} for ${counted} successful calls counted by the clients -> ${billing.ok ? "billed and logged" : "NOT all billed and logged"}`,
     );
     await stop(gw.proc);
+    if (GATEWAY_LOG) writeFileSync(GATEWAY_LOG, gw.proc.output());
     // the measurement's window, in seconds before the process's (and the profile's) end
     const stoppedAt = Date.now();
     if (PROFILE) {
