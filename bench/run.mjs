@@ -1,14 +1,17 @@
 // The relay benchmark: what our gateway adds to a chat completion, beside Portkey's
 // gateway, against the same mock upstream, in one run on this machine.
 //
-//   npm run bench [-- --rounds=1 --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,gateway,portkey --profile --no-write
+//   npm run bench [-- --rounds=1 --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,floor,gateway,portkey --profile --no-write
 //                    --node-args="--trace-gc" --gateway-log=FILE]
 //   npm run bench -- --report-only   (re-render RESULTS.md from results.json)
 //
-// For each target (direct to the mock, our gateway with billing and logging on, Portkey):
+// For each target (direct to the mock; a bare node:http proxy, the floor of any Node
+// gateway; our gateway with billing and logging on; Portkey):
 //   - latency p50/p99 at 1 connection, non-streaming (wrk --latency, fixed duration);
 //   - time to the first byte of a streaming answer (N sequential requests, node:http);
-//   - requests/s at 64 connections, non-streaming (wrk, fixed duration).
+//   - requests/s at 64 connections, non-streaming (wrk, fixed duration);
+//   - the target process's CPU time per call in both wrk runs (/proc/<pid>/stat), a figure
+//     that other load on the machine disturbs far less than latency.
 // Every load loop is bounded in time and count, on loopback only. Nothing printed is
 // estimated: every figure comes from a measurement of this run. Writes bench/results.json
 // and bench/RESULTS.md, and stops everything it started.
@@ -41,7 +44,7 @@ const WARMUP = Math.min(30, Math.max(0, Number(args.warmup ?? 2)));
 const STREAM_N = Math.min(5000, Math.max(10, Number(args["stream-n"] ?? 300)));
 const STREAM_MAX_SECONDS = 60;
 const HIGH_CONNECTIONS = 64;
-const ONLY = new Set((args.only ?? "direct,gateway,portkey").split(","));
+const ONLY = new Set((args.only ?? "direct,floor,gateway,portkey").split(","));
 const BUILD = args["no-build"] !== "true";
 const PROFILE = args.profile === "true";
 // e.g. --node-args="--trace-gc" --gateway-log=/tmp/gw.log: extra node flags for the gateway, and
@@ -218,16 +221,37 @@ function percentile(sorted, p) {
 // ---------- measurements ----------
 let scriptDir;
 
+// CPU seconds (user + system, every thread) a process has used so far; null off Linux.
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields 3.. of proc(5)
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime + stime
+  } catch {
+    return null;
+  }
+}
+
 function wrk(target, connections, seconds, label) {
   const threads = connections === 1 ? 1 : 2;
   const script = path.join(scriptDir, `${target.key}.lua`);
   writeFileSync(script, postScript(CHAT, target.headers));
   const argv = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--timeout", "5s", "--latency", "-s", script, target.url];
+  const cpuBefore = cpuSeconds(target.pid);
   const r = spawnSync("wrk", argv, { encoding: "utf8", timeout: (seconds + 30) * 1000 });
+  const cpuAfter = cpuSeconds(target.pid);
   if (r.status !== 0) throw new Error(`wrk ${label} on ${target.name} failed (${r.status}): ${r.stderr}${r.stdout}`);
   const report = parseWrk(r.stdout);
   const errors = report.non2xx3xx + report.socketErrors.connect + report.socketErrors.read + report.socketErrors.write + report.socketErrors.timeout;
-  return { ...report, errors, command: `wrk ${argv.join(" ").replace(script, `<${target.key}.lua>`)}` };
+  const cpuMsPerCall = cpuBefore === null || cpuAfter === null || !report.requests ? null : ((cpuAfter - cpuBefore) * 1000) / report.requests;
+  return { ...report, errors, cpuMsPerCall, command: `wrk ${argv.join(" ").replace(script, `<${target.key}.lua>`)}` };
 }
 
 async function streamFirstByte(target) {
@@ -276,7 +300,7 @@ async function measure(target) {
   out.oneConnection = wrk(target, 1, DURATION, "1 connection");
   out.phases.oneConnection = { start: t, end: Date.now() };
   const l = out.oneConnection.latencyUs;
-  console.log(`  1 connection:  p50 ${fmtMs(l.p50 / 1000)} ms, p99 ${fmtMs(l.p99 / 1000)} ms, ${Math.round(out.oneConnection.requestsPerSec)} req/s, errors ${out.oneConnection.errors}`);
+  console.log(`  1 connection:  p50 ${fmtMs(l.p50 / 1000)} ms, p99 ${fmtMs(l.p99 / 1000)} ms, ${Math.round(out.oneConnection.requestsPerSec)} req/s, CPU ${fmtMs(out.oneConnection.cpuMsPerCall)} ms/call, errors ${out.oneConnection.errors}`);
   out.stream = await streamFirstByte(target);
   const s = out.stream;
   console.log(`  stream first byte: p50 ${fmtMs(s.firstByteMs.p50)} ms, p99 ${fmtMs(s.firstByteMs.p99)} ms (${s.ok}/${s.requests} complete streams)`);
@@ -285,7 +309,7 @@ async function measure(target) {
   out.highConcurrency = wrk(target, HIGH_CONNECTIONS, DURATION, `${HIGH_CONNECTIONS} connections`);
   out.phases.highConcurrency = { start: t, end: Date.now() };
   const h = out.highConcurrency;
-  console.log(`  ${HIGH_CONNECTIONS} connections: ${Math.round(h.requestsPerSec)} req/s, p50 ${fmtMs(h.latencyUs.p50 / 1000)} ms, p99 ${fmtMs(h.latencyUs.p99 / 1000)} ms, errors ${h.errors}`);
+  console.log(`  ${HIGH_CONNECTIONS} connections: ${Math.round(h.requestsPerSec)} req/s, p50 ${fmtMs(h.latencyUs.p50 / 1000)} ms, p99 ${fmtMs(h.latencyUs.p99 / 1000)} ms, CPU ${fmtMs(h.cpuMsPerCall)} ms/call, errors ${h.errors}`);
   out.loadAfter = loadavg();
   return out;
 }
@@ -295,6 +319,17 @@ async function startMock() {
   const proc = start("mock-upstream", process.execPath, [path.join(HERE, "mock-upstream.mjs")], { env: { ...process.env, PORT: "0", HOST: "127.0.0.1" } });
   let port = null;
   await waitFor("mock upstream", () => {
+    const m = /listening on (\d+)/.exec(proc.output());
+    if (m) port = Number(m[1]);
+    return port !== null;
+  }, 10_000, proc);
+  return { proc, port };
+}
+
+async function startFloor(mockPort) {
+  const proc = start("bare-proxy", process.execPath, [path.join(HERE, "bare-proxy.mjs")], { env: { ...process.env, PORT: "0", UPSTREAM_PORT: String(mockPort) } });
+  let port = null;
+  await waitFor("bare proxy", () => {
     const m = /listening on (\d+)/.exec(proc.output());
     if (m) port = Number(m[1]);
     return port !== null;
@@ -430,6 +465,8 @@ function figures(r) {
     firstByteP99: r.stream.firstByteMs.p99,
     rps: r.highConcurrency.requestsPerSec,
     highP99: r.highConcurrency.latencyUs.p99 / 1000,
+    cpu1: r.oneConnection.cpuMsPerCall ?? null,
+    cpu64: r.highConcurrency.cpuMsPerCall ?? null,
     errors: r.oneConnection.errors + r.highConcurrency.errors + r.stream.failures,
   };
 }
@@ -442,7 +479,9 @@ function summarize(rounds) {
   return out;
 }
 
-const COLS = ["direct", "gateway", "portkey"];
+const COLS = ["direct", "floor", "gateway", "portkey"];
+const RELAYS = COLS.slice(1); // everything measured against direct
+const HEADER = ["", "direct", "bare node proxy", "our gateway", `Portkey ${PORTKEY_VERSION}`];
 
 function rows(results) {
   const s = (k) => results[k]?.summary ?? null;
@@ -451,13 +490,15 @@ function rows(results) {
   return [
     ["latency p50, 1 conn (ms)", ...COLS.map((k) => fmtMs(get(k, "p50")))],
     ["latency p99, 1 conn (ms)", ...COLS.map((k) => fmtMs(get(k, "p99")))],
-    ["added p50 vs direct (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, "p50")))],
-    ["added p99 vs direct (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, "p99")))],
+    ["added p50 vs direct (ms)", "", ...RELAYS.map((k) => fmtSigned(added(k, "p50")))],
+    ["added p99 vs direct (ms)", "", ...RELAYS.map((k) => fmtSigned(added(k, "p99")))],
     ["stream first byte p50 (ms)", ...COLS.map((k) => fmtMs(get(k, "firstByteP50")))],
     ["stream first byte p99 (ms)", ...COLS.map((k) => fmtMs(get(k, "firstByteP99")))],
-    ["added first byte p50 (ms)", "", ...["gateway", "portkey"].map((k) => fmtSigned(added(k, "firstByteP50")))],
+    ["added first byte p50 (ms)", "", ...RELAYS.map((k) => fmtSigned(added(k, "firstByteP50")))],
     [`requests/s, ${HIGH_CONNECTIONS} conns`, ...COLS.map((k) => fmtInt(get(k, "rps")))],
     [`latency p99, ${HIGH_CONNECTIONS} conns (ms)`, ...COLS.map((k) => fmtMs(get(k, "highP99")))],
+    ["CPU per call, 1 conn (ms)", ...COLS.map((k) => fmtMs(get(k, "cpu1")))],
+    [`CPU per call, ${HIGH_CONNECTIONS} conns (ms)`, ...COLS.map((k) => fmtMs(get(k, "cpu64")))],
     ["errors (non-2xx, socket, streams)", ...COLS.map((k) => (s(k) ? String(s(k).errors) : "—"))],
   ];
 }
@@ -469,12 +510,12 @@ function roundRows(results) {
     if (!results[k]) continue;
     results[k].rounds.forEach((r, i) => {
       const f = figures(r);
-      out.push([`${k} #${i + 1}`, fmtMs(f.p50), fmtMs(f.p99), fmtMs(f.firstByteP50), fmtMs(f.firstByteP99), fmtInt(f.rps), String(f.errors), r.loadBefore.join(" ")]);
+      out.push([`${k} #${i + 1}`, fmtMs(f.p50), fmtMs(f.p99), fmtMs(f.firstByteP50), fmtMs(f.firstByteP99), fmtInt(f.rps), fmtMs(f.cpu1), String(f.errors), r.loadBefore.join(" ")]);
     });
   }
   return out;
 }
-const ROUND_HEADER = ["target, round", "p50 1c (ms)", "p99 1c (ms)", "first byte p50", "first byte p99", `req/s ${HIGH_CONNECTIONS}c`, "errors", "load before"];
+const ROUND_HEADER = ["target, round", "p50 1c (ms)", "p99 1c (ms)", "first byte p50", "first byte p99", `req/s ${HIGH_CONNECTIONS}c`, "CPU/call 1c", "errors", "load before"];
 
 function textTable(header, body) {
   const all = [header, ...body];
@@ -507,8 +548,7 @@ async function main() {
   if (args["report-only"] === "true") {
     // Re-renders RESULTS.md from the measured bench/results.json (no new measurement).
     const json = JSON.parse(readFileSync(path.join(HERE, "results.json"), "utf8"));
-    const header = ["", "direct", "our gateway", `Portkey ${PORTKEY_VERSION}`];
-    writeFileSync(path.join(HERE, "RESULTS.md"), markdown(json, header, rows(json.results)));
+    writeFileSync(path.join(HERE, "RESULTS.md"), markdown(json, HEADER, rows(json.results)));
     console.log("rewrote bench/RESULTS.md from bench/results.json");
     return;
   }
@@ -529,12 +569,17 @@ async function main() {
   const list = [];
   const notes = [];
   if (ONLY.has("direct")) {
-    list.push({ key: "direct", name: "direct (mock upstream)", url: `http://127.0.0.1:${mock.port}/v1/chat/completions`, headers: { Authorization: "Bearer sk-mock-upstream" } });
+    list.push({ key: "direct", name: "direct (mock upstream)", url: `http://127.0.0.1:${mock.port}/v1/chat/completions`, headers: { Authorization: "Bearer sk-mock-upstream" }, pid: mock.proc.child.pid });
+  }
+  let floor = null;
+  if (ONLY.has("floor")) {
+    floor = await startFloor(mock.port);
+    list.push({ key: "floor", name: "bare node:http proxy (the floor)", url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: {}, pid: floor.proc.child.pid });
   }
   let gw = null;
   if (ONLY.has("gateway")) {
     gw = await startGateway(mock.port);
-    const target = { key: "gateway", name: "our gateway (billing + logs on)", url: `${gw.base}/v1/chat/completions`, headers: { Authorization: `Bearer ${gw.token.key}` } };
+    const target = { key: "gateway", name: "our gateway (billing + logs on)", url: `${gw.base}/v1/chat/completions`, headers: { Authorization: `Bearer ${gw.token.key}` }, pid: gw.proc.child.pid };
     const probe = await probeRelay(target);
     if (probe.ok) list.push(target);
     else {
@@ -553,6 +598,7 @@ async function main() {
       name: `Portkey gateway ${PORTKEY_VERSION}`,
       url: `http://127.0.0.1:${pk.port}/v1/chat/completions`,
       headers: { Authorization: "Bearer sk-mock-upstream", "x-portkey-provider": "openai", "x-portkey-custom-host": `http://127.0.0.1:${mock.port}/v1` },
+      pid: pk.proc.child.pid,
     };
     const probe = await probeRelay(target);
     if (!probe.ok) throw new Error(`Portkey did not relay a chat completion: HTTP ${probe.status} ${probe.body}`);
@@ -611,11 +657,12 @@ async function main() {
     }
   }
   if (pk) await stop(pk.proc);
+  if (floor) await stop(floor.proc);
   await stop(mock.proc);
 
   info.loadAfter = loadavg();
   info.finishedAt = new Date().toISOString();
-  const header = ["", "direct", "our gateway", `Portkey ${PORTKEY_VERSION}`];
+  const header = HEADER;
   const body = rows(results);
   const verdict = targets(results);
   console.log(`\n${ROUNDS > 1 ? `medians of ${ROUNDS} rounds` : "one round"}:\n` + textTable(header, body));
@@ -705,11 +752,11 @@ function markdown(json, header, body) {
     `- machine: ${m.nproc} cores (\`nproc\`), ${m.cpu}, ${m.memoryGiB} GiB, ${m.platform}`,
     `- node ${m.node}, ${m.wrk ?? "wrk"}`,
     `- load average (1, 5, 15 min) before: ${m.loadBefore.join(", ")}; after: ${m.loadAfter.join(", ")}. The machine is shared with other developers; with 2 cores, anything else running shows in these figures, p99 most of all. wrk, the mock upstream and the gateway under test share the same 2 cores too.`,
-    `- method: ${s.rounds} round(s), the three targets interleaved (order rotated each round); per target and round: wrk -t1 -c1 for ${s.durationSeconds} s (latency), ${s.streamRequests} sequential streaming requests (node:http, keep-alive; 20 warm-up requests not counted), wrk -t2 -c${s.highConnections} for ${s.durationSeconds} s (throughput); each wrk run after a ${s.warmupSeconds} s warm-up. The table shows ${s.rounds > 1 ? "the median over the rounds of each figure" : "the figures of the one round"}. Loopback only; the mock upstream answers at once.`,
-    "- direct = the mock upstream itself; our gateway = dist/server.mjs on a fresh SQLite database, set up through the API (root, a user with quota, an OpenAI channel (type 1) on the mock, ModelRatio and CompletionRatio for the model, the user's token), billing and consume logs on; Portkey = @portkey-ai/gateway " +
+    `- method: ${s.rounds} round(s), the targets interleaved (order rotated each round); per target and round: wrk -t1 -c1 for ${s.durationSeconds} s (latency), ${s.streamRequests} sequential streaming requests (node:http, keep-alive; 20 warm-up requests not counted), wrk -t2 -c${s.highConnections} for ${s.durationSeconds} s (throughput); each wrk run after a ${s.warmupSeconds} s warm-up. The table shows ${s.rounds > 1 ? "the median over the rounds of each figure" : "the figures of the one round"}. Loopback only; the mock upstream answers at once.`,
+    "- direct = the mock upstream itself; bare node proxy = `bench/bare-proxy.mjs`, a node:http server that only forwards to the mock on a keep-alive agent (what two node:http hops cost here, the floor of any Node gateway); our gateway = dist/server.mjs on a fresh SQLite database, set up through the API (root, a user with quota, an OpenAI channel (type 1) on the mock, ModelRatio and CompletionRatio for the model, the user's token), billing and consume logs on; Portkey = @portkey-ai/gateway " +
       PORTKEY_VERSION +
       " (installed in a temporary folder) with x-portkey-provider: openai and x-portkey-custom-host pointing at the mock.",
-    "- added = target − direct. Stream first byte = from sending the request to the first byte of the response body (the first SSE event), not only the headers.",
+    "- added = target − direct. CPU per call = the target process's own CPU time (user + system, all threads, from /proc) during the wrk run over the calls it served; the mock's CPU is not in the proxies' figures. Stream first byte = from sending the request to the first byte of the response body (the first SSE event), not only the headers.",
     "",
     mdTable(header, body),
     "",
