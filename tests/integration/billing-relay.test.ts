@@ -177,6 +177,34 @@ describe("settle and refund", () => {
   });
 });
 
+describe("settlement above the reservation", () => {
+  it("takes the extra from the user, and from a limited token down to 0 at most", async () => {
+    const u = await newUser("overrun");
+    await credit(u.id, 20_000n);
+    const [t] = (await u.client.post<Tok[]>("/api/token/", { name: "small", remain_quota: 1500 })).data;
+    const r = await lib.reserve.reserve({ userId: u.id, tokenId: t.id, unlimitedToken: false, amount: 1000n });
+    expect(await remain(t.id)).toBe(500n);
+    // the upstream produced more than reserved: 3000 extra, the token has 500 left
+    await lib.settle.settle(r, 4000n, { channel_id: 0, model_name: "gpt-4o" });
+    expect(await remain(t.id)).toBe(0n);
+    expect(await balance(u.id)).toBe(16_000n);
+    expect(await ledgerSum(u.id)).toBe(16_000n);
+    const [tok] = await query(server, 'SELECT "used_quota", "accessed_time" FROM "tokens" WHERE "id" = $1', [t.id]);
+    expect(Number(tok.used_quota)).toBe(4000);
+    expect(Number(tok.accessed_time)).toBeGreaterThan(0);
+
+    // an unlimited token keeps its remaining quota and still counts its usage
+    const [free] = (await u.client.post<Tok[]>("/api/token/", { name: "free", unlimited_quota: true, remain_quota: 77 })).data;
+    const r2 = await lib.reserve.reserve({ userId: u.id, tokenId: free.id, unlimitedToken: true, amount: 1000n });
+    await lib.settle.settle(r2, 2500n, { channel_id: 0, model_name: "gpt-4o" });
+    expect(await remain(free.id)).toBe(77n);
+    const [f] = await query(server, 'SELECT "used_quota" FROM "tokens" WHERE "id" = $1', [free.id]);
+    expect(Number(f.used_quota)).toBe(2500);
+    expect(await balance(u.id)).toBe(13_500n);
+    expect(await ledgerSum(u.id)).toBe(13_500n);
+  });
+});
+
 describe("authenticateToken", () => {
   it("accepts a valid key in any accepted form and refuses with the spec's reasons", async () => {
     const [t] = (await alice.client.post<Tok[]>("/api/token/", { name: "relay", remain_quota: 1000, model_limits_enabled: true, model_limits: "gpt-4o", allow_ips: "10.0.0.0/8\n127.0.0.1" })).data;

@@ -25,9 +25,14 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
       'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     addToken: conn.prepare('UPDATE "tokens" SET "remain_quota" = "remain_quota" + ? WHERE "id" = ? RETURNING "remain_quota"'),
-    zeroToken: conn.prepare('UPDATE "tokens" SET "remain_quota" = 0 WHERE "id" = ? RETURNING "remain_quota"'),
-    userUsage: conn.prepare('UPDATE "users" SET "used_quota" = "used_quota" + ?, "request_count" = "request_count" + 1 WHERE "id" = ?'),
-    tokenUsage: conn.prepare('UPDATE "tokens" SET "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ?'),
+    // settlement: one statement per row (balance and usage together); MAX(x, 0) is SQLite's
+    // two-argument scalar max, so a token whose call cost more than it has left ends at 0
+    settleUser: conn.prepare(
+      'UPDATE "users" SET "quota" = "quota" - ?, "used_quota" = "used_quota" + ?, "request_count" = "request_count" + 1 WHERE "id" = ? RETURNING "quota"',
+    ),
+    settleToken: conn.prepare(
+      'UPDATE "tokens" SET "remain_quota" = MAX("remain_quota" - ?, 0), "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ? RETURNING "remain_quota"',
+    ),
     channelUsage: conn.prepare('UPDATE "channels" SET "used_quota" = "used_quota" + ? WHERE "id" = ?'),
   };
 
@@ -35,14 +40,6 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     const row = s.addUser.get(delta, userId) as { quota: bigint } | undefined;
     if (!row) throw new AppError("NOT_FOUND", "user_not_found");
     s.ledger.run(userId, tokenId, delta, row.quota, kind, ref, BigInt(nowSeconds()));
-  };
-
-  // Positive delta: take from the token (down to 0 at most); negative: give back.
-  const tokenAdjust = (r: ReserveInput, delta: bigint): bigint | null => {
-    if (r.unlimitedToken || delta === 0n) return null;
-    if (delta < 0n) return (s.addToken.get(-delta, r.tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
-    const row = (s.debitToken.get(delta, r.tokenId, delta) ?? s.zeroToken.get(r.tokenId)) as { remain_quota: bigint } | undefined;
-    return row?.remain_quota ?? null;
   };
 
   const reserveTx = conn.transaction((r: ReserveInput): bigint | null => {
@@ -58,19 +55,29 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     return remain;
   });
 
+  // delta > 0: the call cost more than was reserved, taken from the user (the debt is a
+  // ledger row) and from a limited token down to 0 at most; delta < 0: given back to both.
   const settleTx = conn.transaction((r: SettleInput): bigint | null => {
     const delta = r.actual - r.amount;
-    if (delta !== 0n) userChange(r.userId, r.tokenId, -delta, "relay_settle", r.ref);
-    const remain = tokenAdjust(r, delta);
-    s.userUsage.run(r.actual, r.userId);
-    if (r.tokenId > 0) s.tokenUsage.run(r.actual, BigInt(nowSeconds()), r.tokenId);
+    const now = BigInt(nowSeconds());
+    const user = s.settleUser.get(delta, r.actual, r.userId) as { quota: bigint } | undefined;
+    if (delta !== 0n) {
+      if (!user) throw new AppError("NOT_FOUND", "user_not_found");
+      s.ledger.run(r.userId, r.tokenId, -delta, user.quota, "relay_settle", r.ref, now);
+    }
+    let remain: bigint | null = null;
+    if (r.tokenId > 0) {
+      const token = s.settleToken.get(r.unlimitedToken ? 0n : delta, r.actual, now, r.tokenId) as { remain_quota: bigint } | undefined;
+      if (!r.unlimitedToken && delta !== 0n) remain = token?.remain_quota ?? null;
+    }
     if (r.channelId > 0) s.channelUsage.run(r.actual, r.channelId);
     return remain;
   });
 
   const refundTx = conn.transaction((r: ReserveInput): bigint | null => {
     userChange(r.userId, r.tokenId, r.amount, "relay_refund", r.ref);
-    return tokenAdjust(r, -r.amount);
+    if (r.unlimitedToken) return null;
+    return (s.addToken.get(r.amount, r.tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
   });
 
   type Job = { tx: (input: never) => bigint | null; input: unknown; resolve: (v: bigint | null) => void; reject: (e: unknown) => void };
