@@ -11,7 +11,7 @@ import { channelIndex, type CachedChannel } from "@/lib/relay/channel-cache";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { mapModel } from "@/lib/relay/select";
-import { httpTransport } from "@/lib/relay/transport";
+import { undiciTransport } from "@/lib/relay/transport";
 import type { ChatRequest } from "@/lib/relay/types";
 
 export type ChannelTestResult = { success: boolean; message: string; time: number /* seconds */ };
@@ -41,7 +41,7 @@ export async function testChannel(id: number, model?: string): Promise<ChannelTe
   const started = performance.now();
   let result: ChannelTestResult;
   try {
-    const res = await httpTransport(up.url, { headers: up.headers, body: up.body, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
+    const res = await undiciTransport(up.url, { headers: up.headers, body: up.body, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
     const text = await res.text();
     const time = (performance.now() - started) / 1000;
     if (!res.ok) {

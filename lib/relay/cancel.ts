@@ -11,6 +11,7 @@
 export interface Cancellation {
   readonly aborted: boolean;
   addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
 }
 
 export class Canceller implements Cancellation {
@@ -20,6 +21,11 @@ export class Canceller implements Cancellation {
   // Every listener runs once at most (the abort happens once), so `once` changes nothing.
   addEventListener(_type: "abort", listener: () => void, _options?: { once?: boolean }): void {
     if (!this.aborted) (this.listeners ??= []).push(listener); // as AbortSignal: none after the fact
+  }
+
+  removeEventListener(_type: "abort", listener: () => void): void {
+    const at = this.listeners?.indexOf(listener) ?? -1;
+    if (at !== -1) this.listeners!.splice(at, 1);
   }
 
   abort(): void {

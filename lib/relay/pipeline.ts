@@ -1,5 +1,5 @@
-// forward(): one attempt of one request on one channel. It calls the upstream (node:http
-// with keep-alive by default, node's fetch on request: see transport.ts for why; the client's
+// forward(): one attempt of one request on one channel. It calls the upstream (undici with
+// keep-alive by default, node:http on request: see transport.ts for why; the client's
 // abort signal passed through, a first-byte timeout), writes the answer to the client
 // in the client's own format, chunk by chunk, and resolves an outcome the caller (the retry
 // loop, billing, logging: built elsewhere) acts on.
@@ -17,7 +17,7 @@ import { redact } from "@/lib/relay/providers/common";
 import { openaiUsage } from "@/lib/relay/providers/openai";
 import type { PassthroughEndpoint, ProviderAdapter } from "@/lib/relay/providers/types";
 import { readSse, startSse, write } from "@/lib/relay/sse";
-import { httpTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
+import { undiciTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
 import { RelayError, emptyUsage, isEmbeddingRequest, type ChannelView, type ChatRequest, type ChatResponse, type EmbeddingRequest, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
 
 /** A request to one of the OpenAI endpoints other than chat, forwarded nearly as is. */
@@ -46,7 +46,7 @@ export interface ForwardOptions {
   onFirstByte?: () => void;
   /** connect and first-byte timeout (a stream: until its first chunk; a whole answer: until it is read); default 300 s */
   timeoutMs?: number;
-  /** how to call the upstream; default node:http with keep-alive (see transport.ts) */
+  /** how to call the upstream; default undici with keep-alive (see transport.ts) */
   transport?: Transport;
 }
 
@@ -140,7 +140,7 @@ async function call(opts: ForwardOptions, adapter: ProviderAdapter, url: string,
   if (opts.signal?.aborted) upstream.abort();
   else opts.signal?.addEventListener("abort", () => upstream.abort(), { once: true });
   try {
-    const res = await (opts.transport ?? httpTransport)(url, { headers, body, signal: upstream });
+    const res = await (opts.transport ?? undiciTransport)(url, { headers, body, signal: upstream });
     if (res.ok) return { res, clear, t0 };
     clear();
     return { failure: await upstreamFailure(res, adapter, opts.channel), clear, t0 };

@@ -1,13 +1,15 @@
 // How the relay calls an upstream. Two transports behind one small interface:
-// - `httpTransport` (the default): node:http / node:https with keep-alive agents. Measured on
-//   this machine against a local mock (one connection, small JSON): node's fetch costs about
-//   0.57 ms per call at the median where http.request costs about 0.10 ms, which alone would
-//   break the relay's 0.5 ms overhead budget.
-// - `fetchTransport`: node's fetch (undici), kept for hosts where it is preferred.
+// - `undiciTransport` (the default): undici's request API on one keep-alive Agent (a pool
+//   per upstream origin). Measured on this machine against the bench's mock upstream, as the
+//   client of one call after another: 167 µs of CPU per call where node:http takes 231, and
+//   75 against 144 at 32 calls at once (node's fetch, undici behind the WHATWG streams, was
+//   slower than either: 0.57 ms per call).
+// - `httpTransport`: node:http / node:https with keep-alive agents, no dependency.
 // Both honour the abort signal during the call and while the body is read, and hand the
 // body on as it arrives (an async iterable of chunks), never buffered.
 import http from "node:http";
 import https from "node:https";
+import { Agent } from "undici";
 import type { Cancellation } from "@/lib/relay/cancel";
 
 export interface UpstreamResponse {
@@ -70,17 +72,31 @@ function readText(res: http.IncomingMessage): Promise<string> {
   });
 }
 
-export const fetchTransport: Transport = async (url, init) => {
-  const abort = new AbortController();
-  if (init.signal.aborted) abort.abort();
-  else init.signal.addEventListener("abort", () => abort.abort(), { once: true });
-  const res = await fetch(url, { method: "POST", headers: init.headers, body: init.body as BodyInit, signal: abort.signal });
-  const empty: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
+// The pipeline times the wait for the first byte itself (and the client's going away ends
+// any call), so undici's own header and body timeouts are off, as node:http has none.
+const dispatcher = new Agent({ keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+
+export const undiciTransport: Transport = async (url, init) => {
+  const slash = url.indexOf("/", url.indexOf("//") + 2);
+  const res = await dispatcher.request({
+    origin: slash === -1 ? url : url.slice(0, slash),
+    path: slash === -1 ? "/" : url.slice(slash),
+    method: "POST",
+    headers: init.headers,
+    body: init.body,
+    // undici reads `aborted` and adds and removes an "abort" listener: a Cancellation does
+    // all three (lib/relay/cancel.ts)
+    signal: init.signal as unknown as AbortSignal,
+  });
+  const status = res.statusCode;
   return {
-    status: res.status,
-    ok: res.ok,
-    header: (name) => res.headers.get(name) ?? undefined,
-    text: () => res.text(),
-    body: (res.body as unknown as AsyncIterable<Uint8Array> | null) ?? empty,
+    status,
+    ok: status >= 200 && status < 300,
+    header: (name) => {
+      const v = res.headers[name];
+      return Array.isArray(v) ? v.join(", ") : v;
+    },
+    text: () => res.body.text(),
+    body: res.body,
   };
 };

@@ -14,4 +14,16 @@ describe("Canceller", () => {
     expect(c.aborted).toBe(true);
     expect(calls).toEqual(["a", "b"]);
   });
+
+  it("forgets a removed listener (undici removes its own once the call is over)", () => {
+    const c = new Canceller();
+    const calls: string[] = [];
+    const gone = () => calls.push("removed");
+    c.addEventListener("abort", gone);
+    c.addEventListener("abort", () => calls.push("kept"));
+    c.removeEventListener("abort", gone);
+    c.removeEventListener("abort", gone); // twice: nothing else goes
+    c.abort();
+    expect(calls).toEqual(["kept"]);
+  });
 });

@@ -1,8 +1,8 @@
-// The fetch transport (node's fetch) behaves as the default node:http one: streams, tools,
-// mid-stream errors, timeouts, client aborts and binary pass-through.
+// The node:http transport behaves as the default undici one: streams, tools, mid-stream
+// errors, timeouts, client aborts and binary pass-through.
 import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fetchTransport, httpTransport } from "@/lib/relay/transport";
+import { httpTransport, undiciTransport } from "@/lib/relay/transport";
 import { USAGE } from "@/tests/support/mock-upstreams";
 import { channelFor, post, sseEvents, relayOverMocks } from "./harness";
 import { extract, send } from "./clients";
@@ -10,14 +10,14 @@ import { extract, send } from "./clients";
 const fixture = relayOverMocks(["openai", "anthropic", "gemini"]);
 const { mocks, use, last } = fixture;
 beforeAll(() => {
-  fixture.relay.transport = fetchTransport;
+  fixture.relay.transport = httpTransport;
 });
 
-describe.each(["openai", "anthropic", "gemini"] as const)("fetch transport, upstream %s", (kind) => {
+describe.each(["openai", "anthropic", "gemini"] as const)("node:http transport, upstream %s", (kind) => {
   it("stream with usage, from an Anthropic client", async () => {
     use(kind);
-    const x = await extract("anthropic-messages", await send(fixture.relay.url, "anthropic-messages", { model: "m", stream: true, user: "via fetch" }), true);
-    expect(x.text).toBe("echo: via fetch");
+    const x = await extract("anthropic-messages", await send(fixture.relay.url, "anthropic-messages", { model: "m", stream: true, user: "via node:http" }), true);
+    expect(x.text).toBe("echo: via node:http");
     expect(x.prompt).toBe(USAGE.prompt);
     expect(last()).toMatchObject({ ok: true, usageEstimated: false });
   });
@@ -41,7 +41,7 @@ describe.each(["openai", "anthropic", "gemini"] as const)("fetch transport, upst
   });
 });
 
-it("fetch transport: binary pass-through and client abort", async () => {
+it("node:http transport: binary pass-through and client abort", async () => {
   use("openai");
   const res = await post(`${fixture.relay.url}/v1/audio/speech`, { model: "tts-1", input: "abc", voice: "x" });
   expect((await res.arrayBuffer()).byteLength).toBe(64 * 1024);
@@ -64,7 +64,7 @@ it("the transports refuse an unreachable host as a network failure", async () =>
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
   const port = (srv.address() as net.AddressInfo).port;
   await new Promise((r) => srv.close(r));
-  for (const t of [httpTransport, fetchTransport]) {
+  for (const t of [undiciTransport, httpTransport]) {
     fixture.relay.transport = t;
     fixture.relay.setChannel(channelFor(mocks.openai, { base_url: `http://127.0.0.1:${port}` }));
     const res = await send(fixture.relay.url, "openai-chat", { model: "m", stream: false });
@@ -72,5 +72,5 @@ it("the transports refuse an unreachable host as a network failure", async () =>
     expect(last()).toMatchObject({ ok: false, retryable: true });
     expect(last().upstreamError!.message).toContain("ECONNREFUSED");
   }
-  fixture.relay.transport = fetchTransport;
+  fixture.relay.transport = httpTransport;
 });
