@@ -314,11 +314,12 @@ async function measure(target) {
   return out;
 }
 
-// ---------- the three targets ----------
-async function startMock() {
-  const proc = start("mock-upstream", process.execPath, [path.join(HERE, "mock-upstream.mjs")], { env: { ...process.env, PORT: "0", HOST: "127.0.0.1" } });
+// ---------- the targets ----------
+// A node script of bench/ that prints "listening on <port>" once ready (PORT=0: a free port).
+async function startScript(name, script, env) {
+  const proc = start(name, process.execPath, [path.join(HERE, script)], { env: { ...process.env, PORT: "0", ...env } });
   let port = null;
-  await waitFor("mock upstream", () => {
+  await waitFor(name, () => {
     const m = /listening on (\d+)/.exec(proc.output());
     if (m) port = Number(m[1]);
     return port !== null;
@@ -326,16 +327,8 @@ async function startMock() {
   return { proc, port };
 }
 
-async function startFloor(mockPort) {
-  const proc = start("bare-proxy", process.execPath, [path.join(HERE, "bare-proxy.mjs")], { env: { ...process.env, PORT: "0", UPSTREAM_PORT: String(mockPort) } });
-  let port = null;
-  await waitFor("bare proxy", () => {
-    const m = /listening on (\d+)/.exec(proc.output());
-    if (m) port = Number(m[1]);
-    return port !== null;
-  }, 10_000, proc);
-  return { proc, port };
-}
+const startMock = () => startScript("mock-upstream", "mock-upstream.mjs", { HOST: "127.0.0.1" });
+const startFloor = (mockPort) => startScript("bare-proxy", "bare-proxy.mjs", { UPSTREAM_PORT: String(mockPort) });
 
 async function startGateway(mockPort) {
   if (BUILD) {
