@@ -9,6 +9,7 @@ import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
 import { flushAll, registerShutdown } from "@/lib/lifecycle";
 import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
+import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 
 function clientAddress(req: http.IncomingMessage, trustProxy: boolean): { ip: string; proto: string } {
@@ -56,6 +57,8 @@ async function main() {
       });
       return;
     }
+    // The console reads balances: the settlements still waiting for a batch go first.
+    flushBillingSoon();
     // new-api's paths keep a trailing slash (POST /api/user/); Next's routes do not.
     if (url.startsWith("/api/")) {
       const q = url.indexOf("?");

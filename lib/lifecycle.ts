@@ -5,15 +5,17 @@ import { stopWalCheckpointer } from "@/lib/db/wal-checkpointer";
 import { describeError } from "@/lib/errors";
 
 type Flusher = () => Promise<void>;
-const holder = globalThis as unknown as { __gatewayFlushers?: Set<Flusher> };
-const flushers = () => (holder.__gatewayFlushers ??= new Set());
+const holder = globalThis as unknown as { __gatewayFlushers?: { first: Set<Flusher>; then: Set<Flusher> } };
+const flushers = () => (holder.__gatewayFlushers ??= { first: new Set(), then: new Set() });
 
-export function registerFlusher(f: Flusher): void {
-  flushers().add(f);
+// first: flushed before the others (billing movements, whose commits queue log rows).
+export function registerFlusher(f: Flusher, options: { first?: boolean } = {}): void {
+  flushers()[options.first ? "first" : "then"].add(f);
 }
 
 export async function flushAll(): Promise<void> {
-  for (const f of flushers()) await f().catch((err) => console.error("[shutdown] flush failed:", describeError(err)));
+  const { first, then } = flushers();
+  for (const f of [...first, ...then]) await f().catch((err) => console.error("[shutdown] flush failed:", describeError(err)));
 }
 
 export function registerShutdown(stopServer: () => Promise<void>): void {

@@ -115,9 +115,10 @@ describe("relay through the official SDKs", () => {
     expect(text).toContain("stream this");
     expect(usage?.completion_tokens).toBe(USAGE.completion);
 
-    // Settlement runs right after the answer is sent; its log row is queued after it commits.
-    const logs = await waitForLogs(user.client, 2);
+    // Settlement commits with the next billing batch; a console request commits it first, so
+    // the balance read at once already shows both calls. Its log row is queued after that.
     expect(before - (await userQuota())).toBe(2 * CHAT_COST);
+    const logs = await waitForLogs(user.client, 2);
     const mine = logs.filter((l) => l.model_name === "gpt-4o-mini");
     expect(mine.map((l) => l.quota)).toEqual([CHAT_COST, CHAT_COST]);
     expect(mine.map((l) => l.is_stream).sort()).toEqual([false, true]);

@@ -2,17 +2,31 @@
 import { env } from "@/lib/env";
 import { sqliteConnection } from "@/lib/db/client";
 import { pgPool } from "@/lib/db/raw";
+import { registerFlusher } from "@/lib/lifecycle";
 import { postgresBillingStore } from "@/lib/billing/store/postgres";
 import { sqliteBillingStore } from "@/lib/billing/store/sqlite";
 import type { BillingStore } from "@/lib/billing/store/types";
 
-const holder = globalThis as unknown as { __gatewayBilling?: Promise<BillingStore> };
+const holder = globalThis as unknown as { __gatewayBilling?: Promise<BillingStore>; __gatewayBillingReady?: BillingStore };
 
 export function billingStore(): Promise<BillingStore> {
   const e = env();
-  holder.__gatewayBilling ??=
-    e.databaseKind === "postgresql"
-      ? Promise.resolve(postgresBillingStore(pgPool()))
-      : sqliteConnection().then(sqliteBillingStore);
+  holder.__gatewayBilling ??= (
+    e.databaseKind === "postgresql" ? Promise.resolve(postgresBillingStore(pgPool())) : sqliteConnection().then(sqliteBillingStore)
+  ).then((store) => {
+    holder.__gatewayBillingReady = store;
+    // Before the usage logs: a settlement queues its log row once it has committed, a few
+    // promise steps later, all taken by the next turn of the event loop.
+    registerFlusher(async () => {
+      await store.flushSoon();
+      await new Promise((resolve) => setImmediate(resolve));
+    }, { first: true });
+    return store;
+  });
   return holder.__gatewayBilling;
+}
+
+// Commits the quota movements still waiting, if any (a console request is about to read).
+export function flushBillingSoon(): void {
+  void holder.__gatewayBillingReady?.flushSoon();
 }

@@ -19,4 +19,7 @@ export interface BillingStore {
   settle(input: SettleInput): Promise<bigint | null>;
   // Returns the whole reservation to token and user.
   refund(input: ReserveInput): Promise<bigint | null>;
+  // Commits the movements still waiting (SQLite batches settlements, see store/sqlite.ts);
+  // resolves once they are.
+  flushSoon(): Promise<void>;
 }

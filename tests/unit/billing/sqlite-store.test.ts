@@ -1,0 +1,73 @@
+// The SQLite billing store on a real database file with the program's schema: settlements
+// and refunds wait for the next reservation's commit (or a short timer), never change what
+// a movement does, and flushSoon commits whatever still waits.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { sqliteBillingStore } from "@/lib/billing/store/sqlite";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function openStore() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "billing-store-"));
+  dirs.push(dir);
+  const file = path.join(dir, "t.db");
+  const conn = new Database(file);
+  conn.pragma("journal_mode = WAL");
+  conn.exec(readFileSync(path.join(process.cwd(), "prisma/migrations/sqlite/0001_init.sql"), "utf8"));
+  conn.exec(`INSERT INTO "users" ("id", "username", "password", "aff_code", "quota") VALUES (1, 'alice', 'x', 'a1', 10000)`);
+  conn.exec(`INSERT INTO "tokens" ("id", "user_id", "key_hash", "key_cipher", "name", "remain_quota") VALUES (1, 1, 'h', 'c', 't', 50000)`);
+  // a second connection sees only what was committed
+  const reader = new Database(file, { readonly: true });
+  reader.defaultSafeIntegers(true);
+  const ledger = () => (reader.prepare(`SELECT "kind", "delta" FROM "quota_ledger" ORDER BY "id"`).all() as { kind: string; delta: bigint }[]).map((r) => `${r.kind}:${r.delta}`);
+  const quota = () => (reader.prepare(`SELECT "quota" FROM "users" WHERE "id" = 1`).get() as { quota: bigint }).quota;
+  return { store: sqliteBillingStore(conn), ledger, quota };
+}
+
+const call = (ref: string, amount: bigint) => ({ userId: 1, tokenId: 1, unlimitedToken: false, amount, ref });
+
+describe("SQLite billing store", () => {
+  it("commits a settlement with the next reservation, in the order they were asked for", async () => {
+    const { store, ledger, quota } = openStore();
+    await store.reserve(call("a", 1000n));
+    const settled = store.settle({ ...call("a", 1000n), actual: 400n, channelId: 0 });
+    // nothing committed yet: the settlement waits for a batch
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ledger()).toEqual(["relay_reserve:-1000"]);
+    // the next reservation carries it; the settlement's refund of 600 comes first
+    await store.reserve(call("b", 9600n));
+    await settled;
+    expect(ledger()).toEqual(["relay_reserve:-1000", "relay_settle:600", "relay_reserve:-9600"]);
+    expect(quota()).toBe(0n);
+  });
+
+  it("commits a settlement alone after a few milliseconds, and at once on flushSoon", async () => {
+    const { store, ledger } = openStore();
+    await store.reserve(call("a", 1000n));
+    const started = performance.now();
+    await store.settle({ ...call("a", 1000n), actual: 1500n, channelId: 0 });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(ledger()).toEqual(["relay_reserve:-1000", "relay_settle:-500"]);
+
+    await store.reserve(call("b", 200n));
+    void store.refund(call("b", 200n));
+    await store.flushSoon();
+    expect(ledger()).toEqual(["relay_reserve:-1000", "relay_settle:-500", "relay_reserve:-200", "relay_refund:200"]);
+  });
+
+  it("refuses a reservation the balance does not cover without touching the settlement before it", async () => {
+    const { store, ledger, quota } = openStore();
+    await store.reserve(call("a", 4000n));
+    const settled = store.settle({ ...call("a", 4000n), actual: 4000n, channelId: 0 });
+    await expect(store.reserve(call("b", 7000n))).rejects.toMatchObject({ code: "QUOTA_EXCEEDED", key: "quota_insufficient_user" });
+    await settled;
+    expect(ledger()).toEqual(["relay_reserve:-4000"]);
+    expect(quota()).toBe(6000n);
+  });
+});
