@@ -15,12 +15,17 @@ export type Reservation = {
   state: "open" | "settled" | "refunded";
 };
 
-export async function reserve(input: { userId: number; tokenId: number; unlimitedToken: boolean; amount: bigint; ref?: string }): Promise<Reservation> {
+// beforeCommit: called once the debits are decided, before the promise resolves (see
+// ReserveInput); a refused reservation never calls it.
+export async function reserve(
+  input: { userId: number; tokenId: number; unlimitedToken: boolean; amount: bigint; ref?: string },
+  beforeCommit?: () => void,
+): Promise<Reservation> {
   if (input.amount < 0n) throw new Error("reserve: negative amount");
   const r: Reservation = { ...input, ref: input.ref ?? randomUUID(), state: "open" };
   if (r.amount > 0n) {
-    const remain = await (await billingStore()).reserve(r);
+    const remain = await (await billingStore()).reserve({ ...r, beforeCommit });
     if (remain !== null) noteTokenQuota(r.tokenId, remain);
-  }
+  } else beforeCommit?.();
   return r;
 }

@@ -8,6 +8,7 @@ import { PrismaClient as SqliteClient } from "@/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/generated/postgresql/client";
 import { env } from "@/lib/env";
 import { startWalCheckpointer } from "@/lib/db/wal-checkpointer";
+import { sqliteTransactionOpen } from "@/lib/db/raw";
 
 export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
@@ -29,6 +30,15 @@ function create(): Db {
   adapter.connect = async () => {
     const opened = await connect();
     const conn = (opened as unknown as { client: BetterSqlite3.Database }).client;
+    // Prisma's statements wait while the relay's billing holds the connection for a turn.
+    const queryable = opened as unknown as Record<"queryRaw" | "executeRaw" | "executeScript" | "startTransaction", (...a: unknown[]) => Promise<unknown>>;
+    for (const name of ["queryRaw", "executeRaw", "executeScript", "startTransaction"] as const) {
+      const run = queryable[name].bind(opened);
+      queryable[name] = (...args) => {
+        const busy = sqliteTransactionOpen();
+        return busy ? busy.catch(() => {}).then(() => queryable[name](...args)) : run(...args);
+      };
+    }
     // WAL (set by the migrator) with NORMAL sync: durable against a crash of the process; an
     // OS crash may lose the last commits. Checkpoints run on a worker thread.
     conn.pragma("synchronous = NORMAL");

@@ -8,12 +8,32 @@ import { walWritesHeld } from "@/lib/db/wal-checkpointer";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const WAIT_FOR_MS = 10_000;
 
+// A billing transaction the relay left open until the next turn of the event loop, so that
+// its COMMIT runs while the upstream works on the call (lib/billing/store/sqlite.ts). Until
+// it settles, nothing else may use the connection: whenSqliteIdle and Prisma's queries
+// (lib/db/client.ts) wait for it.
+let openTransaction: Promise<void> | null = null;
+
+export function holdSqliteUntil(done: Promise<void>): void {
+  openTransaction = done;
+  const clear = () => {
+    if (openTransaction === done) openTransaction = null;
+  };
+  done.then(clear, clear);
+}
+
+// The billing transaction left open, if any: what Prisma's statements wait for.
+export function sqliteTransactionOpen(): Promise<void> | null {
+  return openTransaction;
+}
+
 // Runs synchronous work on the SQLite connection that Prisma also uses, at a moment when no
-// Prisma interactive transaction is open on it (those span awaits; ours never do). The
-// check and the work happen in the same turn of the event loop, so nothing can slip between.
-// It also waits while the WAL checkpointer holds writes to restart the WAL.
+// Prisma interactive transaction is open on it (those span awaits; ours end within a turn).
+// The check and the work happen in the same turn of the event loop, so nothing can slip
+// between. It also waits while the WAL checkpointer holds writes to restart the WAL.
 export async function whenSqliteIdle<T>(conn: BetterSqlite3.Database, work: () => T): Promise<T> {
-  for (let held = walWritesHeld(); held; held = walWritesHeld()) await held;
+  const busy = () => walWritesHeld() ?? openTransaction;
+  for (let wait = busy(); wait; wait = busy()) await wait.catch(() => {});
   const deadline = Date.now() + WAIT_FOR_MS;
   for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
     if (!conn.inTransaction) return work();

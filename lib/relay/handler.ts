@@ -21,7 +21,7 @@ import { refund, settle } from "@/lib/billing/settle";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { logOther } from "@/lib/logs/other";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
-import { Canceller, type Cancellation } from "@/lib/relay/cancel";
+import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
 import { formats, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
@@ -239,7 +239,7 @@ async function relayCall(
   res: ServerResponse,
   route: Exclude<RelayRoute, { kind: "models" }>,
   search: URLSearchParams,
-  signal: Cancellation,
+  cancel: Canceller,
   startedAt: number,
 ): Promise<void> {
   const ip = String(req.headers[CLIENT_IP_HEADER] ?? "");
@@ -281,37 +281,54 @@ async function relayCall(
   const caller = token ? tokenCaller(token) : playgroundCaller(sessionUser!, json?.group);
   await checkRateLimit(caller.rate);
   const price = resolvePrice({ model, group: caller.group, userSetting: caller.setting });
-  const reservation = await reserve({
-    userId: caller.userId,
-    tokenId: caller.tokenId,
-    unlimitedToken: caller.unlimitedToken,
-    amount: estimateOf(price, request),
-    ref: randomUUID(),
-  });
 
-  // 4. channels, in turn, until one answers or a failure must not be retried. An embeddings
-  // call never goes to a channel whose wire has none (Anthropic): it could only refuse.
+  // 4. the first channel, then the reservation. The first attempt starts as soon as the
+  // reservation's debits are decided, so that their commit overlaps with the upstream's work
+  // (lib/billing/store/sqlite.ts); should the commit fail, the call is stopped before its
+  // answer reaches the client. On a retryable failure the next attempt takes another
+  // channel (tried ones excluded, walking down the priority tiers). An embeddings call never
+  // goes to a channel whose wire has none (Anthropic): it could only refuse.
   const wantsEmbeddings = route.kind === "embeddings" || (route.kind === "passthrough" && route.endpoint === "embeddings");
   const tried: number[] = [];
   const exclude = new Set<number>();
-  let outcome: ForwardOutcome | undefined;
-  let channel: SelectedChannel | null = null;
+  const channelFor = (attempt: number): Promise<SelectedChannel | null> =>
+    caller.pinnedChannelId !== null
+      ? attempt === 0 ? pinnedChannel(caller.pinnedChannelId, model, caller.group) : Promise.resolve(null)
+      : selectChannel({ group: caller.group, model, exclude, serves: wantsEmbeddings ? servesEmbeddings : undefined });
+  const first = await channelFor(0);
+  if (!first) throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
+  let channel: SelectedChannel = first;
+  const attemptOn = (ch: SelectedChannel): Promise<ForwardOutcome> => {
+    tried.push(ch.id);
+    exclude.add(ch.id);
+    return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel });
+  };
+  let started: Promise<ForwardOutcome> | undefined;
+  const reservation = await reserve(
+    { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken, amount: estimateOf(price, request), ref: randomUUID() },
+    () => (started = attemptOn(first)),
+  ).catch(async (err: unknown) => {
+    if (started) {
+      cancel.abort();
+      await started;
+    }
+    throw err;
+  });
+
+  let outcome: ForwardOutcome;
   try {
-    for (let attempt = 0, max = maxAttempts(); attempt < max; attempt++) {
-      const next = caller.pinnedChannelId !== null
-        ? attempt === 0 ? await pinnedChannel(caller.pinnedChannelId, model, caller.group) : null
-        : await selectChannel({ group: caller.group, model, exclude, serves: wantsEmbeddings ? servesEmbeddings : undefined });
-      if (!next) break;
-      channel = next;
-      tried.push(channel.id);
-      exclude.add(channel.id);
-      outcome = await forward({ ingress: route.ingress, request, channel, clientRes: res, signal });
+    for (let attempt = 0, max = maxAttempts(); ; ) {
+      outcome = await (started ?? attemptOn(channel));
+      started = undefined;
       if (outcome.ok) {
         noteChannelSuccess(channel.id);
         break;
       }
       if (outcome.upstreamError) noteChannelFailure(channel, outcome.upstreamError);
-      if (!retryAllowed(outcome)) break;
+      if (!retryAllowed(outcome) || ++attempt >= max) break;
+      const next = await channelFor(attempt);
+      if (!next) break;
+      channel = next;
     }
   } catch (err) {
     if (reservation.state === "open") await refund(reservation).catch((e) => console.error("[relay] refund failed:", describeError(e)));
@@ -326,28 +343,24 @@ async function relayCall(
     model_name: model,
     use_time: Math.round((Date.now() - startedAt) / 1000),
     is_stream: "stream" in request ? request.stream : json?.stream === true,
-    channel_id: channel?.id ?? 0,
-    channel_name: channel?.name ?? "",
+    channel_id: channel.id,
+    channel_name: channel.name,
     group: caller.group,
     ip: showIp(caller.setting) ? ip : "",
     request_id: reservation.ref,
   };
-  if (!outcome || !channel) {
-    await refund(reservation);
-    throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
-  }
   const other = (extra: Record<string, unknown> = {}) => ({
     ...logOther({
       price,
       requestModel: model,
-      upstreamModel: channel!.upstreamModel,
-      frtMs: outcome!.frtMs ? Math.round(outcome!.frtMs) : undefined,
+      upstreamModel: channel.upstreamModel,
+      frtMs: outcome.frtMs ? Math.round(outcome.frtMs) : undefined,
       channelIds: tried,
-      cacheTokens: outcome!.usage.cached_tokens || undefined,
-      statusCode: outcome!.status,
+      cacheTokens: outcome.usage.cached_tokens || undefined,
+      statusCode: outcome.status,
     }),
     ...(tried.length > 1 ? { retry_count: tried.length - 1 } : {}),
-    ...(outcome!.meter?.seconds ? { audio_seconds: outcome!.meter.seconds } : {}),
+    ...(outcome.meter?.seconds ? { audio_seconds: outcome.meter.seconds } : {}),
     ...extra,
   });
   if (outcome.ok || outcome.firstByteSentToClient) {

@@ -60,6 +60,7 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
           'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)',
           [r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, nowSeconds()],
         );
+        r.beforeCommit?.(); // the COMMIT's round trip overlaps with the upstream call
         return remain;
       }),
     settle: (r: SettleInput) =>

@@ -16,7 +16,7 @@
 // arrives (bench/README.md). Every console request, and the shutdown, commits them first
 // (flushSoon), so that the console never shows a balance without its last settlement.
 import type BetterSqlite3 from "better-sqlite3";
-import { whenSqliteIdle } from "@/lib/db/raw";
+import { holdSqliteUntil, whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
@@ -45,6 +45,9 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
       'UPDATE "tokens" SET "remain_quota" = MAX("remain_quota" - ?, 0), "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ? RETURNING "remain_quota"',
     ),
     channelUsage: conn.prepare('UPDATE "channels" SET "used_quota" = "used_quota" + ? WHERE "id" = ?'),
+    begin: conn.prepare("BEGIN IMMEDIATE"),
+    commit: conn.prepare("COMMIT"),
+    rollback: conn.prepare("ROLLBACK"),
   };
 
   const userChange = (userId: number, tokenId: number, delta: bigint, kind: string, ref: string) => {
@@ -63,6 +66,7 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     const u = s.debitUser.get(r.amount, r.userId, r.amount) as { quota: bigint } | undefined;
     if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user"); // rolls the token back
     s.ledger.run(r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, BigInt(nowSeconds()));
+    r.beforeCommit?.(); // inside the savepoint: should it throw, the debits roll back
     return remain;
   });
 
@@ -127,11 +131,43 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
 
   async function commit(jobs: Job[]): Promise<void> {
     try {
-      const outcomes = await whenSqliteIdle(conn, () => (jobs.length === 1 ? alone(jobs[0]) : batchTx.immediate(jobs)));
+      const outcomes = jobs.some((j) => (j.input as ReserveInput).beforeCommit)
+        ? await committedNextTurn(jobs)
+        : await whenSqliteIdle(conn, () => (jobs.length === 1 ? alone(jobs[0]) : batchTx.immediate(jobs)));
       outcomes.forEach((o, i) => (o.ok ? jobs[i].resolve(o.value) : jobs[i].reject(o.error)));
     } catch (err) {
       for (const j of jobs) j.reject(err); // the commit failed: none of them happened
     }
+  }
+
+  // A batch with a reservation whose upstream call starts once it is decided (beforeCommit):
+  // the movements run now, each in its savepoint, and the COMMIT waits for the next turn of
+  // the event loop. undici writes a request on a kept-alive connection in that turn's check
+  // phase, ahead of this commit (both are immediates, set in that order), so the commit's
+  // writes to the WAL overlap with the upstream's work instead of preceding it. The answer
+  // can only be read in a later turn, after the commit: if the commit fails, the callers'
+  // reservations are refused and they abort the upstream call before anything reaches their
+  // client. Meanwhile the connection is held (holdSqliteUntil): no other statement runs.
+  async function committedNextTurn(jobs: Job[]): Promise<Outcome[]> {
+    const { outcomes, committed } = await whenSqliteIdle(conn, () => {
+      s.begin.run();
+      const outcomes = jobs.map((j) => outcomeOf(() => j.tx(j.input)));
+      const committed = new Promise<void>((resolve, reject) =>
+        setImmediate(() => {
+          try {
+            s.commit.run();
+            resolve();
+          } catch (err) {
+            if (conn.inTransaction) s.rollback.run();
+            reject(err);
+          }
+        }),
+      );
+      holdSqliteUntil(committed);
+      return { outcomes, committed };
+    });
+    await committed;
+    return outcomes;
   }
 
   // Resolves once every movement queued so far is committed (or refused). Immediates run in

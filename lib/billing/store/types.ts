@@ -7,7 +7,17 @@
 // update that never takes a balance below zero, and every change of a user's quota writes a
 // quota_ledger row in the same transaction, so the ledger always sums to the balance.
 
-export type ReserveInput = { userId: number; tokenId: number; unlimitedToken: boolean; amount: bigint; ref: string };
+export type ReserveInput = {
+  userId: number;
+  tokenId: number;
+  unlimitedToken: boolean;
+  amount: bigint;
+  ref: string;
+  // Called once, when the debits are decided and before they are committed (the relay
+  // starts its upstream call there). The promise of reserve() still resolves only once the
+  // reservation is committed, and rejects if the commit fails.
+  beforeCommit?: () => void;
+};
 export type SettleInput = ReserveInput & { actual: bigint; channelId: number };
 
 // Each returns the token's remaining quota afterwards, or null when no token quota moved.

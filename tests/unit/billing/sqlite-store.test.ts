@@ -71,3 +71,24 @@ describe("SQLite billing store", () => {
     expect(quota()).toBe(6000n);
   });
 });
+
+describe("SQLite billing store: a reservation's commit overlapping the upstream call", () => {
+  it("calls beforeCommit once the debits are decided, commits in the next turn, and only then resolves", async () => {
+    const { store, ledger } = openStore();
+    const seen: string[][] = [];
+    const reserved = store.reserve({ ...call("a", 1000n), beforeCommit: () => seen.push(ledger()) });
+    await new Promise((resolve) => setImmediate(resolve)); // the flush's turn: decided, not committed
+    expect(seen).toEqual([[]]);
+    expect(ledger()).toEqual([]);
+    await reserved;
+    expect(ledger()).toEqual(["relay_reserve:-1000"]);
+  });
+
+  it("never calls beforeCommit for a refused reservation", async () => {
+    const { store, ledger } = openStore();
+    let called = 0;
+    await expect(store.reserve({ ...call("a", 20_000n), beforeCommit: () => called++ })).rejects.toMatchObject({ key: "quota_insufficient_user" });
+    expect(called).toBe(0);
+    expect(ledger()).toEqual([]);
+  });
+});
