@@ -4,13 +4,15 @@ import { getJson } from "@/lib/options/store";
 // Groups a user may put on a token or pick in the playground: UserUsableGroups (group ->
 // description) plus the user's own group.
 export function usableGroups(userGroup: string): Record<string, string> {
-  const groups = { ...getJson<Record<string, string>>("UserUsableGroups", {}) };
-  if (userGroup && !(userGroup in groups)) groups[userGroup] = userGroup;
+  const groups: Record<string, string> = Object.assign({}, getJson<Record<string, string>>("UserUsableGroups", {}));
+  if (userGroup && !Object.hasOwn(groups, userGroup)) groups[userGroup] = userGroup;
   return groups;
 }
 
+// Asked on every relay call: reads the cached option without copying it. Own keys only, so
+// that a group named "constructor" or "toString" is not usable by way of the prototype.
 export function canUseGroup(userGroup: string, group: string): boolean {
-  return group === userGroup || group in usableGroups(userGroup);
+  return group === userGroup || Object.hasOwn(getJson<Record<string, string>>("UserUsableGroups", {}), group);
 }
 
 // GroupRatio of a group; a group without an entry costs ratio 1 (as new-api).
