@@ -34,9 +34,14 @@ async function close(r: Reservation, to: "settled" | "refunded", move: () => Pro
 export async function settle(reservation: Reservation, actualQuota: bigint, log: ConsumeLog): Promise<void> {
   if (actualQuota < 0n) throw new Error("settle: negative quota");
   const r = reservation;
-  await close(r, "settled", async () => (await billingStore()).settle({ ...r, actual: actualQuota, channelId: log.channel_id }));
+  const { userId, tokenId, unlimitedToken, amount, ref } = r;
+  await close(r, "settled", async () =>
+    (await billingStore()).settle({ userId, tokenId, unlimitedToken, amount, ref, actual: actualQuota, channelId: log.channel_id }),
+  );
   if (getBool("LogConsumeEnabled")) {
-    enqueueLog({ ...log, user_id: r.userId, type: LOG_TYPE.consume, quota: actualQuota, token_id: log.token_id ?? r.tokenId });
+    const entry: LogInput = Object.assign({ user_id: userId, type: LOG_TYPE.consume, quota: actualQuota }, log);
+    entry.token_id ??= tokenId;
+    enqueueLog(entry);
   }
 }
 

@@ -39,7 +39,7 @@ export function parseObject(text: string): Record<string, unknown> | null {
 export type ChannelView = Omit<Channel, "key"> & { key_set: boolean };
 export function channelView(c: Channel): ChannelView {
   const { key, ...rest } = c;
-  return { ...rest, key_set: key.length > 0 };
+  return Object.assign(rest, { key_set: key.length > 0 });
 }
 
 // Rebuilds the routing rows of one channel inside the caller's transaction: one row per

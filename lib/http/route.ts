@@ -129,7 +129,7 @@ export function route<A extends Access, Q extends z.ZodType | undefined = undefi
         const user = await authenticate(request.headers);
         if (options.access === "admin" && !isAdmin(user.role)) throw new AppError("FORBIDDEN", "permission_denied");
         if (options.access === "root" && !isRoot(user.role)) throw new AppError("FORBIDDEN", "permission_denied");
-        full = { ...ctx, user };
+        full = Object.assign({}, ctx, { user });
       }
       if (options.demoBlocked && getBool("DemoSiteEnabled") && !("user" in full && isRoot(full.user.role))) {
         throw new AppError("DEMO_REFUSED", "demo_refused");

@@ -27,6 +27,9 @@ export type LogOtherInput = {
   statusCode?: number;
   reasoningEffort?: string;
   claude?: boolean;
+  retryCount?: number; // attempts after the first (written when > 0)
+  audioSeconds?: number; // a transcription's duration
+  usageEstimated?: boolean; // the upstream sent no usage: the tokens are our estimate
 };
 
 export function logOther(i: LogOtherInput): Record<string, unknown> {
@@ -72,5 +75,8 @@ export function logOther(i: LogOtherInput): Record<string, unknown> {
   put("status_code", i.statusCode);
   put("reasoning_effort", i.reasoningEffort);
   if (i.claude) o.claude = true;
+  if (i.retryCount) o.retry_count = i.retryCount;
+  put("audio_seconds", i.audioSeconds || undefined);
+  if (i.usageEstimated) o.usage_estimated = true;
   return o;
 }

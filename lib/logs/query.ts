@@ -37,17 +37,17 @@ function where(q: LogQuery, userId: number | null): Prisma.LogWhereInput {
   if (q.model_name?.trim()) w.model_name = { contains: q.model_name.trim() };
   if (q.group?.trim()) w.group = q.group.trim();
   if (q.start_timestamp || q.end_timestamp) {
-    w.created_at = {
-      ...(q.start_timestamp ? { gte: BigInt(q.start_timestamp) } : {}),
-      ...(q.end_timestamp ? { lte: BigInt(q.end_timestamp) } : {}),
-    };
+    const range: Prisma.BigIntFilter = {};
+    if (q.start_timestamp) range.gte = BigInt(q.start_timestamp);
+    if (q.end_timestamp) range.lte = BigInt(q.end_timestamp);
+    w.created_at = range;
   }
   return w;
 }
 
 function view(row: Log, admin: boolean) {
   const { channel_id, channel_name, ip, ...rest } = row;
-  if (admin) return { ...rest, channel: channel_id, channel_name, ip, client_ip: ip };
+  if (admin) return Object.assign(rest, { channel: channel_id, channel_name, ip, client_ip: ip });
   let other = row.other;
   if (other) {
     try {
@@ -58,7 +58,7 @@ function view(row: Log, admin: boolean) {
       other = "";
     }
   }
-  return { ...rest, other, ip, client_ip: ip };
+  return Object.assign(rest, { other, ip, client_ip: ip });
 }
 
 export async function listLogs(q: LogQuery, userId: number | null) {
@@ -75,9 +75,9 @@ export async function listLogs(q: LogQuery, userId: number | null) {
 export async function logStat(q: LogQuery, userId: number | null) {
   const w = where(q, userId);
   const since = BigInt(Math.floor(Date.now() / 1000) - 60);
-  const recent: Prisma.LogWhereInput = { ...w, type: LOG_TYPE.consume, created_at: { gte: since } };
+  const recent: Prisma.LogWhereInput = Object.assign({}, w, { type: LOG_TYPE.consume, created_at: { gte: since } });
   const [sum, last] = await Promise.all([
-    db().log.aggregate({ where: { ...w, ...(q.type ? {} : { type: LOG_TYPE.consume }) }, _sum: { quota: true } }),
+    db().log.aggregate({ where: q.type ? w : Object.assign({}, w, { type: LOG_TYPE.consume }), _sum: { quota: true } }),
     db().log.aggregate({ where: recent, _count: { _all: true }, _sum: { prompt_tokens: true, completion_tokens: true } }),
   ]);
   return {

@@ -349,8 +349,8 @@ async function relayCall(
     ip: showIp(caller.setting) ? ip : "",
     request_id: reservation.ref,
   };
-  const other = (extra: Record<string, unknown> = {}) => ({
-    ...logOther({
+  const other = (failure?: UpstreamError) =>
+    logOther({
       price,
       requestModel: model,
       upstreamModel: channel.upstreamModel,
@@ -358,37 +358,30 @@ async function relayCall(
       channelIds: tried,
       cacheTokens: outcome.usage.cached_tokens || undefined,
       statusCode: outcome.status,
-    }),
-    ...(tried.length > 1 ? { retry_count: tried.length - 1 } : {}),
-    ...(outcome.meter?.seconds ? { audio_seconds: outcome.meter.seconds } : {}),
-    ...extra,
-  });
+      retryCount: tried.length - 1,
+      audioSeconds: outcome.meter?.seconds,
+      usageEstimated: outcome.usageEstimated,
+      errorType: failure?.type,
+      errorCode: failure ? (failure.code ?? "") : undefined,
+    });
+  // Log entries are built as Object.assign(literal, base), never as { ...base, more }: on
+  // Node 20 that spread makes a new hidden class on every call (docs/relay.md).
   if (outcome.ok || outcome.firstByteSentToClient) {
     // The client received an answer (whole, or a stream that broke midway): it pays for
     // what the upstream produced, measured by the upstream's usage or our estimate.
-    await settle(reservation, costOf(price, outcome), {
-      ...base,
-      prompt_tokens: outcome.usage.prompt_tokens,
-      completion_tokens: outcome.usage.completion_tokens,
-      other: other(outcome.usageEstimated ? { usage_estimated: true } : {}),
-    });
+    const entry = { prompt_tokens: outcome.usage.prompt_tokens, completion_tokens: outcome.usage.completion_tokens, other: other() };
+    await settle(reservation, costOf(price, outcome), Object.assign(entry, base));
     if (outcome.ok) await recordSuccess(caller.rate);
     return;
   }
   await refund(reservation);
   const err = outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null };
   if (getBool("LogErrorEnabled") && outcome.status !== 499) {
-    enqueueLog({
-      ...base,
-      user_id: caller.userId,
-      type: LOG_TYPE.error,
-      content: err.message,
-      other: other({ error_type: err.type, error_code: err.code ?? "" }),
-    });
+    enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));
   }
   if (outcome.status === 499 || res.destroyed) return;
   const shown = getBool("global.hide_upstream_error_enabled")
-    ? { ...err, message: "upstream error", code: "upstream_error" }
+    ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" }
     : err;
   writeError(route.ingress, res, shown);
 }

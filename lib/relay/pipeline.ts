@@ -102,6 +102,14 @@ export async function forward(opts: ForwardOptions): Promise<ForwardOutcome> {
   }
 }
 
+// Usage with only the token counts known (an estimate, or an embedding's prompt).
+function estimatedUsage(promptTokens: number, completionTokens: number): Usage {
+  const u = emptyUsage();
+  u.prompt_tokens = promptTokens;
+  u.completion_tokens = completionTokens;
+  return u;
+}
+
 function refused(status: number, message: string, retryable: boolean, code: string | null = null, type = "upstream_error"): ForwardOutcome {
   return {
     ok: false,
@@ -162,7 +170,9 @@ async function upstreamFailure(res: UpstreamResponse, adapter: ProviderAdapter, 
     // the body could not be read: the status still says enough
   }
   const err = adapter.parseError(res.status, text, ch);
-  return { ...refused(res.status, err.message, isRetryableStatus(res.status), err.code, err.type), upstreamError: err };
+  const outcome = refused(res.status, err.message, isRetryableStatus(res.status), err.code, err.type);
+  outcome.upstreamError = err;
+  return outcome;
 }
 
 function abortedOutcome(opts: ForwardOptions, e: unknown, sent: boolean, frtMs: number, usage: Usage, estimated: boolean): ForwardOutcome {
@@ -241,7 +251,7 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
       return refused(502, e instanceof RelayError ? e.message : "the upstream answer is not valid JSON", true, "bad_response");
     }
     const usageEstimated = !parsed.usage;
-    const usage = parsed.usage ?? { ...emptyUsage(), prompt_tokens: estimatePromptTokens(req), completion_tokens: completionOf(parsed) };
+    const usage = parsed.usage ?? estimatedUsage(estimatePromptTokens(req), completionOf(parsed));
     opts.onFirstByte?.();
     const frtMs = performance.now() - c.t0;
     if (req.stream) {
@@ -305,7 +315,10 @@ async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: C
   };
   const finalUsage = (): Usage => {
     if (gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0)) return usage;
-    return { ...usage, prompt_tokens: usage.prompt_tokens || estimatePromptTokens(req), completion_tokens: usage.completion_tokens || counter.tokens };
+    const u = Object.assign(emptyUsage(), usage);
+    u.prompt_tokens ||= estimatePromptTokens(req);
+    u.completion_tokens ||= counter.tokens;
+    return u;
   };
 
   try {
@@ -340,7 +353,7 @@ async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: C
   const estimated = !(gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0));
   const u = finalUsage();
   if (streamError) {
-    const err = { ...streamError, message: redact(streamError.message, opts.channel) };
+    const err: UpstreamError = { status: streamError.status, message: redact(streamError.message, opts.channel), type: streamError.type, code: streamError.code };
     if (sent) clientRes.end(renderer.error(err));
     return {
       ok: false,
@@ -396,7 +409,8 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
   let body: string | Uint8Array;
   let stream = false;
   if (p.json) {
-    const j: Record<string, unknown> = { ...p.json, model: ch.upstreamModel };
+    const j: Record<string, unknown> = Object.assign({}, p.json);
+    j.model = ch.upstreamModel;
     stream = j.stream === true && STREAMABLE.has(p.endpoint);
     if (stream && p.endpoint === "completions") j.stream_options = { include_usage: true, ...(j.stream_options as object | undefined) };
     body = JSON.stringify(j);
@@ -555,7 +569,7 @@ async function embeddings(
   if (parsed.vectors.length !== req.inputs.length)
     return refused(502, `the upstream answered ${parsed.vectors.length} embeddings for ${req.inputs.length} inputs`, true, "bad_response");
   const usageEstimated = parsed.promptTokens === undefined;
-  const usage = { ...emptyUsage(), prompt_tokens: parsed.promptTokens ?? estimateEmbeddingTokens(req) };
+  const usage = estimatedUsage(parsed.promptTokens ?? estimateEmbeddingTokens(req), 0);
   const out = render(parsed.vectors, usage.prompt_tokens);
   opts.onFirstByte?.();
   const frtMs = performance.now() - c.t0;

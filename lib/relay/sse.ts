@@ -14,8 +14,8 @@ export const SSE_HEADERS: Record<string, string> = {
   "x-accel-buffering": "no",
 };
 
-export function startSse(res: ServerResponse, status = 200, extra?: Record<string, string>): void {
-  res.writeHead(status, extra ? { ...SSE_HEADERS, ...extra } : SSE_HEADERS);
+export function startSse(res: ServerResponse, status = 200): void {
+  res.writeHead(status, SSE_HEADERS);
   res.flushHeaders();
 }
 

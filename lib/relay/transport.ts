@@ -38,7 +38,8 @@ export const httpTransport: Transport = (url, init) =>
     const secure = url.charCodeAt(4) === 115; // "https:"
     const mod = secure ? https : http;
     const body = init.body;
-    const headers: Record<string, string | number> = { ...init.headers, "content-length": typeof body === "string" ? Buffer.byteLength(body) : body.byteLength };
+    const headers: Record<string, string | number> = Object.assign({}, init.headers);
+    headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
     const req = mod.request(url, { method: "POST", headers, agent: secure ? httpsAgent : httpAgent }, (res) => {
       const status = res.statusCode ?? 502;
       resolve({

@@ -30,7 +30,7 @@ export type TokenView = Omit<Token, "key_hash" | "key_cipher" | "deleted_at"> & 
 
 export function tokenView(t: Token, withFullKey = false): TokenView {
   const { key_hash: _h, key_cipher: _c, deleted_at: _d, ...rest } = t;
-  return { ...rest, key: withFullKey ? fullKey(t) : maskKey(t) };
+  return Object.assign(rest, { key: withFullKey ? fullKey(t) : maskKey(t) });
 }
 
 export const isExpired = (t: Pick<Token, "expired_time">, now: number) => t.expired_time !== -1n && t.expired_time <= BigInt(now);

@@ -14,7 +14,7 @@ export function publicSetting(raw: string): string {
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return "";
   const { webhook_secret, ...rest } = parsed as Record<string, unknown>;
-  return JSON.stringify({ ...rest, webhook_secret_set: typeof webhook_secret === "string" && webhook_secret.length > 0 });
+  return JSON.stringify(Object.assign(rest, { webhook_secret_set: typeof webhook_secret === "string" && webhook_secret.length > 0 }));
 }
 
 export function presentUser(u: User) {
