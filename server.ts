@@ -57,8 +57,16 @@ async function main() {
       });
       return;
     }
-    // The console reads balances: the settlements still waiting for a batch go first.
-    flushBillingSoon();
+    // The console reads balances: the quota movements still waiting or under way end first.
+    const billing = flushBillingSoon();
+    if (billing) billing.then(() => serveConsole(req, res), () => serveConsole(req, res));
+    else serveConsole(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  function serveConsole(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const url = req.url ?? "/";
     // new-api's paths keep a trailing slash (POST /api/user/); Next's routes do not.
     if (url.startsWith("/api/")) {
       const q = url.indexOf("?");
@@ -70,9 +78,7 @@ async function main() {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end("internal server error");
     });
-  });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  }
   registerShutdown(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await flushAll();

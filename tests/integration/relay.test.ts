@@ -4,6 +4,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI, { toFile } from "openai";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
@@ -115,14 +116,38 @@ describe("relay through the official SDKs", () => {
     expect(text).toContain("stream this");
     expect(usage?.completion_tokens).toBe(USAGE.completion);
 
-    // Settlement commits with the next billing batch; a console request commits it first, so
-    // the balance read at once already shows both calls. Its log row is queued after that.
+    // A console request waits for the settlements still queued or under way, so the balance
+    // read at once already shows both calls. Their log rows are queued after that.
     expect(before - (await userQuota())).toBe(2 * CHAT_COST);
     const logs = await waitForLogs(user.client, 2);
     const mine = logs.filter((l) => l.model_name === "gpt-4o-mini");
     expect(mine.map((l) => l.quota)).toEqual([CHAT_COST, CHAT_COST]);
     expect(mine.map((l) => l.is_stream).sort()).toEqual([false, true]);
     expect(await ledgerSum(user.id)).toBe(await userQuota());
+  });
+
+  // PostgreSQL commits each settlement in its own transaction, a few round trips after the
+  // client has its answer: a console request arriving meanwhile waits for it. Here the
+  // settlement is held on a lock of the channel's row (its last statement) until released.
+  it.runIf(process.env.TEST_DB === "postgresql")("a balance read while a settlement is under way waits for it (PostgreSQL)", async () => {
+    const openai = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const before = await userQuota();
+    const lock = new pg.Client({ connectionString: server.databaseUrl });
+    await lock.connect();
+    try {
+      await lock.query("BEGIN");
+      await lock.query(`SELECT 1 FROM "channels" WHERE "name" = 'openai-main' FOR UPDATE`);
+      await openai.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "held" }] });
+      let read: number | undefined;
+      const reading = userQuota().then((q) => (read = q));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(read).toBeUndefined(); // still waiting for the settlement
+      await lock.query("COMMIT");
+      await reading;
+      expect(before - read!).toBe(CHAT_COST);
+    } finally {
+      await lock.end();
+    }
   });
 
   it("serves Anthropic Messages and Gemini clients, each to its own provider", async () => {

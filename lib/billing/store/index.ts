@@ -26,7 +26,8 @@ export function billingStore(): Promise<BillingStore> {
   return holder.__gatewayBilling;
 }
 
-// Commits the quota movements still waiting, if any (a console request is about to read).
-export function flushBillingSoon(): void {
-  void holder.__gatewayBillingReady?.flushSoon();
+// Commits the quota movements still waiting and resolves once every movement under way has
+// ended; undefined when there is none (a console request is about to read balances).
+export function flushBillingSoon(): Promise<void> | undefined {
+  return holder.__gatewayBillingReady?.flushSoon();
 }

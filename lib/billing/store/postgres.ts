@@ -9,7 +9,19 @@ import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/stor
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
 
 export function postgresBillingStore(pool: pg.Pool): BillingStore {
-  async function inTransaction(work: (q: Q) => Promise<bigint | null>): Promise<bigint | null> {
+  // Movements whose transaction has begun and not yet ended: a console request waits for
+  // them (flushSoon), so that a balance read right after a relay call includes its settlement.
+  const running = new Set<Promise<unknown>>();
+
+  function inTransaction(work: (q: Q) => Promise<bigint | null>): Promise<bigint | null> {
+    const done = transaction(work);
+    const forget = (): void => void running.delete(tracked);
+    const tracked: Promise<void> = done.then(forget, forget);
+    running.add(tracked);
+    return done;
+  }
+
+  async function transaction(work: (q: Q) => Promise<bigint | null>): Promise<bigint | null> {
     const client = await pool.connect();
     const q: Q = async (sql, params) => (await client.query(sql, params.map((p) => (typeof p === "bigint" ? p.toString() : p)))).rows;
     try {
@@ -78,7 +90,7 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
         await userChange(q, r.userId, r.tokenId, r.amount, "relay_refund", r.ref);
         return tokenAdjust(q, r, -r.amount);
       }),
-    // every movement has its own transaction, committed at once
-    flushSoon: () => Promise.resolve(),
+    // every movement has its own transaction, committed at once: wait for those under way
+    flushSoon: () => (running.size ? Promise.all(running).then(() => {}) : undefined),
   };
 }

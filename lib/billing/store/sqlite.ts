@@ -173,8 +173,8 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
 
   // Resolves once every movement queued so far is committed (or refused). Immediates run in
   // the order they were set: the flush's first, so the wait sees its commit running.
-  function flushSoon(): Promise<void> {
-    if (!queue.length && !running.size) return Promise.resolve(); // every console request asks
+  function flushSoon(): Promise<void> | undefined {
+    if (!queue.length && !running.size) return undefined;
     flushThisTurn();
     return new Promise((resolve) => setImmediate(() => void Promise.all(running).then(() => resolve())));
   }

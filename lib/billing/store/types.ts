@@ -29,7 +29,8 @@ export interface BillingStore {
   settle(input: SettleInput): Promise<bigint | null>;
   // Returns the whole reservation to token and user.
   refund(input: ReserveInput): Promise<bigint | null>;
-  // Commits the movements still waiting (SQLite batches settlements, see store/sqlite.ts);
-  // resolves once they are.
-  flushSoon(): Promise<void>;
+  // Commits the movements still waiting (SQLite batches settlements, see store/sqlite.ts)
+  // and resolves once every movement begun so far has ended; undefined when none is under
+  // way (every console request asks, and most find nothing to wait for).
+  flushSoon(): Promise<void> | undefined;
 }
