@@ -59,7 +59,7 @@ async function main() {
     }
     // The console reads balances: the quota movements still waiting or under way end first.
     const billing = flushBillingSoon();
-    if (billing) billing.then(() => serveConsole(req, res), () => serveConsole(req, res));
+    if (billing) billing.then(() => serveConsole(req, res));
     else serveConsole(req, res);
   });
   server.keepAliveTimeout = 65_000;

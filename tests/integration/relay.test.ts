@@ -127,9 +127,9 @@ describe("relay through the official SDKs", () => {
   });
 
   // PostgreSQL commits each settlement in its own transaction, a few round trips after the
-  // client has its answer: a console request arriving meanwhile waits for it. Here the
-  // settlement is held on a lock of the channel's row (its last statement) until released.
-  it.runIf(process.env.TEST_DB === "postgresql")("a balance read while a settlement is under way waits for it (PostgreSQL)", async () => {
+  // client has its answer: a console request arriving meanwhile waits for it (a second at
+  // most). Here the settlement is held on a lock of the channel's row (its last statement).
+  it.runIf(process.env.TEST_DB === "postgresql")("a balance read while a settlement is under way waits for it, a second at most (PostgreSQL)", async () => {
     const openai = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const before = await userQuota();
     const lock = new pg.Client({ connectionString: server.databaseUrl });
@@ -145,6 +145,16 @@ describe("relay through the official SDKs", () => {
       await lock.query("COMMIT");
       await reading;
       expect(before - read!).toBe(CHAT_COST);
+
+      // A settlement stuck longer does not stall the console: the read answers after a second.
+      await lock.query("BEGIN");
+      await lock.query(`SELECT 1 FROM "channels" WHERE "name" = 'openai-main' FOR UPDATE`);
+      await openai.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "held longer" }] });
+      const startedAt = Date.now();
+      await userQuota(); // answered while the lock is still held
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(900);
+      await lock.query("COMMIT");
+      await expect.poll(userQuota).toBe(before - 2 * CHAT_COST);
     } finally {
       await lock.end();
     }

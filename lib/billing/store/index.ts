@@ -27,7 +27,18 @@ export function billingStore(): Promise<BillingStore> {
 }
 
 // Commits the quota movements still waiting and resolves once every movement under way has
-// ended; undefined when there is none (a console request is about to read balances).
+// ended, or after a second at most (one stuck on a lock must not stall the console);
+// undefined when there is none (a console request is about to read balances).
+const CONSOLE_WAIT_MS = 1000;
 export function flushBillingSoon(): Promise<void> | undefined {
-  return holder.__gatewayBillingReady?.flushSoon();
+  const flushed = holder.__gatewayBillingReady?.flushSoon();
+  if (!flushed) return undefined;
+  return new Promise((resolve) => {
+    const bound = setTimeout(resolve, CONSOLE_WAIT_MS);
+    const done = () => {
+      clearTimeout(bound);
+      resolve();
+    };
+    flushed.then(done, done);
+  });
 }
