@@ -70,8 +70,11 @@ export function logOther(i: LogOtherInput): Record<string, unknown> {
     put("input_content", i.inputContent);
     put("output_content", i.outputContent);
   }
-  put("error_type", i.errorType);
-  put("error_code", i.errorCode);
+  // A failure writes both, error_code empty when the upstream gave none.
+  if (i.errorType !== undefined) {
+    o.error_type = i.errorType;
+    o.error_code = i.errorCode ?? "";
+  }
   put("status_code", i.statusCode);
   put("reasoning_effort", i.reasoningEffort);
   if (i.claude) o.claude = true;

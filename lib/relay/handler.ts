@@ -362,7 +362,7 @@ async function relayCall(
       audioSeconds: outcome.meter?.seconds,
       usageEstimated: outcome.usageEstimated,
       errorType: failure?.type,
-      errorCode: failure ? (failure.code ?? "") : undefined,
+      errorCode: failure?.code ?? undefined,
     });
   // Log entries are built as Object.assign(literal, base), never as { ...base, more }: on
   // Node 20 that spread makes a new hidden class on every call (docs/relay.md).

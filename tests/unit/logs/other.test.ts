@@ -30,4 +30,11 @@ describe("logOther", () => {
     expect(o).toMatchObject({ input_content: "hi", output_content: "yo" });
     expect(o).not.toHaveProperty("is_model_mapped");
   });
+
+  it("writes error_type and error_code together on a failure, the code empty when none was given", () => {
+    const base = { price, requestModel: "m", upstreamModel: "m", channelIds: [1] };
+    expect(logOther({ ...base, errorType: "upstream_error", statusCode: 502 })).toMatchObject({ error_type: "upstream_error", error_code: "", status_code: 502 });
+    expect(logOther({ ...base, errorType: "rate_limit", errorCode: "429" })).toMatchObject({ error_type: "rate_limit", error_code: "429" });
+    expect(logOther(base)).not.toHaveProperty("error_code");
+  });
 });
