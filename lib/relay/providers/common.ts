@@ -48,17 +48,20 @@ const MAX_HELD_LINE = 64 * 1024;
 interface KeyParts {
   text: string[];
   bytes: Buffer[];
+  latin1: string[];
 }
 const partsCache = new Map<string, KeyParts>();
 /** The key's parts of 4 characters or more (as redact() uses them), as text and bytes; cached per key. */
 function keyParts(key: string): KeyParts {
   let parts = partsCache.get(key);
   if (!parts) {
-    parts = { text: [], bytes: [] };
+    parts = { text: [], bytes: [], latin1: [] };
     for (const part of key.split(/[|,\s]+/))
       if (part.length >= 4) {
+        const bytes = Buffer.from(part);
         parts.text.push(part);
-        parts.bytes.push(Buffer.from(part));
+        parts.bytes.push(bytes);
+        parts.latin1.push(bytes.toString("latin1"));
       }
     if (partsCache.size >= 1000) partsCache.clear();
     partsCache.set(key, parts);
@@ -94,21 +97,26 @@ export function redactPassthroughText(text: string, ch: Pick<ChannelView, "key">
 }
 
 /**
- * Scrubs a pass-through body chunk by chunk. `lines` (SSE, text): only whole lines go out, the
- * rest of a chunk waits for its end, so a key or an error event cut between two chunks is
- * still found (an SSE upstream ends its chunks with an event's blank line: nothing waits).
- * Otherwise (binary) the last key-part-length bytes wait. `end()` gives what is left.
+ * Scrubs a pass-through body chunk by chunk. `lines` (SSE): only whole lines go out, the rest
+ * of a chunk waits for its end, so a key or an error event cut between two chunks is still
+ * found (an SSE upstream ends its chunks with an event's blank line: nothing waits).
+ * Otherwise (binary, plain text) the last key-part-length bytes wait. `end()` gives what is left.
  */
 export class PassthroughRedactor {
+  private readonly ch: Pick<ChannelView, "key">;
+  private readonly lines: boolean;
   private readonly parts: Buffer[];
+  /** the parts' bytes as latin1 text (one character per byte), for the SSE path's string search */
+  private readonly partsLatin1: string[];
   private readonly hold: number;
   private carry: Buffer | null = null;
 
-  constructor(
-    private readonly ch: Pick<ChannelView, "key">,
-    private readonly lines: boolean,
-  ) {
-    this.parts = ch.key ? keyParts(ch.key).bytes : [];
+  constructor(ch: Pick<ChannelView, "key">, lines: boolean) {
+    this.ch = ch;
+    this.lines = lines;
+    const parts = ch.key ? keyParts(ch.key) : undefined;
+    this.parts = parts ? parts.bytes : [];
+    this.partsLatin1 = parts ? parts.latin1 : [];
     let longest = 0;
     for (const p of this.parts) if (p.length > longest) longest = p.length;
     this.hold = longest > 0 ? longest - 1 : 0;
@@ -121,23 +129,35 @@ export class PassthroughRedactor {
       buf = Buffer.concat([this.carry, buf]);
       this.carry = null;
     }
-    // the key first, in all that is here: a part that straddles the cut below is whole in it
-    buf = this.scrubKey(buf);
-    const n = buf.length;
-    if (n === 0) return buf;
-    let cut = n;
-    if (this.lines) {
-      const last = buf[n - 1];
-      if (last !== 10 && last !== 13) {
-        cut = Math.max(buf.lastIndexOf(10), buf.lastIndexOf(13)) + 1;
-        if (n - cut > MAX_HELD_LINE) cut = n - this.hold;
+    if (buf.length === 0) return buf;
+    if (!this.lines) {
+      // the key first, in all that is here: a part that straddles the cut below is whole in it
+      for (const p of this.parts) {
+        const at = buf.indexOf(p);
+        if (at !== -1) buf = replaceBytes(buf, p, at);
       }
-    } else cut = n - this.hold;
-    if (cut < n) {
-      this.carry = Buffer.from(buf.subarray(cut)); // a copy: the transport may reuse its buffer
-      buf = buf.subarray(0, cut);
+      return this.keep(buf, buf.length - this.hold);
     }
-    return this.scrubErrors(buf);
+    // SSE: one latin1 view of the bytes, searched with V8's string search (Buffer.indexOf
+    // of a short needle such as '"error"' cost several times more per chunk, docs/secrets.md)
+    let view = buf.toString("latin1");
+    for (let i = 0; i < this.parts.length; i++) {
+      const at = view.indexOf(this.partsLatin1[i]);
+      if (at !== -1) {
+        buf = replaceBytes(buf, this.parts[i], at);
+        view = buf.toString("latin1");
+      }
+    }
+    const n = buf.length;
+    let cut = n;
+    const last = buf[n - 1];
+    if (last !== 10 && last !== 13) {
+      cut = Math.max(view.lastIndexOf("\n"), view.lastIndexOf("\r")) + 1;
+      if (n - cut > MAX_HELD_LINE) cut = n - this.hold;
+    }
+    const error = view.indexOf('"error"');
+    const out = this.keep(buf, cut);
+    return error !== -1 && error < cut ? this.scrubErrors(out) : out;
   }
 
   end(): Buffer | undefined {
@@ -146,13 +166,12 @@ export class PassthroughRedactor {
     return rest ? this.scrubErrors(rest) : undefined;
   }
 
-  private scrubKey(buf: Buffer): Buffer {
-    let out = buf;
-    for (const p of this.parts) {
-      const at = out.indexOf(p);
-      if (at !== -1) out = replaceBytes(out, p, at);
-    }
-    return out;
+  /** Keeps what follows `cut` for the next chunk; returns what precedes it. */
+  private keep(buf: Buffer, cut: number): Buffer {
+    if (cut >= buf.length) return buf;
+    if (cut < 0) cut = 0;
+    this.carry = Buffer.from(buf.subarray(cut)); // a copy: the transport may reuse its buffer
+    return buf.subarray(0, cut);
   }
 
   /** Error lines (in whole lines only) through redact(). */
