@@ -2,7 +2,8 @@
 // and the options cache. server.ts awaits it before listening; route handlers await the
 // same promise (a no-op once done), which also covers code paths that run without server.ts.
 import { migrate } from "@/lib/db/migrate";
-import { loadOptions } from "@/lib/options/store";
+import { truncateSqliteWal } from "@/lib/db/client";
+import { loadOptions, sealPlaintextSecretOptions } from "@/lib/options/store";
 import { subscribeInvalidations } from "@/lib/cache/invalidate";
 
 const holder = globalThis as unknown as { __gatewayBoot?: Promise<void> };
@@ -11,6 +12,12 @@ export function ensureReady(): Promise<void> {
   holder.__gatewayBoot ??= (async () => {
     const applied = await migrate();
     if (applied.length) console.log(`[db] applied migrations: ${applied.join(", ")}`);
+    // secret options stored in plaintext by an older version are sealed (docs/secrets.md)
+    const sealed = await sealPlaintextSecretOptions();
+    if (sealed.length) {
+      console.log(`[options] sealed secret options stored in plaintext: ${sealed.join(", ")}`);
+      await truncateSqliteWal();
+    }
     await loadOptions();
     await subscribeInvalidations();
   })().catch((err) => {

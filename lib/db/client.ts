@@ -8,7 +8,7 @@ import { PrismaClient as SqliteClient } from "@/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/generated/postgresql/client";
 import { env } from "@/lib/env";
 import { startWalCheckpointer } from "@/lib/db/wal-checkpointer";
-import { sqliteTransactionOpen } from "@/lib/db/raw";
+import { sqliteTransactionOpen, whenSqliteIdle } from "@/lib/db/raw";
 
 export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
@@ -42,6 +42,9 @@ function create(): Db {
     // WAL (set by the migrator) with NORMAL sync: durable against a crash of the process; an
     // OS crash may lose the last commits. Checkpoints run on a worker thread.
     conn.pragma("synchronous = NORMAL");
+    // Deleted and overwritten content (an old secret option, a deleted row) is zeroed, free
+    // pages included, instead of lingering in the file (docs/secrets.md).
+    conn.pragma("secure_delete = ON");
     startWalCheckpointer(conn, sqlitePath(DATABASE_URL));
     holder.__gatewaySqlite = conn;
     return opened;
@@ -62,6 +65,14 @@ export async function sqliteConnection(): Promise<BetterSqlite3.Database> {
 export function db(): Db {
   holder.__gatewayDb ??= create();
   return holder.__gatewayDb;
+}
+
+// After old values were overwritten (secret options sealed at start-up, docs/secrets.md): the
+// WAL is copied back and cut to nothing, so that no page image in it keeps the old bytes.
+export async function truncateSqliteWal(): Promise<void> {
+  if (env().databaseKind !== "sqlite") return;
+  const conn = await sqliteConnection();
+  await whenSqliteIdle(conn, () => conn.pragma("wal_checkpoint(TRUNCATE)"));
 }
 
 export { sqlitePath };

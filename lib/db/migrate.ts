@@ -38,6 +38,7 @@ export async function migrate(): Promise<string[]> {
       conn.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
       // WAL lets readers proceed while a writer commits; it is a property of the file.
       conn.pragma("journal_mode = WAL");
+      conn.pragma("secure_delete = ON"); // on every connection (docs/secrets.md)
       conn.exec('CREATE TABLE IF NOT EXISTS "_migrations" ("name" TEXT PRIMARY KEY, "applied_at" BIGINT NOT NULL)');
       const applied = new Set(conn.prepare('SELECT "name" FROM "_migrations"').pluck().all() as string[]);
       const toApply = pending(dir, applied);

@@ -34,6 +34,7 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { timeout: 5000 });
 db.pragma("synchronous = NORMAL");
+db.pragma("secure_delete = ON"); // as every connection to the file (docs/secrets.md)
 parentPort.on("message", () => {
   try {
     const [r] = db.pragma("wal_checkpoint(PASSIVE)");

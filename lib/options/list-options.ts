@@ -1,11 +1,18 @@
-// Every option with its current value for the settings pages, except the secret ones
-// (write-only: the form leaves them empty and does not resend them).
+// Every option with its current value for the settings pages. Secret options are write-only
+// (docs/secrets.md): listed with the value "" and `set` telling whether one is saved, so the
+// form can say "set" and leave the field empty (an empty field is not resent).
 import { SECRET_OPTION_KEYS } from "@/lib/options/defaults";
 import { allOptions } from "@/lib/options/store";
 
-export async function listOptions(): Promise<{ key: string; value: string }[]> {
+export interface ListedOption {
+  key: string;
+  value: string;
+  /** secret options only: whether a value is saved */
+  set?: boolean;
+}
+
+export async function listOptions(): Promise<ListedOption[]> {
   return [...allOptions()]
-    .filter(([key]) => !SECRET_OPTION_KEYS.has(key))
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, value]) => ({ key, value }));
+    .map(([key, value]): ListedOption => (SECRET_OPTION_KEYS.has(key) ? { key, value: "", set: value !== "" } : { key, value }));
 }

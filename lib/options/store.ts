@@ -1,9 +1,12 @@
 // The options cache: defaults overlaid with the rows admins have saved. Every reader in the
 // program (the relay included) reads from memory; a write goes to the database first and
 // then to the cache, and on several nodes a Redis message tells the others to reload.
+// Secret options (SECRET_OPTION_KEYS) are sealed in the database (lib/auth/secret-box.ts, as
+// channel keys) and held opened in the cache: see docs/secrets.md.
 import { db } from "@/lib/db/client";
 import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
-import { OPTION_DEFAULTS } from "@/lib/options/defaults";
+import { open, seal } from "@/lib/auth/secret-box";
+import { OPTION_DEFAULTS, SECRET_OPTION_KEYS } from "@/lib/options/defaults";
 
 const state = globalThis as unknown as {
   __gatewayOptions?: { values: Map<string, string> };
@@ -16,8 +19,40 @@ function holder() {
 export async function loadOptions(): Promise<void> {
   const rows = await db().option.findMany();
   const values = new Map(Object.entries(OPTION_DEFAULTS));
-  for (const row of rows) values.set(row.key, row.value);
+  for (const row of rows) values.set(row.key, SECRET_OPTION_KEYS.has(row.key) ? openSecret(row.key, row.value) : row.value);
   holder().values = values;
+}
+
+/** A secret option's stored value, opened; "" when it cannot be (sealed with another ENCRYPTION_KEY). */
+function openSecret(key: string, stored: string): string {
+  if (!stored) return "";
+  try {
+    return open(stored);
+  } catch {
+    // never the value itself in the log (docs/conventions.md)
+    console.error(`[options] the secret option ${key} cannot be opened (ENCRYPTION_KEY changed?): it is treated as not set`);
+    return "";
+  }
+}
+
+// What seal() writes: v1.<12-byte nonce>.<ciphertext and 16-byte tag>, base64url.
+const SEALED_SHAPE = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22,}$/;
+
+/**
+ * Start-up step (lib/boot.ts): a secret option still stored in plaintext (written before
+ * options were sealed) is sealed in place, so that an upgrade leaves none. Returns the keys
+ * sealed. A value in the sealed shape is left as it is (one that does not open, sealed with
+ * another ENCRYPTION_KEY, reads as not set).
+ */
+export async function sealPlaintextSecretOptions(): Promise<string[]> {
+  const rows = await db().option.findMany({ where: { key: { in: [...SECRET_OPTION_KEYS] } } });
+  const sealed: string[] = [];
+  for (const row of rows) {
+    if (!row.value || SEALED_SHAPE.test(row.value)) continue;
+    await db().option.update({ where: { key: row.key }, data: { value: seal(row.value) } });
+    sealed.push(row.key);
+  }
+  return sealed;
 }
 
 export function getOption(key: string): string {
@@ -56,7 +91,8 @@ export function allOptions(): Map<string, string> {
 
 // Writes one option (already validated by the caller) and updates the cache.
 export async function setOption(key: string, value: string): Promise<void> {
-  await db().option.upsert({ where: { key }, create: { key, value }, update: { value } });
+  const stored = value && SECRET_OPTION_KEYS.has(key) ? seal(value) : value;
+  await db().option.upsert({ where: { key }, create: { key, value: stored }, update: { value: stored } });
   applyOption(key, value);
   await publishInvalidation("options", key);
 }

@@ -13,7 +13,7 @@ import { formats, MAX_EMBED_INPUTS, renderGeminiEmbeddings, type IngressName, ty
 import { withMultipartModel, type MultipartModel } from "@/lib/relay/multipart";
 import { Canceller, type Cancellation } from "@/lib/relay/cancel";
 import { adapterFor } from "@/lib/relay/providers/registry";
-import { redact } from "@/lib/relay/providers/common";
+import { PassthroughRedactor, redactError, redactPassthroughText } from "@/lib/relay/providers/common";
 import { openaiUsage } from "@/lib/relay/providers/openai";
 import type { PassthroughEndpoint, ProviderAdapter } from "@/lib/relay/providers/types";
 import { readSse, startSse, write } from "@/lib/relay/sse";
@@ -169,7 +169,8 @@ async function upstreamFailure(res: UpstreamResponse, adapter: ProviderAdapter, 
   } catch {
     // the body could not be read: the status still says enough
   }
-  const err = adapter.parseError(res.status, text, ch);
+  // the adapters redact the message; type and code are the upstream's words too
+  const err = redactError(adapter.parseError(res.status, text, ch), ch);
   const outcome = refused(res.status, err.message, isRetryableStatus(res.status), err.code, err.type);
   outcome.upstreamError = err;
   return outcome;
@@ -353,7 +354,7 @@ async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: C
   const estimated = !(gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0));
   const u = finalUsage();
   if (streamError) {
-    const err: UpstreamError = { status: streamError.status, message: redact(streamError.message, opts.channel), type: streamError.type, code: streamError.code };
+    const err = redactError(streamError, opts.channel);
     if (sent) clientRes.end(renderer.error(err));
     return {
       ok: false,
@@ -451,10 +452,11 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
   const countsTranscript = isTranscript(p.endpoint);
   try {
     if (isJson) {
-      const text = await res.text();
+      // usage is read from the upstream's own text; the client gets it redacted
+      const upstreamText = await res.text();
       c.clear();
       try {
-        const j = JSON.parse(text);
+        const j = JSON.parse(upstreamText);
         take(j);
         if (countsTranscript && typeof j?.text === "string") transcript = j.text;
       } catch {
@@ -462,11 +464,13 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
       }
       opts.onFirstByte?.();
       frtMs = performance.now() - c.t0;
+      const text = redactPassthroughText(upstreamText, ch);
       clientRes.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(text) });
       clientRes.end(text);
       sent = true;
     } else if (contentType.includes("text/event-stream")) {
-      // bytes go to the client as they come; events are parsed beside them for usage only
+      // bytes go to the client as they come (whole lines, redacted); events are parsed beside them for usage only
+      const scrub = new PassthroughRedactor(ch, true);
       await readSse(
         res.body,
         (msg) => {
@@ -483,25 +487,28 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
             c.clear();
             commit();
           }
-          return write(clientRes, chunk);
+          const out = scrub.push(chunk);
+          return out.length ? write(clientRes, out) : undefined;
         },
       );
       if (!sent) commit();
-      clientRes.end();
+      clientRes.end(scrub.end());
     } else {
       // binary (audio/speech) or plain text (transcripts as text, srt, vtt): streamed through
       const textual = countsTranscript && contentType.startsWith("text/");
+      const scrub = new PassthroughRedactor(ch, false);
       for await (const value of res.body) {
         if (!sent) {
           c.clear();
           commit();
         }
         if (textual && transcript.length < MAX_COUNTED_TRANSCRIPT) transcript += Buffer.from(value).toString("utf8");
-        const w = write(clientRes, value);
+        const out = scrub.push(value);
+        const w = out.length ? write(clientRes, out) : undefined;
         if (w) await w;
       }
       if (!sent) commit();
-      clientRes.end();
+      clientRes.end(scrub.end());
     }
   } catch (e) {
     c.clear();

@@ -1,4 +1,4 @@
-// GET /api/option/: every option except the write-only secrets (root)
+// GET /api/option/: every option, the write-only secrets as "" with a set flag (root)
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { listOptions } from "@/lib/options/list-options";
