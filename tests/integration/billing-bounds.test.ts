@@ -3,7 +3,7 @@
 // trigger that raises on the settlement's statement). Bounds: lib/billing/bounds.ts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { execDb, queryDb } from "../support/db";
@@ -17,9 +17,10 @@ let key: string;
 let upstream: http.Server;
 let upstreamUrl: string;
 // what the upstream reports as usage in its next answers (raw JSON text, so 1e20 stays 1e20)
-let usageJson = '{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}';
+let usageJson = "";
 
 const START_QUOTA = 100_000_000;
+const NORMAL_USAGE = '{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}';
 
 function startUpstream(): Promise<void> {
   upstream = http.createServer((req, res) => {
@@ -91,6 +92,10 @@ afterAll(async () => {
   await new Promise((r) => upstream?.close(r));
 });
 
+beforeEach(() => {
+  usageJson = NORMAL_USAGE;
+});
+
 describe("usage from the upstream is bounded", () => {
   it("charges at most the per-field bound for absurd usage, flags the row, and keeps the ledger equal to the balance", async () => {
     for (const [prompt, completion] of [["1e15", "3"], ["1e20", "1e20"], ["1e400", "-7"]]) {
@@ -117,7 +122,6 @@ describe("usage from the upstream is bounded", () => {
     }
     expect(rows.map((r) => r.quota).sort((a, b) => a - b)).toEqual([0, MAX_USAGE_TOKENS + 3, 2 * MAX_USAGE_TOKENS]);
     expect(BigInt(2 * MAX_USAGE_TOKENS)).toBeLessThan(MAX_CALL_QUOTA);
-    usageJson = '{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}';
   });
 
   it("does not flag a call whose usage is within the bounds", async () => {
