@@ -28,6 +28,15 @@ function startUpstream(): Promise<void> {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       const j = JSON.parse(body || "{}");
+      if (j.stream) {
+        const chunk = (delta: string, tail: string) =>
+          `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(j.model ?? "")},"choices":${delta}${tail}}\n\n`;
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(chunk('[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":null}]', ""));
+        res.write(chunk('[{"index":0,"delta":{},"finish_reason":"stop"}]', ""));
+        res.end(chunk("[]", `,"usage":${usageJson}`) + "data: [DONE]\n\n");
+        return;
+      }
       const text =
         `{"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":${JSON.stringify(j.model ?? "")},` +
         `"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":${usageJson}}`;
@@ -122,6 +131,28 @@ describe("usage from the upstream is bounded", () => {
     }
     expect(rows.map((r) => r.quota).sort((a, b) => a - b)).toEqual([0, MAX_USAGE_TOKENS + 3, 2 * MAX_USAGE_TOKENS]);
     expect(BigInt(2 * MAX_USAGE_TOKENS)).toBeLessThan(MAX_CALL_QUOTA);
+  });
+
+  it("bounds the usage of a stream and of a pass-through answer the same way", async () => {
+    usageJson = '{"prompt_tokens":1e18,"completion_tokens":2,"total_tokens":1e18}';
+    const calls: Array<[string, string]> = [
+      ["/v1/chat/completions", '{"model":"bounded-model","stream":true,"messages":[{"role":"user","content":"hi"}]}'],
+      ["/v1/completions", '{"model":"bounded-model","prompt":"hi"}'],
+    ];
+    for (const [path, body] of calls) {
+      const before = await quota();
+      const r = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      expect(r.status, path).toBe(200);
+      await r.text();
+      expect(before - (await quota()), path).toBe(MAX_USAGE_TOKENS + 2);
+    }
+    const rows = await logsOf(2, "bounded-model", 5);
+    for (const row of rows.slice(0, 2)) {
+      expect(row.quota).toBe(MAX_USAGE_TOKENS + 2);
+      expect(row.prompt_tokens).toBe(MAX_USAGE_TOKENS);
+      expect(JSON.parse(row.other).usage_bounded).toBe(true);
+    }
+    expect(await ledgerSum()).toBe(BigInt(await quota()));
   });
 
   it("does not flag a call whose usage is within the bounds", async () => {
