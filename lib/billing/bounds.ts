@@ -25,12 +25,16 @@ export class ChargeError extends Error {
   }
 }
 
+// Set by bound() when a figure was cut down; read and reset by boundUsage. A module variable
+// rather than a result object: this runs on every relay call (docs/conventions.md).
+let cut = false;
+
 // A usage figure within [0, max]: anything that is not a non-negative number counts 0, and a
-// figure above max counts max. `bounded` is set when a figure was cut down.
-export function boundFigure(v: number, max: number, flag: { bounded: boolean }): number {
+// figure above max counts max.
+function bound(v: number, max: number): number {
   if (!(v >= 0)) return 0; // negative, NaN, not a number
   if (v > max) {
-    flag.bounded = true;
+    cut = true;
     return max;
   }
   return Math.floor(v);
@@ -40,21 +44,21 @@ export function boundFigure(v: number, max: number, flag: { bounded: boolean }):
 type Counts = { prompt_tokens: number; completion_tokens: number; cached_tokens: number; cache_creation_tokens: number; reasoning_tokens: number };
 type Meters = { images?: number; characters?: number; seconds?: number };
 export function boundUsage(u: Counts, meter: Meters | undefined): boolean {
-  const flag = { bounded: false };
-  u.prompt_tokens = boundFigure(u.prompt_tokens, MAX_USAGE_TOKENS, flag);
-  u.completion_tokens = boundFigure(u.completion_tokens, MAX_USAGE_TOKENS, flag);
-  u.cached_tokens = boundFigure(u.cached_tokens, MAX_USAGE_TOKENS, flag);
-  u.cache_creation_tokens = boundFigure(u.cache_creation_tokens, MAX_USAGE_TOKENS, flag);
-  u.reasoning_tokens = boundFigure(u.reasoning_tokens, MAX_USAGE_TOKENS, flag);
+  cut = false;
+  u.prompt_tokens = bound(u.prompt_tokens, MAX_USAGE_TOKENS);
+  u.completion_tokens = bound(u.completion_tokens, MAX_USAGE_TOKENS);
+  u.cached_tokens = bound(u.cached_tokens, MAX_USAGE_TOKENS);
+  u.cache_creation_tokens = bound(u.cache_creation_tokens, MAX_USAGE_TOKENS);
+  u.reasoning_tokens = bound(u.reasoning_tokens, MAX_USAGE_TOKENS);
   if (meter) {
-    if (meter.images !== undefined) meter.images = boundFigure(meter.images, MAX_CALL_IMAGES, flag);
-    if (meter.characters !== undefined) meter.characters = boundFigure(meter.characters, MAX_USAGE_TOKENS, flag);
+    if (meter.images !== undefined) meter.images = bound(meter.images, MAX_CALL_IMAGES);
+    if (meter.characters !== undefined) meter.characters = bound(meter.characters, MAX_USAGE_TOKENS);
     if (meter.seconds !== undefined) {
       const s = meter.seconds;
-      meter.seconds = s > MAX_CALL_AUDIO_SECONDS ? boundFigure(s, MAX_CALL_AUDIO_SECONDS, flag) : s >= 0 ? s : 0; // fractions kept
+      meter.seconds = s > MAX_CALL_AUDIO_SECONDS ? bound(s, MAX_CALL_AUDIO_SECONDS) : s >= 0 ? s : 0; // fractions kept
     }
   }
-  return flag.bounded;
+  return cut;
 }
 
 // A charge computed in floating point, as an exact integer of units capped at MAX_CALL_QUOTA.
