@@ -397,8 +397,8 @@ async function relayCall(
     try {
       cost = costOf(price, outcome);
     } catch (e) {
-      if (!(e instanceof ChargeError)) throw e;
-      cost = e;
+      // a ChargeError (lib/billing/bounds.ts) or any other failure: the call cannot be charged
+      cost = e instanceof Error ? e : new ChargeError(String(e));
     }
     if (cost === MAX_CALL_QUOTA) usageBounded = true;
     const entry = { prompt_tokens: outcome.usage.prompt_tokens, completion_tokens: outcome.usage.completion_tokens, other: other() };
