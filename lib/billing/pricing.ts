@@ -13,6 +13,7 @@
 import { AppError } from "@/lib/errors";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
 import { groupRatio as ratioOfGroup } from "@/lib/billing/groups";
+import { ChargeError, checkedQuota } from "@/lib/billing/bounds";
 
 export const DEFAULT_UNSET_MODEL_RATIO = 37.5;
 
@@ -103,21 +104,23 @@ export function resolvePrice(input: { model: string; group: string; userSetting?
 export const quotaPerUnit = () => getNumber("QuotaPerUnit", 500000) || 500000;
 
 function nonNegativeInt(n: number, name: string): number {
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+  if (!Number.isFinite(n) || n < 0) throw new ChargeError(`${name} must be a non-negative number`);
   return Math.floor(n);
 }
 
 // The exact quota of a finished call. A token-priced call that used tokens at a non-zero
-// price costs at least 1 unit (rounding never makes a paid call free).
+// price costs at least 1 unit (rounding never makes a paid call free). The figure is checked
+// (lib/billing/bounds.ts): never above MAX_CALL_QUOTA, and a ChargeError rather than
+// Infinity, NaN or a bigint that lost precision.
 export function quotaFor(price: ResolvedPrice, usage: Usage): bigint {
-  if (price.quotaType === 1) return BigInt(Math.round(price.modelPrice * price.groupRatio * quotaPerUnit()));
+  if (price.quotaType === 1) return checkedQuota(price.modelPrice * price.groupRatio * quotaPerUnit());
   const prompt = nonNegativeInt(usage.promptTokens, "promptTokens");
   const completionTokens = nonNegativeInt(usage.completionTokens, "completionTokens");
   const cached = Math.min(prompt, nonNegativeInt(usage.cachedTokens ?? 0, "cachedTokens"));
   const weighted = prompt - cached + cached * price.cacheRatio + completionTokens * price.completionRatio;
-  const q = Math.round(price.groupRatio * price.modelRatio * weighted);
-  if (q <= 0) return price.groupRatio > 0 && price.modelRatio > 0 && prompt + completionTokens > 0 ? 1n : 0n;
-  return BigInt(q);
+  const q = checkedQuota(price.groupRatio * price.modelRatio * weighted);
+  if (q <= 0n) return price.groupRatio > 0 && price.modelRatio > 0 && prompt + completionTokens > 0 ? 1n : 0n;
+  return q;
 }
 
 // The amount to reserve before the upstream call: the per-call price, or the prompt plus

@@ -8,7 +8,14 @@
 // in a batch (lib/logs/writer.ts).
 //
 // refund: returns the whole reservation to the token and the user.
+//
+// settleOrRefund / refundOrLog: what the relay calls. A movement that fails (a database
+// error, a charge that cannot be computed) is retried a bounded number of times; if it still
+// fails, the reservation is refunded (the state of the reservation makes that happen once at
+// most) and an error log row records the call (docs/channels-tokens-billing.md).
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Reservation } from "@/lib/billing/reserve";
+import { describeError } from "@/lib/errors";
 import { billingStore } from "@/lib/billing/store";
 import { enqueueLog, LOG_TYPE, type LogInput } from "@/lib/logs/writer";
 import { getBool } from "@/lib/options/store";
@@ -53,4 +60,74 @@ export async function refund(reservation: Reservation): Promise<void> {
     return;
   }
   await close(r, "refunded", async () => (await billingStore()).refund(r));
+}
+
+// Attempts of one movement before it is given up, and the pauses between them.
+export const MOVEMENT_ATTEMPTS = 3;
+const RETRY_PAUSE_MS = [50, 250];
+
+// Settles the call at `cost`, or, when cost is the error that prevented computing it, or the
+// settlement still fails after MOVEMENT_ATTEMPTS, refunds the reservation and logs the call
+// as a billing failure. Never throws; true when the call was charged.
+export async function settleOrRefund(reservation: Reservation, cost: bigint | Error, log: ConsumeLog): Promise<boolean> {
+  let failure: unknown = cost;
+  if (typeof cost === "bigint") {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await settle(reservation, cost, log);
+        return true;
+      } catch (err) {
+        // settled already: the movement committed and only what followed it failed
+        if (reservation.state === "settled") return true;
+        failure = err;
+        if (attempt >= MOVEMENT_ATTEMPTS || reservation.state !== "open") break;
+        await sleep(RETRY_PAUSE_MS[attempt - 1]);
+      }
+    }
+  }
+  console.error(`[billing] settlement of ${reservation.ref} failed:`, describeError(failure));
+  await refundOrLog(reservation, log, "settlement_failed");
+  return false;
+}
+
+// Refunds the reservation, retried like a settlement. `reason` (a billing failure that led
+// here) writes an error log row for the call; a refund that fails for good writes one too,
+// since the reservation then stays debited. Never throws; true when the reservation is back.
+export async function refundOrLog(reservation: Reservation, log: ConsumeLog, reason?: "settlement_failed"): Promise<boolean> {
+  let refunded = false;
+  for (let attempt = 1; ; attempt++) {
+    if (reservation.state !== "open") {
+      refunded = reservation.state === "refunded";
+      break;
+    }
+    try {
+      await refund(reservation);
+      refunded = true;
+      break;
+    } catch (err) {
+      console.error(`[billing] refund of ${reservation.ref} failed:`, describeError(err));
+      if (attempt >= MOVEMENT_ATTEMPTS) break;
+      await sleep(RETRY_PAUSE_MS[attempt - 1]);
+    }
+  }
+  if (reason || !refunded) billingErrorLog(reservation, log, refunded ? (reason ?? "settlement_failed") : "refund_failed");
+  return refunded;
+}
+
+const BILLING_FAILURE_TEXT = {
+  settlement_failed: "billing failed: the call was not charged and its reservation was returned",
+  refund_failed: "billing failed: the reservation of the call could not be returned",
+};
+
+// Written whatever LogErrorEnabled says: this is the record of a quota movement that did not
+// happen as it should, not an upstream error.
+function billingErrorLog(r: Reservation, log: ConsumeLog, code: "settlement_failed" | "refund_failed"): void {
+  const entry: LogInput = Object.assign({ user_id: r.userId, type: LOG_TYPE.error, quota: 0n }, log);
+  entry.content = BILLING_FAILURE_TEXT[code];
+  entry.token_id ??= r.tokenId;
+  const other: Record<string, unknown> = log.other && typeof log.other === "object" ? log.other : {};
+  other.error_type = "billing_error";
+  other.error_code = code;
+  entry.other = other;
+  enqueueLog(entry);
 }

@@ -30,6 +30,7 @@ export type LogOtherInput = {
   retryCount?: number; // attempts after the first (written when > 0)
   audioSeconds?: number; // a transcription's duration
   usageEstimated?: boolean; // the upstream sent no usage: the tokens are our estimate
+  usageBounded?: boolean; // a usage figure or the charge was cut to its per-call bound (lib/billing/bounds.ts)
 };
 
 export function logOther(i: LogOtherInput): Record<string, unknown> {
@@ -81,5 +82,6 @@ export function logOther(i: LogOtherInput): Record<string, unknown> {
   if (i.retryCount) o.retry_count = i.retryCount;
   put("audio_seconds", i.audioSeconds || undefined);
   if (i.usageEstimated) o.usage_estimated = true;
+  if (i.usageBounded) o.usage_bounded = true;
   return o;
 }

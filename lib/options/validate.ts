@@ -25,21 +25,23 @@ const JSON_ARRAY_KEYS = new Set(["Chats", "gemini.supported_imagine_models", "ge
 // Maps whose every value must be a non-negative number.
 const NUMBER_MAP_KEYS = new Set(["GroupRatio", "ModelPrice", "ModelRatio", "CacheRatio", "CompletionRatio", "TopupGroupRatio"]);
 
-// Number ranges (inclusive) and whether an integer is required.
+// Number ranges (inclusive) and whether an integer is required. Quota amounts end up in
+// 64-bit columns and JSON numbers: at most the largest safe integer (docs/channels-tokens-billing.md).
+const QUOTA_MAX = Number.MAX_SAFE_INTEGER;
 const RANGES: Record<string, { min: number; max?: number; int: boolean }> = {
-  QuotaForNewUser: { min: 0, int: true },
-  QuotaForInviter: { min: 0, int: true },
-  QuotaForInvitee: { min: 0, int: true },
-  QuotaRemindThreshold: { min: 0, int: true },
-  PreConsumedQuota: { min: 0, int: true },
+  QuotaForNewUser: { min: 0, max: QUOTA_MAX, int: true },
+  QuotaForInviter: { min: 0, max: QUOTA_MAX, int: true },
+  QuotaForInvitee: { min: 0, max: QUOTA_MAX, int: true },
+  QuotaRemindThreshold: { min: 0, max: QUOTA_MAX, int: true },
+  PreConsumedQuota: { min: 0, max: QUOTA_MAX, int: true },
   StreamCacheQueueLength: { min: 0, int: true },
   QuotaPerUnit: { min: 1, int: false },
   Price: { min: 0, int: false },
   MinTopUp: { min: 0, int: false },
   ChannelDisableThreshold: { min: 0, int: false },
   RetryTimes: { min: 0, int: true },
-  CheckInQuota: { min: 0, int: true },
-  CheckInMaxQuota: { min: 0, int: true },
+  CheckInQuota: { min: 0, max: QUOTA_MAX, int: true },
+  CheckInMaxQuota: { min: 0, max: QUOTA_MAX, int: true },
   RebatePercentage: { min: 0, max: 100, int: false },
   "gemini.thinking_adapter_budget_tokens_percentage": { min: 0.002, max: 1, int: false },
   "claude.thinking_adapter_budget_tokens_percentage": { min: 0.1, max: 1, int: false },

@@ -17,13 +17,14 @@ import { renderMessage } from "@/lib/i18n/server-messages";
 import { canUseGroup } from "@/lib/billing/groups";
 import { estimateQuota, quotaFor, resolvePrice, type ResolvedPrice } from "@/lib/billing/pricing";
 import { reserve } from "@/lib/billing/reserve";
-import { refund, settle } from "@/lib/billing/settle";
+import { boundUsage, capQuota, ChargeError, MAX_CALL_QUOTA } from "@/lib/billing/bounds";
+import { refundOrLog, settleOrRefund } from "@/lib/billing/settle";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { logOther } from "@/lib/logs/other";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
 import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
-import { formats, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
+import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { listModels } from "@/lib/relay/models";
 import { locateMultipartModel } from "@/lib/relay/multipart";
@@ -151,9 +152,11 @@ function playgroundCaller(user: User, requestedGroup: unknown): Caller {
 }
 
 // Quota of a finished attempt: per call (times the images made), or by tokens; TTS is
-// billed by input characters when the upstream reports no tokens.
+// billed by input characters when the upstream reports no tokens. The usage is bounded
+// first (boundUsage) and the result never exceeds MAX_CALL_QUOTA; a ChargeError when it
+// cannot be computed (lib/billing/bounds.ts).
 function costOf(price: ResolvedPrice, o: ForwardOutcome): bigint {
-  if (price.quotaType === 1) return quotaFor(price, { promptTokens: 0, completionTokens: 0 }) * BigInt(Math.max(1, o.meter?.images ?? 1));
+  if (price.quotaType === 1) return capQuota(quotaFor(price, { promptTokens: 0, completionTokens: 0 }) * BigInt(Math.max(1, o.meter?.images ?? 1)));
   const u = o.usage;
   return quotaFor(price, {
     promptTokens: u.prompt_tokens || o.meter?.characters || 0,
@@ -168,12 +171,26 @@ function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequ
   if ("endpoint" in request) {
     const j = request.json ?? {};
     const n = typeof j.n === "number" && j.n > 1 ? Math.min(128, Math.floor(j.n)) : 1;
-    if (price.quotaType === 1) return estimateQuota(price, { promptTokens: 0 }) * BigInt(n);
+    if (price.quotaType === 1) return capQuota(estimateQuota(price, { promptTokens: 0 }) * BigInt(n));
     const maxTokens = [j.max_tokens, j.max_output_tokens].find((v): v is number => typeof v === "number" && v > 0);
     return estimateQuota(price, { promptTokens: estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? ""), maxTokens });
   }
   const n = request.n ?? 1;
   return estimateQuota(price, { promptTokens: estimatePromptTokens(request), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
+}
+
+// A pass-through body is forwarded as the client wrote it, but its completion budget sizes
+// the reservation: a budget beyond the largest a chat request may ask for (or one JSON reads
+// as Infinity) is refused here, naming the parameter, rather than failing as a reservation
+// the database cannot hold.
+const BUDGET_FIELDS = ["max_tokens", "max_output_tokens", "max_completion_tokens"] as const;
+function checkBudget(j: Record<string, unknown>): void {
+  for (const f of BUDGET_FIELDS) {
+    const v = j[f];
+    if (typeof v === "number" && !(v <= MAX_OUTPUT_TOKENS)) {
+      throw new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: `${f} must be at most ${MAX_OUTPUT_TOKENS}` });
+    }
+  }
 }
 
 // Which failures get another channel: the pipeline's verdict, narrowed to the configured
@@ -270,6 +287,7 @@ async function relayCall(
       model = at.model;
     } else {
       json = parseJson(raw);
+      checkBudget(json);
       request = { endpoint: route.endpoint, json, contentType: "application/json" };
       model = typeof json.model === "string" ? json.model : "";
     }
@@ -331,9 +349,12 @@ async function relayCall(
       channel = next;
     }
   } catch (err) {
-    if (reservation.state === "open") await refund(reservation).catch((e) => console.error("[relay] refund failed:", describeError(e)));
+    if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: model, request_id: reservation.ref });
     throw err;
   }
+
+  // The upstream's figures, bounded before anything prices or logs them (lib/billing/bounds.ts).
+  let usageBounded = boundUsage(outcome.usage, outcome.meter);
 
   // 5. settle or refund, log, and answer a failure in the client's format
   const base = {
@@ -351,6 +372,7 @@ async function relayCall(
   };
   const other = (failure?: UpstreamError) =>
     logOther({
+      usageBounded,
       price,
       requestModel: model,
       upstreamModel: channel.upstreamModel,
@@ -369,12 +391,22 @@ async function relayCall(
   if (outcome.ok || outcome.firstByteSentToClient) {
     // The client received an answer (whole, or a stream that broke midway): it pays for
     // what the upstream produced, measured by the upstream's usage or our estimate.
+    // A failed settlement is retried, then refunded and logged (settleOrRefund): the client
+    // already has its answer, so nothing is thrown past this point.
+    let cost: bigint | Error;
+    try {
+      cost = costOf(price, outcome);
+    } catch (e) {
+      // a ChargeError (lib/billing/bounds.ts) or any other failure: the call cannot be charged
+      cost = e instanceof Error ? e : new ChargeError(String(e));
+    }
+    if (cost === MAX_CALL_QUOTA) usageBounded = true;
     const entry = { prompt_tokens: outcome.usage.prompt_tokens, completion_tokens: outcome.usage.completion_tokens, other: other() };
-    await settle(reservation, costOf(price, outcome), Object.assign(entry, base));
+    await settleOrRefund(reservation, cost, Object.assign(entry, base));
     if (outcome.ok) await recordSuccess(caller.rate);
     return;
   }
-  await refund(reservation);
+  await refundOrLog(reservation, base);
   const err = outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null };
   if (getBool("LogErrorEnabled") && outcome.status !== 499) {
     enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));

@@ -4,18 +4,31 @@ import { z } from "zod";
 const list = z.union([z.string(), z.array(z.string())]).transform((v) =>
   (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter(Boolean).filter((s, i, a) => a.indexOf(s) === i).join(","),
 );
+// Quotas and times are 64-bit columns, answered as JSON numbers: a value beyond the safe
+// integers (2^53 − 1) could be neither stored (past 2^63) nor answered exactly, so it is
+// refused with the field named (route() renders "Invalid parameter: <field>").
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const quota = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const s = String(v).trim();
   if (!/^-?\d+$/.test(s)) {
-    ctx.addIssue({ code: "custom", message: "msg:invalid_parameter" });
+    ctx.addIssue({ code: "custom", message: "not an integer" });
     return z.NEVER;
   }
-  return BigInt(s);
+  const n = BigInt(s);
+  if (n > SAFE || n < -SAFE) {
+    ctx.addIssue({ code: "custom", message: "out of range" });
+    return z.NEVER;
+  }
+  return n;
 });
 const expiry = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const n = Number(v);
   if (!Number.isInteger(n)) {
     ctx.addIssue({ code: "custom", message: "msg:token_expiry_invalid" });
+    return z.NEVER;
+  }
+  if (!Number.isSafeInteger(n)) {
+    ctx.addIssue({ code: "custom", message: "out of range" });
     return z.NEVER;
   }
   return n;

@@ -21,6 +21,18 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
     return done;
   }
 
+  // A movement that ends can start the next one of its call in the same turn of the event
+  // loop: a reservation's commit may land after the client already has its answer (the
+  // commit overlaps with the upstream call), and its settlement starts as soon as it does.
+  // So the wait goes on while movements are under way, a few rounds at most (under load
+  // there always are some; the console's wait is bounded anyway, lib/billing/store/index.ts).
+  const IDLE_ROUNDS = 3;
+  function untilIdle(rounds: number): Promise<void> {
+    return Promise.all(running)
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => (running.size && rounds > 1 ? untilIdle(rounds - 1) : undefined));
+  }
+
   async function transaction(work: (q: Q) => Promise<bigint | null>): Promise<bigint | null> {
     const client = await pool.connect();
     const q: Q = async (sql, params) => (await client.query(sql, params.map((p) => (typeof p === "bigint" ? p.toString() : p)))).rows;
@@ -91,6 +103,6 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
         return tokenAdjust(q, r, -r.amount);
       }),
     // every movement has its own transaction, committed at once: wait for those under way
-    flushSoon: () => (running.size ? Promise.all(running).then(() => {}) : undefined),
+    flushSoon: () => (running.size ? untilIdle(IDLE_ROUNDS) : undefined),
   };
 }

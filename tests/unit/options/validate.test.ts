@@ -29,6 +29,12 @@ describe("validateOption", () => {
     expect(v("DataExportDefaultTime", "day").ok).toBe(true);
     expect(v("QuotaForNewUser", "").ok).toBe(false);
   });
+  it("keeps quota amounts within the safe integers (64-bit columns, JSON numbers)", () => {
+    for (const key of ["QuotaForNewUser", "QuotaForInviter", "QuotaForInvitee", "QuotaRemindThreshold", "PreConsumedQuota", "CheckInQuota", "CheckInMaxQuota"]) {
+      expect(v(key, "1e20"), key).toEqual({ ok: false, key: "option_out_of_range", params: { key, min: 0, max: Number.MAX_SAFE_INTEGER } });
+      expect(v(key, String(Number.MAX_SAFE_INTEGER)).ok, key).toBe(true);
+    }
+  });
   it("trims trailing slashes from addresses", () => {
     expect(v("PayAddress", "https://pay.example.com/")).toEqual({ ok: true, value: "https://pay.example.com" });
     expect(v("WorkerUrl", "")).toEqual({ ok: true, value: "" });

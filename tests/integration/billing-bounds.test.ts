@@ -1,0 +1,250 @@
+// Money bounds and settlement safety, end to end: the real server, a real local upstream that
+// answers whatever usage the test tells it to, and the database made to fail for real (a
+// trigger that raises on the settlement's statement). Bounds: lib/billing/bounds.ts.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ApiClient } from "../support/client";
+import { makeUser, setOptions, setupRoot } from "../support/accounts";
+import { execDb, queryDb } from "../support/db";
+import { startServer, type TestServer } from "../support/server";
+import { MAX_CALL_QUOTA, MAX_USAGE_TOKENS } from "@/lib/billing/bounds";
+
+let server: TestServer;
+let root: ApiClient;
+let user: { id: number; client: ApiClient };
+let key: string;
+let upstream: http.Server;
+let upstreamUrl: string;
+// what the upstream reports as usage in its next answers (raw JSON text, so 1e20 stays 1e20)
+let usageJson = "";
+
+const START_QUOTA = 100_000_000;
+const NORMAL_USAGE = '{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}';
+
+function startUpstream(): Promise<void> {
+  upstream = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const j = JSON.parse(body || "{}");
+      if (j.stream) {
+        const chunk = (delta: string, tail: string) =>
+          `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(j.model ?? "")},"choices":${delta}${tail}}\n\n`;
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(chunk('[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":null}]', ""));
+        res.write(chunk('[{"index":0,"delta":{},"finish_reason":"stop"}]', ""));
+        res.end(chunk("[]", `,"usage":${usageJson}`) + "data: [DONE]\n\n");
+        return;
+      }
+      const text =
+        `{"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":${JSON.stringify(j.model ?? "")},` +
+        `"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":${usageJson}}`;
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  return new Promise((resolve) =>
+    upstream.listen(0, "127.0.0.1", () => {
+      upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+      resolve();
+    }),
+  );
+}
+
+async function quota(): Promise<number> {
+  return (await user.client.get<{ quota: number }>("/api/user/self")).data.quota;
+}
+
+async function ledgerSum(): Promise<bigint> {
+  const rows = await queryDb<{ delta: unknown }>(server, 'SELECT "delta" FROM "quota_ledger" WHERE "user_id" = $1', [user.id]);
+  return rows.reduce((s, r) => s + BigInt(String(r.delta)), 0n);
+}
+
+async function chat(model: string): Promise<Response> {
+  return fetch(`${server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ model, messages: [{ role: "user", content: "hello" }] }),
+  });
+}
+
+type LogRow = { id: number; type: number; quota: number; prompt_tokens: number; completion_tokens: number; content: string; other: string; request_id?: string; model_name: string };
+async function logsOf(type: number, model: string, n: number): Promise<LogRow[]> {
+  for (let i = 0; i < 60; i++) {
+    const r = await root.get<{ items: LogRow[] }>(`/api/log/?p=1&page_size=20&type=${type}&model_name=${model}`);
+    if (r.data.items.length >= n) return r.data.items;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`no ${type} log for ${model}`);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  await startUpstream();
+  root = await setupRoot(server);
+  await setOptions(root, {
+    ModelRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1, "gpt-4o-mini": 1 }),
+    CompletionRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1 }),
+  });
+  const ch = await root.post("/api/channel/", { name: "absurd", type: 1, key: "sk-upstream", base_url: upstreamUrl, models: "bounded-model,failing-model,gpt-4o-mini", group: "default" });
+  expect(ch.success, ch.message).toBe(true);
+  user = await makeUser(server, root, "payer");
+  expect((await root.put("/api/user/", { id: user.id, quota: START_QUOTA })).success).toBe(true);
+  const t = await user.client.post<{ key: string }[]>("/api/token/", { name: "bounded", unlimited_quota: true });
+  expect(t.success, t.message).toBe(true);
+  key = t.data[0].key;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await new Promise((r) => upstream?.close(r));
+});
+
+beforeEach(() => {
+  usageJson = NORMAL_USAGE;
+});
+
+describe("usage from the upstream is bounded", () => {
+  it("charges at most the per-field bound for absurd usage, flags the row, and keeps the ledger equal to the balance", async () => {
+    for (const [prompt, completion] of [["1e15", "3"], ["1e20", "1e20"], ["1e400", "-7"]]) {
+      usageJson = `{"prompt_tokens":${prompt},"completion_tokens":${completion},"prompt_tokens_details":{"cached_tokens":1e30},"completion_tokens_details":{"reasoning_tokens":1e30}}`;
+      const before = await quota();
+      const r = await chat("bounded-model");
+      expect(r.status).toBe(200);
+      await r.json();
+      const spent = before - (await quota());
+      // JSON reads 1e400 as Infinity, which is no usage figure: counted 0
+      const p = Number(prompt) > MAX_USAGE_TOKENS && Number.isFinite(Number(prompt)) ? MAX_USAGE_TOKENS : Number.isFinite(Number(prompt)) ? Number(prompt) : 0;
+      const c = Number(completion) > MAX_USAGE_TOKENS ? MAX_USAGE_TOKENS : Math.max(0, Number(completion));
+      // ratio 1, completion ratio 1, cached tokens (bounded, then at most the prompt) at cache ratio 1
+      expect(spent).toBe(p + c);
+      expect(spent).toBeLessThanOrEqual(2 * MAX_USAGE_TOKENS);
+      expect(await ledgerSum()).toBe(BigInt(await quota()));
+    }
+    const rows = await logsOf(2, "bounded-model", 3);
+    for (const row of rows) {
+      expect(row.prompt_tokens).toBeLessThanOrEqual(MAX_USAGE_TOKENS);
+      expect(row.completion_tokens).toBeLessThanOrEqual(MAX_USAGE_TOKENS);
+      expect(JSON.parse(row.other).usage_bounded).toBe(true); // the cached 1e30 at least was cut
+      expect(JSON.parse(row.other).cache_tokens).toBeLessThanOrEqual(MAX_USAGE_TOKENS);
+    }
+    expect(rows.map((r) => r.quota).sort((a, b) => a - b)).toEqual([0, MAX_USAGE_TOKENS + 3, 2 * MAX_USAGE_TOKENS]);
+    expect(BigInt(2 * MAX_USAGE_TOKENS)).toBeLessThan(MAX_CALL_QUOTA);
+  });
+
+  it("bounds the usage of a stream and of a pass-through answer the same way", async () => {
+    usageJson = '{"prompt_tokens":1e18,"completion_tokens":2,"total_tokens":1e18}';
+    const calls: Array<[string, string]> = [
+      ["/v1/chat/completions", '{"model":"bounded-model","stream":true,"messages":[{"role":"user","content":"hi"}]}'],
+      ["/v1/completions", '{"model":"bounded-model","prompt":"hi"}'],
+    ];
+    for (const [path, body] of calls) {
+      const before = await quota();
+      const r = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      expect(r.status, path).toBe(200);
+      await r.text();
+      expect(before - (await quota()), path).toBe(MAX_USAGE_TOKENS + 2);
+    }
+    const rows = await logsOf(2, "bounded-model", 5);
+    for (const row of rows.slice(0, 2)) {
+      expect(row.quota).toBe(MAX_USAGE_TOKENS + 2);
+      expect(row.prompt_tokens).toBe(MAX_USAGE_TOKENS);
+      expect(JSON.parse(row.other).usage_bounded).toBe(true);
+    }
+    expect(await ledgerSum()).toBe(BigInt(await quota()));
+  });
+
+  it("does not flag a call whose usage is within the bounds", async () => {
+    const before = await quota();
+    const r = await chat("gpt-4o-mini");
+    expect(r.status).toBe(200);
+    await r.json();
+    const rows = await logsOf(2, "gpt-4o-mini", 1);
+    expect(JSON.parse(rows[0].other).usage_bounded).toBeUndefined();
+    expect(before - (await quota())).toBe(rows[0].quota);
+  });
+});
+
+describe("a settlement that fails", () => {
+  it("is retried, then refunds the reservation exactly once and writes an error log row", async () => {
+    // The settlement is the only statement that counts a request: make the database refuse it.
+    if (server.dbKind === "postgresql") {
+      await execDb(server, `CREATE FUNCTION refuse_settlement() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'settlement refused by the test'; END $$ LANGUAGE plpgsql`);
+      await execDb(server, `CREATE TRIGGER refuse_settlement BEFORE UPDATE OF "request_count" ON "users" FOR EACH ROW WHEN (NEW."id" = ${user.id}) EXECUTE FUNCTION refuse_settlement()`);
+    } else {
+      await execDb(server, `CREATE TRIGGER refuse_settlement BEFORE UPDATE OF "request_count" ON "users" WHEN NEW."id" = ${user.id} BEGIN SELECT RAISE(ABORT, 'settlement refused by the test'); END`);
+    }
+    const before = await quota();
+    const ledgerRows = (await queryDb(server, 'SELECT "id" FROM "quota_ledger" WHERE "user_id" = $1', [user.id])).length;
+    try {
+      const r = await chat("failing-model");
+      expect(r.status).toBe(200); // the client has its answer; billing is the gateway's problem
+      await r.json();
+      const rows = await logsOf(6, "failing-model", 1);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].quota).toBe(0);
+      expect(rows[0].content).toMatch(/not charged/);
+      expect(JSON.parse(rows[0].other)).toMatchObject({ error_type: "billing_error", error_code: "settlement_failed" });
+      expect(await quota()).toBe(before);
+      // one reservation, one refund, no settlement: the ledger still sums to the balance
+      const kinds = await queryDb<{ kind: string; delta: unknown }>(server, 'SELECT "kind", "delta" FROM "quota_ledger" WHERE "user_id" = $1 ORDER BY "id"', [user.id]);
+      const added = kinds.slice(ledgerRows).map((k) => k.kind);
+      expect(added).toEqual(["relay_reserve", "relay_refund"]);
+      expect(await ledgerSum()).toBe(BigInt(await quota()));
+      expect((await logsOf(2, "failing-model", 0)).length).toBe(0);
+    } finally {
+      await execDb(server, server.dbKind === "postgresql" ? 'DROP TRIGGER refuse_settlement ON "users"' : "DROP TRIGGER refuse_settlement");
+    }
+    // the store works again: the next call is charged as usual
+    const b = await quota();
+    const r = await chat("failing-model");
+    expect(r.status).toBe(200);
+    await r.json();
+    expect(b - (await quota())).toBe(15);
+  });
+});
+
+describe("budgets and console fields beyond the 64-bit range", () => {
+  it("answers 400 naming the parameter for max_tokens >= 1e20 on the pass-through routes", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["/v1/completions", '{"model":"gpt-4o-mini","prompt":"hi","max_tokens":1e20}', "max_tokens"],
+      ["/v1/responses", '{"model":"gpt-4o-mini","input":"hi","max_output_tokens":1e20}', "max_output_tokens"],
+      ["/v1/responses", '{"model":"gpt-4o-mini","input":"hi","max_output_tokens":1e400}', "max_output_tokens"],
+      ["/v1/chat/completions", '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"max_tokens":1e20}', "max_tokens"],
+    ];
+    const before = await quota();
+    for (const [path, body, param] of cases) {
+      const r = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      expect(r.status, `${path} ${body}`).toBe(400);
+      const j = (await r.json()) as { error: { message: string; type: string } };
+      expect(j.error.type).toBe("invalid_request_error");
+      expect(j.error.message).toContain(param);
+    }
+    expect(await quota()).toBe(before);
+  });
+
+  it("refuses a token's remain_quota or expired_time outside the safe integers, naming the field", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: "x", remain_quota: 1e20 }, "remain_quota"],
+      [{ name: "x", remain_quota: "99999999999999999999999" }, "remain_quota"],
+      [{ name: "x", remain_quota: 1e300 }, "remain_quota"],
+      [{ name: "x", expired_time: 1e20 }, "expired_time"],
+      [{ name: "x", expired_time: "1e20" }, "expired_time"],
+    ];
+    for (const [body, field] of cases) {
+      const r = await user.client.post("/api/token/", body);
+      expect(r.success, JSON.stringify(body)).toBe(false);
+      expect(r.message, JSON.stringify(body)).toContain(field);
+    }
+    const [t] = (await user.client.post<{ id: number }[]>("/api/token/", { name: "edit", remain_quota: 10 })).data;
+    const r = await user.client.put("/api/token/", { id: t.id, remain_quota: 1e20, expired_time: -1 });
+    expect(r.success).toBe(false);
+    expect(r.message).toContain("remain_quota");
+    const u = await user.client.put("/api/token/", { id: t.id, expired_time: 1e20 });
+    expect(u.success).toBe(false);
+    expect(u.message).toContain("expired_time");
+    const ok = await user.client.put("/api/token/", { id: t.id, remain_quota: Number.MAX_SAFE_INTEGER });
+    expect(ok.success, ok.message).toBe(true);
+  });
+});
