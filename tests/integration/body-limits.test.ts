@@ -72,7 +72,7 @@ function sendChunked(path: string, total: number, headers: Record<string, string
       finished = true;
       socket.destroy();
       const { all, end, head } = parts();
-      let body = all.subarray(end + 4);
+      let body: Buffer = all.subarray(end + 4);
       if (/transfer-encoding: chunked/i.test(head)) body = dechunk(body);
       const status = Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0);
       resolve({ status, body: body.toString("utf8"), sentBeforeAnswer, sentTotal: sent });
