@@ -1,0 +1,86 @@
+// The bound on relay bodies: a JSON body with too many values (900,000 messages, 27 MB) is
+// refused with an OpenAI-shaped 413 while it arrives, before it is parsed, and the other
+// clients' calls are not held while it is; bodies with few values and many bytes (a big
+// base64 image) and long conversations within the bound still pass.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient } from "../support/client";
+import { makeUser, setOptions, setupRoot } from "../support/accounts";
+import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let root: ApiClient;
+let key: string;
+let mock: MockUpstream;
+
+beforeAll(async () => {
+  server = await startServer();
+  mock = await startMockUpstream("openai");
+  root = await setupRoot(server);
+  await setOptions(root, { ModelRatio: JSON.stringify({ "m-big": 1 }), RetryTimes: "0" });
+  const r = await root.post("/api/channel/", { type: 1, group: "default", name: "big", key: mock.key, base_url: mock.url, models: "m-big" });
+  expect(r.success, r.message).toBe(true);
+  const user = await makeUser(server, root, "dora");
+  expect((await root.put("/api/user/", { id: user.id, quota: 100_000_000 })).success).toBe(true);
+  key = (await user.client.post<{ key: string }[]>("/api/token/", { name: "t", unlimited_quota: true })).data[0].key;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await mock?.close();
+});
+
+const chat = (body: string | Buffer) =>
+  fetch(`${server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body,
+  });
+
+// Latencies of small calls (GET /v1/models, one after the other) until `until` settles.
+async function smallCalls(until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void until.finally(() => setTimeout(() => (done = true), 300));
+  const times: number[] = [];
+  while (!done) {
+    const start = performance.now();
+    const r = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    await r.arrayBuffer();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+describe("relay body bound", () => {
+  it("refuses 900,000 messages with an OpenAI-shaped 413 and holds no other call for more than 50 ms", async () => {
+    const huge = Buffer.from(JSON.stringify({ model: "m-big", messages: Array.from({ length: 900_000 }, () => ({ role: "user", content: "hi" })) }));
+    expect(huge.length).toBeGreaterThan(25 * 1024 * 1024);
+    const baseline = await smallCalls(new Promise((r) => setTimeout(r, 700)));
+    const call = chat(huge).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: { message: string; type: string; code: string } } }));
+    const during = await smallCalls(call);
+    const answer = await call;
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.type).toBe("invalid_request_error");
+    expect(answer.body.error.code).toBe("relay_body_too_many_values");
+    expect(answer.body.error.message).toContain("200000");
+    expect(mock.requests).toHaveLength(0);
+    // a call during the refusal takes at most 50 ms longer than the slowest one before it
+    expect(during.length).toBeGreaterThan(3);
+    expect(Math.max(...during)).toBeLessThan(Math.max(...baseline) + 50);
+  });
+
+  it("passes a long conversation within the bound and a body with a big base64 image", async () => {
+    const conversation = { model: "m-big", messages: Array.from({ length: 5_000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i}, with: {punctuation} [inside]` })) };
+    const long = await chat(JSON.stringify(conversation));
+    expect(long.status).toBe(200);
+    expect(mock.requests.at(-1)!.json.messages).toHaveLength(5_000);
+
+    const image = "data:image/png;base64," + Buffer.alloc(6 * 1024 * 1024, 7).toString("base64");
+    const body = JSON.stringify({ model: "m-big", messages: [{ role: "user", content: [{ type: "text", text: "what is it?" }, { type: "image_url", image_url: { url: image } }] }] });
+    const r = await chat(body);
+    expect(r.status).toBe(200);
+    const sent = mock.requests.at(-1)!.json.messages[0].content[1].image_url.url as string;
+    expect(sent.length).toBe(image.length);
+    expect(sent === image).toBe(true);
+  });
+});
