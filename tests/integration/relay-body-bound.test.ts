@@ -93,10 +93,12 @@ describe("relay body bound", () => {
     const call = sendHuge();
     const during = await smallCalls(call);
     const answer = await call;
-    // a call during the refusal takes at most 50 ms longer than the slowest one before it
+    // A call during the refusal takes at most 50 ms longer than the machine's own noise: the
+    // slowest call before the body, taken as at least 50 ms (the test machine is shared; an
+    // unbounded body holds calls for seconds).
     expect(during.length).toBeGreaterThan(3);
     console.log(`small calls: before ${summary(baseline)}; during ${summary(during)}`);
-    expect(Math.max(...during)).toBeLessThan(Math.max(...baseline) + 50);
+    expect(Math.max(...during)).toBeLessThan(Math.max(50, ...baseline) + 50);
     expect(answer.bytes).toBeGreaterThan(25 * 1024 * 1024);
     expect(answer.status).toBe(413);
     expect(answer.body.error.type).toBe("invalid_request_error");
