@@ -11,6 +11,7 @@ import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
 import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
+import { consoleBodyReady } from "@/lib/http/body-limit";
 
 function clientAddress(req: http.IncomingMessage, trustProxy: boolean): { ip: string; proto: string } {
   let ip = req.socket.remoteAddress ?? "";
@@ -57,13 +58,20 @@ async function main() {
       });
       return;
     }
+    // A console body is counted while it arrives and refused past its limit before Next
+    // reads any of it (docs/limits.md); a chunked one comes back through the callback.
+    if (url.startsWith("/api/") && !consoleBodyReady(req, res, () => toConsole(req, res))) return;
+    toConsole(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  function toConsole(req: http.IncomingMessage, res: http.ServerResponse): void {
     // The console reads balances: the quota movements still waiting or under way end first.
     const billing = flushBillingSoon();
     if (billing) billing.then(() => serveConsole(req, res));
     else serveConsole(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  }
 
   function serveConsole(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = req.url ?? "/";

@@ -28,6 +28,10 @@ const schema = z.object({
   MIGRATIONS_DIR: z.string().default("./prisma/migrations"),
   // Largest relay request body (base64 images and audio uploads are large).
   RELAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+  // Most JSON structural characters ({ [ , :) and object keys in a relay body: parsing cost
+  // grows with them, and parsing holds every other call (docs/limits.md).
+  RELAY_MAX_JSON_TOKENS: z.coerce.number().int().min(1000).default(200_000),
+  RELAY_MAX_JSON_KEYS: z.coerce.number().int().min(100).default(20_000),
 });
 
 export type Env = z.infer<typeof schema> & {

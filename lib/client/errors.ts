@@ -49,9 +49,26 @@ export function expiredLoginUrl(currentPath: string): string {
   return `/login?expired=true&returnTo=${encodeURIComponent(currentPath)}`;
 }
 
-// Only a same-site path may be a returnTo target: it starts with "/", and not with "//" or
-// "/\" (which browsers read as another host).
-export function safeReturnTo(value: string | null | undefined, fallback = "/app/tokens"): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  return value;
+// Only a same-site path may be a returnTo target. The value is resolved with URL against the
+// site's origin, exactly as the browser will read it (tabs and newlines dropped, "\\" read
+// as "/"), and kept only when it stays on that origin; what is returned is the resolved
+// path, query and fragment, never a value the browser could read as another host.
+export function safeReturnTo(value: string | null | undefined, fallback = "/app/tokens", origin = siteOrigin()): string {
+  if (!value || !value.startsWith("/")) return fallback;
+  let target: URL;
+  try {
+    target = new URL(value, origin);
+  } catch {
+    return fallback;
+  }
+  if (target.origin !== new URL(origin).origin) return fallback;
+  const path = target.pathname + target.search + target.hash;
+  // "/.//host" resolves to the path "//host", which the browser would take for another host
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return fallback;
+  return path;
+}
+
+// Server-side rendering has no window: any fixed origin serves, as only the path is kept.
+function siteOrigin(): string {
+  return typeof window !== "undefined" && window.location?.origin && window.location.origin !== "null" ? window.location.origin : "http://localhost";
 }

@@ -9,6 +9,7 @@ import { PrismaClient as PostgresClient } from "@/generated/postgresql/client";
 import { env } from "@/lib/env";
 import { startWalCheckpointer } from "@/lib/db/wal-checkpointer";
 import { sqliteTransactionOpen, whenSqliteIdle } from "@/lib/db/raw";
+import { escapeSqliteLikes } from "@/lib/db/like";
 
 export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
@@ -39,6 +40,8 @@ function create(): Db {
         return busy ? busy.catch(() => {}).then(() => queryable[name](...args)) : run(...args);
       };
     }
+    // Searches escape "%" and "_" with a backslash (lib/db/like.ts): SQLite is told so.
+    escapeSqliteLikes(opened as unknown as Parameters<typeof escapeSqliteLikes>[0]);
     // WAL (set by the migrator) with NORMAL sync: durable against a crash of the process; an
     // OS crash may lose the last commits. Checkpoints run on a worker thread.
     conn.pragma("synchronous = NORMAL");

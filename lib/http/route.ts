@@ -9,6 +9,7 @@ import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
 import { AppError, consoleStatus, isAppError, describeError } from "@/lib/errors";
 import { authenticate } from "@/lib/http/auth";
+import { CONSOLE_MAX_BODY_BYTES } from "@/lib/http/body-limit";
 import { toJson } from "@/lib/http/json";
 import { hit } from "@/lib/http/rate-limit";
 import { clientIp, isHttps } from "@/lib/http/request-info";
@@ -55,7 +56,8 @@ export class Reply {
   ) {}
 }
 
-const DEFAULT_MAX_BODY = 1024 * 1024;
+// server.ts refuses bodies past the same limits while they arrive (lib/http/body-limit.ts).
+const DEFAULT_MAX_BODY = CONSOLE_MAX_BODY_BYTES;
 
 function cookie(headers: Headers, name: string) {
   return headers.get("cookie")?.match(new RegExp(`(?:^|;\\s*)${name}=([^;]*)`))?.[1];

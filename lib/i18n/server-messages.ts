@@ -10,6 +10,10 @@ export const serverMessages = {
   not_found: { zh: "记录不存在", en: "Record not found" },
   too_many_requests: { zh: "请求过于频繁，请稍后再试", en: "Too many requests, please try again later" },
   body_too_large: { zh: "请求体过大", en: "Request body too large" },
+  relay_body_too_many_values: {
+    zh: "请求体的 JSON 结构过于复杂（最多 {tokens} 个结构字符、{keys} 个键）",
+    en: "The request body's JSON is too complex (at most {tokens} structural characters and {keys} keys)",
+  },
   demo_refused: { zh: "演示站点不允许此操作", en: "This site is demo only; this operation is not allowed" },
 
   // sessions and access

@@ -6,6 +6,7 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { page, pageSize } from "@/lib/channels/query";
 import { LOG_TYPE } from "@/lib/logs/writer";
+import { containsText } from "@/lib/db/like";
 
 const optInt = z.coerce.number().int().optional().catch(undefined);
 const optStr = z.string().max(200).optional();
@@ -34,7 +35,7 @@ function where(q: LogQuery, userId: number | null): Prisma.LogWhereInput {
   }
   if (q.type) w.type = q.type;
   if (q.token_name?.trim()) w.token_name = q.token_name.trim();
-  if (q.model_name?.trim()) w.model_name = { contains: q.model_name.trim() };
+  if (q.model_name?.trim()) w.model_name = containsText(q.model_name.trim());
   if (q.group?.trim()) w.group = q.group.trim();
   if (q.start_timestamp || q.end_timestamp) {
     const range: Prisma.BigIntFilter = {};

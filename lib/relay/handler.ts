@@ -22,6 +22,7 @@ import { refundOrLog, settleOrRefund } from "@/lib/billing/settle";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { logOther } from "@/lib/logs/other";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
+import { COUNT_FROM, JsonTokenCount } from "@/lib/relay/body-bound";
 import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
 import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
@@ -80,22 +81,38 @@ function appErrorToUpstream(err: AppError, req: IncomingMessage): UpstreamError 
 }
 
 // The whole request body, refused past the limit. Plain stream events: an async iterator
-// costs a promise per chunk, on every relay call.
+// costs a promise per chunk, on every relay call. A JSON body larger than COUNT_FROM has its
+// values counted as it arrives and is refused past the bound before anything parses it
+// (lib/relay/body-bound.ts); smaller bodies are not scanned.
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.reject(new AppError("PAYLOAD_TOO_LARGE", "body_too_large"));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let count: JsonTokenCount | null | undefined; // undefined: not looked at yet, null: not JSON
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
+      let err: AppError | null = null;
+      if (size > limit) err = new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
+      else {
+        chunks.push(chunk);
+        if (size > COUNT_FROM && count !== null) {
+          const { RELAY_MAX_JSON_TOKENS: tokens, RELAY_MAX_JSON_KEYS: keys } = env();
+          let within = true;
+          if (count === undefined) {
+            // an upload (multipart) is not JSON
+            count = /^multipart\//i.test(String(req.headers["content-type"] ?? "")) ? null : new JsonTokenCount();
+            for (let i = 0; count && i < chunks.length && within; i++) within = count.scan(chunks[i], tokens, keys);
+          } else within = count.scan(chunk, tokens, keys);
+          if (!within) err = new AppError("PAYLOAD_TOO_LARGE", "relay_body_too_many_values", { tokens, keys });
+        }
+      }
+      if (err) {
         req.off("data", onData);
         req.resume();
-        reject(new AppError("PAYLOAD_TOO_LARGE", "body_too_large"));
-        return;
+        reject(err);
       }
-      chunks.push(chunk);
     };
     req.on("data", onData);
     req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));

@@ -4,12 +4,13 @@
 import { db } from "@/lib/db/client";
 import { liveTokensOf, type TokenActor } from "@/lib/tokens/owned";
 import { fullKey, tokenView } from "@/lib/tokens/shared";
+import { containsText } from "@/lib/db/like";
 
 export async function searchTokens(actor: TokenActor, input: { keyword?: string; token?: string; page: number; size: number }) {
   const keyword = input.keyword?.trim() ?? "";
   const fragment = (input.token ?? "").trim().replace(/^sk-/, "");
   const rows = await db().token.findMany({
-    where: { ...liveTokensOf(actor.id), ...(keyword ? { name: { contains: keyword } } : {}) },
+    where: { ...liveTokensOf(actor.id), ...(keyword ? { name: containsText(keyword) } : {}) },
     orderBy: { id: "desc" },
   });
   const hits = fragment ? rows.filter((t) => fullKey(t).includes(fragment)) : rows;

@@ -4,6 +4,7 @@ import type { Prisma } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import type { UserCtx } from "@/lib/http/route";
 import { presentUser } from "@/lib/users/present";
+import { containsText } from "@/lib/db/like";
 
 async function page(where: Prisma.UserWhereInput, pageIndex: number, pageSize: number) {
   const [rows, total] = await Promise.all([
@@ -24,9 +25,9 @@ export function searchWhere(keyword: string, group: string): Prisma.UserWhereInp
   const and: Prisma.UserWhereInput[] = [];
   if (keyword) {
     const or: Prisma.UserWhereInput[] = [
-      { username: { contains: keyword } },
-      { display_name: { contains: keyword } },
-      { email: { contains: keyword } },
+      { username: containsText(keyword) },
+      { display_name: containsText(keyword) },
+      { email: containsText(keyword) },
     ];
     if (/^\d{1,9}$/.test(keyword)) or.unshift({ id: Number(keyword) });
     and.push({ OR: or });

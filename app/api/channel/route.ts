@@ -1,6 +1,7 @@
 // GET /api/channel/: the channel list (p, page_size, id_sort, tag_mode and search filters)
 // POST /api/channel/: create one channel, or one per key line with mode "batch"
 // PUT /api/channel/: update any fields of a channel (id required)
+import { CHANNEL_MAX_BODY_BYTES } from "@/lib/http/body-limit";
 import { route } from "@/lib/http/route";
 import { listChannels } from "@/lib/channels/list";
 import { channelListQuery, filterOf } from "@/lib/channels/query";
@@ -12,7 +13,7 @@ export const GET = route({ access: "admin", query: channelListQuery }, async ({ 
   listChannels({ page: query.p, pageSize: query.page_size, idSort: query.id_sort, tagMode: query.tag_mode, filter: filterOf(query) }),
 );
 
-export const POST = route({ access: "admin", body: createBody, maxBodyBytes: 4 * 1024 * 1024 }, async ({ body }) => {
+export const POST = route({ access: "admin", body: createBody, maxBodyBytes: CHANNEL_MAX_BODY_BYTES }, async ({ body }) => {
   const created = await createChannels(body);
   return created.length === 1 && body.mode !== "batch" ? created[0] : created;
 });

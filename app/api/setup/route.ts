@@ -6,7 +6,8 @@ import { runSetup, setupBody } from "@/lib/setup/run-setup";
 export const GET = route({ access: "public" }, async () => getSetupStatus());
 
 // POST /api/setup: first-run setup (root account and usage mode)
-export const POST = route({ access: "public", body: setupBody }, async ({ ctx, body }) => {
+// Rate limited like login: it takes a password and is open to anyone until done.
+export const POST = route({ access: "public", body: setupBody, rateLimit: "critical" }, async ({ ctx, body }) => {
   await runSetup({ input: body });
   return new Reply({ message: ctx.t("setup_done") });
 });

@@ -36,4 +36,28 @@ describe("login redirects", () => {
     expect(safeReturnTo("https://evil.example/")).toBe("/app/tokens");
     expect(safeReturnTo("app/me")).toBe("/app/tokens");
   });
+  it("resolves returnTo against the site's origin as the browser does, and keeps only that origin", () => {
+    const origin = "https://gw.example";
+    const away = [
+      "/\t/evil.example", // what the query value /%09/evil.example decodes to: the tab is dropped
+      "/\n/evil.example",
+      "/\r\n/evil.example/x",
+      "//evil.example",
+      "/\\evil.example",
+      "/\t\\evil.example",
+      "https://evil.example",
+      "https://evil.example/app",
+      "javascript:alert(1)",
+      "/.//evil.example",
+      "/x/..//evil.example",
+      "\t//evil.example",
+    ];
+    for (const value of away) expect(safeReturnTo(value, "/app/tokens", origin), JSON.stringify(value)).toBe("/app/tokens");
+    expect(safeReturnTo("/%09/evil.example", "/app/tokens", origin)).toBe("/%09/evil.example");
+    expect(safeReturnTo("/app/me", "/app/tokens", origin)).toBe("/app/me");
+    expect(safeReturnTo("/admin/users?p=2#top", "/app/tokens", origin)).toBe("/admin/users?p=2#top");
+    expect(safeReturnTo("/app/../admin/logs?type=2", "/app/tokens", origin)).toBe("/admin/logs?type=2");
+    // what the login page receives for ?returnTo=%2F%2509%2Fevil.example and ?returnTo=/%09/evil.example
+    expect(safeReturnTo(new URLSearchParams("returnTo=/%09/evil.example").get("returnTo"), "/app/tokens", origin)).toBe("/app/tokens");
+  });
 });
