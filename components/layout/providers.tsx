@@ -6,7 +6,7 @@ import useSWR, { SWRConfig } from "swr";
 import { fetchData } from "@/lib/client/api";
 import type { QuotaDisplay } from "@/lib/client/format";
 import { STORAGE_KEYS, syncLocalUser, writeItem, writeJson, type LocalUser } from "@/lib/client/storage";
-import type { SiteStatus } from "@/lib/options/site-status";
+import type { SiteStatus } from "@/lib/status/site-status";
 import { Toaster } from "@/components/ui/toaster";
 
 const StatusContext = createContext<SiteStatus | null>(null);

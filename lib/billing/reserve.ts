@@ -4,7 +4,7 @@
 // calls race for the same balance (lib/billing/store does the SQL).
 import { randomUUID } from "node:crypto";
 import { billingStore } from "@/lib/billing/store";
-import { noteTokenQuota } from "@/lib/relay/token-cache";
+import { noteTokenQuota } from "@/lib/cache/token-store";
 
 export type Reservation = {
   userId: number;

@@ -12,7 +12,7 @@ import type { Reservation } from "@/lib/billing/reserve";
 import { billingStore } from "@/lib/billing/store";
 import { enqueueLog, LOG_TYPE, type LogInput } from "@/lib/logs/writer";
 import { getBool } from "@/lib/options/store";
-import { noteTokenQuota } from "@/lib/relay/token-cache";
+import { noteTokenQuota } from "@/lib/cache/token-store";
 
 // What the relay knows about the call; type, quota and user are filled in by settle.
 export type ConsumeLog = Omit<LogInput, "type" | "quota" | "user_id"> & { channel_id: number };

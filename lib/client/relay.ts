@@ -1,7 +1,7 @@
 // Pure helpers of the relay console pages (spec 3): channel types and key hints, the
 // channel model test runner and its cache, token presets, log colours, pricing maths.
 // The server checks everything again; these only shape what the browser shows and sends.
-import type { BadgeColor } from "@/components/ui/badge";
+import type { BadgeColor } from "@/lib/client/badge-color";
 
 // ---------- channels ----------
 

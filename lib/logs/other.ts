@@ -1,11 +1,14 @@
 // The usage log's `other` JSON (spec 3 section 3), built in one place so that every relay
 // path writes the same names. Absent figures are left out rather than written as zero.
 // admin_info is stripped from the self view (lib/logs/query.ts).
-import type { ResolvedPrice } from "@/lib/billing/pricing";
 import { getBool } from "@/lib/options/store";
 
+// The price figures the log records. Structural, so that logs do not import billing (billing
+// writes logs); lib/billing/pricing.ts's ResolvedPrice fits it.
+type LoggedPrice = { modelRatio: number; modelPrice: number; completionRatio: number; groupRatio: number; cacheRatio: number };
+
 export type LogOtherInput = {
-  price: ResolvedPrice;
+  price: LoggedPrice;
   userGroupRatio?: number;
   cacheTokens?: number;
   cacheCreationTokens?: number;

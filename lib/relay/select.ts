@@ -2,7 +2,7 @@
 // model, highest priority tier first, weighted random inside a tier, skipping channels
 // already tried (retries pass them in exclude) and walking down tiers when one is used up.
 import { AppError } from "@/lib/errors";
-import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/relay/channel-cache";
+import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/channels/channel-cache";
 
 export type SelectedChannel = {
   id: number;

@@ -258,7 +258,7 @@ describe("selectChannel", () => {
     const low = await mk("low", { priority: 1, weight: 5 });
     await mk("disabled", { priority: 100, status: 2 });
     const elsewhere = await mk("other-group", { priority: 100, group: "elsewhere" });
-    const { invalidateChannelCache } = await import("@/lib/relay/channel-cache");
+    const { invalidateChannelCache } = await import("@/lib/channels/channel-cache");
     invalidateChannelCache();
 
     for (let i = 0; i < 20; i++) {
@@ -298,7 +298,7 @@ describe("pricing and model lists", () => {
     expect(anon.group_ratio).toMatchObject({ default: 1, vip: 1 });
     const mine = await alice.client.get<unknown>("/api/pricing");
     expect(Object.keys((mine as unknown as { usable_group: Record<string, string> }).usable_group).sort()).toEqual(["default", "vip"]);
-    const { enabledModels, invalidateChannelCache } = await import("@/lib/relay/channel-cache");
+    const { enabledModels, invalidateChannelCache } = await import("@/lib/channels/channel-cache");
     invalidateChannelCache(); // the channel was created by the server process
     expect(await enabledModels(["vip"])).toContain("priced-model");
     expect(await enabledModels(["nobody"])).toEqual([]);

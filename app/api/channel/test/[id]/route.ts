@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { Reply, route } from "@/lib/http/route";
-import { testChannel } from "@/lib/channels/test-channel";
+import { testChannel } from "@/lib/relay/test-channel";
 
 const query = z.object({ model: z.string().max(200).optional() });
 

@@ -7,7 +7,7 @@ import { db } from "@/lib/db/client";
 import { getBool } from "@/lib/options/store";
 import { autoEnableChannel } from "@/lib/channels/auto-enable-channel";
 import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
-import { channelIndex, type CachedChannel } from "@/lib/relay/channel-cache";
+import { channelIndex, type CachedChannel } from "@/lib/channels/channel-cache";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { mapModel } from "@/lib/relay/select";

@@ -3,7 +3,7 @@
 // viewer may use (a logged-out visitor sees the default group only).
 import { getJson } from "@/lib/options/store";
 import { usableGroups } from "@/lib/billing/groups";
-import { modelGroups } from "@/lib/relay/channel-cache";
+import { modelGroups } from "@/lib/channels/channel-cache";
 
 export async function pricingTable(viewerGroup: string | null) {
   const prices = getJson<Record<string, number>>("ModelPrice", {});
