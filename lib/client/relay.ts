@@ -216,7 +216,7 @@ export function parseExpiry(text: string): number | null {
 export const LOG_TYPES = [1, 2, 3, 4, 5, 6] as const;
 export const LOG_TYPE_COLOR: Record<number, BadgeColor> = { 1: "blue", 2: "green", 3: "orange", 4: "purple", 5: "yellow", 6: "red" };
 
-export function useTimeColor(seconds: number): BadgeColor {
+export function timeUsedColor(seconds: number): BadgeColor {
   if (seconds < 101) return "green";
   if (seconds < 300) return "orange";
   return "red";

@@ -38,7 +38,10 @@ export function invalidateUserTokens(userId: number): void {
 
 onInvalidate((topic, id) => {
   if (topic === "tokens") invalidateTokenCache(id);
-  if (topic === "users") id ? invalidateUserTokens(Number(id)) : invalidateTokenCache();
+  if (topic === "users") {
+    if (id) invalidateUserTokens(Number(id));
+    else invalidateTokenCache();
+  }
 });
 
 // A token with model limits may only call the models it lists.

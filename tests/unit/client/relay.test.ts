@@ -18,7 +18,7 @@ import {
   storeResults,
   TestCancelled,
   TEST_CACHE_MS,
-  useTimeColor,
+  timeUsedColor,
   withoutFailed,
   type ModelTestResult,
 } from "@/lib/client/relay";
@@ -126,7 +126,7 @@ describe("token expiry", () => {
 
 describe("logs", () => {
   it("colours use time and first-token time", () => {
-    expect([100, 101, 299, 300].map(useTimeColor)).toEqual(["green", "orange", "orange", "red"]);
+    expect([100, 101, 299, 300].map(timeUsedColor)).toEqual(["green", "orange", "orange", "red"]);
     expect([2999, 3000, 9999, 10000].map(frtColor)).toEqual(["green", "orange", "orange", "red"]);
   });
   it("defaults to today 00:00 until one hour ahead", () => {
