@@ -10,6 +10,7 @@
 // order: priced by fallback pricing when that is enabled and valid; free in self-use mode;
 // billed at new-api's default ratio 37.5 when the user accepts unset-ratio models
 // (setting accept_unset_model_ratio_model); otherwise refused.
+import "server-only";
 import { AppError } from "@/lib/errors";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
 import { groupRatio as ratioOfGroup } from "@/lib/billing/groups";

@@ -1,6 +1,8 @@
 // The relay's token cache itself (lib/relay/token-cache.ts fills and reads it). It sits
 // below both the relay and billing so that reserve and settle can keep a cached token's
 // remaining quota in step without importing the relay (docs/conventions.md, import direction).
+import "server-only";
+
 export type CachedToken = {
   id: number;
   user_id: number;

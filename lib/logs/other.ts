@@ -1,6 +1,7 @@
 // The usage log's `other` JSON (spec 3 section 3), built in one place so that every relay
 // path writes the same names. Absent figures are left out rather than written as zero.
 // admin_info is stripped from the self view (lib/logs/query.ts).
+import "server-only";
 import { getBool } from "@/lib/options/store";
 
 // The price figures the log records. Structural, so that logs do not import billing (billing

@@ -1,5 +1,6 @@
 // Usage-log reads: the admin view (every user, channel details) and the self view (the
 // caller's rows only, without channel ids or names and without other.admin_info).
+import "server-only";
 import type { Log, Prisma } from "@/generated/sqlite/client";
 import { z } from "zod";
 import { db } from "@/lib/db/client";

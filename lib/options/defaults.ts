@@ -1,6 +1,7 @@
 // Every option of spec 2 with its default value. An option is a key with a string value;
 // booleans are "true"/"false", JSON options are JSON text. The database holds only what an
 // admin has changed; everything else reads from here.
+import "server-only";
 
 const QUOTA_PER_UNIT = 500000; // 500000 quota units = 1 USD (spec 1 section 9)
 

@@ -1,5 +1,6 @@
 // Every option with its current value for the settings pages, except the secret ones
 // (write-only: the form leaves them empty and does not resend them).
+import "server-only";
 import { SECRET_OPTION_KEYS } from "@/lib/options/defaults";
 import { allOptions } from "@/lib/options/store";
 

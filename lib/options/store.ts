@@ -1,6 +1,7 @@
 // The options cache: defaults overlaid with the rows admins have saved. Every reader in the
 // program (the relay included) reads from memory; a write goes to the database first and
 // then to the cache, and on several nodes a Redis message tells the others to reload.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";

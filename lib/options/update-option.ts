@@ -1,5 +1,6 @@
 // The root saves one option: validated (lib/options/validate.ts), then written and
 // propagated to the cache (and other nodes).
+import "server-only";
 import { AppError } from "@/lib/errors";
 import { getOption, setOption } from "@/lib/options/store";
 import { validateOption } from "@/lib/options/validate";

@@ -2,6 +2,7 @@
 // unit-tested. validateOption returns the value to store (some keys are normalized) or a
 // refusal with a message key. `current` reads the other options, for the rules that
 // combine several keys (fallback pricing).
+import "server-only";
 import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
 import { isBooleanOption, OPTION_DEFAULTS } from "@/lib/options/defaults";
 

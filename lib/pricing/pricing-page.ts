@@ -1,6 +1,7 @@
 // The public pricing table (GET /api/pricing): every model an enabled channel serves, with
 // its price or ratios and the groups that can use it; the group ratios; the groups the
 // viewer may use (a logged-out visitor sees the default group only).
+import "server-only";
 import { getJson } from "@/lib/options/store";
 import { usableGroups } from "@/lib/billing/groups";
 import { modelGroups } from "@/lib/channels/channel-cache";

@@ -1,6 +1,7 @@
 // GET /v1/models and GET /v1beta/models: the models this token may use — those served by an
 // enabled channel in the token's group, narrowed to the token's model limits when it has
 // them — in the OpenAI or the Gemini list shape.
+import "server-only";
 import type { IngressName } from "@/lib/relay/formats";
 import { enabledModels } from "@/lib/channels/channel-cache";
 import type { TokenContext } from "@/lib/relay/token-cache";

@@ -1,6 +1,7 @@
 // Channel choice for one relay attempt: the enabled channels of the group that serve the
 // model, highest priority tier first, weighted random inside a tier, skipping channels
 // already tried (retries pass them in exclude) and walking down tiers when one is used up.
+import "server-only";
 import { AppError } from "@/lib/errors";
 import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/channels/channel-cache";
 

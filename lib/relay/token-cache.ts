@@ -2,6 +2,7 @@
 // by the token's lookup hash for a short time (TTL_MS) and dropped at once on any write
 // through the console (here and, through Redis, on other nodes). The token's remaining quota
 // in the cache is only a fast pre-check: reserve() re-checks it with a conditional update.
+import "server-only";
 import { isIP } from "node:net";
 import { lookupHash } from "@/lib/auth/lookup-hash";
 import { isAdmin, USER_STATUS } from "@/lib/auth/roles";

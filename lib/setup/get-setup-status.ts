@@ -1,5 +1,6 @@
 // The setup status of spec 1 section 3: whether setup is done, whether the root account
 // exists, and which database the program runs on.
+import "server-only";
 import { env } from "@/lib/env";
 import { isSetupDone, rootExists } from "@/lib/setup/state";
 

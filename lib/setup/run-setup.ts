@@ -1,6 +1,7 @@
 // First-run setup: creates the root account (when none exists), saves the usage mode and
 // records the setup row. Two concurrent calls cannot both succeed: the setup row is always
 // id 1 (a primary key), so the second transaction fails on the key and rolls back its root.
+import "server-only";
 import { z } from "zod";
 import { hashPassword } from "@/lib/auth/password";
 import { ROLE, USER_STATUS } from "@/lib/auth/roles";
