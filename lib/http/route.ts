@@ -3,7 +3,7 @@
 // query and body with zod, runs the verb, and answers in the {success, message, data} envelope. Errors are
 // mapped here once; unknown errors are logged server-side and answered with a generic 500.
 import type { z } from "zod";
-import type { User } from "@/generated/sqlite/client";
+import type { Ctx, UserCtx } from "@/lib/ctx";
 import { isAdmin, isRoot } from "@/lib/auth/roles";
 import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
@@ -12,20 +12,13 @@ import { authenticate } from "@/lib/http/auth";
 import { toJson } from "@/lib/http/json";
 import { hit } from "@/lib/http/rate-limit";
 import { clientIp, isHttps } from "@/lib/http/request-info";
-import { pickLocale, type Locale, LOCALE_COOKIE } from "@/lib/i18n/locale";
-import { renderMessage, type MessageKey, type MessageParams } from "@/lib/i18n/server-messages";
+import { pickLocale, LOCALE_COOKIE } from "@/lib/i18n/locale";
+import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import { getBool } from "@/lib/options/store";
 
 export type Access = "public" | "user" | "admin" | "root";
 
-export type Ctx = {
-  locale: Locale;
-  ip: string;
-  https: boolean;
-  headers: Headers;
-  t: (key: MessageKey, params?: MessageParams) => string;
-};
-export type UserCtx = Ctx & { user: User };
+export type { Ctx, UserCtx };
 
 type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P extends z.ZodType | undefined = undefined> = {
   access: Access;

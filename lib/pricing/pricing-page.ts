@@ -5,8 +5,9 @@ import "server-only";
 import { getJson } from "@/lib/options/store";
 import { usableGroups } from "@/lib/billing/groups";
 import { modelGroups } from "@/lib/channels/channel-cache";
+import type { Ctx } from "@/lib/ctx";
 
-export async function pricingTable(viewerGroup: string | null) {
+export async function pricingTable({ input: viewerGroup }: { ctx: Ctx; input: string | null }) {
   const prices = getJson<Record<string, number>>("ModelPrice", {});
   const ratios = getJson<Record<string, number>>("ModelRatio", {});
   const completion = getJson<Record<string, number>>("CompletionRatio", {});

@@ -3,8 +3,9 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { isSetupDone, rootExists } from "@/lib/setup/state";
+import type { Ctx } from "@/lib/ctx";
 
-export async function getSetupStatus() {
+export async function getSetupStatus(_args: { ctx: Ctx }) {
   return {
     status: await isSetupDone(),
     root_init: await rootExists(),

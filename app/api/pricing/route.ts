@@ -5,6 +5,6 @@ import { pricingTable } from "@/lib/pricing/pricing-page";
 
 export const GET = route({ access: "public" }, async ({ ctx }) => {
   const user = await optionalSessionUser(ctx.headers);
-  const t = await pricingTable(user?.group ?? null);
+  const t = await pricingTable({ ctx, input: user?.group ?? null });
   return new Reply({ raw: { success: true, message: "", ...t } });
 });

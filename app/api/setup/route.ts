@@ -3,10 +3,10 @@ import { Reply, route } from "@/lib/http/route";
 import { getSetupStatus } from "@/lib/setup/get-setup-status";
 import { runSetup, setupBody } from "@/lib/setup/run-setup";
 
-export const GET = route({ access: "public" }, async () => getSetupStatus());
+export const GET = route({ access: "public" }, async ({ ctx }) => getSetupStatus({ ctx }));
 
 // POST /api/setup: first-run setup (root account and usage mode)
 export const POST = route({ access: "public", body: setupBody }, async ({ ctx, body }) => {
-  await runSetup({ input: body });
+  await runSetup({ ctx, input: body });
   return new Reply({ message: ctx.t("setup_done") });
 });

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { testAllChannels } from "@/lib/relay/test-channel";
 
-export const GET = route({ access: "admin" }, async () => testAllChannels());
+export const GET = route({ access: "admin" }, async ({ ctx }) => testAllChannels({ ctx }));
