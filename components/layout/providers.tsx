@@ -1,6 +1,6 @@
 "use client";
 // Client-wide context: the site status (server-rendered first, then kept fresh by SWR and
-// copied to localStorage as spec 1 section 3 lists), the session user, and SWR defaults.
+// copied to localStorage as docs/product-rules.md lists), the session user, and SWR defaults.
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import useSWR, { SWRConfig } from "swr";
 import { fetchData } from "@/lib/client/api";

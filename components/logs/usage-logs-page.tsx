@@ -1,5 +1,5 @@
 "use client";
-// /app/logs/api-usage (spec 3 "Usage logs"): filters, summary (quota, rpm, tpm), columns
+// /app/logs/api-usage (docs/channels-tokens-billing.md): filters, summary (quota, rpm, tpm), columns
 // (admin-only: channel, username, retry), detail rows with the log's other data. Admins
 // read /api/log/ and /api/log/stat; everyone else the self endpoints.
 import { useTranslations } from "next-intl";

@@ -1,4 +1,4 @@
-// Price resolution and the quota of a call (spec 2 section 9, spec 3 section 9). Reads the
+// Price resolution and the quota of a call (docs/product-rules.md, "Prices, quota of a call, usage logs"). Reads the
 // options cache only. 500000 quota units = 1 USD (QuotaPerUnit).
 //
 //   per call   (ModelPrice set):  quota = round(modelPrice × groupRatio × QuotaPerUnit)

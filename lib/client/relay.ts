@@ -1,4 +1,4 @@
-// Pure helpers of the relay console pages (spec 3): channel types and key hints, the
+// Pure helpers of the relay console pages (docs/product-rules.md, "Relay console pages"): channel types and key hints, the
 // channel model test runner and its cache, token presets, log colours, pricing maths.
 // The server checks everything again; these only shape what the browser shows and sends.
 import type { BadgeColor } from "@/lib/client/badge-color";
@@ -7,7 +7,7 @@ import type { BadgeColor } from "@/lib/client/badge-color";
 
 // Channel types and their names: lib/channels/channel-types.ts (shared with the server).
 
-// Key formats of spec 3 section 3; other types take a plain API key.
+// Compound key formats (docs/product-rules.md, "Relay console pages"); other types take a plain API key.
 const KEY_FORMATS: Record<number, string> = {
   15: "APIKey|SecretKey",
   18: "APPID|APISecret|APIKey",

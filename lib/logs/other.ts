@@ -1,4 +1,4 @@
-// The usage log's `other` JSON (spec 3 section 3), built in one place so that every relay
+// The usage log's `other` JSON (docs/product-rules.md, "Prices, quota of a call, usage logs"), built in one place so that every relay
 // path writes the same names. Absent figures are left out rather than written as zero.
 // admin_info is stripped from the self view (lib/logs/query.ts).
 import "server-only";
@@ -67,7 +67,7 @@ export function logOther(i: LogOtherInput): Record<string, unknown> {
   }
   put("frt", i.frtMs);
   o.admin_info = { use_channel: i.channelIds.map(String) };
-  // Chat content is kept only when the admin enabled it (spec 3: a notice tells users so).
+  // Chat content is kept only when the admin enabled it (docs/product-rules.md: users are told so).
   if (getBool("LogChatContentEnabled")) {
     put("system_prompt", i.systemPrompt);
     put("context", i.context);

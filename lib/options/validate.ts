@@ -1,4 +1,4 @@
-// Server-side validation of option values (spec 2 section 5), pure so that it is
+// Server-side validation of option values (docs/product-rules.md, "Options"), pure so that it is
 // unit-tested. validateOption returns the value to store (some keys are normalized) or a
 // refusal with a message key. `current` reads the other options, for the rules that
 // combine several keys (fallback pricing).

@@ -206,7 +206,7 @@ describe("settlement above the reservation", () => {
 });
 
 describe("authenticateToken", () => {
-  it("accepts a valid key in any accepted form and refuses with the spec's reasons", async () => {
+  it("accepts a valid key in any accepted form and refuses with the documented reasons", async () => {
     const [t] = (await alice.client.post<Tok[]>("/api/token/", { name: "relay", remain_quota: 1000, model_limits_enabled: true, model_limits: "gpt-4o", allow_ips: "10.0.0.0/8\n127.0.0.1" })).data;
     const ctx = await lib.tokens.authenticateToken(`Bearer ${t.key}`, { ip: "10.1.2.3", model: "gpt-4o" });
     expect(ctx).toMatchObject({ group: "default", pinnedChannelId: null, user: { id: alice.id }, token: { id: t.id } });

@@ -1,4 +1,4 @@
-// GET /api/status: the public site status record (spec 1 section 3)
+// GET /api/status: the public site status record (docs/product-rules.md)
 import { route } from "@/lib/http/route";
 import { siteStatus } from "@/lib/status/site-status";
 

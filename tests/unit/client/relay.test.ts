@@ -136,7 +136,7 @@ describe("logs", () => {
 });
 
 describe("pricing", () => {
-  it("follows spec 3 section 9", () => {
+  it("follows the documented rules", () => {
     expect(promptPrice(15, 1)).toBe(30);
     expect(promptPrice(1.25, 2)).toBe(5);
     expect(completionPrice(1.25, 4, 2)).toBe(20);
