@@ -8,6 +8,7 @@
 // in a batch (lib/logs/writer.ts).
 //
 // refund: returns the whole reservation to the token and the user.
+import "server-only";
 import type { Reservation } from "@/lib/billing/reserve";
 import { billingStore } from "@/lib/billing/store";
 import { enqueueLog, LOG_TYPE, type LogInput } from "@/lib/logs/writer";

@@ -2,6 +2,7 @@
 // and its role, applies the rate limit and the body-size limit, parses path parameters,
 // query and body with zod, runs the verb, and answers in the {success, message, data} envelope. Errors are
 // mapped here once; unknown errors are logged server-side and answered with a generic 500.
+import "server-only";
 import type { z } from "zod";
 import type { Ctx, UserCtx } from "@/lib/ctx";
 import { isAdmin, isRoot } from "@/lib/auth/roles";

@@ -3,6 +3,7 @@
 // back to the channel; a pass re-enables a channel the system had disabled (when
 // AutomaticEnableChannelEnabled); a failure counts toward automatic disabling like any
 // relay failure. Messages never contain the channel's key (adapters redact upstream errors).
+import "server-only";
 import { db } from "@/lib/db/client";
 import { getBool } from "@/lib/options/store";
 import type { UserCtx } from "@/lib/ctx";
