@@ -40,8 +40,9 @@ export function isAppError(e: unknown): e is AppError {
 
 // Per code: the console API's HTTP status, and the relay's HTTP status and error type (the
 // `type` of an OpenAI-style error). On the console, business refusals answer 200 with
-// success:false and the console shows their message as is, while 401, 403, 405, 413, 429 and
-// 500 use the status and the client's own texts (docs/conventions.md, "Console API").
+// success:false and the console shows their message as is; the others use the status, and
+// for 401, 403, 405, 429 and 500 the client shows its own texts (docs/product-rules.md,
+// "Errors the console shows").
 const ERROR_MAP: Record<ErrorCode, { console: number; relay: number; relayType: string }> = {
   INVALID_INPUT: { console: 200, relay: 400, relayType: "invalid_request_error" },
   RULE: { console: 200, relay: 400, relayType: "invalid_request_error" },
