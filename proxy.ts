@@ -1,4 +1,4 @@
-// Page redirects (spec 1 section 2, protection rules). The server still authorizes every
+// Page redirects (docs/product-rules.md, "Accounts", page protection). The server still authorizes every
 // /api call on its own; this only decides where a browser should land.
 //   - until setup is done, every page goes to /setup; after it, /setup goes to /;
 //   - protected pages without a valid session go to /login?returnTo=<path>;

@@ -1,5 +1,5 @@
 // The program: one node:http server. Relay paths (/v1, /v1beta, /pg) go straight to the
-// relay, which never enters Next's request pipeline (DESIGN.md measures why); every other
+// relay, which never enters Next's request pipeline (docs/relay.md); every other
 // request goes to Next (console pages and /api routes).
 import http from "node:http";
 import next from "next";

@@ -1,10 +1,13 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Four projects: unit tests (no server); the integration suite twice, once per database
 // (each test file starts the real built server on a fresh database of that kind); and the
 // browser tests (playwright-core driving Debian's Chromium against the real server).
 export default defineConfig({
-  resolve: { tsconfigPaths: true },
+  // `server-only` throws unless resolved for React Server Components; tests import server
+  // modules directly, as server.ts does (tsconfig.server.json maps it the same way).
+  resolve: { tsconfigPaths: true, alias: { "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)) } },
   test: {
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },

@@ -6,7 +6,7 @@ import { AppShell } from "@/components/layout/app-shell";
 import { Providers } from "@/components/layout/providers";
 import { THEME_SCRIPT } from "@/components/layout/theme";
 import { ensureReady } from "@/lib/boot";
-import { siteStatus } from "@/lib/options/site-status";
+import { siteStatus } from "@/lib/status/site-status";
 import { shellUser } from "@/lib/session-user";
 import "./globals.css";
 

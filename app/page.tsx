@@ -5,7 +5,7 @@ import { BaseUrl } from "@/components/content/base-url";
 import { ensureReady } from "@/lib/boot";
 import { formatTimestamp } from "@/lib/client/format";
 import { getOption } from "@/lib/options/store";
-import { siteStatus } from "@/lib/options/site-status";
+import { siteStatus } from "@/lib/status/site-status";
 import { shellUser } from "@/lib/session-user";
 
 // The home page: the administrator's HomePageContent, or a default welcome.

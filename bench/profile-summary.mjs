@@ -70,7 +70,6 @@ function area(loc, fn) {
   return f === "(native)" ? `native: ${fn}` : f;
 }
 
-const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const info = new Map();

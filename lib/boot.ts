@@ -1,6 +1,7 @@
 // Start-up work that must finish before any request is served: the database migrations
 // and the options cache. server.ts awaits it before listening; route handlers await the
 // same promise (a no-op once done), which also covers code paths that run without server.ts.
+import "server-only";
 import { migrate } from "@/lib/db/migrate";
 import { truncateSqliteWal } from "@/lib/db/client";
 import { loadOptions, sealPlaintextSecretOptions } from "@/lib/options/store";

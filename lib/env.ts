@@ -1,6 +1,7 @@
 // All configuration, read once from the environment and validated. Secrets that are not
 // given are generated on first run and kept in the data directory, so that a restart keeps
 // sessions and encrypted keys valid.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

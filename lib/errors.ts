@@ -1,6 +1,7 @@
 // The one error family. Verbs throw AppError with a code and a message key; the HTTP edges
-// map it once: the console's {success:false, message} envelope (lib/http/envelope.ts) and
-// the relay's OpenAI, Anthropic and Gemini error shapes. Anything that is not an AppError
+// map it with the one table below: the console's {success:false, message} envelope
+// (lib/http/route.ts) and the relay's OpenAI, Anthropic and Gemini error shapes
+// (lib/relay/handler.ts). Anything that is not an AppError (or, on the relay, a RelayError)
 // becomes a generic internal error whose details never reach the client.
 import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
 
@@ -37,23 +38,32 @@ export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }
 
-// HTTP status per code for the console API. Business refusals answer 200 with
-// success:false, as new-api does: the console shows their message as is, while 401, 403,
-// 405, 429 and 500 trigger the client's own catalogue (spec 1 section 8).
-export const consoleStatus: Record<ErrorCode, number> = {
-  INVALID_INPUT: 200,
-  RULE: 200,
-  NOT_FOUND: 200,
-  QUOTA_EXCEEDED: 200,
-  NO_CHANNEL: 200,
-  UPSTREAM: 200,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  DEMO_REFUSED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
+// Per code: the console API's HTTP status, and the relay's HTTP status and error type (the
+// `type` of an OpenAI-style error). On the console, business refusals answer 200 with
+// success:false and the console shows their message as is; the others use the status, and
+// for 401, 403, 405, 429 and 500 the client shows its own texts (docs/product-rules.md,
+// "Errors the console shows").
+const ERROR_MAP: Record<ErrorCode, { console: number; relay: number; relayType: string }> = {
+  INVALID_INPUT: { console: 200, relay: 400, relayType: "invalid_request_error" },
+  RULE: { console: 200, relay: 400, relayType: "invalid_request_error" },
+  NOT_FOUND: { console: 200, relay: 404, relayType: "invalid_request_error" },
+  QUOTA_EXCEEDED: { console: 200, relay: 403, relayType: "insufficient_quota" },
+  NO_CHANNEL: { console: 200, relay: 503, relayType: "no_available_channel" },
+  UPSTREAM: { console: 200, relay: 500, relayType: "invalid_request_error" },
+  UNAUTHENTICATED: { console: 401, relay: 401, relayType: "authentication_error" },
+  FORBIDDEN: { console: 403, relay: 403, relayType: "permission_error" },
+  DEMO_REFUSED: { console: 405, relay: 405, relayType: "invalid_request_error" },
+  PAYLOAD_TOO_LARGE: { console: 413, relay: 413, relayType: "invalid_request_error" },
+  RATE_LIMITED: { console: 429, relay: 429, relayType: "rate_limit_error" },
+  INTERNAL: { console: 500, relay: 500, relayType: "server_error" },
 };
+
+const pick = <K extends "console" | "relay" | "relayType">(k: K) =>
+  Object.fromEntries(Object.entries(ERROR_MAP).map(([code, m]) => [code, m[k]])) as Record<ErrorCode, (typeof ERROR_MAP)[ErrorCode][K]>;
+
+export const consoleStatus: Record<ErrorCode, number> = pick("console");
+export const relayStatus: Record<ErrorCode, number> = pick("relay");
+export const relayErrorType: Record<ErrorCode, string> = pick("relayType");
 
 // An unexpected error as it may be written to the server log. Prisma's validation errors
 // print the failed call with its arguments (a password hash, a sealed key); only their first

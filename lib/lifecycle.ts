@@ -1,5 +1,6 @@
 // Orderly shutdown: stop accepting requests, flush what is queued (usage logs and other
 // batched writes register flushers here), close the database.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { stopWalCheckpointer } from "@/lib/db/wal-checkpointer";
 import { describeError } from "@/lib/errors";

@@ -1,5 +1,6 @@
 // The session user as the console's pages see it (server side): the same few fields the
 // browser keeps in localStorage under "user".
+import "server-only";
 import { headers } from "next/headers";
 import { optionalSessionUser } from "@/lib/http/auth";
 

@@ -1,6 +1,8 @@
 // Bundles server.ts (and the lib/ code it imports) into dist/server.mjs for `npm start`.
 // Packages stay external and load from node_modules; the generated Prisma clients and the
-// @/ aliases are bundled in.
+// @/ aliases are bundled in. tsconfig.server.json also maps `server-only` to its empty module:
+// the package throws unless it is resolved for React Server Components, which Next does for
+// app/ but nothing does for this plain node:http server (docs/conventions.md).
 import { build } from "esbuild";
 
 await build({
@@ -11,7 +13,7 @@ await build({
   target: "node20",
   format: "esm",
   packages: "external",
-  tsconfig: "tsconfig.json",
+  tsconfig: "tsconfig.server.json",
   sourcemap: true,
   banner: {
     js: 'process.env.NODE_ENV = process.env.NODE_ENV || "production"; process.env.NEXT_TELEMETRY_DISABLED = "1";',

@@ -1,4 +1,4 @@
-// `npm test`: everything the project checks, in order. Builds the production server first
+// `npm test`: everything the project checks, in order. Lints, then builds the production server
 // (integration and browser tests run against dist/server.mjs), makes sure the browser and
 // the local PostgreSQL and Redis are there, then runs every vitest project.
 import { execSync, spawnSync } from "node:child_process";
@@ -18,5 +18,6 @@ if (!quiet("redis-cli -h 127.0.0.1 ping")) {
   quiet('redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no');
 }
 
+run("npm run lint");
 run("npm run build");
 run("npx vitest run");

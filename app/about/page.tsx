@@ -3,7 +3,7 @@ import { AdminContent } from "@/components/content/admin-content";
 import { Card, PageTitle } from "@/components/ui/card";
 import { ensureReady } from "@/lib/boot";
 import { getOption } from "@/lib/options/store";
-import { siteStatus } from "@/lib/options/site-status";
+import { siteStatus } from "@/lib/status/site-status";
 
 export async function generateMetadata() {
   const t = await getTranslations("about");

@@ -1,5 +1,5 @@
 "use client";
-// /channel/add and /channel/edit/{id} (spec 3 "Channel editor"). The key is never loaded
+// /channel/add and /channel/edit/{id} (docs/channels-tokens-billing.md). The key is never loaded
 // back: on edit a blank key keeps the stored one. Server messages are shown as toasts.
 import Link from "next/link";
 import { useRouter } from "next/navigation";

@@ -1,5 +1,5 @@
 "use client";
-// /admin/channels (spec 3 "Channel list"): filters, tag aggregation, inline priority and
+// /admin/channels (docs/channels-tokens-billing.md): filters, tag aggregation, inline priority and
 // weight, row actions, batch actions and the model test panel. The server enforces every
 // rule; the page shows what it answers.
 import Link from "next/link";

@@ -1,5 +1,5 @@
 "use client";
-// The per-channel model test panel (spec 3 sections 2, 4, 9): tests the channel's models in
+// The per-channel model test panel (docs/product-rules.md, "Relay console pages"): tests the channel's models in
 // batches of 3 with a 200 ms pause, retries retryable failures twice with backoff, shows
 // progress completed/total, can be cancelled (reported as information), and afterwards
 // offers to delete the failed models (refused if none would remain) or retry them.

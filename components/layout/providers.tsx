@@ -1,12 +1,12 @@
 "use client";
 // Client-wide context: the site status (server-rendered first, then kept fresh by SWR and
-// copied to localStorage as spec 1 section 3 lists), the session user, and SWR defaults.
+// copied to localStorage as docs/product-rules.md lists), the session user, and SWR defaults.
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import useSWR, { SWRConfig } from "swr";
 import { fetchData } from "@/lib/client/api";
 import type { QuotaDisplay } from "@/lib/client/format";
 import { STORAGE_KEYS, syncLocalUser, writeItem, writeJson, type LocalUser } from "@/lib/client/storage";
-import type { SiteStatus } from "@/lib/options/site-status";
+import type { SiteStatus } from "@/lib/status/site-status";
 import { Toaster } from "@/components/ui/toaster";
 
 const StatusContext = createContext<SiteStatus | null>(null);

@@ -1,5 +1,5 @@
 "use client";
-// /app/logs/api-usage (spec 3 "Usage logs"): filters, summary (quota, rpm, tpm), columns
+// /app/logs/api-usage (docs/channels-tokens-billing.md): filters, summary (quota, rpm, tpm), columns
 // (admin-only: channel, username, retry), detail rows with the log's other data. Admins
 // read /api/log/ and /api/log/stat; everyone else the self endpoints.
 import { useTranslations } from "next-intl";
@@ -16,7 +16,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { ListStatusRow, Table, Td, Th } from "@/components/ui/table";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
 import { isAdminRole } from "@/lib/client/navigation";
-import { defaultLogRange, frtColor, LOG_TYPE_COLOR, LOG_TYPES, parseExpiry, parseOther, toLocalInput, useTimeColor } from "@/lib/client/relay";
+import { defaultLogRange, frtColor, LOG_TYPE_COLOR, LOG_TYPES, parseExpiry, parseOther, toLocalInput, timeUsedColor } from "@/lib/client/relay";
 import { DEFAULT_PAGE_SIZE, readJson, STORAGE_KEYS, writeJson } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import { usePageSize } from "@/lib/client/use-page-size";
@@ -297,7 +297,7 @@ export function UsageLogsPage() {
                     <Td className="text-xs whitespace-nowrap">
                       {consumeLike && (
                         <div className="flex flex-wrap items-center gap-1">
-                          <Badge color={useTimeColor(log.use_time)}>{`${log.use_time}s`}</Badge>
+                          <Badge color={timeUsedColor(log.use_time)}>{`${log.use_time}s`}</Badge>
                           {log.is_stream && frt !== null && <Badge color={frtColor(frt)}>{`${(frt / 1000).toFixed(1)}s`}</Badge>}
                           <Badge color={log.is_stream ? "blue" : "purple"}>{log.is_stream ? t("stream") : t("nonStream")}</Badge>
                         </div>

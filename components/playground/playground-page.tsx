@@ -1,5 +1,5 @@
 "use client";
-// /playground (spec 3 "Chat playground"): a side panel with group, model, temperature, max
+// /playground (docs/console-ui.md): a side panel with group, model, temperature, max
 // tokens and system prompt; a chat that starts with a greeting exchange and streams the
 // reply from POST /pg/chat/completions (the console session pays, no token).
 import { useTranslations } from "next-intl";

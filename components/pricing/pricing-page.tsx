@@ -1,7 +1,7 @@
 "use client";
-// /pricing (spec 3 "Pricing page", public): the viewer's group and ratio, the formula,
+// /pricing (public; docs/product-rules.md): the viewer's group and ratio, the formula,
 // fuzzy search, copy of the selected names, the ratio column and the availability filter.
-// Prices (spec 3 section 9): prompt per 1M = model_ratio x 2 x group ratio; completion =
+// Prices (docs/product-rules.md): prompt per 1M = model_ratio x 2 x group ratio; completion =
 // that x completion_ratio; per call = model_price x group ratio.
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";

@@ -1,5 +1,5 @@
 "use client";
-// /app/tokens (spec 3 "Token management"): the caller's tokens, search by name and by key,
+// /app/tokens (docs/channels-tokens-billing.md): the caller's tokens, search by name and by key,
 // create/edit drawer, enable/disable, delete, copy the full key (owner only, from the API).
 import { useTranslations } from "next-intl";
 import { useEffect, useState, type FormEvent } from "react";

@@ -1,4 +1,5 @@
 // Secrets derived from the configured keys, one per purpose, so that no two uses share a key.
+import "server-only";
 import { hkdfSync } from "node:crypto";
 import { env } from "@/lib/env";
 

@@ -1,6 +1,7 @@
 // Keyed hash used to find a credential (API token key, system access token) without storing
 // it in the clear: HMAC-SHA256 under a derived key. Equality of two hashes of 64 hex
 // characters is checked by the database index; no secret is compared byte by byte in JS.
+import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
 import { derivedKey } from "@/lib/auth/keys";
 

@@ -1,5 +1,6 @@
 // Password hashing with scrypt (a slow, memory-hard KDF from node:crypto). Stored as
 // scrypt$N$r$p$<salt b64>$<hash b64> so that the cost can be raised later.
+import "server-only";
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 
 const N = 16384;

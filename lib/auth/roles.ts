@@ -1,4 +1,4 @@
-// Roles and statuses of spec 1 section 4, and the level rules of sections 5 and 6.
+// Roles, statuses and the level rule (docs/product-rules.md, "Accounts").
 export const ROLE = { user: 1, admin: 10, root: 100 } as const;
 export const USER_STATUS = { enabled: 1, banned: 2, other: 3 } as const;
 

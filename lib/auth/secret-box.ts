@@ -1,6 +1,7 @@
 // Encryption at rest for secrets the program must read back (API token keys so that their
 // owner can copy them again; upstream channel keys). AES-256-GCM with a random nonce:
 // v1.<nonce b64url>.<ciphertext+tag b64url>.
+import "server-only";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { derivedKey } from "@/lib/auth/keys";
 

@@ -1,6 +1,7 @@
 // The console session: an iron-session sealed cookie (HttpOnly, SameSite=Lax, Secure when
 // the request came over HTTPS) that carries the user id and the user's password version,
 // so that a password change ends the other sessions.
+import "server-only";
 import { createHash } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { derivedKey } from "@/lib/auth/keys";

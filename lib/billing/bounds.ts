@@ -2,6 +2,7 @@
 // upstream's usage figures are the upstream's word, not ours: each one is bounded here before
 // it is priced, and a call's quota never exceeds MAX_CALL_QUOTA, so that no single call can
 // move a balance by more than that, whatever an upstream (or a misconfigured price) says.
+import "server-only";
 
 // Tokens in one usage field of one call (prompt, completion, cached, cache creation,
 // reasoning). The same figure as the largest max_tokens a request may ask for

@@ -1,4 +1,5 @@
 // User groups and their ratios, read from the options cache (memory only).
+import "server-only";
 import { getJson } from "@/lib/options/store";
 
 // Groups a user may put on a token or pick in the playground: UserUsableGroups (group ->

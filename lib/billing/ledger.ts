@@ -1,6 +1,7 @@
 // Every change of a user's quota goes through changeUserQuota, inside the caller's
 // transaction: one conditional update of the balance and one append-only ledger row, so
 // that the ledger always sums to the balance and no debit can take a balance below zero.
+import "server-only";
 import type { Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 

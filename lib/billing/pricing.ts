@@ -1,4 +1,4 @@
-// Price resolution and the quota of a call (spec 2 section 9, spec 3 section 9). Reads the
+// Price resolution and the quota of a call (docs/product-rules.md, "Prices, quota of a call, usage logs"). Reads the
 // options cache only. 500000 quota units = 1 USD (QuotaPerUnit).
 //
 //   per call   (ModelPrice set):  quota = round(modelPrice × groupRatio × QuotaPerUnit)
@@ -10,6 +10,7 @@
 // order: priced by fallback pricing when that is enabled and valid; free in self-use mode;
 // billed at new-api's default ratio 37.5 when the user accepts unset-ratio models
 // (setting accept_unset_model_ratio_model); otherwise refused.
+import "server-only";
 import { AppError } from "@/lib/errors";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
 import { groupRatio as ratioOfGroup } from "@/lib/billing/groups";

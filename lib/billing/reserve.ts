@@ -2,9 +2,10 @@
 // is unlimited) and the user's balance are debited by the estimate in one transaction, with
 // its ledger row; either both happen or neither, and neither goes below zero however many
 // calls race for the same balance (lib/billing/store does the SQL).
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { billingStore } from "@/lib/billing/store";
-import { noteTokenQuota } from "@/lib/relay/token-cache";
+import { noteTokenQuota } from "@/lib/cache/token-store";
 
 export type Reservation = {
   userId: number;

@@ -13,13 +13,14 @@
 // error, a charge that cannot be computed) is retried a bounded number of times; if it still
 // fails, the reservation is refunded (the state of the reservation makes that happen once at
 // most) and an error log row records the call (docs/channels-tokens-billing.md).
+import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Reservation } from "@/lib/billing/reserve";
 import { describeError } from "@/lib/errors";
 import { billingStore } from "@/lib/billing/store";
 import { enqueueLog, LOG_TYPE, type LogInput } from "@/lib/logs/writer";
 import { getBool } from "@/lib/options/store";
-import { noteTokenQuota } from "@/lib/relay/token-cache";
+import { noteTokenQuota } from "@/lib/cache/token-store";
 
 // What the relay knows about the call; type, quota and user are filled in by settle.
 export type ConsumeLog = Omit<LogInput, "type" | "quota" | "user_id"> & { channel_id: number };

@@ -1,6 +1,7 @@
 // Cross-node cache invalidation. Each node keeps options (and later tokens, channels, prices)
 // in memory; after a write, the writer publishes what changed on Redis and every other node
 // reloads it. Without REDIS_URL there is one node and nothing to publish.
+import "server-only";
 import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
 import { env } from "@/lib/env";

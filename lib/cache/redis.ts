@@ -1,4 +1,5 @@
 // The shared Redis connection, present only when REDIS_URL is set (multi-node mode).
+import "server-only";
 import Redis from "ioredis";
 import { env } from "@/lib/env";
 

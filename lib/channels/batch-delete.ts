@@ -1,9 +1,10 @@
 // POST /api/channel/batch: deletes the given channels; answers how many went.
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { channelsChanged, removeChannels } from "@/lib/channels/shared";
 
-export async function batchDelete(ids: number[]): Promise<number> {
+export async function batchDelete({ input: ids }: { ctx: UserCtx; input: number[] }): Promise<number> {
   if (!ids.length) throw new AppError("INVALID_INPUT", "select_channels_first");
   const n = await db().$transaction((tx) => removeChannels(tx, ids));
   await channelsChanged();

@@ -1,9 +1,10 @@
 // POST /api/channel/batch/tag: set (or clear, with an empty tag) the tag of the given channels.
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
 
-export async function batchSetTag(ids: number[], tag: string | null | undefined): Promise<number> {
+export async function batchSetTag({ input: { ids, tag } }: { ctx: UserCtx; input: { ids: number[]; tag: string | null | undefined } }): Promise<number> {
   if (!ids.length) throw new AppError("INVALID_INPUT", "select_channels_first");
   const value = tag?.trim() ? tag.trim() : null;
   const n = await db().$transaction(async (tx) => {

@@ -7,12 +7,13 @@
 import type { Channel } from "@/generated/sqlite/client";
 import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 
 export const DEFAULT_COPY_SUFFIX = "_copy";
 
-export async function copyChannel(input: { id: number; suffix?: string; resetBalance?: boolean }) {
+export async function copyChannel({ input }: { ctx: UserCtx; input: { id: number; suffix?: string; resetBalance?: boolean } }) {
   const suffix = input.suffix ?? DEFAULT_COPY_SUFFIX;
   const resetBalance = input.resetBalance ?? true;
   const copy = await db().$transaction(async (tx) => {

@@ -4,6 +4,7 @@ import type { Channel } from "@/generated/sqlite/client";
 import { seal } from "@/lib/auth/secret-box";
 import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { isChannelType } from "@/lib/channels/channel-types";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
@@ -11,7 +12,7 @@ import { columns, type ChannelFields } from "@/lib/channels/schemas";
 
 type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; channel?: ChannelFields };
 
-export async function createChannels(input: CreateInput) {
+export async function createChannels({ input }: { ctx: UserCtx; input: CreateInput }) {
   const fields: ChannelFields = input.channel ? { ...input.channel } : input;
   const data = columns(fields, { clampWeight: false });
   if (data.type !== undefined && !isChannelType(data.type as number)) throw new AppError("INVALID_INPUT", "channel_type_invalid");

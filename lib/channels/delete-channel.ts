@@ -1,9 +1,10 @@
 // DELETE /api/channel/{id}: the channel and its routing rows.
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { channelsChanged, removeChannels } from "@/lib/channels/shared";
 
-export async function deleteChannel(id: number) {
+export async function deleteChannel({ input: id }: { ctx: UserCtx; input: number }) {
   const n = await db().$transaction((tx) => removeChannels(tx, [id]));
   if (n === 0) throw new AppError("NOT_FOUND", "channel_not_found");
   await channelsChanged();

@@ -1,8 +1,9 @@
 // DELETE /api/channel/disabled: removes manually and automatically disabled channels.
 import { db } from "@/lib/db/client";
 import { CHANNEL_STATUS, channelsChanged, removeChannels } from "@/lib/channels/shared";
+import type { UserCtx } from "@/lib/ctx";
 
-export async function deleteDisabled(): Promise<number> {
+export async function deleteDisabled(_args: { ctx: UserCtx }): Promise<number> {
   const n = await db().$transaction(async (tx) => {
     const ids = (await tx.channel.findMany({ where: { status: { not: CHANNEL_STATUS.enabled } }, select: { id: true } })).map((c) => c.id);
     if (!ids.length) return 0;

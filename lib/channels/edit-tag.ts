@@ -2,11 +2,12 @@
 // weight of all its channels.
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
 import { columns } from "@/lib/channels/schemas";
 
-export async function editTag(input: {
+export async function editTag({ input }: { ctx: UserCtx; input: {
   tag: string;
   new_tag?: string | null;
   model_mapping?: string | null;
@@ -14,7 +15,7 @@ export async function editTag(input: {
   models?: string | string[] | null;
   priority?: unknown;
   weight?: unknown;
-}): Promise<number> {
+} }): Promise<number> {
   if (!input.tag.trim()) throw new AppError("INVALID_INPUT", "tag_required");
   const data = columns(
     {

@@ -2,8 +2,9 @@
 // number of channels indexed.
 import { db } from "@/lib/db/client";
 import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
+import type { UserCtx } from "@/lib/ctx";
 
-export async function fixAbilities(): Promise<number> {
+export async function fixAbilities(_args: { ctx: UserCtx }): Promise<number> {
   const n = await db().$transaction(async (tx) => {
     await tx.ability.deleteMany({});
     return rebuildMany(tx, {});

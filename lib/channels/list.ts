@@ -4,6 +4,7 @@
 import type { Channel } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { channelView, type ChannelView } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
 
@@ -78,13 +79,13 @@ function aggregate(tag: string, children: Channel[]): TagRow {
   };
 }
 
-export async function listChannels(input: {
+export async function listChannels({ input }: { ctx: UserCtx; input: {
   page: number;
   pageSize: number;
   idSort: boolean;
   tagMode: boolean;
   filter: ChannelFilter;
-}) {
+} }) {
   const rows = await db().channel.findMany({
     where: {
       ...(input.filter.types?.length ? { type: { in: input.filter.types } } : {}),
@@ -124,13 +125,13 @@ export async function listChannels(input: {
   };
 }
 
-export async function getChannel(id: number): Promise<ChannelView> {
+export async function getChannel({ input: id }: { ctx: UserCtx; input: number }): Promise<ChannelView> {
   const c = await db().channel.findUnique({ where: { id } });
   if (!c) throw new AppError("NOT_FOUND", "channel_not_found");
   return channelView(c);
 }
 
-export async function listTags(offset: number, limit: number): Promise<string[]> {
+export async function listTags({ input: { offset, limit } }: { ctx: UserCtx; input: { offset: number; limit: number } }): Promise<string[]> {
   const rows = await db().channel.findMany({
     where: { tag: { not: null } },
     distinct: ["tag"],
@@ -143,7 +144,7 @@ export async function listTags(offset: number, limit: number): Promise<string[]>
 }
 
 // Every model named on any channel, as an OpenAI-style list (GET /api/channel/models).
-export async function allChannelModels() {
+export async function allChannelModels(_args: { ctx: UserCtx }) {
   const rows = await db().channel.findMany({ select: { models: true, type: true } });
   const seen = new Map<string, number>();
   for (const r of rows) for (const m of splitList(r.models)) if (!seen.has(m)) seen.set(m, r.type);

@@ -5,7 +5,7 @@
 import type { Channel } from "@/generated/sqlite/client";
 import type { Tx } from "@/lib/db/client";
 import { publishInvalidation } from "@/lib/cache/invalidate";
-import { invalidateChannelCache } from "@/lib/relay/channel-cache";
+import { invalidateChannelCache } from "@/lib/channels/channel-cache";
 import { splitList } from "@/lib/channels/split-list";
 
 export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;

@@ -3,11 +3,12 @@
 import { seal } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { isChannelType } from "@/lib/channels/channel-types";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 
-export async function updateChannel(input: ChannelFields & { id: number }) {
+export async function updateChannel({ input }: { ctx: UserCtx; input: ChannelFields & { id: number } }) {
   const data = columns(input, { clampWeight: true });
   if (data.name !== undefined && !String(data.name)) throw new AppError("INVALID_INPUT", "channel_name_required");
   const key = (input.key ?? "").trim();

@@ -4,6 +4,7 @@
 import { db } from "@/lib/db/client";
 import { open } from "@/lib/auth/secret-box";
 import { AppError } from "@/lib/errors";
+import type { UserCtx } from "@/lib/ctx";
 import { baseUrlOf } from "@/lib/channels/shared";
 import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
 
@@ -62,7 +63,7 @@ async function queryBalance(type: number, base: string, key: string): Promise<nu
   }
 }
 
-export async function updateBalance(id: number): Promise<number> {
+export async function updateBalance({ input: id }: { ctx: UserCtx; input: number }): Promise<number> {
   const c = await db().channel.findUnique({ where: { id } });
   if (!c) throw new AppError("NOT_FOUND", "channel_not_found");
   const balance = await queryBalance(c.type, baseUrlOf(c), c.key ? open(c.key) : "");
@@ -73,7 +74,7 @@ export async function updateBalance(id: number): Promise<number> {
 
 // GET /api/channel/update_balance: every enabled channel whose type has a billing endpoint;
 // failures are counted, not fatal.
-export async function updateAllBalances(): Promise<{ updated: number; failed: number; skipped: number }> {
+export async function updateAllBalances({ ctx }: { ctx: UserCtx }): Promise<{ updated: number; failed: number; skipped: number }> {
   const rows = await db().channel.findMany({ where: { status: 1 }, select: { id: true, type: true } });
   let updated = 0, failed = 0, skipped = 0;
   for (const r of rows) {
@@ -82,7 +83,7 @@ export async function updateAllBalances(): Promise<{ updated: number; failed: nu
       continue;
     }
     try {
-      await updateBalance(r.id);
+      await updateBalance({ ctx, input: r.id });
       updated++;
     } catch {
       failed++;
@@ -94,7 +95,7 @@ export async function updateAllBalances(): Promise<{ updated: number; failed: nu
 // The upstream's model ids: /v1/models (OpenAI style; Anthropic with its own headers);
 // Gemini lists /v1beta/models; its key goes in the x-goog-api-key header (never in a URL,
 // which could surface in an error message).
-export async function fetchUpstreamModels(input: { type: number; base_url: string; key: string }): Promise<string[]> {
+export async function fetchUpstreamModels({ input }: { ctx: UserCtx; input: { type: number; base_url: string; key: string } }): Promise<string[]> {
   const base = baseUrlOf(input);
   const key = input.key.split("\n")[0]?.trim() ?? "";
   let ids: string[];
@@ -109,8 +110,8 @@ export async function fetchUpstreamModels(input: { type: number; base_url: strin
   return [...new Set(ids.filter(Boolean))].sort();
 }
 
-export async function fetchModelsOfChannel(id: number): Promise<string[]> {
+export async function fetchModelsOfChannel({ ctx, input: id }: { ctx: UserCtx; input: number }): Promise<string[]> {
   const c = await db().channel.findUnique({ where: { id } });
   if (!c) throw new AppError("NOT_FOUND", "channel_not_found");
-  return fetchUpstreamModels({ type: c.type, base_url: c.base_url, key: c.key ? open(c.key) : "" });
+  return fetchUpstreamModels({ ctx, input: { type: c.type, base_url: c.base_url, key: c.key ? open(c.key) : "" } });
 }

@@ -1,4 +1,5 @@
 // Whether the caller may check in today.
+import "server-only";
 import { localDay } from "@/lib/checkin/day";
 import { db } from "@/lib/db/client";
 import type { UserCtx } from "@/lib/http/route";

@@ -2,6 +2,7 @@
 // and CheckInMaxQuota. The check-in row, the credit (through the ledger) and the log row
 // are one transaction; the unique (user_id, day) index makes concurrent attempts credit
 // exactly once: the losers fail on the index and roll back.
+import "server-only";
 import { randomInt } from "node:crypto";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
 import { localDay, rewardBounds } from "@/lib/checkin/day";

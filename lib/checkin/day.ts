@@ -1,4 +1,6 @@
 // The check-in day: the server's local calendar date (TZ of the process), YYYY-MM-DD.
+import "server-only";
+
 export function localDay(at: Date = new Date()): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return `${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())}`;

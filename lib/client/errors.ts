@@ -1,4 +1,4 @@
-// The client's error catalogue (spec 1 section 8, spec 2 section 8's generic handler): what
+// The client's error catalogue (docs/product-rules.md, "Errors the console shows"): what
 // a failed console call means for the person in front of the browser. Pure: it returns
 // what to do; lib/client/api.ts does it.
 export type ErrorKey =

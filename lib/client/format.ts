@@ -1,4 +1,4 @@
-// Display rules of spec 1 section 9: quota, timestamps, badge counts.
+// Display rules: quota, timestamps, badge counts (docs/product-rules.md, "Quota and display").
 export const DEFAULT_QUOTA_PER_UNIT = 500000; // 500000 quota units = 1 USD
 
 export type QuotaDisplay = { displayInCurrency: boolean; quotaPerUnit: number };

@@ -1,6 +1,6 @@
-// Labels of spec 1 section 4: user status and role. Keys under "users.status" and
+// Labels of the user statuses and roles (docs/product-rules.md, "Accounts"). Keys under "users.status" and
 // "users.role" in messages/*.json, with a badge colour.
-import type { BadgeColor } from "@/components/ui/badge";
+import type { BadgeColor } from "@/lib/client/badge-color";
 
 export type Label = { key: string; color: BadgeColor };
 

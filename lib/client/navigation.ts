@@ -1,5 +1,5 @@
-// The app shell's sidebar (spec 1 "App shell"): which groups and entries a person sees, and
-// on which paths the sidebar is hidden. The routes are the spec's, whoever builds the page.
+// The app shell's sidebar (docs/product-rules.md, "Accounts"): which groups and entries a person sees, and
+// on which paths the sidebar is hidden. The routes are listed whoever builds the page.
 export type NavItem = { key: string; href: string };
 export type NavGroup = { key: string; items: NavItem[] };
 

@@ -1,4 +1,4 @@
-// Pure helpers of the chat playground (spec 3 "Chat playground", section 9 constants): the
+// Pure helpers of the chat playground (docs/product-rules.md, "Relay console pages"): the
 // settings' bounds, the request sent to POST /pg/chat/completions, and the reading of its
 // server-sent events.
 import { createParser } from "eventsource-parser";
@@ -10,7 +10,7 @@ export type ChatMessage = { id: string; role: ChatRole; content: string; createA
 export type PlaygroundSettings = { group: string; model: string; temperature: number; maxTokens: number; systemPrompt: string };
 
 // The slider runs 0.1..1 in steps of 0.1; before it is moved the request carries the
-// spec's default temperature 0.
+// default temperature 0.
 export const TEMPERATURE = { min: 0.1, max: 1, step: 0.1, initial: 0 } as const;
 export const DEFAULT_MODEL = "gpt-4o-mini";
 export const DEFAULT_MAX_TOKENS = 0;

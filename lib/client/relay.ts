@@ -1,13 +1,13 @@
-// Pure helpers of the relay console pages (spec 3): channel types and key hints, the
+// Pure helpers of the relay console pages (docs/product-rules.md, "Relay console pages"): channel types and key hints, the
 // channel model test runner and its cache, token presets, log colours, pricing maths.
 // The server checks everything again; these only shape what the browser shows and sends.
-import type { BadgeColor } from "@/components/ui/badge";
+import type { BadgeColor } from "@/lib/client/badge-color";
 
 // ---------- channels ----------
 
 // Channel types and their names: lib/channels/channel-types.ts (shared with the server).
 
-// Key formats of spec 3 section 3; other types take a plain API key.
+// Compound key formats (docs/product-rules.md, "Relay console pages"); other types take a plain API key.
 const KEY_FORMATS: Record<number, string> = {
   15: "APIKey|SecretKey",
   18: "APPID|APISecret|APIKey",
@@ -216,7 +216,7 @@ export function parseExpiry(text: string): number | null {
 export const LOG_TYPES = [1, 2, 3, 4, 5, 6] as const;
 export const LOG_TYPE_COLOR: Record<number, BadgeColor> = { 1: "blue", 2: "green", 3: "orange", 4: "purple", 5: "yellow", 6: "red" };
 
-export function useTimeColor(seconds: number): BadgeColor {
+export function timeUsedColor(seconds: number): BadgeColor {
   if (seconds < 101) return "green";
   if (seconds < 300) return "orange";
   return "red";

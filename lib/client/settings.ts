@@ -1,4 +1,4 @@
-// The notification, price and other settings of /app/me (spec 1 section 3, user setting
+// The notification, price and other settings of /app/me (docs/product-rules.md, "Site status, setup status, browser state"; user setting
 // JSON). Parsing the stored JSON, building the PUT /api/user/setting body, and telling
 // whether anything changed.
 export const THRESHOLD_PRESETS = [100000, 500000, 1000000, 5000000] as const;

@@ -1,4 +1,4 @@
-// Browser-local state (spec 1 section 3). Every key the console keeps in localStorage is
+// Browser-local state (docs/product-rules.md, "Site status, setup status, browser state"). Every key the console keeps in localStorage is
 // named here, so no component spells one on its own.
 export const STORAGE_KEYS = {
   user: "user",
@@ -21,7 +21,7 @@ export const STORAGE_KEYS = {
   chats: "chats",
   messagePageSize: "message-page-size",
   language: "i18nextLng",
-  // relay console pages (spec 3): column choices, tag mode, model test results (24 h)
+  // relay console pages: column choices, tag mode, model test results (24 h)
   channelColumns: "channel-columns",
   channelTagMode: "channel-tag-mode",
   channelTestResults: "channel-test-results",

@@ -1,5 +1,5 @@
 "use client";
-// The page size remembered under page-size (spec 3 section 9). Read after mount (the server
+// The page size remembered under page-size (docs/product-rules.md, "Relay console pages"). Read after mount (the server
 // cannot know it); null until then, so that a list is fetched once at the right size.
 import { useEffect, useState } from "react";
 import { parsePageSize, readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";

@@ -1,4 +1,4 @@
-// The client-side checks of spec 1 section 5. They spare a round trip and mirror the
+// The client-side checks of the input limits (docs/product-rules.md, "Accounts"). They spare a round trip and mirror the
 // server's rules; the server checks everything again. Each returns a message key under
 // "validation" in messages/*.json, or null when the input passes.
 export type ValidationKey =

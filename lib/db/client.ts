@@ -1,6 +1,7 @@
 // The Prisma client for the configured database. Both clients are generated from the one
 // schema (prisma/schema.prisma); the program is written against the SQLite client's types,
 // which the PostgreSQL client shares model for model.
+import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";

@@ -4,6 +4,7 @@
 // backslash as LIKE's escape character by default; SQLite has none unless the statement
 // names one, so the SQLite connection adds ESCAPE '\' to Prisma's LIKE comparisons
 // (sqliteLikeEscape, applied in lib/db/client.ts). docs/limits.md.
+import "server-only";
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
 }

@@ -2,6 +2,7 @@
 // name order, each in its own transaction, and records them in _migrations. Runs at
 // start-up before the server listens. On PostgreSQL an advisory lock keeps several nodes
 // starting at once from applying the same file twice.
+import "server-only";
 import { readdirSync, readFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";

@@ -15,6 +15,7 @@
 // usage-log batches, through whenSqliteIdle) are held while the worker copies the last
 // frames; the first write after that restarts the WAL. At one connection that delays one
 // call every few thousand; everything else goes on meanwhile.
+import "server-only";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";

@@ -1,6 +1,7 @@
 // Who is calling a console /api route: a session cookie, or a system access token in the
 // Authorization header. Either way the browser (or script) must also name the user in the
 // New-Api-User header, and the two must agree (as in new-api).
+import "server-only";
 import type { User } from "@/generated/sqlite/client";
 import { lookupHash } from "@/lib/auth/lookup-hash";
 import { readSession, passwordVersion, SESSION_COOKIE } from "@/lib/auth/session";

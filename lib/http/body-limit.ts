@@ -1,6 +1,7 @@
 // The size limit of console (/api/*) request bodies, enforced in server.ts while the body
 // arrives, before Next reads any of it (docs/limits.md). route() applies the same limits
 // again to what it reads (lib/http/route.ts).
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { LOCALE_COOKIE, pickLocale } from "@/lib/i18n/locale";

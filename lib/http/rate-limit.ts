@@ -1,5 +1,6 @@
 // Fixed-window counters: in memory on one node, in Redis (INCR + EXPIRE) when REDIS_URL is
 // set so that every node counts against the same window.
+import "server-only";
 import { redis, redisKey } from "@/lib/cache/redis";
 
 type Window = { count: number; resetAt: number };

@@ -1,9 +1,10 @@
 // The one wrapper every console /api route handler goes through. It resolves the caller
-// and its role, applies the rate limit and the body-size limit, parses query and body with
-// zod, runs the verb, and answers in the {success, message, data} envelope. Errors are
+// and its role, applies the rate limit and the body-size limit, parses path parameters,
+// query and body with zod, runs the verb, and answers in the {success, message, data} envelope. Errors are
 // mapped here once; unknown errors are logged server-side and answered with a generic 500.
+import "server-only";
 import type { z } from "zod";
-import type { User } from "@/generated/sqlite/client";
+import type { Ctx, UserCtx } from "@/lib/ctx";
 import { isAdmin, isRoot } from "@/lib/auth/roles";
 import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
@@ -13,23 +14,17 @@ import { CONSOLE_MAX_BODY_BYTES } from "@/lib/http/body-limit";
 import { toJson } from "@/lib/http/json";
 import { hit } from "@/lib/http/rate-limit";
 import { clientIp, isHttps } from "@/lib/http/request-info";
-import { pickLocale, type Locale, LOCALE_COOKIE } from "@/lib/i18n/locale";
-import { renderMessage, type MessageKey, type MessageParams } from "@/lib/i18n/server-messages";
+import { pickLocale, LOCALE_COOKIE } from "@/lib/i18n/locale";
+import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import { getBool } from "@/lib/options/store";
 
 export type Access = "public" | "user" | "admin" | "root";
 
-export type Ctx = {
-  locale: Locale;
-  ip: string;
-  https: boolean;
-  headers: Headers;
-  t: (key: MessageKey, params?: MessageParams) => string;
-};
-export type UserCtx = Ctx & { user: User };
+export type { Ctx, UserCtx };
 
-type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> = {
+type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P extends z.ZodType | undefined = undefined> = {
   access: Access;
+  params?: P; // path parameters ([id] folders)
   query?: Q;
   body?: B;
   // "critical": login, register and similar calls share a tight per-address limit.
@@ -40,11 +35,11 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> =
 };
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
-type HandlerArgs<A extends Access, Q, B> = {
+type HandlerArgs<A extends Access, Q, B, P = undefined> = {
   ctx: A extends "public" ? Ctx : UserCtx;
   query: Infer<Q>;
   body: Infer<B>;
-  params: Record<string, string>;
+  params: P extends z.ZodType ? z.infer<P> : Record<string, string>;
   request: Request;
 };
 
@@ -113,10 +108,12 @@ async function readBody(request: Request, limit: number): Promise<unknown> {
   }
 }
 
-export function route<A extends Access, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  options: Options<Q, B> & { access: A },
-  handler: (args: HandlerArgs<A, Q, B>) => Promise<unknown>,
-) {
+export function route<
+  A extends Access,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(options: Options<Q, B, P> & { access: A }, handler: (args: HandlerArgs<A, Q, B, P>) => Promise<unknown>) {
   return async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     const ctx = contextOf(request);
     try {
@@ -136,6 +133,12 @@ export function route<A extends Access, Q extends z.ZodType | undefined = undefi
       if (options.demoBlocked && getBool("DemoSiteEnabled") && !("user" in full && isRoot(full.user.role))) {
         throw new AppError("DEMO_REFUSED", "demo_refused");
       }
+      let params: unknown = (await context?.params) ?? {};
+      if (options.params) {
+        const parsed = options.params.safeParse(params);
+        if (!parsed.success) return respond(200, { success: false, message: zodMessage(ctx, parsed.error) });
+        params = parsed.data;
+      }
       const url = new URL(request.url);
       let query: unknown = undefined;
       if (options.query) {
@@ -149,8 +152,7 @@ export function route<A extends Access, Q extends z.ZodType | undefined = undefi
         if (!parsed.success) return respond(200, { success: false, message: zodMessage(ctx, parsed.error) });
         body = parsed.data;
       }
-      const params = (await context?.params) ?? {};
-      const result = await handler({ ctx: full, query, body, params, request } as HandlerArgs<A, Q, B>);
+      const result = await handler({ ctx: full, query, body, params, request } as HandlerArgs<A, Q, B, P>);
       if (result instanceof Response) return result;
       if (result instanceof Reply) {
         const { data, message, headers, raw } = result.init;

@@ -1,6 +1,7 @@
 // Writes a batch of usage-log rows through the database driver: one prepared statement in
 // one transaction on SQLite, one multi-row INSERT on PostgreSQL. (Prisma's createMany cost
 // more CPU than the relay calls whose logs it wrote: bench/ profile.)
+import "server-only";
 import { env } from "@/lib/env";
 import { sqliteConnection } from "@/lib/db/client";
 import { pgPool, whenSqliteIdle } from "@/lib/db/raw";

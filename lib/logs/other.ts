@@ -1,11 +1,15 @@
-// The usage log's `other` JSON (spec 3 section 3), built in one place so that every relay
+// The usage log's `other` JSON (docs/product-rules.md, "Prices, quota of a call, usage logs"), built in one place so that every relay
 // path writes the same names. Absent figures are left out rather than written as zero.
 // admin_info is stripped from the self view (lib/logs/query.ts).
-import type { ResolvedPrice } from "@/lib/billing/pricing";
+import "server-only";
 import { getBool } from "@/lib/options/store";
 
+// The price figures the log records. Structural, so that logs do not import billing (billing
+// writes logs); lib/billing/pricing.ts's ResolvedPrice fits it.
+type LoggedPrice = { modelRatio: number; modelPrice: number; completionRatio: number; groupRatio: number; cacheRatio: number };
+
 export type LogOtherInput = {
-  price: ResolvedPrice;
+  price: LoggedPrice;
   userGroupRatio?: number;
   cacheTokens?: number;
   cacheCreationTokens?: number;
@@ -64,7 +68,7 @@ export function logOther(i: LogOtherInput): Record<string, unknown> {
   }
   put("frt", i.frtMs);
   o.admin_info = { use_channel: i.channelIds.map(String) };
-  // Chat content is kept only when the admin enabled it (spec 3: a notice tells users so).
+  // Chat content is kept only when the admin enabled it (docs/product-rules.md: users are told so).
   if (getBool("LogChatContentEnabled")) {
     put("system_prompt", i.systemPrompt);
     put("context", i.context);

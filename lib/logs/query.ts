@@ -1,12 +1,15 @@
 // Usage-log reads: the admin view (every user, channel details) and the self view (the
 // caller's rows only, without channel ids or names and without other.admin_info).
+import "server-only";
 import type { Log, Prisma } from "@/generated/sqlite/client";
 import { z } from "zod";
 import { db } from "@/lib/db/client";
+import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { page, pageSize } from "@/lib/channels/query";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { containsText } from "@/lib/db/like";
+import type { UserCtx } from "@/lib/ctx";
 
 const optInt = z.coerce.number().int().optional().catch(undefined);
 const optStr = z.string().max(200).optional();
@@ -62,7 +65,15 @@ function view(row: Log, admin: boolean) {
   return Object.assign(rest, { other, ip, client_ip: ip });
 }
 
-export async function listLogs(q: LogQuery, userId: number | null) {
+// All rows (GET /api/log, admins only) or the caller's own (GET /api/log/self).
+function ownerOf(ctx: UserCtx, all: boolean): number | null {
+  if (!all) return ctx.user.id;
+  if (!isAdmin(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");
+  return null;
+}
+
+export async function listLogs({ ctx, input: { query: q, all } }: { ctx: UserCtx; input: { query: LogQuery; all: boolean } }) {
+  const userId = ownerOf(ctx, all);
   const w = where(q, userId);
   const [rows, total] = await Promise.all([
     db().log.findMany({ where: w, orderBy: { id: "desc" }, skip: (q.p - 1) * q.page_size, take: q.page_size }),
@@ -73,8 +84,8 @@ export async function listLogs(q: LogQuery, userId: number | null) {
 
 // quota: sum over the filtered rows; rpm and tpm: consumption rows of the last 60 seconds
 // under the same filters (time range aside).
-export async function logStat(q: LogQuery, userId: number | null) {
-  const w = where(q, userId);
+export async function logStat({ ctx, input: { query: q, all } }: { ctx: UserCtx; input: { query: LogQuery; all: boolean } }) {
+  const w = where(q, ownerOf(ctx, all));
   const since = BigInt(Math.floor(Date.now() / 1000) - 60);
   const recent: Prisma.LogWhereInput = Object.assign({}, w, { type: LOG_TYPE.consume, created_at: { gte: since } });
   const [sum, last] = await Promise.all([
@@ -88,7 +99,7 @@ export async function logStat(q: LogQuery, userId: number | null) {
   };
 }
 
-export async function deleteLogsBefore(target: number | undefined): Promise<number> {
+export async function deleteLogsBefore({ input: target }: { ctx: UserCtx; input: number | undefined }): Promise<number> {
   if (!target || target <= 0) throw new AppError("INVALID_INPUT", "log_target_required");
   return (await db().log.deleteMany({ where: { created_at: { lt: BigInt(target) } } })).count;
 }

@@ -2,6 +2,7 @@
 // writes them in batches (lib/logs/insert.ts) every 100 ms or as soon as 200 are waiting,
 // and the shutdown sequence flushes what is left (registerFlusher). If the database
 // refuses a batch, the rows are kept (up to MAX_QUEUE) and retried on the next tick.
+import "server-only";
 import { insertLogRows, type LogRow } from "@/lib/logs/insert";
 import { registerFlusher } from "@/lib/lifecycle";
 import { describeError } from "@/lib/errors";

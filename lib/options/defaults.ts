@@ -1,8 +1,9 @@
-// Every option of spec 2 with its default value. An option is a key with a string value;
+// Every option with its default value (docs/product-rules.md, "Options"). An option is a key with a string value;
 // booleans are "true"/"false", JSON options are JSON text. The database holds only what an
 // admin has changed; everything else reads from here.
+import "server-only";
 
-const QUOTA_PER_UNIT = 500000; // 500000 quota units = 1 USD (spec 1 section 9)
+const QUOTA_PER_UNIT = 500000; // 500000 quota units = 1 USD (docs/product-rules.md, "Quota and display")
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -204,7 +205,7 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   global_css: "",
   global_js: "",
 
-  // model mapping (spec 2: virtual model name -> [{model, priorities}])
+  // model mapping: virtual model name -> [{model, priorities}] (docs/product-rules.md, "Options")
   model_mapping: json({}),
 };
 

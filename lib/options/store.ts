@@ -3,6 +3,7 @@
 // then to the cache, and on several nodes a Redis message tells the others to reload.
 // Secret options (SECRET_OPTION_KEYS) are sealed in the database (lib/auth/secret-box.ts, as
 // channel keys) and held opened in the cache: see docs/secrets.md.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
 import { open, seal } from "@/lib/auth/secret-box";

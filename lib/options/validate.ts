@@ -1,7 +1,8 @@
-// Server-side validation of option values (spec 2 section 5), pure so that it is
+// Server-side validation of option values (docs/product-rules.md, "Options"), pure so that it is
 // unit-tested. validateOption returns the value to store (some keys are normalized) or a
 // refusal with a message key. `current` reads the other options, for the rules that
 // combine several keys (fallback pricing).
+import "server-only";
 import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
 import { isBooleanOption, OPTION_DEFAULTS } from "@/lib/options/defaults";
 

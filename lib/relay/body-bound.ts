@@ -5,6 +5,7 @@
 // while they arrive, chunk by chunk, and are refused once the count passes the limit,
 // before anything parses them. Small bodies (nearly every call) are never scanned; long
 // strings (base64 images) are skipped with native searches, so a big image costs little.
+import "server-only";
 
 // Scanning starts once a body is larger than this; below it, parsing costs well under 1 ms.
 export const COUNT_FROM = 64 * 1024;

@@ -6,6 +6,7 @@
 // turned each scavenge into a copy of a megabyte of dead calls, 2 to 7 ms at one connection
 // instead of well under 1 ms, which is what the relay's p99 was made of. This class is the
 // part of AbortSignal the relay uses, as a plain object.
+import "server-only";
 
 /** What the relay reads of a signal; an AbortSignal fits too (the fetch transport, tests). */
 export interface Cancellation {

@@ -7,6 +7,7 @@
 // priming, as OpenAI documents for its chat format; an image counts 765 tokens (a 1024x1024
 // image at high detail), since its size is not known here. It errs on the high side for
 // CJK-heavy text, which is the safe side for a reservation.
+import "server-only";
 import type { ChatRequest, EmbeddingRequest } from "@/lib/relay/types";
 
 const PER_MESSAGE = 4;

@@ -5,11 +5,12 @@
 //   client, try the next channel (tried ones excluded, walking down the priority tiers) →
 //   settle the exact cost from the upstream's usage (or refund everything), log in batches.
 // Errors answer in the ingress format's own error shape; no upstream key ever appears in one.
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { User } from "@/generated/sqlite/client";
 import { authenticate } from "@/lib/http/auth";
-import { AppError, isAppError, type ErrorCode, describeError } from "@/lib/errors";
+import { AppError, isAppError, describeError, relayErrorType, relayStatus } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { CLIENT_IP_HEADER } from "@/lib/http/request-info";
 import { pickLocale } from "@/lib/i18n/locale";
@@ -35,7 +36,7 @@ import { checkRateLimit, recordSuccess, type RateLimitSubject } from "@/lib/rela
 import { apiKeyOf, errorFormatOf, matchRoute, type RelayRoute } from "@/lib/relay/routes";
 import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
 import { authenticateToken, checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
-import { isEmbeddingRequest, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
+import { isEmbeddingRequest, RelayError, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
 
 // The caller as billing sees it: a token of a user, or the console user in the playground.
 type Caller = {
@@ -50,32 +51,12 @@ type Caller = {
   rate: RateLimitSubject;
 };
 
-const STATUS_OF: Partial<Record<ErrorCode, number>> = {
-  INVALID_INPUT: 400,
-  RULE: 400,
-  NOT_FOUND: 404,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  QUOTA_EXCEEDED: 403,
-  RATE_LIMITED: 429,
-  PAYLOAD_TOO_LARGE: 413,
-  NO_CHANNEL: 503,
-  DEMO_REFUSED: 405,
-};
-const TYPE_OF: Partial<Record<ErrorCode, string>> = {
-  UNAUTHENTICATED: "authentication_error",
-  FORBIDDEN: "permission_error",
-  QUOTA_EXCEEDED: "insufficient_quota",
-  RATE_LIMITED: "rate_limit_error",
-  NO_CHANNEL: "no_available_channel",
-};
-
 function appErrorToUpstream(err: AppError, req: IncomingMessage): UpstreamError {
   const locale = pickLocale(null, req.headers["accept-language"]);
   return {
-    status: STATUS_OF[err.code] ?? 500,
+    status: relayStatus[err.code],
     message: renderMessage(locale, err.key, err.params),
-    type: TYPE_OF[err.code] ?? (err.code === "INTERNAL" ? "server_error" : "invalid_request_error"),
+    type: relayErrorType[err.code],
     code: err.key,
   };
 }
@@ -260,9 +241,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
       return;
     }
     if (isAppError(err)) return writeError(errorFormat, res, appErrorToUpstream(err, req));
-    if (err && typeof err === "object" && "toUpstreamError" in err) {
-      return writeError(errorFormat, res, (err as { toUpstreamError(): UpstreamError }).toUpstreamError());
-    }
+    if (err instanceof RelayError) return writeError(errorFormat, res, err.toUpstreamError());
     console.error("[relay] unexpected error:", describeError(err));
     writeError(errorFormat, res, { status: 500, message: "internal error", type: "server_error", code: "internal_error" });
   }

@@ -3,6 +3,7 @@
 // channel did not opt out (auto_ban = 0): at once when the upstream's message contains one of
 // AutomaticDisableKeywords (case-insensitive, one per line), or after ChannelDisableThreshold
 // consecutive failures. Any success resets the count. Counts are per node, in memory.
+import "server-only";
 import { autoDisableChannel } from "@/lib/channels/auto-disable-channel";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
 import type { UpstreamError } from "@/lib/relay/types";

@@ -1,8 +1,9 @@
 // GET /v1/models and GET /v1beta/models: the models this token may use — those served by an
 // enabled channel in the token's group, narrowed to the token's model limits when it has
 // them — in the OpenAI or the Gemini list shape.
+import "server-only";
 import type { IngressName } from "@/lib/relay/formats";
-import { enabledModels } from "@/lib/relay/channel-cache";
+import { enabledModels } from "@/lib/channels/channel-cache";
 import type { TokenContext } from "@/lib/relay/token-cache";
 
 const CREATED = 1_700_000_000; // a fixed timestamp: OpenAI's list carries one per model

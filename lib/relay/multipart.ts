@@ -8,6 +8,7 @@
 // CRLF; its headers end with an empty line; its content ends at the next CRLF `--boundary`.
 // `--boundary--` closes the body. Only a full delimiter line ends a part, so a file whose
 // bytes contain CRLF, `--`, or the word "model" is never cut.
+import "server-only";
 import { RelayError } from "@/lib/relay/types";
 
 /** The model named in the form and where its value sits in the body (byte offsets, end exclusive). */

@@ -7,6 +7,7 @@
 // Invariant: nothing is written to the client before the upstream has produced a success
 // (for a stream: its first rendered content), so that a failure before that point can be
 // retried on another channel. `firstByteSentToClient` tells whether that point was passed.
+import "server-only";
 import type { ServerResponse } from "node:http";
 import { CompletionCounter, estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens, estimateTextTokens } from "@/lib/relay/estimate";
 import { formats, MAX_EMBED_INPUTS, renderGeminiEmbeddings, type IngressName, type StreamRenderer } from "@/lib/relay/formats";

@@ -7,6 +7,7 @@
 //    global.rate_limit_exempt_enabled.
 // checkRateLimit counts the request (call it once per client request, before the upstream
 // call); recordSuccess counts a success (after a successful answer).
+import "server-only";
 import { AppError } from "@/lib/errors";
 import { count, hit, peek } from "@/lib/http/rate-limit";
 import { getBool, getNumber, getOption } from "@/lib/options/store";

@@ -1,4 +1,5 @@
 // The relay's route table: which path speaks which ingress format, and where its key is.
+import "server-only";
 import type { IngressName } from "@/lib/relay/formats";
 import { parseGeminiPath } from "@/lib/relay/formats";
 import type { PassthroughEndpoint } from "@/lib/relay/providers/types";

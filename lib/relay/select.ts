@@ -1,8 +1,9 @@
 // Channel choice for one relay attempt: the enabled channels of the group that serve the
 // model, highest priority tier first, weighted random inside a tier, skipping channels
 // already tried (retries pass them in exclude) and walking down tiers when one is used up.
+import "server-only";
 import { AppError } from "@/lib/errors";
-import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/relay/channel-cache";
+import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/channels/channel-cache";
 
 export type SelectedChannel = {
   id: number;

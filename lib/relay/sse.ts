@@ -4,6 +4,7 @@
 // Writing: headers go out at once (flushHeaders), each event is one res.write (node sends
 // it immediately: the server's sockets have Nagle off), and the writer waits for 'drain'
 // when the client reads slower than the upstream writes, so memory stays bounded.
+import "server-only";
 import type { ServerResponse } from "node:http";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 

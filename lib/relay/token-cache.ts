@@ -2,6 +2,7 @@
 // by the token's lookup hash for a short time (TTL_MS) and dropped at once on any write
 // through the console (here and, through Redis, on other nodes). The token's remaining quota
 // in the cache is only a fast pre-check: reserve() re-checks it with a conditional update.
+import "server-only";
 import { isIP } from "node:net";
 import { lookupHash } from "@/lib/auth/lookup-hash";
 import { isAdmin, USER_STATUS } from "@/lib/auth/roles";
@@ -9,30 +10,13 @@ import { onInvalidate } from "@/lib/cache/invalidate";
 import { db } from "@/lib/db/client";
 import { AppError, describeError } from "@/lib/errors";
 import { canUseGroup } from "@/lib/billing/groups";
+import { tokenCache as cache, type CachedToken, type CachedUser, type Entry } from "@/lib/cache/token-store";
+
+export type { CachedToken, CachedUser };
 
 const TTL_MS = 30_000;
 const NEGATIVE_TTL_MS = 5_000;
 const MAX_ENTRIES = 50_000;
-
-export type CachedToken = {
-  id: number;
-  user_id: number;
-  name: string;
-  status: number;
-  expired_time: bigint;
-  remain_quota: bigint;
-  unlimited_quota: boolean;
-  model_limits_enabled: boolean;
-  model_limits: string[];
-  allow_ips: string[];
-  group: string;
-  rate_limit_enabled: boolean;
-  rate_limit_period: number;
-  rate_limit_count: number;
-  rate_limit_success: number;
-};
-
-export type CachedUser = { id: number; username: string; group: string; role: number; status: number; setting: string };
 
 export type TokenContext = {
   token: CachedToken;
@@ -40,10 +24,6 @@ export type TokenContext = {
   group: string; // the group the call is billed and routed in: the token's, else the user's
   pinnedChannelId: number | null; // admin keys sk-<key>-<channelId>
 };
-
-type Entry = { value: { token: CachedToken; user: CachedUser } | null; expires: number };
-const state = globalThis as unknown as { __gatewayTokenCache?: { byHash: Map<string, Entry>; hashById: Map<number, string> } };
-const cache = () => (state.__gatewayTokenCache ??= { byHash: new Map(), hashById: new Map() });
 
 export function invalidateTokenCache(keyHash?: string): void {
   if (keyHash === undefined) {
@@ -59,7 +39,10 @@ export function invalidateUserTokens(userId: number): void {
 
 onInvalidate((topic, id) => {
   if (topic === "tokens") invalidateTokenCache(id);
-  if (topic === "users") id ? invalidateUserTokens(Number(id)) : invalidateTokenCache();
+  if (topic === "users") {
+    if (id) invalidateUserTokens(Number(id));
+    else invalidateTokenCache();
+  }
 });
 
 // A token with model limits may only call the models it lists.
@@ -67,13 +50,6 @@ export function checkTokenModel(token: Pick<CachedToken, "model_limits_enabled" 
   if (token.model_limits_enabled && !token.model_limits.includes(model)) {
     throw new AppError("FORBIDDEN", "token_model_not_allowed", { model });
   }
-}
-
-// Keeps the cached remaining quota in step after reserve/settle/refund on this node.
-export function noteTokenQuota(tokenId: number, remain: bigint): void {
-  const hash = cache().hashById.get(tokenId);
-  const e = hash ? cache().byHash.get(hash) : undefined;
-  if (e?.value && e.value.token.id === tokenId) e.value.token.remain_quota = remain;
 }
 
 async function load(hash: string): Promise<Entry["value"]> {

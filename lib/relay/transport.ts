@@ -7,6 +7,7 @@
 // - `httpTransport`: node:http / node:https with keep-alive agents, no dependency.
 // Both honour the abort signal during the call and while the body is read, and hand the
 // body on as it arrives (an async iterable of chunks), never buffered.
+import "server-only";
 import http from "node:http";
 import https from "node:https";
 import { Agent } from "undici";

@@ -1,10 +1,12 @@
 // First-run setup: creates the root account (when none exists), saves the usage mode and
 // records the setup row. Two concurrent calls cannot both succeed: the setup row is always
 // id 1 (a primary key), so the second transaction fails on the key and rolls back its root.
+import "server-only";
 import { z } from "zod";
 import { hashPassword } from "@/lib/auth/password";
 import { ROLE, USER_STATUS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
+import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { setOption } from "@/lib/options/store";
@@ -25,7 +27,7 @@ export type SetupInput = z.infer<typeof setupBody>;
 
 const SETUP_ROW_ID = 1;
 
-export async function runSetup({ input }: { input: SetupInput }): Promise<void> {
+export async function runSetup({ input }: { ctx: Ctx; input: SetupInput }): Promise<void> {
   if (await isSetupDone()) throw new AppError("RULE", "setup_already_done");
   let root: { username: string; hash: string } | null = null;
   if (!(await rootExists())) {

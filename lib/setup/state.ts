@@ -1,5 +1,6 @@
 // Whether first-run setup is done. Once true it stays true, so it is cached for good; while
 // false it is read from the database each time (only the setup flow runs then).
+import "server-only";
 import { db } from "@/lib/db/client";
 
 const holder = globalThis as unknown as { __gatewaySetupDone?: boolean };

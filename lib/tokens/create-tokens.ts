@@ -10,7 +10,7 @@ import type { TokenActor } from "@/lib/tokens/owned";
 import type { TokenFields } from "@/lib/tokens/schemas";
 import { TOKEN_STATUS, newKey, tokenView } from "@/lib/tokens/shared";
 
-export async function createTokens(actor: TokenActor, input: TokenFields & { count?: number }) {
+export async function createTokens({ ctx: { user: actor }, input }: { ctx: { user: TokenActor }; input: TokenFields & { count?: number } }) {
   const now = nowSeconds();
   const name = input.name?.trim() ?? "";
   if (!name) throw new AppError("INVALID_INPUT", "token_name_required");

@@ -5,7 +5,7 @@ import { nowSeconds } from "@/lib/billing/ledger";
 import { ownToken, type TokenActor } from "@/lib/tokens/owned";
 import { TOKEN_STATUS, tokensChanged } from "@/lib/tokens/shared";
 
-export async function deleteToken(actor: TokenActor, id: number) {
+export async function deleteToken({ ctx: { user: actor }, input: id }: { ctx: { user: TokenActor }; input: number }) {
   const t = await ownToken(actor, id);
   await db().token.update({ where: { id }, data: { deleted_at: BigInt(nowSeconds()), status: TOKEN_STATUS.disabled } });
   await tokensChanged(t.key_hash);

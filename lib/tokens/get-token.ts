@@ -2,6 +2,6 @@
 import { ownToken, type TokenActor } from "@/lib/tokens/owned";
 import { tokenView } from "@/lib/tokens/shared";
 
-export async function getToken(actor: TokenActor, id: number) {
+export async function getToken({ ctx: { user: actor }, input: id }: { ctx: { user: TokenActor }; input: number }) {
   return tokenView(await ownToken(actor, id));
 }

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { liveTokensOf, type TokenActor } from "@/lib/tokens/owned";
 import { tokenView } from "@/lib/tokens/shared";
 
-export async function listTokens(actor: TokenActor, page: number, size: number) {
+export async function listTokens({ ctx: { user: actor }, input: { page, size } }: { ctx: { user: TokenActor }; input: { page: number; size: number } }) {
   const where = liveTokensOf(actor.id);
   const [rows, total] = await Promise.all([
     db().token.findMany({ where, orderBy: { id: "desc" }, skip: (page - 1) * size, take: size }),

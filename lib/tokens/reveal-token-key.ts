@@ -2,6 +2,6 @@
 import { ownToken, type TokenActor } from "@/lib/tokens/owned";
 import { fullKey } from "@/lib/tokens/shared";
 
-export async function revealTokenKey(actor: TokenActor, id: number) {
+export async function revealTokenKey({ ctx: { user: actor }, input: id }: { ctx: { user: TokenActor }; input: number }) {
   return { key: fullKey(await ownToken(actor, id)) };
 }

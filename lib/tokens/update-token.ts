@@ -9,7 +9,10 @@ import { ownToken, type TokenActor } from "@/lib/tokens/owned";
 import type { TokenFields } from "@/lib/tokens/schemas";
 import { TOKEN_STATUS, isExhausted, isExpired, tokenView, tokensChanged } from "@/lib/tokens/shared";
 
-export async function updateToken(actor: TokenActor, input: TokenFields & { id: number; status?: number }, statusOnly: boolean) {
+export async function updateToken({
+  ctx: { user: actor },
+  input: { fields: input, statusOnly },
+}: { ctx: { user: TokenActor }; input: { fields: TokenFields & { id: number; status?: number }; statusOnly: boolean } }) {
   const now = nowSeconds();
   const current = await ownToken(actor, input.id);
   const changes: Prisma.TokenUncheckedUpdateInput = {};

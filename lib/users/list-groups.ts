@@ -19,6 +19,6 @@ export async function listSelfGroups({ ctx }: { ctx: UserCtx }) {
   return userGroupMap(ctx.user.group);
 }
 
-export async function listGroupNames(): Promise<string[]> {
+export async function listGroupNames(_args: { ctx: UserCtx }): Promise<string[]> {
   return Object.keys(record(getJson<unknown>("GroupRatio", {})));
 }

@@ -1,5 +1,5 @@
 // Admin actions on a user (promote, demote, disable, enable, delete) under the rules of
-// spec 1 sections 5 and 6 (lib/users/rules.ts). Delete is a soft delete. The update is
+// docs/product-rules.md, "Accounts" (lib/users/rules.ts). Delete is a soft delete. The update is
 // conditional on the role and status the rules were checked against, so that two
 // concurrent actions cannot combine into something neither would allow.
 import { nowSeconds } from "@/lib/billing/ledger";

@@ -5,6 +5,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { ROLE, USER_STATUS } from "@/lib/auth/roles";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
+import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { getBool, getNumber } from "@/lib/options/store";
 import { newAffCode } from "@/lib/users/aff-code";
@@ -22,7 +23,7 @@ export type RegisterInput = {
 
 const nonNegative = (key: string) => BigInt(Math.max(0, Math.trunc(getNumber(key, 0))));
 
-export async function register({ input }: { input: RegisterInput }) {
+export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
   if (!getBool("RegisterEnabled") || getBool("SelfUseModeEnabled")) throw new AppError("RULE", "register_disabled");
   if (!getBool("PasswordRegisterEnabled")) throw new AppError("RULE", "password_register_disabled");
   if (input.email && !z.email().safeParse(input.email).success) throw new AppError("INVALID_INPUT", "email_invalid");

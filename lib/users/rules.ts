@@ -1,4 +1,4 @@
-// Pure rules of spec 1 sections 5 and 6 for the admin calls: who may act on whom, and what
+// Pure level rules for the admin calls (docs/product-rules.md, "Accounts"): who may act on whom, and what
 // each manage action may do. Kept free of I/O so that they are unit-tested one by one.
 import { canManage, isAdmin, isRoot, ROLE, USER_STATUS } from "@/lib/auth/roles";
 import type { MessageKey } from "@/lib/i18n/server-messages";

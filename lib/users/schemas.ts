@@ -1,6 +1,6 @@
 // Input shapes of the account calls. Custom messages "msg:<key>" are rendered in the
 // caller's language by route(). Limits: username at most 12 characters, password 8 to 20
-// (spec 1 sections 5 and 9; the upper bound as in new-api).
+// (docs/product-rules.md, "Accounts").
 import { z } from "zod";
 
 export const USERNAME_MAX = 12;

@@ -14,7 +14,7 @@ import { accessRefusal } from "@/lib/users/rules";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
 import { userChanged } from "@/lib/users/changed";
 
-// Log type 3: an admin action on a user (spec 3 log types).
+// Log type 3: an admin action on a user (docs/product-rules.md, "Prices, quota of a call, usage logs").
 const LOG_TYPE_ADMIN = 3;
 
 export type UpdateUserInput = {

@@ -1,4 +1,4 @@
-// The console walk of spec 1, in Chinese and in English, against the real built server on
+// The console walk (docs/console-ui.md), in Chinese and in English, against the real built server on
 // a fresh database: setup, login as root, create a user, promote / demote / disable /
 // enable, log in as that user, settings, change password, logout; plus the session-expired
 // path of the error catalogue, the theme and the language menu. Screenshots of every page

@@ -1,4 +1,4 @@
-// Browser test of the chat playground (spec 3 "Chat playground"): root prices a model and
+// Browser test of the chat playground (docs/console-ui.md): root prices a model and
 // adds a channel pointed at a mock OpenAI upstream that streams; a user given quota by root
 // logs in, opens /playground, picks the model, sends a message and watches the streamed
 // reply complete, then clears the context. The call is billed to the user and logged with

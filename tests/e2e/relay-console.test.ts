@@ -1,4 +1,4 @@
-// Browser test of the relay console pages (spec 3): root adds a channel pointed at a mock
+// Browser test of the relay console pages (docs/channels-tokens-billing.md): root adds a channel pointed at a mock
 // OpenAI upstream (models fetched from it), manages it in the channel list; a normal user
 // creates a token, copies its key and calls the gateway with it through the official
 // OpenAI SDK (one plain and one streamed chat); the usage logs then show those calls with
@@ -104,7 +104,7 @@ async function asUser(ctx: BrowserContext, user: SeededUser) {
   await ctx.addCookies([{ name: "session", value, url: server.url }]);
 }
 
-// Prices set through PUT /api/option/ (root), and the quota the spec's formula gives:
+// Prices set through PUT /api/option/ (root), and the quota the price formula gives (docs/product-rules.md):
 // round(group ratio × model ratio × (prompt + completion × completion ratio)), group ratio 1.
 const MODEL_RATIO: Record<string, number> = { "gpt-mock": 1.25, "gpt-4o": 2.5 };
 const COMPLETION_RATIO: Record<string, number> = { "gpt-mock": 4, "gpt-4o": 3 };
@@ -385,7 +385,7 @@ describe("relay console", () => {
   });
 
   it("the pricing page shows the server's prices", async () => {
-    // Pricing, logged out: the default group's ratio and the spec's formula.
+    // Pricing, logged out: the default group's ratio and the price formula.
     const anon = await newContext("en", "light");
     const p = await anon.newPage();
     await p.goto(`${server.url}/pricing`);

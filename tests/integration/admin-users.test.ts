@@ -1,5 +1,5 @@
 // User administration: list, search, read, create, edit and the manage actions, with the
-// level rules of spec 1 sections 5 and 6 checked for root, admin and user actors.
+// level rules (docs/product-rules.md, "Accounts") checked for root, admin and user actors.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loginAs, makeUser, setupRoot } from "../support/accounts";
 import { ApiClient } from "../support/client";

@@ -206,7 +206,7 @@ describe("settlement above the reservation", () => {
 });
 
 describe("authenticateToken", () => {
-  it("accepts a valid key in any accepted form and refuses with the spec's reasons", async () => {
+  it("accepts a valid key in any accepted form and refuses with the documented reasons", async () => {
     const [t] = (await alice.client.post<Tok[]>("/api/token/", { name: "relay", remain_quota: 1000, model_limits_enabled: true, model_limits: "gpt-4o", allow_ips: "10.0.0.0/8\n127.0.0.1" })).data;
     const ctx = await lib.tokens.authenticateToken(`Bearer ${t.key}`, { ip: "10.1.2.3", model: "gpt-4o" });
     expect(ctx).toMatchObject({ group: "default", pinnedChannelId: null, user: { id: alice.id }, token: { id: t.id } });
@@ -258,7 +258,7 @@ describe("selectChannel", () => {
     const low = await mk("low", { priority: 1, weight: 5 });
     await mk("disabled", { priority: 100, status: 2 });
     const elsewhere = await mk("other-group", { priority: 100, group: "elsewhere" });
-    const { invalidateChannelCache } = await import("@/lib/relay/channel-cache");
+    const { invalidateChannelCache } = await import("@/lib/channels/channel-cache");
     invalidateChannelCache();
 
     for (let i = 0; i < 20; i++) {
@@ -298,7 +298,7 @@ describe("pricing and model lists", () => {
     expect(anon.group_ratio).toMatchObject({ default: 1, vip: 1 });
     const mine = await alice.client.get<unknown>("/api/pricing");
     expect(Object.keys((mine as unknown as { usable_group: Record<string, string> }).usable_group).sort()).toEqual(["default", "vip"]);
-    const { enabledModels, invalidateChannelCache } = await import("@/lib/relay/channel-cache");
+    const { enabledModels, invalidateChannelCache } = await import("@/lib/channels/channel-cache");
     invalidateChannelCache(); // the channel was created by the server process
     expect(await enabledModels(["vip"])).toContain("priced-model");
     expect(await enabledModels(["nobody"])).toEqual([]);

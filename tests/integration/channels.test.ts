@@ -88,7 +88,7 @@ describe("channel create, read, update", () => {
     }
   });
 
-  it("validates input with the spec's messages", async () => {
+  it("validates input with the catalogue messages", async () => {
     expect((await admin.client.post("/api/channel/", { type: 1, name: "", key: "k", models: "m" })).success).toBe(false);
     expect((await admin.client.post("/api/channel/", { type: 1, name: "n", key: "", models: "m" })).success).toBe(false);
     const badMapping = await admin.client.post("/api/channel/", { type: 1, name: "n", key: "k", models: "m", model_mapping: "[1]" });

@@ -1,5 +1,5 @@
 // Option administration: root only, secrets never listed with their values, server-side validation of values
-// (spec 2 section 5), and the demo-site refusal.
+// (docs/product-rules.md, "Options"), and the demo-site refusal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeUser, setupRoot } from "../support/accounts";
 import { ApiClient } from "../support/client";

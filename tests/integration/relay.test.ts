@@ -1,5 +1,5 @@
 // The relay end to end: the real server, real mock upstreams speaking each provider's wire
-// format, and the official SDKs as clients. Billing is checked against the spec's formula
+// format, and the official SDKs as clients. Billing is checked against the price formula (docs/product-rules.md)
 // and the ledger; retries, errors, model lists and concurrency against a small balance.
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";

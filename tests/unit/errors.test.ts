@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeError } from "@/lib/errors";
+import { consoleStatus, describeError, relayErrorType, relayStatus } from "@/lib/errors";
 
 describe("describeError", () => {
   it("keeps only the first line of a Prisma validation error (the rest prints the call's arguments)", () => {
@@ -21,5 +21,52 @@ describe("describeError", () => {
     expect(text).toContain("sk-[redacted]");
     expect(text).toContain("[sealed]");
     expect(text).toContain("[hash]");
+  });
+});
+
+describe("the one error map (lib/errors.ts)", () => {
+  it("gives every code its console status, relay status and relay error type", () => {
+    expect(consoleStatus).toEqual({
+      INVALID_INPUT: 200,
+      RULE: 200,
+      NOT_FOUND: 200,
+      QUOTA_EXCEEDED: 200,
+      NO_CHANNEL: 200,
+      UPSTREAM: 200,
+      UNAUTHENTICATED: 401,
+      FORBIDDEN: 403,
+      DEMO_REFUSED: 405,
+      PAYLOAD_TOO_LARGE: 413,
+      RATE_LIMITED: 429,
+      INTERNAL: 500,
+    });
+    expect(relayStatus).toEqual({
+      INVALID_INPUT: 400,
+      RULE: 400,
+      NOT_FOUND: 404,
+      UNAUTHENTICATED: 401,
+      FORBIDDEN: 403,
+      QUOTA_EXCEEDED: 403,
+      RATE_LIMITED: 429,
+      PAYLOAD_TOO_LARGE: 413,
+      NO_CHANNEL: 503,
+      DEMO_REFUSED: 405,
+      UPSTREAM: 500,
+      INTERNAL: 500,
+    });
+    expect(relayErrorType).toEqual({
+      INVALID_INPUT: "invalid_request_error",
+      RULE: "invalid_request_error",
+      NOT_FOUND: "invalid_request_error",
+      UNAUTHENTICATED: "authentication_error",
+      FORBIDDEN: "permission_error",
+      QUOTA_EXCEEDED: "insufficient_quota",
+      RATE_LIMITED: "rate_limit_error",
+      PAYLOAD_TOO_LARGE: "invalid_request_error",
+      NO_CHANNEL: "no_available_channel",
+      DEMO_REFUSED: "invalid_request_error",
+      UPSTREAM: "invalid_request_error",
+      INTERNAL: "server_error",
+    });
   });
 });

@@ -9,13 +9,13 @@ import { createBody, updateBody } from "@/lib/channels/schemas";
 import { createChannels } from "@/lib/channels/create-channels";
 import { updateChannel } from "@/lib/channels/update-channel";
 
-export const GET = route({ access: "admin", query: channelListQuery }, async ({ query }) =>
-  listChannels({ page: query.p, pageSize: query.page_size, idSort: query.id_sort, tagMode: query.tag_mode, filter: filterOf(query) }),
+export const GET = route({ access: "admin", query: channelListQuery }, async ({ ctx, query }) =>
+  listChannels({ ctx, input: { page: query.p, pageSize: query.page_size, idSort: query.id_sort, tagMode: query.tag_mode, filter: filterOf(query) } }),
 );
 
-export const POST = route({ access: "admin", body: createBody, maxBodyBytes: CHANNEL_MAX_BODY_BYTES }, async ({ body }) => {
-  const created = await createChannels(body);
+export const POST = route({ access: "admin", body: createBody, maxBodyBytes: CHANNEL_MAX_BODY_BYTES }, async ({ ctx, body }) => {
+  const created = await createChannels({ ctx, input: body });
   return created.length === 1 && body.mode !== "batch" ? created[0] : created;
 });
 
-export const PUT = route({ access: "admin", body: updateBody }, async ({ body }) => updateChannel(body));
+export const PUT = route({ access: "admin", body: updateBody }, async ({ ctx, body }) => updateChannel({ ctx, input: body }));

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { listGroupNames } from "@/lib/users/list-groups";
 
-export const GET = route({ access: "admin" }, async () => listGroupNames());
+export const GET = route({ access: "admin" }, async ({ ctx }) => listGroupNames({ ctx }));

@@ -4,9 +4,9 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { deleteLogsBefore, listLogs, logQuery } from "@/lib/logs/query";
 
-export const GET = route({ access: "admin", query: logQuery }, async ({ query }) => listLogs(query, null));
+export const GET = route({ access: "admin", query: logQuery }, async ({ ctx, query }) => listLogs({ ctx, input: { query, all: true } }));
 
 export const DELETE = route(
   { access: "admin", query: z.object({ target_timestamp: z.coerce.number().int().optional().catch(undefined) }) },
-  async ({ query }) => deleteLogsBefore(query.target_timestamp),
+  async ({ ctx, query }) => deleteLogsBefore({ ctx, input: query.target_timestamp }),
 );

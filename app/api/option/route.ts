@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { listOptions } from "@/lib/options/list-options";
 import { updateOption } from "@/lib/options/update-option";
 
-export const GET = route({ access: "root" }, async () => listOptions());
+export const GET = route({ access: "root" }, async ({ ctx }) => listOptions({ ctx }));
 
 const optionBody = z.object({
   key: z.string({ error: "msg:invalid_parameter" }).min(1, "msg:invalid_parameter").max(200),
@@ -12,4 +12,4 @@ const optionBody = z.object({
 });
 
 // PUT /api/option/: save one option after validation (root)
-export const PUT = route({ access: "root", body: optionBody, demoBlocked: true }, async ({ body }) => updateOption({ input: body }));
+export const PUT = route({ access: "root", body: optionBody, demoBlocked: true }, async ({ ctx, body }) => updateOption({ ctx, input: body }));

@@ -3,11 +3,11 @@ import { Reply, route } from "@/lib/http/route";
 import { getSetupStatus } from "@/lib/setup/get-setup-status";
 import { runSetup, setupBody } from "@/lib/setup/run-setup";
 
-export const GET = route({ access: "public" }, async () => getSetupStatus());
+export const GET = route({ access: "public" }, async ({ ctx }) => getSetupStatus({ ctx }));
 
 // POST /api/setup: first-run setup (root account and usage mode)
 // Rate limited like login: it takes a password and is open to anyone until done.
 export const POST = route({ access: "public", body: setupBody, rateLimit: "critical" }, async ({ ctx, body }) => {
-  await runSetup({ input: body });
+  await runSetup({ ctx, input: body });
   return new Reply({ message: ctx.t("setup_done") });
 });

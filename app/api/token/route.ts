@@ -13,12 +13,12 @@ const listQuery = z.object({ p: page, size: pageSize(10), page_size: z.string().
 
 export const GET = route({ access: "user", query: listQuery }, async ({ ctx, query }) => {
   const size = query.page_size ? Math.min(100, Math.max(1, Number(query.page_size) || 10)) : query.size;
-  return listTokens(ctx.user, query.p, size);
+  return listTokens({ ctx, input: { page: query.p, size } });
 });
 
-export const POST = route({ access: "user", body: createTokenBody }, async ({ ctx, body }) => createTokens(ctx.user, body));
+export const POST = route({ access: "user", body: createTokenBody }, async ({ ctx, body }) => createTokens({ ctx, input: body }));
 
 export const PUT = route(
   { access: "user", body: updateTokenBody, query: z.object({ status_only: z.string().optional() }) },
-  async ({ ctx, body, query }) => updateToken(ctx.user, body, query.status_only === "true" || query.status_only === "1"),
+  async ({ ctx, body, query }) => updateToken({ ctx, input: { fields: body, statusOnly: query.status_only === "true" || query.status_only === "1" } }),
 );

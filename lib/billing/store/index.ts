@@ -1,4 +1,5 @@
 // The billing store of the configured database, created once per process.
+import "server-only";
 import { env } from "@/lib/env";
 import { sqliteConnection } from "@/lib/db/client";
 import { pgPool } from "@/lib/db/raw";

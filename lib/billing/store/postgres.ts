@@ -1,6 +1,7 @@
 // PostgreSQL: one pooled connection per movement, in a transaction of plain statements.
 // The conditional updates are re-checked by PostgreSQL against the latest row version when
 // two transactions race for one balance, so no balance goes below zero.
+import "server-only";
 import type pg from "pg";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";

@@ -16,6 +16,7 @@
 // the commits per call, and the commit no longer runs just as the client's next request
 // arrives (bench/README.md). Every console request, and the shutdown, commits them first
 // (flushSoon), so that the console never shows a balance without its last settlement.
+import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
 import { holdSqliteUntil, whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";

@@ -1,4 +1,5 @@
 // Ingress format: Anthropic Messages (POST /v1/messages).
+import "server-only";
 import { z } from "zod";
 import type { ChatRequest, ContentPart, FinishReason, Message, ToolChoice, UpstreamError, Usage } from "@/lib/relay/types";
 import { MAX_OUTPUT_TOKENS, json, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";

@@ -3,6 +3,7 @@
 // {embeddings:[{values}]}; what @google/genai's models.embedContent sends). As for
 // generateContent, the model comes from the URL. Text parts only: Gemini's embedding models
 // count only parts.text, and the other providers' embeddings take text.
+import "server-only";
 import { z } from "zod";
 import { RelayError, type EmbedInput, type EmbeddingRequest } from "@/lib/relay/types";
 import { MAX_EMBED_INPUTS, zodToRelayError } from "./types";

@@ -1,6 +1,7 @@
 // Ingress format: Gemini generateContent / streamGenerateContent (POST
 // /v1beta/models/{model}:generateContent, :streamGenerateContent?alt=sse). The model and the
 // action come from the URL (parseGeminiPath), not from the body.
+import "server-only";
 import { z } from "zod";
 import type { ChatRequest, ContentPart, FinishReason, Message, ToolCall, ToolChoice, UpstreamError, Usage } from "@/lib/relay/types";
 import { MAX_N, MAX_OUTPUT_TOKENS, json, parseArgs, zodToRelayError, type IngressFormat, type ParseContext, type StreamRenderer } from "./types";

@@ -1,4 +1,5 @@
 // The ingress formats by name.
+import "server-only";
 import { anthropicMessages } from "./anthropic-messages";
 import { gemini } from "./gemini";
 import { openaiChat } from "./openai-chat";

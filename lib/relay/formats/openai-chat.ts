@@ -1,4 +1,5 @@
 // Ingress format: OpenAI chat completions (POST /v1/chat/completions).
+import "server-only";
 import { z } from "zod";
 import { type ChatRequest, type ContentPart, type Message, type ToolChoice, type UpstreamError } from "@/lib/relay/types";
 import { MAX_N, MAX_OUTPUT_TOKENS, json, nowSeconds, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";

@@ -1,5 +1,6 @@
 // The contract of an ingress format: parse a client's body into the canonical request, and
 // render canonical answers, streams and errors back in the client's own wire format.
+import "server-only";
 import type { ZodError } from "zod";
 import { RelayError, type ChatRequest, type ChatResponse, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
 

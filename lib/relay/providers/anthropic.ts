@@ -1,4 +1,5 @@
 // Anthropic Messages (channel type 14): POST {base}/v1/messages, x-api-key, anthropic-version.
+import "server-only";
 import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, redact, tryJson, typeForStatus } from "./common";

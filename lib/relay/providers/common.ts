@@ -1,4 +1,5 @@
 // Helpers shared by the adapters.
+import "server-only";
 import { RelayError, type ChannelView, type FinishReason, type UpstreamError } from "@/lib/relay/types";
 
 export const trimSlash = (s: string) => (s.endsWith("/") ? s.replace(/\/+$/, "") : s);

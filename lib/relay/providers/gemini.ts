@@ -1,6 +1,7 @@
 // Google Gemini (channel type 24): POST {base}/v1beta/models/{model}:generateContent or
 // :streamGenerateContent?alt=sse, and :embedContent / :batchEmbedContents for embeddings; key
 // in the x-goog-api-key header (never in the URL, where it could end up in a log line).
+import "server-only";
 import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbedInput, FinishReason, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, redact, tryJson, typeForStatus } from "./common";

@@ -1,7 +1,8 @@
 // The OpenAI wire: OpenAI itself and every host that speaks its chat completions API
 // (OpenRouter, Moonshot, Perplexity, SiliconFlow, Mistral, DeepSeek, xAI, Ollama, custom),
 // and Azure OpenAI, which differs only in its URL (deployments, api-version) and header.
-import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, StreamEvent, ToolCall, Usage } from "@/lib/relay/types";
+import "server-only";
+import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
 import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamRequest } from "./types";

@@ -1,4 +1,5 @@
 // Channel type → adapter. The only place that knows which wire a channel type speaks.
+import "server-only";
 import { CHANNEL_TYPE } from "@/lib/channels/channel-types";
 import { anthropic } from "./anthropic";
 import { gemini } from "./gemini";

@@ -1,5 +1,6 @@
 // The contract of a provider adapter: one per upstream wire, behind one typed interface.
 // Shared code (the pipeline) only calls these methods; it never branches on a provider.
+import "server-only";
 import type { ChannelView, ChatRequest, ChatResponse, EmbeddingRequest, StreamEvent, UpstreamError } from "@/lib/relay/types";
 
 export interface UpstreamRequest {

@@ -17,7 +17,7 @@ beforeEach(() => {
   set("GroupRatio", { default: 1, vip: 0.5, svip: 2, free: 0 });
 });
 
-describe("quota of a call (spec 2 section 9)", () => {
+describe("quota of a call (docs/product-rules.md)", () => {
   // model, group, prompt, completion, cached, expected quota
   const table: Array<[string, string, number, number, number, bigint, string]> = [
     ["gpt-4o", "default", 1000, 500, 0, 3750n, "1.25 × 1 × (1000 + 500×4)"],

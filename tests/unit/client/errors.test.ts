@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyResponse, expiredLoginUrl, safeReturnTo } from "@/lib/client/errors";
 
-describe("classifyResponse (spec 1 section 8)", () => {
+describe("classifyResponse", () => {
   it("passes a successful envelope", () => {
     expect(classifyResponse(200, false, { success: true, message: "" })).toBeNull();
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatTimestamp, isNewYearsDay, renderQuota, shortenNumber, unreadBadge } from "@/lib/client/format";
 
-describe("quota display (spec 1 section 9)", () => {
+describe("quota display", () => {
   const currency = { displayInCurrency: true, quotaPerUnit: 500000 };
   const units = { displayInCurrency: false, quotaPerUnit: 500000 };
   it("shows dollars with 2 decimals, 500000 units = $1", () => {

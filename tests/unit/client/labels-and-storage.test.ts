@@ -3,7 +3,7 @@ import { userRoleLabel, userStatusLabel } from "@/lib/client/labels";
 import { parsePageSize } from "@/lib/client/storage";
 import { userListPath } from "@/lib/client/user";
 
-describe("status and role labels (spec 1 section 4)", () => {
+describe("status and role labels", () => {
   it("labels statuses, deregistration first", () => {
     expect(userStatusLabel(1).key).toBe("enabled");
     expect(userStatusLabel(2).key).toBe("banned");

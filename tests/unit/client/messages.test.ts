@@ -11,7 +11,7 @@ describe("messages", () => {
   it("zh and en have the same keys", () => {
     expect(leaves(en).sort()).toEqual(leaves(zh).sort());
   });
-  it("carry the spec's setup messages", () => {
+  it("carry the setup messages", () => {
     expect(zh.validation.setupUsernameRequired).toBe("请输入管理员用户名");
     expect(zh.validation.setupPasswordShort).toBe("密码长度至少为8个字符");
     expect(zh.validation.setupPasswordMismatch).toBe("两次输入的密码不一致");

@@ -27,7 +27,7 @@ function streamOf(parts: string[]): ReadableStream<Uint8Array> {
 }
 
 describe("playground helpers", () => {
-  it("has the spec's constants", () => {
+  it("has the documented constants", () => {
     expect(TEMPERATURE).toEqual({ min: 0.1, max: 1, step: 0.1, initial: 0 });
     expect(DEFAULT_MODEL).toBe("gpt-4o-mini");
     expect(FIRST_MESSAGE_ID).toBe(4);

@@ -18,7 +18,7 @@ import {
   storeResults,
   TestCancelled,
   TEST_CACHE_MS,
-  useTimeColor,
+  timeUsedColor,
   withoutFailed,
   type ModelTestResult,
 } from "@/lib/client/relay";
@@ -126,7 +126,7 @@ describe("token expiry", () => {
 
 describe("logs", () => {
   it("colours use time and first-token time", () => {
-    expect([100, 101, 299, 300].map(useTimeColor)).toEqual(["green", "orange", "orange", "red"]);
+    expect([100, 101, 299, 300].map(timeUsedColor)).toEqual(["green", "orange", "orange", "red"]);
     expect([2999, 3000, 9999, 10000].map(frtColor)).toEqual(["green", "orange", "orange", "red"]);
   });
   it("defaults to today 00:00 until one hour ahead", () => {
@@ -136,7 +136,7 @@ describe("logs", () => {
 });
 
 describe("pricing", () => {
-  it("follows spec 3 section 9", () => {
+  it("follows the documented rules", () => {
     expect(promptPrice(15, 1)).toBe(30);
     expect(promptPrice(1.25, 2)).toBe(5);
     expect(completionPrice(1.25, 4, 2)).toBe(20);

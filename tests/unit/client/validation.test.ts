@@ -11,7 +11,7 @@ import {
   checkWebhookUrl,
 } from "@/lib/client/validation";
 
-describe("client checks (spec 1 section 5)", () => {
+describe("client checks of the input limits", () => {
   it("login needs both fields", () => {
     expect(checkLogin("", "x")).toBe("loginRequired");
     expect(checkLogin("  ", "x")).toBe("loginRequired");

@@ -9,7 +9,7 @@ describe("validateOption", () => {
   it("accepts every default value", () => {
     for (const [key, value] of Object.entries(OPTION_DEFAULTS)) {
       const r = v(key, value);
-      // ModelRequestRateLimitCount defaults to -1 (spec 2 section 9) but an admin may only set >= 0.
+      // ModelRequestRateLimitCount defaults to -1 (docs/product-rules.md) but an admin may only set >= 0.
       if (key === "ModelRequestRateLimitCount") continue;
       expect(r.ok, `${key}=${value}`).toBe(true);
     }

@@ -11,7 +11,7 @@ const KINDS: MockKind[] = ["openai", "azure", "anthropic", "gemini"];
 const INGRESSES: IngressName[] = ["openai-chat", "anthropic-messages", "gemini"];
 const MODEL = "gpt-4.1";
 const fixture = relayOverMocks(KINDS);
-const { mocks, use } = fixture;
+const { use } = fixture;
 
 /** Checks URL, auth header (the channel's key), model mapping, system prompt placement. */
 function checkUpstream(kind: MockKind, m: MockUpstream, stream: boolean) {

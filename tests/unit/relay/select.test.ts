@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mapModel, pickCandidate } from "@/lib/relay/select";
-import type { Candidate } from "@/lib/relay/channel-cache";
+import type { Candidate } from "@/lib/channels/channel-cache";
 
 const c = (channelId: number, priority: number, weight: number): Candidate => ({ channelId, priority, weight });
 const fixed = (v: number) => () => v;

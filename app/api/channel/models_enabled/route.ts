@@ -1,5 +1,5 @@
 // GET /api/channel/models_enabled: model names served by at least one enabled channel
 import { route } from "@/lib/http/route";
-import { enabledModels } from "@/lib/relay/channel-cache";
+import { enabledModels } from "@/lib/channels/channel-cache";
 
 export const GET = route({ access: "admin" }, async () => enabledModels());

@@ -7,4 +7,6 @@ const query = z.object({
   offset: z.coerce.number().int().min(0).optional().catch(0),
   limit: z.coerce.number().int().optional().catch(200),
 });
-export const GET = route({ access: "admin", query }, async ({ query }) => listTags(query.offset ?? 0, Math.min(200, Math.max(1, query.limit ?? 200))));
+export const GET = route({ access: "admin", query }, async ({ ctx, query }) =>
+  listTags({ ctx, input: { offset: query.offset ?? 0, limit: Math.min(200, Math.max(1, query.limit ?? 200)) } }),
+);

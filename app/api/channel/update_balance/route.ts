@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { updateAllBalances } from "@/lib/channels/upstream";
 
-export const GET = route({ access: "admin" }, async () => updateAllBalances());
+export const GET = route({ access: "admin" }, async ({ ctx }) => updateAllBalances({ ctx }));

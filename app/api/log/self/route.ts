@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { listLogs, logQuery } from "@/lib/logs/query";
 
-export const GET = route({ access: "user", query: logQuery }, async ({ ctx, query }) => listLogs(query, ctx.user.id));
+export const GET = route({ access: "user", query: logQuery }, async ({ ctx, query }) => listLogs({ ctx, input: { query, all: false } }));

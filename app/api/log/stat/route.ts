@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { logQuery, logStat } from "@/lib/logs/query";
 
-export const GET = route({ access: "admin", query: logQuery }, async ({ query }) => logStat(query, null));
+export const GET = route({ access: "admin", query: logQuery }, async ({ ctx, query }) => logStat({ ctx, input: { query, all: true } }));

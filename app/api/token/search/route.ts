@@ -6,5 +6,5 @@ import { searchTokens } from "@/lib/tokens/search-tokens";
 
 const query = z.object({ keyword: z.string().max(200).optional(), token: z.string().max(200).optional(), p: page, size: pageSize(100, 1000) });
 export const GET = route({ access: "user", query }, async ({ ctx, query }) =>
-  searchTokens(ctx.user, { keyword: query.keyword, token: query.token, page: query.p, size: query.size }),
+  searchTokens({ ctx, input: { keyword: query.keyword, token: query.token, page: query.p, size: query.size } }),
 );

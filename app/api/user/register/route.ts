@@ -3,4 +3,4 @@ import { route } from "@/lib/http/route";
 import { register } from "@/lib/users/register";
 import { registerBody } from "@/lib/users/schemas";
 
-export const POST = route({ access: "public", body: registerBody, rateLimit: "critical" }, async ({ body }) => register({ input: body }));
+export const POST = route({ access: "public", body: registerBody, rateLimit: "critical" }, async ({ ctx, body }) => register({ ctx, input: body }));

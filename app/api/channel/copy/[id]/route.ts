@@ -1,7 +1,7 @@
 // POST /api/channel/copy/{id}: copy a channel with its stored key (?suffix=, ?reset_balance=false)
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { AppError } from "@/lib/errors";
+import { idParams } from "@/lib/http/params";
 import { copyChannel } from "@/lib/channels/copy-channel";
 
 const copyQuery = z.object({
@@ -9,9 +9,7 @@ const copyQuery = z.object({
   reset_balance: z.enum(["true", "false", "1", "0", ""]).optional(),
 });
 
-export const POST = route({ access: "admin", query: copyQuery }, async ({ params, query }) => {
-  const id = z.coerce.number().int().positive().safeParse(params.id);
-  if (!id.success) throw new AppError("INVALID_INPUT", "invalid_parameter");
+export const POST = route({ access: "admin", params: idParams, query: copyQuery }, async ({ ctx, params, query }) => {
   const reset = query.reset_balance === undefined || query.reset_balance === "" ? true : query.reset_balance === "true" || query.reset_balance === "1";
-  return copyChannel({ id: id.data, suffix: query.suffix, resetBalance: reset });
+  return copyChannel({ ctx, input: { id: params.id, suffix: query.suffix, resetBalance: reset } });
 });

@@ -3,4 +3,6 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { setTagStatus } from "@/lib/channels/set-tag-status";
 
-export const POST = route({ access: "admin", body: z.object({ tag: z.string().max(200) }) }, async ({ body }) => setTagStatus(body.tag, 1));
+export const POST = route({ access: "admin", body: z.object({ tag: z.string().max(200) }) }, async ({ ctx, body }) =>
+  setTagStatus({ ctx, input: { tag: body.tag, status: 1 } }),
+);

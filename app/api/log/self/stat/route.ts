@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { logQuery, logStat } from "@/lib/logs/query";
 
-export const GET = route({ access: "user", query: logQuery }, async ({ ctx, query }) => logStat(query, ctx.user.id));
+export const GET = route({ access: "user", query: logQuery }, async ({ ctx, query }) => logStat({ ctx, input: { query, all: false } }));

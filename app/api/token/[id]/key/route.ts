@@ -1,11 +1,6 @@
 // POST /api/token/{id}/key: the full key of one of the caller's tokens, for copying
-import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { AppError } from "@/lib/errors";
+import { idParams } from "@/lib/http/params";
 import { revealTokenKey } from "@/lib/tokens/reveal-token-key";
 
-export const POST = route({ access: "user" }, async ({ ctx, params }) => {
-  const id = z.coerce.number().int().positive().safeParse(params.id);
-  if (!id.success) throw new AppError("INVALID_INPUT", "invalid_parameter");
-  return revealTokenKey(ctx.user, id.data);
-});
+export const POST = route({ access: "user", params: idParams }, async ({ ctx, params }) => revealTokenKey({ ctx, input: params.id }));

@@ -1,6 +1,7 @@
 // The routing cache: every channel (key decrypted once, at load) and the enabled abilities
 // indexed by (group, model), sorted by priority. The relay reads only this; it is dropped
 // after every channel write on this node and, through Redis, on the others.
+import "server-only";
 import { open } from "@/lib/auth/secret-box";
 import { onInvalidate } from "@/lib/cache/invalidate";
 import { CHANNEL_TYPES } from "@/lib/channels/channel-types";

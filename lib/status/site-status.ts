@@ -1,5 +1,7 @@
-// The public site status record of spec 1 section 3, built from the options cache. It is
-// public: it carries flags and client ids, never a secret.
+// The public site status record, built from the options cache (docs/product-rules.md, "Site
+// status, setup status, browser state"). It is public: it carries flags and client ids,
+// never a secret.
+import "server-only";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
 import { isSetupDone } from "@/lib/setup/state";
 import { APP_VERSION, START_TIME } from "@/lib/version";

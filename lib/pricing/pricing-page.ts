@@ -1,11 +1,13 @@
 // The public pricing table (GET /api/pricing): every model an enabled channel serves, with
 // its price or ratios and the groups that can use it; the group ratios; the groups the
 // viewer may use (a logged-out visitor sees the default group only).
+import "server-only";
 import { getJson } from "@/lib/options/store";
 import { usableGroups } from "@/lib/billing/groups";
-import { modelGroups } from "@/lib/relay/channel-cache";
+import { modelGroups } from "@/lib/channels/channel-cache";
+import type { Ctx } from "@/lib/ctx";
 
-export async function pricingTable(viewerGroup: string | null) {
+export async function pricingTable({ input: viewerGroup }: { ctx: Ctx; input: string | null }) {
   const prices = getJson<Record<string, number>>("ModelPrice", {});
   const ratios = getJson<Record<string, number>>("ModelRatio", {});
   const completion = getJson<Record<string, number>>("CompletionRatio", {});

@@ -3,11 +3,13 @@
 // back to the channel; a pass re-enables a channel the system had disabled (when
 // AutomaticEnableChannelEnabled); a failure counts toward automatic disabling like any
 // relay failure. Messages never contain the channel's key (adapters redact upstream errors).
+import "server-only";
 import { db } from "@/lib/db/client";
 import { getBool } from "@/lib/options/store";
+import type { UserCtx } from "@/lib/ctx";
 import { autoEnableChannel } from "@/lib/channels/auto-enable-channel";
 import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
-import { channelIndex, type CachedChannel } from "@/lib/relay/channel-cache";
+import { channelIndex, type CachedChannel } from "@/lib/channels/channel-cache";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { mapModel } from "@/lib/relay/select";
@@ -23,7 +25,7 @@ function testModel(c: CachedChannel, requested: string | undefined, configured: 
   return requested?.trim() || configured.trim() || c.models[0] || FALLBACK_MODEL;
 }
 
-export async function testChannel(id: number, model?: string): Promise<ChannelTestResult | null> {
+export async function testChannel({ input: { id, model } }: { ctx: UserCtx; input: { id: number; model?: string } }): Promise<ChannelTestResult | null> {
   const c = (await channelIndex()).channels.get(id);
   if (!c) return null;
   const adapter = adapterFor(c.type);
@@ -69,13 +71,13 @@ export async function testChannel(id: number, model?: string): Promise<ChannelTe
 
 // Tests every channel that routes traffic or was disabled by the system (so that it can
 // come back), three at a time.
-export async function testAllChannels(): Promise<{ tested: number; passed: number; failed: number }> {
+export async function testAllChannels({ ctx }: { ctx: UserCtx }): Promise<{ tested: number; passed: number; failed: number }> {
   const ids = [...(await channelIndex()).channels.values()].filter((c) => c.status === 1 || c.status === 3).map((c) => c.id);
   let passed = 0;
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
-      const r = await testChannel(ids[next++]);
+      const r = await testChannel({ ctx, input: { id: ids[next++] } });
       if (r?.success) passed++;
     }
   };
