@@ -153,6 +153,7 @@ export const serverMessages = {
   token_name_too_long: { zh: "令牌名称过长", en: "The token name is too long" },
   token_not_found: { zh: "令牌不存在", en: "Token not found" },
   token_expiry_invalid: { zh: "过期时间格式错误！", en: "The expiry time format is wrong" },
+  token_expiry_past: { zh: "过期时间不能早于当前时间", en: "The expiry time must be in the future" },
   token_batch_count_invalid: { zh: "批量创建数量必须在 1 到 100 之间", en: "The batch count must be between 1 and 100" },
   token_quota_negative: { zh: "额度不能为负数", en: "The quota cannot be negative" },
   token_group_not_usable: { zh: "无权使用分组 {group}", en: "You may not use the group {group}" },
