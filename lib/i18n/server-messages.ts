@@ -137,6 +137,8 @@ export const serverMessages = {
   // channels, tokens, billing, logs
   channel_type_invalid: { zh: "未知的渠道类型", en: "Unknown channel type" },
   channel_not_found: { zh: "渠道不存在", en: "Channel not found" },
+  channel_test_all_started: { zh: "已开始测试所有已启用渠道", en: "Testing all enabled channels started" },
+  channel_test_all_running: { zh: "渠道测试正在进行中", en: "Channel testing is already running" },
   channel_name_required: { zh: "渠道名称不能为空", en: "The channel name cannot be empty" },
   channel_key_required: { zh: "渠道密钥不能为空", en: "The channel key cannot be empty" },
   channel_models_required: { zh: "渠道模型不能为空", en: "The channel models cannot be empty" },
