@@ -136,7 +136,7 @@ describe("after setup", () => {
       await admin.page.goto(`${server.url}/app/logs/api-usage`);
       await admin.page.getByRole("button", { name: "root", exact: true }).first().click();
       const dialog = admin.page.getByRole("dialog");
-      await dialog.getByText(m.logs.userInfo.title).waitFor();
+      await dialog.getByRole("heading", { name: m.logs.userInfo.title }).waitFor();
       await dialog.locator("dd").filter({ hasText: /^root$/ }).waitFor();
       expect(await dialog.getByText(m.logs.userInfo.loading).count()).toBe(0);
       expect(await admin.page.locator('[data-toast="error"]').count()).toBe(0);
@@ -180,10 +180,13 @@ describe("after setup", () => {
       await shoot(rootPage.page, locale, "fixes-channels-test-all");
     });
 
-    it("tells a banned user with a live session that they are banned", async () => {
+    it("tells a banned user with a live session (an open page) that they are banned", async () => {
       expect((await root.post("/api/user/manage", { id: daveId, action: "disable" })).success).toBe(true);
       try {
-        await dave.page.goto(`${server.url}/app/tokens`);
+        // the page opened before the ban (a full navigation would go to the login page)
+        expect(new URL(dave.page.url()).pathname).toBe("/app/tokens");
+        await dave.page.getByLabel(m.tokens.keyword, { exact: true }).fill("lapsed");
+        await dave.page.getByRole("button", { name: m.tokens.search, exact: true }).click();
         const banned = locale === "zh" ? "用户已被封禁" : "This user has been banned";
         await toasts(dave.page).filter({ hasText: fmt(m.errors.prefixed, { message: banned }) }).first().waitFor();
         expect(await toasts(dave.page).filter({ hasText: m.errors.forbidden }).count()).toBe(0);
