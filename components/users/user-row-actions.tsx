@@ -35,7 +35,11 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
   const protectedRoot = isRootRole(user.role);
   // Only the super admin promotes or demotes (spec 1 section 6): a regular admin acts on
   // lower levels only, where demote has nothing to do and promote is always refused.
-  const viewerIsRoot = isRootRole(useSessionUser()?.role ?? 0);
+  const viewerRole = useSessionUser()?.role ?? 0;
+  const viewerIsRoot = isRootRole(viewerRole);
+  // Nor does a regular admin act on the same or a higher level (read, edit, manage): the
+  // server refuses all of it, so such rows offer nothing.
+  if (!viewerIsRoot && user.role >= viewerRole) return null;
   const roleAction: ManageAction = user.role < 10 ? "promote" : "demote";
   const statusAction: ManageAction = user.status === 1 ? "disable" : "enable";
   return (

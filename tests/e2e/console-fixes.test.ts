@@ -1,6 +1,7 @@
 // Browser checks of the console behaviour fixes (docs/console-ui.md), in Chinese and in
 // English, against one real built server and one browser: a failed setup shows exactly one
-// toast; only the super admin sees promote/demote; an admin clicking the username of a
+// toast; only the super admin sees promote/demote (and a regular admin no actions on the
+// same or a higher level); an admin clicking the username of a
 // higher-level user in the usage logs gets the user card; a token whose expiry has passed
 // can still be edited; "Test all" runs in the background and the page shows its final
 // counts; a banned user's live session is told it is banned. Screenshots go to
@@ -126,6 +127,8 @@ describe("after setup", () => {
       expect(await row.getByRole("button", { name: promote }).count()).toBe(0);
       expect(await admin.page.getByRole("button", { name: m.users.actions.promote, exact: true }).count()).toBe(0);
       expect(await admin.page.getByRole("button", { name: m.users.actions.demote, exact: true }).count()).toBe(0);
+      // rows of the same or a higher level offer nothing to a regular admin (the server refuses it all)
+      for (const name of [ADMIN.username, "root"]) expect(await admin.page.getByTestId(`user-row-${name}`).getByRole("button").count()).toBe(0);
       await shoot(admin.page, locale, "fixes-users-as-admin");
       await rootPage.page.goto(`${server.url}/admin/users`);
       await rootPage.page.getByTestId(`user-row-${DAVE.username}`).getByRole("button", { name: promote }).waitFor();
