@@ -19,7 +19,6 @@ import { ListStatusRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/t
 import { Tooltip } from "@/components/ui/tooltip";
 import { CHANNEL_TYPES, channelTypeName } from "@/lib/channels/channel-types";
 import { api } from "@/lib/client/api";
-import { failureText } from "@/lib/client/failure";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
 import { splitList } from "@/lib/channels/split-list";
 import {
@@ -34,6 +33,7 @@ import { toast } from "@/lib/client/toast";
 import { usePageSize } from "@/lib/client/use-page-size";
 import { BatchTagDialog, ConfirmDialog, EditModelsDialog, TagEditDialog } from "./channel-dialogs";
 import { ModelTestDialog, testChannelModel } from "./model-test-dialog";
+import { useTestAll } from "./use-test-all";
 import { CHANNEL_COLUMNS, type Channel, type ChannelColumn, type ChannelList, type TagRow } from "./types";
 
 type Filters = { keyword: string; group: string; model: string; types: string[]; statuses: string[]; tags: string[] };
@@ -229,17 +229,7 @@ export function ChannelsPage() {
     void mutate();
   }
 
-  async function testAll() {
-    setBusy(true);
-    try {
-      const r = await api.get("/api/channel/test", { quiet: true });
-      toast.success({ text: r.message || t("testAllStarted") });
-    } catch (err) {
-      toast.error({ key: "channels.testAllFailed", values: { message: failureText(err, te) } });
-    } finally {
-      setBusy(false);
-    }
-  }
+  const testAll = useTestAll(te, refresh);
 
   const refreshBalance = (c: Channel) =>
     act(
@@ -474,7 +464,7 @@ export function ChannelsPage() {
             <Link href="/channel/add" className="inline-flex h-9 items-center rounded-md bg-blue-600 px-4 text-sm font-medium text-white hover:bg-blue-700">
               {t("add")}
             </Link>
-            <Button variant="secondary" disabled={busy} onClick={() => void testAll()}>
+            <Button variant="secondary" disabled={busy} onClick={() => void testAll.start()}>
               {t("testAll")}
             </Button>
             <Button variant="secondary" disabled={busy} onClick={refreshAllBalances}>
@@ -535,6 +525,11 @@ export function ChannelsPage() {
       >
         {t("title")}
       </PageTitle>
+      {testAll.progress && (
+        <p role="status" data-testid="test-all-progress" className="-mt-3 mb-3 text-sm text-zinc-600 dark:text-zinc-400">
+          {t("testAllProgress", { tested: testAll.progress.tested, total: testAll.progress.total, passed: testAll.progress.passed, failed: testAll.progress.failed })}
+        </p>
+      )}
 
       <form onSubmit={search} role="search" className="mb-3 flex flex-wrap items-center gap-2">
         <Input aria-label={t("keyword")} placeholder={t("keywordPlaceholder")} value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} className="max-w-56" />

@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
-import { api } from "@/lib/client/api";
+import { api, ApiError } from "@/lib/client/api";
 import { failureText, isRetryableFailure } from "@/lib/client/failure";
 import { splitList } from "@/lib/channels/split-list";
 import {
@@ -30,7 +30,9 @@ import type { Channel } from "./types";
 
 type TestAnswer = { success: boolean; message: string; time?: number; data?: { time?: number } | null };
 
-// One test call: GET /api/channel/test/{id}?model. The server's answer is shown as it is.
+// One test call: GET /api/channel/test/{id}?model. The server's answer is shown as it is,
+// and the server decides whether a failure is worth retrying (isRetryable: not for a bad key
+// or an unknown model); without its answer (network, 5xx) the status decides.
 export async function testChannelModel(channelId: number, model: string, errorText: (k: string) => string, signal?: AbortSignal): Promise<ModelTestOutcome> {
   const started = Date.now();
   try {
@@ -39,7 +41,9 @@ export async function testChannelModel(channelId: number, model: string, errorTe
     return { success: true, message: r.message ?? "", time, retryable: false };
   } catch (err) {
     if (signal?.aborted) throw new TestCancelled();
-    return { success: false, message: failureText(err, errorText), time: (Date.now() - started) / 1000, retryable: isRetryableFailure(err) };
+    const said = err instanceof ApiError ? (err.body as { isRetryable?: unknown } | null)?.isRetryable : undefined;
+    const retryable = typeof said === "boolean" ? said : isRetryableFailure(err);
+    return { success: false, message: failureText(err, errorText), time: (Date.now() - started) / 1000, retryable };
   }
 }
 
@@ -120,13 +124,19 @@ export function ModelTestDialog({ channel, onClose, onModelsChanged }: { channel
     }
   }
 
+  // Only the failures the server called retryable are run again (spec 3 section 9).
   function retryFailed() {
-    const failed = results.filter((r) => !r.success).map((r) => r.model);
+    const failed = results.filter((r) => !r.success);
     if (!failed.length) {
       toast.info({ key: "channels.test.noFailed" });
       return;
     }
-    void run(failed);
+    const retryable = failed.filter((r) => r.isRetryable).map((r) => r.model);
+    if (!retryable.length) {
+      toast.info({ key: "channels.test.noRetryable" });
+      return;
+    }
+    void run(retryable);
   }
 
   const byModel = new Map(results.map((r) => [r.model, r]));

@@ -126,7 +126,8 @@ function Detail({ log, admin }: { log: Log; admin: boolean }) {
 function UserInfoDialog({ userId, onClose }: { userId: number | null; onClose: () => void }) {
   const t = useTranslations("logs.userInfo");
   const display = useQuotaDisplay();
-  const { data } = useSWR<User>(userId ? `/api/user/${userId}` : null);
+  // The read-only card (any level); the editor's GET /api/user/{id} refuses equal or higher levels.
+  const { data } = useSWR<User>(userId ? `/api/user/${userId}/info` : null);
   return (
     <Dialog open={userId !== null} onOpenChange={(o) => !o && onClose()} title={t("title")}>
       {data ? (

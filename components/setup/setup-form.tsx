@@ -8,7 +8,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { reportInvalid } from "@/components/ui/form-error";
 import { Field } from "@/components/ui/input";
 import { RadioGroup } from "@/components/ui/radio-group";
-import { api } from "@/lib/client/api";
+import { api, ApiError } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";
 import { checkSetup } from "@/lib/client/validation";
 
@@ -43,16 +43,23 @@ export function SetupForm() {
     }
     setBusy(true);
     try {
-      const r = await api.post("/api/setup", {
-        ...form,
-        SelfUseModeEnabled: mode === "self",
-        DemoSiteEnabled: mode === "demo",
-      });
+      // Quiet: this page reports the failure itself, once (the server's reason when it gave
+      // one, else "initialization failed, please retry").
+      const r = await api.post(
+        "/api/setup",
+        {
+          ...form,
+          SelfUseModeEnabled: mode === "self",
+          DemoSiteEnabled: mode === "demo",
+        },
+        { quiet: true },
+      );
       toast.success(r.message ? { text: r.message } : { key: "setup.success" });
       setDone(true);
       window.setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
-    } catch {
-      toast.error({ key: "setup.failed" });
+    } catch (err) {
+      if (err instanceof ApiError && err.failure.kind === "message") toast.error({ key: "errors.prefixed", values: { message: err.failure.text } });
+      else toast.error({ key: "setup.failed" });
       setBusy(false);
     }
   }

@@ -132,7 +132,11 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
         const r = await api.post<Token[]>("/api/token/", { ...body, count });
         toast.success({ key: "tokens.form.created", values: { count: r.data.length } });
       } else {
-        await api.put("/api/token/", { ...body, id: token.id });
+        // The stored expiry is sent back only when it was changed: a token whose expiry has
+        // passed stays editable (the server refuses a new expiry in the past).
+        const edit: Partial<typeof body> & { id: number } = { ...body, id: token.id };
+        if (expired_time === token.expired_time) delete edit.expired_time;
+        await api.put("/api/token/", edit);
         toast.success({ key: "tokens.form.saved" });
       }
       onSaved();

@@ -1,6 +1,7 @@
 "use client";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useSessionUser } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { api } from "@/lib/client/api";
@@ -32,11 +33,18 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
   const name = user.display_name || user.username;
   // The super admin cannot be demoted, disabled or deregistered: only Edit is offered.
   const protectedRoot = isRootRole(user.role);
+  // Only the super admin promotes or demotes (spec 1 section 6): a regular admin acts on
+  // lower levels only, where demote has nothing to do and promote is always refused.
+  const viewerRole = useSessionUser()?.role ?? 0;
+  const viewerIsRoot = isRootRole(viewerRole);
+  // Nor does a regular admin act on the same or a higher level (read, edit, manage): the
+  // server refuses all of it, so such rows offer nothing.
+  if (!viewerIsRoot && user.role >= viewerRole) return null;
   const roleAction: ManageAction = user.role < 10 ? "promote" : "demote";
   const statusAction: ManageAction = user.status === 1 ? "disable" : "enable";
   return (
     <div className="flex flex-wrap gap-1">
-      {!protectedRoot && (
+      {!protectedRoot && viewerIsRoot && (
         <Button size="sm" variant="secondary" disabled={busy} onClick={() => manage(roleAction)} aria-label={t(`${roleAction}User`, { name })}>
           {t(roleAction)}
         </Button>

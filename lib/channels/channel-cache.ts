@@ -36,15 +36,17 @@ export type ChannelIndex = {
 
 export const routeKey = (group: string, model: string) => `${group}\u0000${model}`;
 
-function mapping(text: string): Record<string, string> {
-  if (!text.trim()) return {};
+// A prototype-less map: a "__proto__" key of the channel's JSON is kept as a plain entry
+// instead of being swallowed by the prototype setter (mapModel reads own keys only).
+export function parseModelMapping(text: string): Record<string, string> {
+  if (!text.trim()) return Object.create(null) as Record<string, string>;
   try {
     const v = JSON.parse(text) as Record<string, unknown>;
-    const out: Record<string, string> = {};
+    const out = Object.create(null) as Record<string, string>;
     for (const [k, val] of Object.entries(v ?? {})) if (typeof val === "string" && val) out[k] = val;
     return out;
   } catch {
-    return {};
+    return Object.create(null) as Record<string, string>;
   }
 }
 
@@ -80,7 +82,7 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
       priority: c.priority,
       weight: c.weight,
       tag: c.tag,
-      model_mapping: mapping(c.model_mapping),
+      model_mapping: parseModelMapping(c.model_mapping),
     });
   }
   const routes = new Map<string, Candidate[]>();

@@ -13,6 +13,8 @@ export class ApiError extends Error {
     message: string,
     readonly failure: Failure,
     readonly status: number,
+    // The parsed answer, when there was one (a model test's isRetryable rides on it).
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -75,7 +77,7 @@ async function call<T>(method: string, path: string, body?: unknown, options: Op
   if (failure) {
     // A 401 is always handled: the session is over whatever the caller wanted.
     if (!options.quiet || failure.kind === "expired") reportFailure(failure);
-    throw new ApiError(failure.kind === "message" ? failure.text : failure.kind, failure, res.status);
+    throw new ApiError(failure.kind === "message" ? failure.text : failure.kind, failure, res.status, envelope);
   }
   return envelope as Envelope<T>;
 }

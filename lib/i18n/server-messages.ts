@@ -141,6 +141,8 @@ export const serverMessages = {
   // channels, tokens, billing, logs
   channel_type_invalid: { zh: "未知的渠道类型", en: "Unknown channel type" },
   channel_not_found: { zh: "渠道不存在", en: "Channel not found" },
+  channel_test_all_started: { zh: "已开始测试所有已启用渠道", en: "Testing all enabled channels started" },
+  channel_test_all_running: { zh: "渠道测试正在进行中", en: "Channel testing is already running" },
   channel_name_required: { zh: "渠道名称不能为空", en: "The channel name cannot be empty" },
   channel_key_required: { zh: "渠道密钥不能为空", en: "The channel key cannot be empty" },
   channel_models_required: { zh: "渠道模型不能为空", en: "The channel models cannot be empty" },
@@ -157,6 +159,7 @@ export const serverMessages = {
   token_name_too_long: { zh: "令牌名称过长", en: "The token name is too long" },
   token_not_found: { zh: "令牌不存在", en: "Token not found" },
   token_expiry_invalid: { zh: "过期时间格式错误！", en: "The expiry time format is wrong" },
+  token_expiry_past: { zh: "过期时间不能早于当前时间", en: "The expiry time must be in the future" },
   token_batch_count_invalid: { zh: "批量创建数量必须在 1 到 100 之间", en: "The batch count must be between 1 and 100" },
   token_quota_negative: { zh: "额度不能为负数", en: "The quota cannot be negative" },
   token_group_not_usable: { zh: "无权使用分组 {group}", en: "You may not use the group {group}" },

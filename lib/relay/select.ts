@@ -47,8 +47,11 @@ export function pickCandidate(candidates: Candidate[], exclude: Set<number>, ran
   return null;
 }
 
+// Own keys only: a requested model named "constructor", "toString" or "__proto__" must not
+// read what every object inherits (it would send a function or an object upstream).
 export function mapModel(channel: Pick<CachedChannel, "model_mapping">, model: string): string {
-  return channel.model_mapping[model] || model;
+  const m = channel.model_mapping;
+  return (Object.hasOwn(m, model) && m[model]) || model;
 }
 
 function view(c: CachedChannel, group: string, model: string, priority: number): SelectedChannel {

@@ -16,7 +16,15 @@ import { mapModel } from "@/lib/relay/select";
 import { undiciTransport } from "@/lib/relay/transport";
 import type { ChatRequest } from "@/lib/relay/types";
 
-export type ChannelTestResult = { success: boolean; message: string; time: number /* seconds */ };
+// isRetryable (spec 3, "Model test result"): decided here, where the upstream status is
+// known. A bad key (401, 403), an unknown model (404) or another refusal of the request
+// itself (4xx) gives the same answer again; a timeout, a network error, 408, 429 and 5xx
+// may pass on a later try.
+export type ChannelTestResult = { success: boolean; message: string; time: number /* seconds */; isRetryable: boolean };
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
 
 const TEST_TIMEOUT_MS = 30_000;
 const FALLBACK_MODEL = "gpt-4o-mini";
@@ -29,7 +37,7 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
   const c = (await channelIndex()).channels.get(id);
   if (!c) return null;
   const adapter = adapterFor(c.type);
-  if (!adapter) return { success: false, message: `channel type ${c.type} cannot be tested by the relay`, time: 0 };
+  if (!adapter) return { success: false, message: `channel type ${c.type} cannot be tested by the relay`, time: 0, isRetryable: false };
   const row = await db().channel.findUnique({ where: { id }, select: { test_model: true } });
   const name = testModel(c, model, row?.test_model ?? "");
   const view = { id: c.id, type: c.type, base_url: c.base_url, key: c.key, other: c.other, upstreamModel: mapModel(c, name) };
@@ -49,17 +57,18 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
     if (!res.ok) {
       const err = adapter.parseError(res.status, text, view);
       noteChannelFailure(c, err);
-      result = { success: false, message: `${err.status}: ${err.message}`, time };
+      result = { success: false, message: `${err.status}: ${err.message}`, time, isRetryable: isRetryableStatus(err.status) };
     } else {
       adapter.parseChat(JSON.parse(text));
-      result = { success: true, message: "", time };
+      result = { success: true, message: "", time, isRetryable: false };
     }
   } catch (e) {
     const time = (performance.now() - started) / 1000;
     const timeout = (e as Error).name === "TimeoutError" || (e as Error).name === "AbortError";
     const message = timeout ? "the upstream did not answer in time" : "the upstream could not be reached or answered invalid JSON";
     noteChannelFailure(c, { status: timeout ? 504 : 502, message, type: "upstream_error", code: null });
-    result = { success: false, message, time };
+    // A timeout, an unreachable upstream or a garbled answer may pass on a later try.
+    result = { success: false, message, time, isRetryable: true };
   }
   await recordChannelFigures(id, { response_time: Math.round(result.time * 1000) });
   if (result.success) {
@@ -69,18 +78,8 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
   return result;
 }
 
-// Tests every channel that routes traffic or was disabled by the system (so that it can
-// come back), three at a time.
-export async function testAllChannels({ ctx }: { ctx: UserCtx }): Promise<{ tested: number; passed: number; failed: number }> {
-  const ids = [...(await channelIndex()).channels.values()].filter((c) => c.status === 1 || c.status === 3).map((c) => c.id);
-  let passed = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const r = await testChannel({ ctx, input: { id: ids[next++] } });
-      if (r?.success) passed++;
-    }
-  };
-  await Promise.all([worker(), worker(), worker()]);
-  return { tested: ids.length, passed, failed: ids.length - passed };
+// The channels "test all" covers: those that route traffic, and those the system disabled
+// (so that a pass can bring them back).
+export async function channelsToTest(): Promise<number[]> {
+  return [...(await channelIndex()).channels.values()].filter((c) => c.status === 1 || c.status === 3).map((c) => c.id);
 }

@@ -12,7 +12,7 @@ export function checkTokenFields(actor: TokenActor, f: TokenFields, now: number)
   if (f.name !== undefined && f.name.trim().length > NAME_MAX) throw new AppError("INVALID_INPUT", "token_name_too_long");
   if (f.remain_quota !== undefined && f.remain_quota < 0n) throw new AppError("INVALID_INPUT", "token_quota_negative");
   if (f.expired_time !== undefined && f.expired_time !== -1 && f.expired_time <= now) {
-    throw new AppError("INVALID_INPUT", "token_expiry_invalid");
+    throw new AppError("INVALID_INPUT", "token_expiry_past");
   }
   const group = f.group?.trim();
   if (group && !canUseGroup(actor.group, group)) throw new AppError("RULE", "token_group_not_usable", { group });

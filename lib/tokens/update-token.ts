@@ -18,8 +18,12 @@ export async function updateToken({
   const changes: Prisma.TokenUncheckedUpdateInput = {};
   if (!statusOnly) {
     if (input.name !== undefined && !input.name.trim()) throw new AppError("INVALID_INPUT", "token_name_required");
-    checkTokenFields(actor, input, now);
-    Object.assign(changes, tokenColumns(input));
+    // The drawer resends the stored expiry with every edit: an unchanged expiry is not a
+    // change, so a token that has already expired can still be renamed or given a new expiry.
+    const fields: TokenFields = Object.assign({}, input);
+    if (fields.expired_time !== undefined && BigInt(fields.expired_time) === current.expired_time) delete fields.expired_time;
+    checkTokenFields(actor, fields, now);
+    Object.assign(changes, tokenColumns(fields));
   }
   if (input.status !== undefined) {
     if (statusOnly && ![TOKEN_STATUS.enabled, TOKEN_STATUS.disabled].includes(input.status as 1 | 2)) {

@@ -1,17 +1,20 @@
-// A user deregisters their own account: a soft delete (deleted_at set, access token
-// revoked). The username stays taken. The super admin cannot delete itself.
+// A user deregisters their own account: deleted_at set and the personal data erased
+// (lib/users/erase-account.ts), in one transaction. The username is free again. The super
+// admin cannot delete itself.
 import { isRoot } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/http/route";
 import { userChanged } from "@/lib/users/changed";
+import { eraseAccount } from "@/lib/users/erase-account";
 
 export async function deleteSelf({ ctx }: { ctx: UserCtx }): Promise<void> {
   if (isRoot(ctx.user.role)) throw new AppError("RULE", "root_cannot_delete_self");
-  await db().user.updateMany({
-    where: { id: ctx.user.id, deleted_at: null },
-    data: { deleted_at: BigInt(nowSeconds()), access_token_hash: null },
+  const now = BigInt(nowSeconds());
+  await db().$transaction(async (tx) => {
+    const changed = await tx.user.updateMany({ where: { id: ctx.user.id, deleted_at: null }, data: { deleted_at: now, access_token_hash: null } });
+    if (changed.count === 1) await eraseAccount(tx, ctx.user.id, now);
   });
   await userChanged(ctx.user.id);
 }

@@ -1,5 +1,6 @@
 // Admin actions on a user (promote, demote, disable, enable, delete) under the rules of
-// docs/product-rules.md, "Accounts" (lib/users/rules.ts). Delete is a soft delete. The update is
+// docs/product-rules.md, "Accounts" (lib/users/rules.ts). Delete keeps the row and erases the
+// personal data (lib/users/erase-account.ts). The update is
 // conditional on the role and status the rules were checked against, so that two
 // concurrent actions cannot combine into something neither would allow.
 import { nowSeconds } from "@/lib/billing/ledger";
@@ -8,19 +9,22 @@ import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
 import { planManage, type ManageAction } from "@/lib/users/rules";
 import { userChanged } from "@/lib/users/changed";
+import { eraseAccount } from "@/lib/users/erase-account";
 
 export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: number; action: ManageAction } }) {
   const target = await db().user.findUnique({ where: { id: input.id } });
   if (!target) throw new AppError("NOT_FOUND", "user_not_found");
   const plan = planManage(ctx.user, target, input.action);
   if ("refuse" in plan) throw new AppError("RULE", plan.refuse);
-  const changed = await db().user.updateMany({
-    where: { id: target.id, role: target.role, status: target.status, deleted_at: null },
-    data: plan.delete
-      ? { deleted_at: BigInt(nowSeconds()), access_token_hash: null }
-      : { role: plan.role, status: plan.status },
+  const now = BigInt(nowSeconds());
+  await db().$transaction(async (tx) => {
+    const changed = await tx.user.updateMany({
+      where: { id: target.id, role: target.role, status: target.status, deleted_at: null },
+      data: plan.delete ? { deleted_at: now, access_token_hash: null } : { role: plan.role, status: plan.status },
+    });
+    if (changed.count !== 1) throw new AppError("RULE", "user_changed_concurrently");
+    if (plan.delete) await eraseAccount(tx, target.id, now);
   });
-  if (changed.count !== 1) throw new AppError("RULE", "user_changed_concurrently");
   await userChanged(target.id);
   return { status: plan.status, role: plan.role };
 }

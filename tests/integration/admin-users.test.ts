@@ -78,6 +78,22 @@ describe("read one user", () => {
     expect((await root.get(`/api/user/99999`)).message).toBe("User not found");
     expect((await root.get(`/api/user/abc`)).message).toBe("Invalid parameter");
   });
+
+  it("gives any admin the read-only card of any user (the usage logs' username click), without secrets", async () => {
+    const fields = ["DeletedAt", "display_name", "group", "id", "quota", "request_count", "role", "status", "used_quota", "username"];
+    for (const [id, name, role] of [[rootId, "root", 100], [adminId, "admin1", 10], [admin2Id, "admin2", 10], [userId, "user1", 1]] as const) {
+      const r = await admin.get<U>(`/api/user/${id}/info`);
+      expect(r.success, r.message).toBe(true);
+      expect(r.data).toMatchObject({ id, username: name, role });
+      expect(Object.keys(r.data).sort()).toEqual(fields);
+    }
+    const raw = JSON.stringify((await root.get(`/api/user/${adminId}/info`)).data);
+    expect(raw).not.toMatch(/scrypt|password|access_token|aff_code|email|setting|remark/);
+    expect((await admin.get(`/api/user/99999/info`)).message).toBe("User not found");
+    expect((await admin.get(`/api/user/abc/info`)).message).toBe("Invalid parameter");
+    expect((await user.get(`/api/user/${user2Id}/info`)).status).toBe(403);
+    expect((await new ApiClient(server.url).get(`/api/user/${user2Id}/info`)).status).toBe(401);
+  });
 });
 
 describe("create", () => {
@@ -175,7 +191,12 @@ describe("manage actions", () => {
 
   it("disables and enables; a disabled user is locked out", async () => {
     expect((await manage(admin, userId, "disable")).data).toEqual({ status: 2, role: 1 });
-    expect((await user.get("/api/user/self")).status).toBe(403);
+    // the live session gets the banned message on every call, not the 403 "insufficient permission"
+    for (const path of ["/api/user/self", "/api/token/?p=0&size=10", "/api/user/models"]) {
+      expect(await user.get(path)).toMatchObject({ status: 200, success: false, message: "This user has been banned" });
+    }
+    expect(await user.post("/api/token/", { name: "x" })).toMatchObject({ status: 200, success: false, message: "This user has been banned" });
+    expect((await user.get("/api/user/")).message).toBe("This user has been banned"); // before the role check
     expect((await new ApiClient(server.url).login("user1", "user-pass-1")).message).toBe("This user has been banned");
     expect((await manage(admin, userId, "enable")).data).toEqual({ status: 1, role: 1 });
     expect((await user.get("/api/user/self")).success).toBe(true);
@@ -193,11 +214,57 @@ describe("manage actions", () => {
     }
     expect((await root.put("/api/user/", { id: admin2Id, display_name: "back" })).message).toBe("This user has been deregistered");
     expect((await new ApiClient(server.url).login("admin2", "user-pass-1")).success).toBe(false);
-    expect((await root.post("/api/user/", { username: "admin2", password: "12345678" })).message).toBe(
-      "The username already exists or was deregistered",
-    );
+    // deregistration frees the username (the row keeps a tombstone name)
+    expect(row.username).toBe(`deleted-user-${admin2Id}`);
+    const again = await root.post<U>("/api/user/", { username: "admin2", password: "12345678" });
+    expect(again.success, again.message).toBe(true);
+    expect(again.data.id).not.toBe(admin2Id);
     expect((await manage(root, 99999, "enable")).message).toBe("User not found");
     expect((await root.post("/api/user/manage", { id: userId, action: "explode" })).message).toBe("Invalid parameter");
+  });
+});
+
+describe("self deregistration", () => {
+  it("erases the personal data, frees the username, and keeps the ledger and the logs consistent", async () => {
+    const { id, client } = await makeUser(server, root, "leaver", 1);
+    expect((await root.put("/api/user/", { id, quota: 300000, display_name: "Leaving Soon", remark: "vip customer" })).success).toBe(true);
+    const tok = (await client.post<{ id: number; key: string }[]>("/api/token/", { name: "leaver-key", remain_quota: 1000 })).data[0];
+    expect((await client.get<string>("/api/user/token")).success).toBe(true); // an access token to revoke
+    const logsBefore = await queryDb<{ n: unknown }>(server, "SELECT COUNT(*) AS n FROM logs WHERE user_id = $1", [id]);
+    expect(Number(logsBefore[0].n)).toBeGreaterThan(0);
+
+    expect((await client.del("/api/user/self")).success).toBe(true);
+    expect((await client.get("/api/user/self")).status).toBe(401);
+    expect((await new ApiClient(server.url).login("leaver", "user-pass-1")).success).toBe(false);
+
+    const [u] = await queryDb<Record<string, unknown>>(server, "SELECT * FROM users WHERE id = $1", [id]);
+    expect(u).toMatchObject({ username: `deleted-user-${id}`, display_name: "", email: "", remark: "", setting: "", access_token_hash: null });
+    expect(String(u.password)).not.toMatch(/^scrypt\$/);
+    expect(u.deleted_at).not.toBeNull();
+    // the balance stays on the row and still equals the sum of its ledger
+    const [{ s: sum }] = await queryDb<{ s: unknown }>(server, "SELECT COALESCE(SUM(delta), 0) AS s FROM quota_ledger WHERE user_id = $1", [id]);
+    expect(BigInt(String(sum))).toBe(BigInt(String(u.quota)));
+    expect(BigInt(String(u.quota))).toBe(300000n);
+    // logs keep their user id and figures, under the tombstone name and without the address
+    const logs = await queryDb<{ username: string; ip: string }>(server, "SELECT username, ip FROM logs WHERE user_id = $1", [id]);
+    expect(logs.length).toBe(Number(logsBefore[0].n));
+    expect(logs.every((l) => l.username === `deleted-user-${id}` && l.ip === "")).toBe(true);
+    expect((await root.get<{ items: unknown[] }>("/api/log/?p=1&page_size=10&username=leaver")).data.items).toHaveLength(0);
+    // the token no longer authenticates
+    const [t] = await queryDb<{ deleted_at: unknown; status: unknown }>(server, "SELECT deleted_at, status FROM tokens WHERE id = $1", [tok.id]);
+    expect(t.deleted_at).not.toBeNull();
+    expect(Number(t.status)).toBe(2);
+    const relay = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${tok.key}` } });
+    expect(relay.status).toBe(401);
+
+    // the name can be registered again, as a new account with nothing of the old one
+    const reg = await new ApiClient(server.url).post<{ id: number }>("/api/user/register", { username: "leaver", password: "12345678", password2: "12345678" });
+    expect(reg.success, reg.message).toBe(true);
+    const fresh = await loginAs(server, "leaver", "12345678");
+    const self = (await fresh.get<U>("/api/user/self")).data;
+    expect(self.id).not.toBe(id);
+    expect(self.quota).not.toBe(300000);
+    expect((await fresh.get<{ items: unknown[] }>("/api/log/self/?p=1&page_size=10")).data.items).toHaveLength(0);
   });
 });
 

@@ -85,10 +85,58 @@ describe("channel tests", () => {
     expect((r as unknown as { time: number }).time).toBeGreaterThan(0);
     expect(mock.requests.at(-1)!.json.model).toBe("m-ok");
     expect((await channel("ok")).response_time).toBeGreaterThanOrEqual(0);
-    const all = await root.get<{ tested: number; passed: number }>("/api/channel/test");
-    expect(all.data.tested).toBeGreaterThanOrEqual(1);
     const denied = await user.client.call("GET", `/api/channel/test/${id}`);
     expect(denied.status).toBe(403);
+  });
+
+  it("says whether a failed test is worth retrying: not a bad key or an unknown model, yes a 5xx", async () => {
+    const badKey = await addChannel({ name: "bad-key", key: "sk-wrong-key-0123456789", base_url: mock.url, models: "m-badkey" });
+    const r = (await root.call<never>("GET", `/api/channel/test/${badKey}`)) as unknown as { success: boolean; isRetryable: boolean; message: string };
+    expect(r).toMatchObject({ success: false, isRetryable: false });
+    expect(r.message).toMatch(/^401/);
+    expect(r.message).not.toContain("sk-wrong-key-0123456789");
+    const ok = await channel("ok");
+    broken.behavior.failStatus = 404;
+    const gone = await addChannel({ name: "unknown-model", key: broken.key, base_url: broken.url, models: "m-gone" });
+    try {
+      expect(await root.call<never>("GET", `/api/channel/test/${gone}`)).toMatchObject({ success: false, isRetryable: false });
+      broken.behavior.failStatus = 503;
+      expect(await root.call<never>("GET", `/api/channel/test/${gone}`)).toMatchObject({ success: false, isRetryable: true });
+    } finally {
+      broken.behavior.failStatus = undefined;
+      expect((await root.del(`/api/channel/${gone}/`)).success).toBe(true);
+    }
+    expect(await root.call<never>("GET", `/api/channel/test/${ok.id}?model=m-ok`)).toMatchObject({ success: true, isRetryable: false });
+    expect((await root.del(`/api/channel/${badKey}/`)).success).toBe(true);
+  });
+
+  it("tests all channels as a background job whose final counts the page polls", async () => {
+    type Progress = { running: boolean; total: number; tested: number; passed: number; failed: number; started_at: number; finished_at: number };
+    const badKey = await addChannel({ name: "bad-key-2", key: "sk-wrong-key-9876543210", base_url: mock.url, models: "m-badkey" });
+    mock.behavior.delayMs = 1500; // each test takes a while: the job is still running on the second call
+    try {
+      const first = await root.get<Progress>("/api/channel/test");
+      // answered at once, before any test finished
+      expect(first).toMatchObject({ success: true, message: "Testing all enabled channels started", data: { running: true, tested: 0 } });
+      const second = await root.get<Progress>("/api/channel/test");
+      expect(second).toMatchObject({ success: true, message: "Channel testing is already running", data: { running: true } });
+      expect((await user.client.call("GET", "/api/channel/test/progress")).status).toBe(403);
+      let p: Progress | undefined;
+      await until(async () => {
+        p = (await root.get<Progress>("/api/channel/test/progress")).data;
+        return !p.running;
+      }, "the test-all job");
+      // the enabled channels now: "ok" (passes) and "bad-key-2" (401)
+      expect(p).toMatchObject({ running: false, total: 2, tested: 2, passed: 1, failed: 1 });
+      expect(p!.finished_at).toBeGreaterThanOrEqual(p!.started_at);
+      // a new call starts a new job
+      const again = await root.get<Progress>("/api/channel/test");
+      expect(again.message).toBe("Testing all enabled channels started");
+      await until(async () => !(await root.get<Progress>("/api/channel/test/progress")).data.running, "the second job");
+    } finally {
+      mock.behavior.delayMs = undefined;
+      expect((await root.del(`/api/channel/${badKey}/`)).success).toBe(true);
+    }
   });
 });
 

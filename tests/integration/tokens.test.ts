@@ -54,7 +54,7 @@ describe("token creation", () => {
       [{ name: "" }, "The token name cannot be empty"],
       [{ name: "x", count: 0 }, "The batch count must be between 1 and 100"],
       [{ name: "x", count: 101 }, "The batch count must be between 1 and 100"],
-      [{ name: "x", expired_time: now() - 10 }, "The expiry time format is wrong"],
+      [{ name: "x", expired_time: now() - 10 }, "The expiry time must be in the future"],
       [{ name: "x", expired_time: "soon" }, "The expiry time format is wrong"],
       [{ name: "x", remain_quota: -1 }, "The quota cannot be negative"],
       [{ name: "x", group: "svip" }, "You may not use the group svip"],
@@ -109,6 +109,24 @@ describe("token update and search", () => {
     expect(expired.success).toBe(false);
     expect(expired.message).toMatch(/expired/);
     const renewed = await alice.client.put<Tok>("/api/token/", { id: t.id, expired_time: -1, status: 1 });
+    expect(renewed.success, renewed.message).toBe(true);
+    expect(renewed.data.status).toBe(1);
+  });
+
+  it("edits a token whose expiry has passed: the drawer resends the stored expiry with the other fields", async () => {
+    const [t] = (await alice.client.post<Tok[]>("/api/token/", { name: "lapsed", remain_quota: 100, expired_time: now() + 3600 })).data;
+    const past = now() - 60;
+    await query(server, 'UPDATE "tokens" SET "expired_time" = $1, "status" = 3 WHERE "id" = $2', [past, t.id]);
+    // what the drawer sends on save: every field, the expiry as stored
+    const drawer = { id: t.id, name: "lapsed-renamed", remain_quota: 200, unlimited_quota: false, expired_time: past, rate_limit_enabled: false, rate_limit_period: 60, rate_limit_count: 1000, rate_limit_success: 10, model_limits_enabled: false, model_limits: "", allow_ips: "", group: "" };
+    const renamed = await alice.client.put<Tok>("/api/token/", drawer);
+    expect(renamed.success, renamed.message).toBe(true);
+    expect(renamed.data).toMatchObject({ name: "lapsed-renamed", remain_quota: 200, expired_time: past, status: 3 });
+    // a new expiry that is also in the past is refused with a message that says so
+    const earlier = await alice.client.put("/api/token/", { ...drawer, expired_time: past - 10 });
+    expect(earlier).toMatchObject({ success: false, message: "The expiry time must be in the future" });
+    // a future expiry renews it; enabling is then allowed
+    const renewed = await alice.client.put<Tok>("/api/token/", { ...drawer, expired_time: now() + 86400, status: 1 });
     expect(renewed.success, renewed.message).toBe(true);
     expect(renewed.data.status).toBe(1);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mapModel, pickCandidate } from "@/lib/relay/select";
-import type { Candidate } from "@/lib/channels/channel-cache";
+import { parseModelMapping, type Candidate } from "@/lib/channels/channel-cache";
 
 const c = (channelId: number, priority: number, weight: number): Candidate => ({ channelId, priority, weight });
 const fixed = (v: number) => () => v;
@@ -58,5 +58,19 @@ describe("mapModel", () => {
     const ch = { model_mapping: { "gpt-4": "gpt-4-turbo" } };
     expect(mapModel(ch, "gpt-4")).toBe("gpt-4-turbo");
     expect(mapModel(ch, "gpt-3.5")).toBe("gpt-3.5");
+  });
+
+  it("reads own keys only: inherited names pass through unmapped, a mapped __proto__ is kept", () => {
+    const plain = { model_mapping: { "gpt-4": "gpt-4-turbo" } };
+    const parsed = { model_mapping: parseModelMapping('{"gpt-4":"gpt-4-turbo","__proto__":"proto-upstream"}') };
+    for (const ch of [plain, parsed]) {
+      expect(mapModel(ch, "constructor")).toBe("constructor");
+      expect(mapModel(ch, "toString")).toBe("toString");
+      expect(mapModel(ch, "hasOwnProperty")).toBe("hasOwnProperty");
+      expect(mapModel(ch, "gpt-4")).toBe("gpt-4-turbo");
+    }
+    expect(mapModel(plain, "__proto__")).toBe("__proto__");
+    expect(mapModel(parsed, "__proto__")).toBe("proto-upstream");
+    expect(mapModel({ model_mapping: parseModelMapping("not json") }, "constructor")).toBe("constructor");
   });
 });

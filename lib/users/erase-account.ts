@@ -1,0 +1,41 @@
+// What deregistering an account (DELETE /api/user/self, or an admin's manage "delete") does
+// to its data, inside the caller's transaction (docs/accounts-api.md, "Deregistration"):
+// the row stays, with its id, balance and usage counters, so that the quota ledger and the
+// usage logs still add up; everything that names or reaches the person goes. The username
+// becomes a tombstone longer than any registrable name, so the old name is free again and
+// the tombstone can never collide with a real account.
+import type { Tx } from "@/lib/db/client";
+import { TOKEN_STATUS } from "@/lib/tokens/shared";
+
+export const tombstoneUsername = (id: number) => `deleted-user-${id}`;
+// Not a scrypt hash: verifyPassword (lib/auth/password.ts) refuses it for every password,
+// and its password version differs from any session's, so every session ends.
+const UNUSABLE_PASSWORD = "!deregistered";
+
+export async function eraseAccount(tx: Tx, id: number, now: bigint): Promise<void> {
+  const username = tombstoneUsername(id);
+  await tx.user.update({
+    where: { id },
+    data: {
+      username,
+      password: UNUSABLE_PASSWORD,
+      display_name: "",
+      email: "",
+      github_id: "",
+      oidc_id: "",
+      wechat_id: "",
+      telegram_id: "",
+      linux_do_id: "",
+      idc_flare_id: "",
+      access_token_hash: null,
+      setting: "",
+      remark: "",
+    },
+  });
+  // The keys stop working; the rows stay (soft-deleted) because logs and the ledger cite their ids.
+  await tx.token.updateMany({ where: { user_id: id, deleted_at: null }, data: { deleted_at: now, status: TOKEN_STATUS.disabled } });
+  // Logs keep user_id and the figures; the name and address they carried are the person's.
+  // Renaming them also keeps a later account of the same name from inheriting this history
+  // in the admin's username filter.
+  await tx.log.updateMany({ where: { user_id: id }, data: { username, ip: "" } });
+}

@@ -1,0 +1,34 @@
+// The model test panel's call: whether a failed test is retried is the server's isRetryable
+// (spec 3 "Model test result"), not a guess from the envelope.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { testChannelModel } from "@/components/channels/model-test-dialog";
+import { runModelTests } from "@/lib/client/relay";
+
+function stub(answer: unknown) {
+  vi.stubGlobal("window", { localStorage: { getItem: () => JSON.stringify({ id: 1 }), setItem: () => {}, removeItem: () => {} }, location: { pathname: "/admin/channels", search: "", assign: vi.fn() } });
+  const fetch = vi.fn(async () => new Response(JSON.stringify(answer), { status: 200 }));
+  vi.stubGlobal("fetch", fetch);
+  return fetch;
+}
+const text = (k: string) => k;
+const noSleep = async () => {};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("model test retries", () => {
+  it("does not retry a failure the server calls non-retryable (bad key, unknown model)", async () => {
+    const fetch = stub({ success: false, message: "401: Incorrect API key provided", time: 0.1, isRetryable: false });
+    const o = await testChannelModel(7, "gpt-x", text);
+    expect(o).toMatchObject({ success: false, retryable: false, message: "401: Incorrect API key provided" });
+    const [r] = await runModelTests({ models: ["gpt-x"], test: (m, s) => testChannelModel(7, m, text, s), onResult: () => {}, sleep: noSleep });
+    expect(r).toMatchObject({ success: false, retryCount: 0, isRetryable: false });
+    expect(fetch).toHaveBeenCalledTimes(2); // one direct call, one in the run: no retry
+  });
+
+  it("retries a retryable failure twice", async () => {
+    const fetch = stub({ success: false, message: "503: overloaded", time: 0.1, isRetryable: true });
+    const [r] = await runModelTests({ models: ["gpt-x"], test: (m, s) => testChannelModel(7, m, text, s), onResult: () => {}, sleep: noSleep });
+    expect(r).toMatchObject({ success: false, retryCount: 2, isRetryable: true });
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+});
