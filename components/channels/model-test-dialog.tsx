@@ -124,7 +124,7 @@ export function ModelTestDialog({ channel, onClose, onModelsChanged }: { channel
     }
   }
 
-  // Only the failures the server called retryable are run again (spec 3 section 9).
+  // Only the failures the server called retryable are run again (docs/product-rules.md, "Relay console pages").
   function retryFailed() {
     const failed = results.filter((r) => !r.success);
     if (!failed.length) {

@@ -33,7 +33,7 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
   const name = user.display_name || user.username;
   // The super admin cannot be demoted, disabled or deregistered: only Edit is offered.
   const protectedRoot = isRootRole(user.role);
-  // Only the super admin promotes or demotes (spec 1 section 6): a regular admin acts on
+  // Only the super admin promotes or demotes (docs/product-rules.md, "Accounts"): a regular admin acts on
   // lower levels only, where demote has nothing to do and promote is always refused.
   const viewerRole = useSessionUser()?.role ?? 0;
   const viewerIsRoot = isRootRole(viewerRole);

@@ -16,7 +16,7 @@ import { mapModel } from "@/lib/relay/select";
 import { undiciTransport } from "@/lib/relay/transport";
 import type { ChatRequest } from "@/lib/relay/types";
 
-// isRetryable (spec 3, "Model test result"): decided here, where the upstream status is
+// isRetryable (docs/product-rules.md, "Relay console pages"): decided here, where the upstream status is
 // known. A bad key (401, 403), an unknown model (404) or another refusal of the request
 // itself (4xx) gives the same answer again; a timeout, a network error, 408, 429 and 5xx
 // may pass on a later try.

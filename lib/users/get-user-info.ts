@@ -1,10 +1,10 @@
 // The read-only card an admin opens by clicking a username in the usage logs: any user,
 // whatever their level (the logs already show every user's traffic to admins), but only
 // the fields the card shows. The editor's full record (GET /api/user/{id}) keeps the level
-// rule of spec 1 section 6.
+// rule (docs/product-rules.md, "Accounts").
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import type { UserCtx } from "@/lib/http/route";
+import type { UserCtx } from "@/lib/ctx";
 
 export async function getUserInfo({ input }: { ctx: UserCtx; input: { id: number } }) {
   const u = await db().user.findUnique({ where: { id: input.id } });

@@ -1,5 +1,5 @@
 // The model test panel's call: whether a failed test is retried is the server's isRetryable
-// (spec 3 "Model test result"), not a guess from the envelope.
+// (docs/product-rules.md, "Relay console pages"), not a guess from the envelope.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { testChannelModel } from "@/components/channels/model-test-dialog";
 import { runModelTests } from "@/lib/client/relay";
