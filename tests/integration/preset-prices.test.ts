@@ -3,7 +3,7 @@
 // typed in, billed exactly at the preset ratios; POST /api/option/rest_model_ratio puts the
 // price options back to these defaults after an admin changed them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeUser, setOptions, setupRoot } from "../support/accounts";
+import { loginAs, makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import { ApiClient } from "../support/client";
 import { startMockUpstream, USAGE, type MockUpstream } from "../support/mock-upstreams";
 import { query } from "../support/seed";
@@ -37,11 +37,13 @@ async function chat(model: string) {
 const quota = async () => (await user.client.get<{ quota: number }>("/api/user/self")).data.quota;
 const options = async () => new Map((await root.get<{ key: string; value: string }[]>("/api/option/")).data.map((o) => [o.key, o.value]));
 
-async function billedFor(model: string): Promise<number> {
+// The settlement lands just after the answer (on PostgreSQL a console read waits for it a
+// second at most), so the balance is polled until it shows the expected charge.
+async function expectBilled(model: string, expected: number): Promise<void> {
   const before = await quota();
   const r = await chat(model);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return before - (await quota());
+  await expect.poll(async () => before - (await quota()), { timeout: 5000 }).toBe(expected);
 }
 
 beforeAll(async () => {
@@ -76,10 +78,10 @@ describe("preset prices", () => {
   it("bill gpt-4o and deepseek-chat exactly at the preset ratios with no price typed in", async () => {
     // gpt-4o: 1.25 × (16 + 5 × 0.5 + 9 × 4) = 68.125 → 68
     expect(costOf("gpt-4o")).toBe(68);
-    expect(await billedFor("gpt-4o")).toBe(68);
+    await expectBilled("gpt-4o", 68);
     // deepseek-chat: 0.14 × (16 + 5 × 0.1 + 9 × 1.5) = 4.2 → 4
     expect(costOf("deepseek-chat")).toBe(4);
-    expect(await billedFor("deepseek-chat")).toBe(4);
+    await expectBilled("deepseek-chat", 4);
   });
 
   it("are restored by POST /api/option/rest_model_ratio (root only) after an admin changed them", async () => {
@@ -90,7 +92,7 @@ describe("preset prices", () => {
       ModelPrice: JSON.stringify({ "gpt-4o-mini": 1 }),
     });
     // the admin's prices apply: gpt-4o at 3 with ratios 1, deepseek-chat now unpriced
-    expect(await billedFor("gpt-4o")).toBe(Math.round(3 * (USAGE.prompt + USAGE.completion)));
+    await expectBilled("gpt-4o", Math.round(3 * (USAGE.prompt + USAGE.completion)));
     const refused = await chat("deepseek-chat");
     expect(refused.status).not.toBe(200);
     expect(refused.body.error?.message).toContain("deepseek-chat");
@@ -103,12 +105,44 @@ describe("preset prices", () => {
     expect(r.success, r.message).toBe(true);
     const o = await options();
     for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"]) expect(o.get(k), k).toBe(OPTION_DEFAULTS[k]);
-    expect(await billedFor("gpt-4o")).toBe(68);
-    expect(await billedFor("deepseek-chat")).toBe(4);
+    await expectBilled("gpt-4o", 68);
+    await expectBilled("deepseek-chat", 4);
 
     // the saved rows are gone: the options read the defaults, also after a reload or on another node
     const rows = await query(server, 'SELECT "key" FROM "options"');
     const saved = rows.map((x) => String(x.key));
     for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"]) expect(saved).not.toContain(k);
+  });
+});
+
+// Two nodes on one PostgreSQL database and one Redis: the reset made on one node reaches
+// the other node's options cache.
+describe.skipIf(process.env.TEST_DB !== "postgresql")("rest_model_ratio on two nodes (PostgreSQL + Redis)", () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    const { randomBytes } = await import("node:crypto");
+    const shared = {
+      REDIS_URL: "redis://127.0.0.1:6379",
+      REDIS_PREFIX: `gwtest:${randomBytes(6).toString("hex")}:`,
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    };
+    a = await startServer({ env: shared });
+    b = await startServer({ env: shared, databaseUrl: a.databaseUrl });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it("puts the other node's price options back to the defaults", async () => {
+    const rootA = await setupRoot(a);
+    const rootB = await loginAs(b, "root", ROOT_PASSWORD);
+    const ratioOn = async (c: ApiClient) => (await c.get<{ key: string; value: string }[]>("/api/option/")).data.find((o) => o.key === "ModelRatio")!.value;
+    await setOptions(rootA, { ModelRatio: JSON.stringify({ "gpt-4o": 7 }) });
+    await expect.poll(() => ratioOn(rootB)).toBe(JSON.stringify({ "gpt-4o": 7 }));
+    expect((await rootA.post("/api/option/rest_model_ratio")).success).toBe(true);
+    await expect.poll(() => ratioOn(rootB)).toBe(OPTION_DEFAULTS.ModelRatio);
   });
 });
