@@ -6,6 +6,7 @@ import { PRESET_RATIOS, presetRatios, roundRatio } from "@/lib/billing/presets/r
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { applyOption } from "@/lib/options/store";
 import { quotaFor, resolvePrice } from "@/lib/billing/pricing";
+import { validateOption } from "@/lib/options/validate";
 
 const VENDORS = ["openai", "anthropic", "google", "deepseek", "qwen", "mistral", "xai", "moonshot", "zhipu"];
 
@@ -93,6 +94,10 @@ describe("conversion into ratios", () => {
     expect(JSON.parse(OPTION_DEFAULTS.CompletionRatio)).toEqual(PRESET_RATIOS.CompletionRatio);
     expect(JSON.parse(OPTION_DEFAULTS.CacheRatio)).toEqual(PRESET_RATIOS.CacheRatio);
     expect(JSON.parse(OPTION_DEFAULTS.ModelPrice)).toEqual(PRESET_RATIOS.ModelPrice);
+    // an admin who saves the defaults back unchanged is not refused
+    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"]) {
+      expect(validateOption(k, OPTION_DEFAULTS[k], (x) => OPTION_DEFAULTS[x] ?? "")).toMatchObject({ ok: true });
+    }
     for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice", "SelfUseModeEnabled", "fallback_pricing_enabled"]) {
       applyOption(k, OPTION_DEFAULTS[k]);
     }
