@@ -3,6 +3,8 @@
 // admin has changed; everything else reads from here.
 import "server-only";
 
+import { PRESET_RATIOS } from "@/lib/options/presets/ratios";
+
 const QUOTA_PER_UNIT = 500000; // 500000 quota units = 1 USD (docs/product-rules.md, "Quota and display")
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -17,11 +19,11 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   StreamCacheQueueLength: "0",
   QuotaPerUnit: String(QUOTA_PER_UNIT),
 
-  // pricing
-  ModelRatio: json({}),
-  CacheRatio: json({}),
-  CompletionRatio: json({}),
-  ModelPrice: json({}),
+  // pricing: the preset price table (lib/options/presets/models.ts, docs/pricing.md)
+  ModelRatio: json(PRESET_RATIOS.ModelRatio),
+  CacheRatio: json(PRESET_RATIOS.CacheRatio),
+  CompletionRatio: json(PRESET_RATIOS.CompletionRatio),
+  ModelPrice: json(PRESET_RATIOS.ModelPrice),
   GroupRatio: json({ default: 1, vip: 1, svip: 1 }),
   UserUsableGroups: json({ default: "默认分组", vip: "vip分组" }),
   TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }),

@@ -70,6 +70,8 @@ beforeAll(async () => {
     CompletionRatio: JSON.stringify({ "gpt-4o-mini": 4, "claude-sonnet-4": 4, "gemini-2.0-flash": 4, "flaky-model": 4, "whisper-ratio": 2 }),
     // whisper-large-v3 is the channel's name for whisper-1: its own price must never apply
     ModelPrice: JSON.stringify({ "per-call-model": 0.002, "whisper-1": 0.006, "whisper-large-v3": 1 }),
+    // cache ratio 1 for every model, not the preset table's (docs/pricing.md)
+    CacheRatio: "{}",
     RetryTimes: "2",
   });
   await addChannel({ name: "openai-main", type: 1, key: mocks.openai.key, base_url: mocks.openai.url, models: "gpt-4o-mini,text-embedding-3-small,text-embedding-3-large,per-call-model", group: "default" });

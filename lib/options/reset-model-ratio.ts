@@ -1,0 +1,18 @@
+// The root puts the model prices back to the server defaults (the preset price table,
+// docs/pricing.md): the saved rows of ModelRatio, CompletionRatio, CacheRatio and ModelPrice
+// are deleted, so these options read their defaults again, here at once and on the other
+// nodes after the invalidation message (they reload every option from defaults and rows).
+// Deleting rather than saving the defaults keeps a later update of the table in effect.
+import "server-only";
+import type { UserCtx } from "@/lib/ctx";
+import { PRESET_PRICE_KEYS } from "@/lib/options/presets/ratios";
+import { db } from "@/lib/db/client";
+import { publishInvalidation } from "@/lib/cache/invalidate";
+import { OPTION_DEFAULTS } from "@/lib/options/defaults";
+import { applyOption } from "@/lib/options/store";
+
+export async function resetModelRatio(_args: { ctx: UserCtx }): Promise<void> {
+  await db().option.deleteMany({ where: { key: { in: [...PRESET_PRICE_KEYS] } } });
+  for (const key of PRESET_PRICE_KEYS) applyOption(key, OPTION_DEFAULTS[key]);
+  await publishInvalidation("options", "ModelRatio");
+}
