@@ -6,11 +6,21 @@ import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 
 const state = globalThis as unknown as {
-  __gatewayOptions?: { values: Map<string, string> };
+  __gatewayOptions?: { values: Map<string, string>; listeners?: Array<() => void> };
 };
 function holder() {
   state.__gatewayOptions ??= { values: new Map(Object.entries(OPTION_DEFAULTS)) };
   return state.__gatewayOptions;
+}
+
+// Called after options change in this process (a save, or a reload), whichever bundle
+// registered it (the holder is shared): the outbound agents drop their pools when the
+// private-address option changes (lib/net/outbound.ts).
+export function onOptionsApplied(fn: () => void): void {
+  (holder().listeners ??= []).push(fn);
+}
+function notifyApplied(): void {
+  for (const fn of holder().listeners ?? []) fn();
 }
 
 export async function loadOptions(): Promise<void> {
@@ -18,6 +28,7 @@ export async function loadOptions(): Promise<void> {
   const values = new Map(Object.entries(OPTION_DEFAULTS));
   for (const row of rows) values.set(row.key, row.value);
   holder().values = values;
+  notifyApplied();
 }
 
 export function getOption(key: string): string {
@@ -64,6 +75,7 @@ export async function setOption(key: string, value: string): Promise<void> {
 // Updates this process's cache only (setOption and tests that run lib code in-process).
 export function applyOption(key: string, value: string): void {
   holder().values.set(key, value);
+  notifyApplied();
 }
 
 // Another node changed an option: reload them all (a handful of rows).
