@@ -4,6 +4,7 @@
 // AutomaticEnableChannelEnabled); a failure counts toward automatic disabling like any
 // relay failure. Messages never contain the channel's key (adapters redact upstream errors).
 import { db } from "@/lib/db/client";
+import { outboundRefusal } from "@/lib/net/outbound";
 import { getBool } from "@/lib/options/store";
 import { autoEnableChannel } from "@/lib/channels/auto-enable-channel";
 import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
@@ -55,7 +56,8 @@ export async function testChannel(id: number, model?: string): Promise<ChannelTe
   } catch (e) {
     const time = (performance.now() - started) / 1000;
     const timeout = (e as Error).name === "TimeoutError" || (e as Error).name === "AbortError";
-    const message = timeout ? "the upstream did not answer in time" : "the upstream could not be reached or answered invalid JSON";
+    const refusal = outboundRefusal(e); // the outbound policy refused the address: say why
+    const message = refusal ? refusal.message : timeout ? "the upstream did not answer in time" : "the upstream could not be reached or answered invalid JSON";
     noteChannelFailure(c, { status: timeout ? 504 : 502, message, type: "upstream_error", code: null });
     result = { success: false, message, time };
   }

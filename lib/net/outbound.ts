@@ -171,15 +171,26 @@ export type OutboundInit = {
   maxRedirects?: number;
 };
 
-function httpUrl(text: string): URL {
+/**
+ * What can be refused from the URL alone: a scheme other than http and https, or an
+ * IP-literal host (in any form the URL parser normalises) the policy refuses now. Names are
+ * judged when connecting. Used to refuse a channel's base URL when it is saved.
+ */
+export function urlRefusal(text: string): OutboundRefusedError | null {
   let u: URL;
   try {
     u = new URL(text);
   } catch {
-    throw new OutboundRefusedError("bad_url");
+    return new OutboundRefusedError("bad_url");
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new OutboundRefusedError("bad_url");
-  return u;
+  if (u.protocol !== "http:" && u.protocol !== "https:") return new OutboundRefusedError("bad_url");
+  return refusalFor(u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname);
+}
+
+function httpUrl(text: string): URL {
+  const refusal = urlRefusal(text);
+  if (refusal) throw refusal;
+  return new URL(text);
 }
 
 /**

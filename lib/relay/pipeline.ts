@@ -156,7 +156,9 @@ async function call(opts: ForwardOptions, adapter: ProviderAdapter, url: string,
     clear();
     if (opts.signal?.aborted) return { failure: refused(499, "the client closed the request", false, "client_gone"), clear, t0 };
     if (timedOut) return { failure: refused(504, "the upstream did not answer in time", true, "timeout"), clear, t0 };
-    const err = e as { code?: string; cause?: { code?: string } };
+    const err = e as { code?: string; message?: string; cause?: { code?: string } };
+    // the outbound policy refused the address (lib/net/outbound.ts): its message says why
+    if (err.code === "E_OUTBOUND_REFUSED") return { failure: refused(502, err.message ?? "", true, "outbound_refused"), clear, t0 };
     const cause = err.cause?.code ?? err.code;
     return { failure: refused(502, `the upstream could not be reached${cause ? ` (${cause})` : ""}`, true, "network"), clear, t0 };
   }
