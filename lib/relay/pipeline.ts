@@ -151,6 +151,12 @@ async function call(opts: ForwardOptions, adapter: ProviderAdapter, url: string,
     const res = await (opts.transport ?? undiciTransport)(url, { headers, body, signal: upstream });
     if (res.ok) return { res, clear, t0 };
     clear();
+    // channel calls follow no redirect (docs/outbound.md): a 3xx is a failure of the channel,
+    // never a status passed on to the client
+    if (res.status >= 300 && res.status < 400) {
+      void res.text().catch(() => {});
+      return { failure: refused(502, `the upstream answered with a redirect (HTTP ${res.status}), which is not followed`, true, "upstream_redirect"), clear, t0 };
+    }
     return { failure: await upstreamFailure(res, adapter, opts.channel), clear, t0 };
   } catch (e) {
     clear();
