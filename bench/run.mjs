@@ -369,6 +369,8 @@ async function startGateway(mockPort) {
   if (logConsume !== undefined && logConsume !== "true") await root.call("PUT", "/api/option/", { key: "LogConsumeEnabled", value: "true" });
   await root.call("PUT", "/api/option/", { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1 }) });
   await root.call("PUT", "/api/option/", { key: "CompletionRatio", value: JSON.stringify({ [MODEL]: 2 }) });
+  // the mock upstream is on 127.0.0.1: loopback channels need the root's consent (docs/outbound.md)
+  await root.call("PUT", "/api/option/", { key: "fetch_setting.allow_private_ip", value: "true" });
   await root.call("POST", "/api/channel/", {
     type: 1,
     name: "bench-mock",

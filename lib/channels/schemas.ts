@@ -2,6 +2,7 @@
 // column values. Lists may come as "a,b" or ["a","b"]; JSON columns as text or objects.
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { refusalMessageKey, urlRefusal } from "@/lib/net/outbound";
 import { parseObject } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
 
@@ -74,7 +75,13 @@ export function columns(input: ChannelFields, opts: { clampWeight: boolean }) {
   const data: Record<string, unknown> = {};
   if (input.type !== undefined) data.type = input.type;
   if (input.name !== undefined) data.name = input.name.trim();
-  if (input.base_url !== undefined) data.base_url = (input.base_url ?? "").trim().replace(/\/+$/, "");
+  if (input.base_url !== undefined) {
+    const base = (input.base_url ?? "").trim().replace(/\/+$/, "");
+    // refused at once when the URL alone says so (docs/outbound.md); names at connect time
+    const refusal = base ? urlRefusal(base) : null;
+    if (refusal) throw new AppError("INVALID_INPUT", refusalMessageKey(refusal.reason));
+    data.base_url = base;
+  }
   if (input.other !== undefined) data.other = input.other ?? "";
   if (input.models !== undefined) data.models = joinList(input.models);
   if (input.groups !== undefined) data.group = joinList(input.groups);

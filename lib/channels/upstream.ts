@@ -1,10 +1,12 @@
 // Calls from the console to a channel's upstream: the balance (for providers that publish
 // a billing endpoint) and the model list (the upstream's /v1/models). The key is sent to
-// the upstream only; error messages carry the HTTP status, never the key or the body.
+// the upstream only; error messages carry the HTTP status, never the key or the body. The
+// calls go out under the outbound policy (lib/net/outbound.ts, docs/outbound.md).
 import { db } from "@/lib/db/client";
 import { open } from "@/lib/auth/secret-box";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
+import { outboundFetch, outboundRefusal, refusalMessageKey } from "@/lib/net/outbound";
 import { baseUrlOf } from "@/lib/channels/shared";
 import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
 
@@ -13,8 +15,11 @@ const TIMEOUT_MS = 15_000;
 async function getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
   let res: Response;
   try {
-    res = await fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    // under the outbound policy; redirects followed a few hops, each one checked
+    res = await outboundFetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
+    const refusal = outboundRefusal(err);
+    if (refusal) throw new AppError("UPSTREAM", refusalMessageKey(refusal.reason));
     const detail = (err as Error).name === "TimeoutError" ? "timeout" : "connection failed";
     throw new AppError("UPSTREAM", "upstream_request_failed", { detail });
   }

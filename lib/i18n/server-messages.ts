@@ -154,6 +154,23 @@ export const serverMessages = {
   tag_required: { zh: "标签不能为空", en: "The tag cannot be empty" },
   balance_not_supported: { zh: "该渠道类型暂不支持查询余额", en: "Balance query is not supported for this channel type" },
   upstream_request_failed: { zh: "请求上游失败：{detail}", en: "The upstream request failed: {detail}" },
+  // the outbound policy (lib/net/outbound.ts, docs/outbound.md): one key per refusal reason
+  outbound_loopback: {
+    zh: "上游地址是本机回环地址，需超级管理员开启 fetch_setting.allow_private_ip 后才能访问",
+    en: "The upstream address is a loopback address; it is allowed only when the root user turns on fetch_setting.allow_private_ip",
+  },
+  outbound_private: {
+    zh: "上游地址是内网地址，需超级管理员开启 fetch_setting.allow_private_ip 后才能访问",
+    en: "The upstream address is a private network address; it is allowed only when the root user turns on fetch_setting.allow_private_ip",
+  },
+  outbound_link_local: { zh: "上游地址是链路本地地址，不允许访问", en: "The upstream address is a link-local address, which is never allowed" },
+  outbound_metadata: { zh: "上游地址是云服务器元数据地址，不允许访问", en: "The upstream address is a cloud metadata address, which is never allowed" },
+  outbound_unspecified: { zh: "上游地址是未指定地址（0.0.0.0 或 ::），不允许访问", en: "The upstream address is an unspecified address (0.0.0.0 or ::), which is never allowed" },
+  outbound_multicast: { zh: "上游地址是组播地址，不允许访问", en: "The upstream address is a multicast address, which is never allowed" },
+  outbound_broadcast: { zh: "上游地址是广播地址，不允许访问", en: "The upstream address is a broadcast address, which is never allowed" },
+  outbound_reserved: { zh: "上游地址属于保留地址段，不允许访问", en: "The upstream address is in a reserved range, which is never allowed" },
+  outbound_bad_url: { zh: "上游地址不是有效的 http 或 https 地址", en: "The upstream URL is not a valid http or https URL" },
+  outbound_too_many_redirects: { zh: "上游重定向次数过多", en: "The upstream redirected too many times" },
   channel_test_not_available: { zh: "渠道测试尚未接入", en: "Channel testing is not available yet" },
   token_name_required: { zh: "令牌名称不能为空", en: "The token name cannot be empty" },
   token_name_too_long: { zh: "令牌名称过长", en: "The token name is too long" },

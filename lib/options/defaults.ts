@@ -196,6 +196,9 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   PayAddress: "",
   CustomCallbackAddress: "",
 
+  // outbound requests (docs/outbound.md): channels on loopback and private addresses
+  "fetch_setting.allow_private_ip": "false",
+
   // branding
   SystemName: "AI Gateway",
   Logo: "",
@@ -225,4 +228,4 @@ export const SECRET_OPTION_KEYS = new Set([
   "WorkerValidKey",
 ]);
 
-export const isBooleanOption = (key: string) => key.endsWith("Enabled") || key.endsWith("_enabled") || key.endsWith(".enabled") || key === "DefaultCollapseSidebar";
+export const isBooleanOption = (key: string) => key.endsWith("Enabled") || key.endsWith("_enabled") || key.endsWith(".enabled") || key === "DefaultCollapseSidebar" || key === "fetch_setting.allow_private_ip";

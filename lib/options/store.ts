@@ -10,11 +10,21 @@ import { open, seal } from "@/lib/auth/secret-box";
 import { OPTION_DEFAULTS, SECRET_OPTION_KEYS } from "@/lib/options/defaults";
 
 const state = globalThis as unknown as {
-  __gatewayOptions?: { values: Map<string, string> };
+  __gatewayOptions?: { values: Map<string, string>; listeners?: Array<() => void> };
 };
 function holder() {
   state.__gatewayOptions ??= { values: new Map(Object.entries(OPTION_DEFAULTS)) };
   return state.__gatewayOptions;
+}
+
+// Called after options change in this process (a save, or a reload), whichever bundle
+// registered it (the holder is shared): the outbound agents drop their pools when the
+// private-address option changes (lib/net/outbound.ts).
+export function onOptionsApplied(fn: () => void): void {
+  (holder().listeners ??= []).push(fn);
+}
+function notifyApplied(): void {
+  for (const fn of holder().listeners ?? []) fn();
 }
 
 export async function loadOptions(): Promise<void> {
@@ -22,6 +32,7 @@ export async function loadOptions(): Promise<void> {
   const values = new Map(Object.entries(OPTION_DEFAULTS));
   for (const row of rows) values.set(row.key, SECRET_OPTION_KEYS.has(row.key) ? openSecret(row.key, row.value) : row.value);
   holder().values = values;
+  notifyApplied();
 }
 
 /** A secret option's stored value, opened; "" when it cannot be (sealed with another ENCRYPTION_KEY). */
@@ -101,6 +112,7 @@ export async function setOption(key: string, value: string): Promise<void> {
 // Updates this process's cache only (setOption and tests that run lib code in-process).
 export function applyOption(key: string, value: string): void {
   holder().values.set(key, value);
+  notifyApplied();
 }
 
 // Another node changed an option: reload them all (a handful of rows).

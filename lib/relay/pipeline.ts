@@ -152,12 +152,20 @@ async function call(opts: ForwardOptions, adapter: ProviderAdapter, url: string,
     const res = await (opts.transport ?? undiciTransport)(url, { headers, body, signal: upstream });
     if (res.ok) return { res, clear, t0 };
     clear();
+    // channel calls follow no redirect (docs/outbound.md): a 3xx is a failure of the channel,
+    // never a status passed on to the client
+    if (res.status >= 300 && res.status < 400) {
+      void res.text().catch(() => {});
+      return { failure: refused(502, `the upstream answered with a redirect (HTTP ${res.status}), which is not followed`, true, "upstream_redirect"), clear, t0 };
+    }
     return { failure: await upstreamFailure(res, adapter, opts.channel), clear, t0 };
   } catch (e) {
     clear();
     if (opts.signal?.aborted) return { failure: refused(499, "the client closed the request", false, "client_gone"), clear, t0 };
     if (timedOut) return { failure: refused(504, "the upstream did not answer in time", true, "timeout"), clear, t0 };
-    const err = e as { code?: string; cause?: { code?: string } };
+    const err = e as { code?: string; message?: string; cause?: { code?: string } };
+    // the outbound policy refused the address (lib/net/outbound.ts): its message says why
+    if (err.code === "E_OUTBOUND_REFUSED") return { failure: refused(502, err.message ?? "", true, "outbound_refused"), clear, t0 };
     const cause = err.cause?.code ?? err.code;
     return { failure: refused(502, `the upstream could not be reached${cause ? ` (${cause})` : ""}`, true, "network"), clear, t0 };
   }

@@ -5,6 +5,7 @@
 // relay failure. Messages never contain the channel's key (adapters redact upstream errors).
 import "server-only";
 import { db } from "@/lib/db/client";
+import { outboundRefusal } from "@/lib/net/outbound";
 import { getBool } from "@/lib/options/store";
 import type { UserCtx } from "@/lib/ctx";
 import { autoEnableChannel } from "@/lib/channels/auto-enable-channel";
@@ -65,10 +66,12 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
   } catch (e) {
     const time = (performance.now() - started) / 1000;
     const timeout = (e as Error).name === "TimeoutError" || (e as Error).name === "AbortError";
-    const message = timeout ? "the upstream did not answer in time" : "the upstream could not be reached or answered invalid JSON";
+    const refusal = outboundRefusal(e); // the outbound policy refused the address: say why
+    const message = refusal ? refusal.message : timeout ? "the upstream did not answer in time" : "the upstream could not be reached or answered invalid JSON";
     noteChannelFailure(c, { status: timeout ? 504 : 502, message, type: "upstream_error", code: null });
-    // A timeout, an unreachable upstream or a garbled answer may pass on a later try.
-    result = { success: false, message, time, isRetryable: true };
+    // A timeout, an unreachable upstream or a garbled answer may pass on a later try; an
+    // address the outbound policy refuses will be refused again.
+    result = { success: false, message, time, isRetryable: !refusal };
   }
   await recordChannelFigures(id, { response_time: Math.round(result.time * 1000) });
   if (result.success) {

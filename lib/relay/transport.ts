@@ -10,7 +10,7 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
-import { Agent } from "undici";
+import { guardedAgent, guardedHttpAgents } from "@/lib/net/outbound";
 import type { Cancellation } from "@/lib/relay/cancel";
 
 export interface UpstreamResponse {
@@ -31,8 +31,9 @@ export interface TransportInit {
 
 export type Transport = (url: string, init: TransportInit) => Promise<UpstreamResponse>;
 
-const httpAgent = new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 });
-const httpsAgent = new https.Agent({ keepAlive: true, keepAliveMsecs: 30_000 });
+// Both transports connect under the outbound policy (lib/net/outbound.ts): the address is
+// checked when a connection is opened, never per call; redirects are not followed.
+const httpAgents = guardedHttpAgents({ keepAlive: true, keepAliveMsecs: 30_000 });
 
 export const httpTransport: Transport = (url, init) =>
   new Promise<UpstreamResponse>((resolve, reject) => {
@@ -41,7 +42,7 @@ export const httpTransport: Transport = (url, init) =>
     const body = init.body;
     const headers: Record<string, string | number> = Object.assign({}, init.headers);
     headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
-    const req = mod.request(url, { method: "POST", headers, agent: secure ? httpsAgent : httpAgent }, (res) => {
+    const req = mod.request(url, { method: "POST", headers, agent: secure ? httpAgents.current.https : httpAgents.current.http }, (res) => {
       const status = res.statusCode ?? 502;
       resolve({
         status,
@@ -76,11 +77,11 @@ function readText(res: http.IncomingMessage): Promise<string> {
 
 // The pipeline times the wait for the first byte itself (and the client's going away ends
 // any call), so undici's own header and body timeouts are off, as node:http has none.
-const dispatcher = new Agent({ keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+const dispatcher = guardedAgent({ keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
 
 export const undiciTransport: Transport = async (url, init) => {
   const slash = url.indexOf("/", url.indexOf("//") + 2);
-  const res = await dispatcher.request({
+  const res = await dispatcher.current.request({
     origin: slash === -1 ? url : url.slice(0, slash),
     path: slash === -1 ? "/" : url.slice(slash),
     method: "POST",

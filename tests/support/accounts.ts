@@ -4,7 +4,14 @@ import type { TestServer } from "./server";
 
 export const ROOT_PASSWORD = "root-pass-123";
 
-export async function setupRoot(server: TestServer, username = "root", opts: { SelfUseModeEnabled?: boolean; DemoSiteEnabled?: boolean } = {}) {
+// The root turns on fetch_setting.allow_private_ip unless allowPrivateIp is false: the mock
+// upstreams of the tests listen on 127.0.0.1, which the outbound policy refuses by default
+// (docs/outbound.md).
+export async function setupRoot(
+  server: TestServer,
+  username = "root",
+  opts: { SelfUseModeEnabled?: boolean; DemoSiteEnabled?: boolean; allowPrivateIp?: boolean } = {},
+) {
   const anon = new ApiClient(server.url);
   const r = await anon.post("/api/setup", {
     username,
@@ -14,7 +21,9 @@ export async function setupRoot(server: TestServer, username = "root", opts: { S
     DemoSiteEnabled: opts.DemoSiteEnabled ?? false,
   });
   if (!r.success) throw new Error(`setup failed: ${r.message}`);
-  return loginAs(server, username, ROOT_PASSWORD);
+  const root = await loginAs(server, username, ROOT_PASSWORD);
+  if (opts.allowPrivateIp !== false) await setOptions(root, { "fetch_setting.allow_private_ip": "true" });
+  return root;
 }
 
 export async function loginAs(server: TestServer, username: string, password: string, locale: "zh" | "en" = "en") {

@@ -42,7 +42,7 @@ export type SeededUser = { id: number; username: string; password: string; clien
 
 export async function seedUser(
   server: TestServer,
-  input: { username: string; role?: number; group?: string; quota?: number; status?: number },
+  input: { username: string; role?: number; group?: string; quota?: number; status?: number; allowPrivateIp?: boolean },
 ): Promise<SeededUser> {
   const password = "password-" + randomBytes(4).toString("hex");
   const hash = await hashPassword(password);
@@ -59,6 +59,12 @@ export async function seedUser(
   const client = new ApiClient(server.url, "en");
   client.cookie = "session=" + (await sessionFor(server, id, hash));
   client.userId = id;
+  if (input.role && input.role >= 100 && input.allowPrivateIp !== false) {
+    // a seeded root turns on fetch_setting.allow_private_ip (the mock upstreams are on
+    // 127.0.0.1; docs/outbound.md) through the API, so the running server sees it at once
+    const r = await client.put("/api/option/", { key: "fetch_setting.allow_private_ip", value: "true" });
+    if (!r.success) throw new Error(`option fetch_setting.allow_private_ip refused: ${r.message}`);
+  }
   return { id, username: input.username, password, client };
 }
 

@@ -12,6 +12,11 @@ import type { Transport } from "@/lib/relay/transport";
 import { RelayError, type ChannelView } from "@/lib/relay/types";
 import { afterAll, beforeAll } from "vitest";
 import { startMockUpstream, type MockKind, type MockUpstream } from "@/tests/support/mock-upstreams";
+import { applyOption } from "@/lib/options/store";
+
+// The mock upstreams listen on 127.0.0.1, which the outbound policy allows only with this
+// option on (docs/outbound.md).
+applyOption("fetch_setting.allow_private_ip", "true");
 
 export const CHANNEL_TYPE_OF = { openai: 1, azure: 3, anthropic: 14, gemini: 24 } as const;
 
