@@ -12,6 +12,7 @@ import type { ChatRequest, EmbeddingRequest } from "@/lib/relay/types";
 const PER_MESSAGE = 4;
 const PER_PROMPT = 3;
 const PER_IMAGE = 765;
+const DATA_URL = /^data:[^;,]*;base64,/;
 
 /** Quarter-tokens of a text (integer arithmetic keeps it exact and deterministic). */
 function quarterTokens(text: string): number {
@@ -72,7 +73,9 @@ export function estimatePromptTokens(req: ChatRequest): number {
 
 /** Estimate for an arbitrary JSON input (pass-through endpoints): strings found in it. */
 export function estimateInputTokens(input: unknown): number {
-  if (typeof input === "string") return estimateTextTokens(input);
+  // an image sent inline (a data: URL, e.g. a Responses input_image) counts as an image, not
+  // as text: counting its base64 would walk megabytes and reserve millions of tokens
+  if (typeof input === "string") return DATA_URL.test(input) ? PER_IMAGE : estimateTextTokens(input);
   if (Array.isArray(input)) {
     let n = 0;
     for (const x of input) n += typeof x === "number" ? 1 : estimateInputTokens(x);

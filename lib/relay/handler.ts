@@ -22,12 +22,13 @@ import { refundOrLog, settleOrRefund } from "@/lib/billing/settle";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { logOther } from "@/lib/logs/other";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
-import { COUNT_FROM, JsonTokenCount } from "@/lib/relay/body-bound";
+import { COUNT_FROM, depthWithin, JsonTokenCount, MAX_JSON_DEPTH } from "@/lib/relay/body-bound";
 import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
 import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { listModels } from "@/lib/relay/models";
+import { OFFLOAD_FROM, parseOffThread } from "@/lib/relay/json-worker";
 import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
 import { servesEmbeddings } from "@/lib/relay/providers/registry";
@@ -83,7 +84,8 @@ function appErrorToUpstream(err: AppError, req: IncomingMessage): UpstreamError 
 // The whole request body, refused past the limit. Plain stream events: an async iterator
 // costs a promise per chunk, on every relay call. A JSON body larger than COUNT_FROM has its
 // values counted as it arrives and is refused past the bound before anything parses it
-// (lib/relay/body-bound.ts); smaller bodies are not scanned.
+// (lib/relay/body-bound.ts), or refused with a 400 once it nests deeper than MAX_JSON_DEPTH;
+// smaller bodies are not scanned.
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.reject(new AppError("PAYLOAD_TOO_LARGE", "body_too_large"));
@@ -105,7 +107,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
             count = /^multipart\//i.test(String(req.headers["content-type"] ?? "")) ? null : new JsonTokenCount();
             for (let i = 0; count && i < chunks.length && within; i++) within = count.scan(chunks[i], tokens, keys);
           } else within = count.scan(chunk, tokens, keys);
-          if (!within) err = new AppError("PAYLOAD_TOO_LARGE", "relay_body_too_many_values", { tokens, keys });
+          if (!within)
+            err = count!.tooDeep
+              ? new AppError("INVALID_INPUT", "relay_body_too_deep", { depth: MAX_JSON_DEPTH })
+              : new AppError("PAYLOAD_TOO_LARGE", "relay_body_too_many_values", { tokens, keys });
         }
       }
       if (err) {
@@ -121,13 +126,30 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function parseJson(body: Buffer): Record<string, unknown> {
+  // bodies past COUNT_FROM had their depth bounded while they arrived (readBody)
+  if (body.length <= COUNT_FROM && !depthWithin(body)) throw new AppError("INVALID_INPUT", "relay_body_too_deep", { depth: MAX_JSON_DEPTH });
   try {
     const v: unknown = JSON.parse(body.toString("utf8"));
     if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch {
     // answered below
   }
-  throw new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "body must be a JSON object" });
+  throw notAnObject();
+}
+
+const notAnObject = () => new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "body must be a JSON object" });
+
+// A body past OFFLOAD_FROM is parsed on a worker thread (lib/relay/json-worker.ts), and its
+// upstream body serialised there too (forward's `offload`).
+async function parseLargeJson(body: Buffer): Promise<Record<string, unknown>> {
+  let v: unknown;
+  try {
+    v = await parseOffThread(body);
+  } catch {
+    throw notAnObject();
+  }
+  if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  throw notAnObject();
 }
 
 function headersOf(req: IncomingMessage): Headers {
@@ -281,17 +303,18 @@ async function relayCall(
   const token = route.kind === "chat" && route.playground ? null : await authenticateToken(apiKeyOf(req.headers, search), { ip });
   const sessionUser = token ? null : await authenticate(headersOf(req));
   const raw = await readBody(req, env().RELAY_MAX_BODY_BYTES);
+  const offload = raw.length > OFFLOAD_FROM;
 
   // 2. the request, in canonical form, and the model it names
   let request: ChatRequest | PassthroughRequest | EmbeddingRequest;
   let json: Record<string, unknown> | undefined;
   let model: string;
   if (route.kind === "chat") {
-    json = parseJson(raw);
+    json = offload ? await parseLargeJson(raw) : parseJson(raw);
     request = formats[route.ingress].parse(json, route.gemini);
     model = request.model;
   } else if (route.kind === "embeddings") {
-    json = parseJson(raw);
+    json = offload ? await parseLargeJson(raw) : parseJson(raw);
     request = parseGeminiEmbeddings(json, route.gemini);
     model = request.model;
   } else {
@@ -303,7 +326,7 @@ async function relayCall(
       request = { endpoint: route.endpoint, multipart: { body: raw, model: at }, contentType };
       model = at.model;
     } else {
-      json = parseJson(raw);
+      json = offload ? await parseLargeJson(raw) : parseJson(raw);
       checkBudget(json);
       request = { endpoint: route.endpoint, json, contentType: "application/json" };
       model = typeof json.model === "string" ? json.model : "";
@@ -336,7 +359,7 @@ async function relayCall(
   const attemptOn = (ch: SelectedChannel): Promise<ForwardOutcome> => {
     tried.push(ch.id);
     exclude.add(ch.id);
-    return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel });
+    return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel, offload });
   };
   let started: Promise<ForwardOutcome> | undefined;
   const reservation = await reserve(

@@ -12,10 +12,11 @@ import { CompletionCounter, estimateEmbeddingTokens, estimateInputTokens, estima
 import { formats, MAX_EMBED_INPUTS, renderGeminiEmbeddings, type IngressName, type StreamRenderer } from "@/lib/relay/formats";
 import { withMultipartModel, type MultipartModel } from "@/lib/relay/multipart";
 import { Canceller, type Cancellation } from "@/lib/relay/cancel";
+import { serializeOffThread } from "@/lib/relay/json-worker";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { PassthroughRedactor, redactError, redactPassthroughText } from "@/lib/relay/providers/common";
 import { openaiUsage } from "@/lib/relay/providers/openai";
-import type { PassthroughEndpoint, ProviderAdapter } from "@/lib/relay/providers/types";
+import type { PassthroughEndpoint, ProviderAdapter, UpstreamRequest } from "@/lib/relay/providers/types";
 import { readSse, startSse, write } from "@/lib/relay/sse";
 import { undiciTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
 import { RelayError, emptyUsage, isEmbeddingRequest, type ChannelView, type ChatRequest, type ChatResponse, type EmbeddingRequest, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
@@ -48,6 +49,8 @@ export interface ForwardOptions {
   timeoutMs?: number;
   /** how to call the upstream; default undici with keep-alive (see transport.ts) */
   transport?: Transport;
+  /** a large body (lib/relay/json-worker.ts): the upstream body is serialised on a worker thread */
+  offload?: boolean;
 }
 
 /** Non-token quantities some endpoints are billed by. */
@@ -228,7 +231,11 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
   const ch = opts.channel;
   if (req.n !== undefined && req.n > 1 && !adapter.supports.n) return refused(400, "this channel does not support n > 1", true, "unsupported");
   const format = formats[opts.ingress];
-  const up = adapter.chatRequest(req, ch);
+  let up: UpstreamRequest;
+  if (opts.offload) {
+    const p = adapter.chatPayload(req, ch);
+    up = { url: p.url, headers: p.headers, body: await serializeOffThread(p.json) };
+  } else up = adapter.chatRequest(req, ch);
   const c = await call(opts, adapter, up.url, up.headers, up.body);
   if (c.failure) return c.failure;
   const res = c.res!;
@@ -414,7 +421,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     j.model = ch.upstreamModel;
     stream = j.stream === true && STREAMABLE.has(p.endpoint);
     if (stream && p.endpoint === "completions") j.stream_options = { include_usage: true, ...(j.stream_options as object | undefined) };
-    body = JSON.stringify(j);
+    body = opts.offload ? await serializeOffThread(j) : JSON.stringify(j);
   } else if (p.multipart) body = withMultipartModel(p.multipart.body, p.multipart.model, ch.upstreamModel);
   else return refused(400, "the request has no body", false, "invalid_request");
 

@@ -4,7 +4,7 @@
 import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, StreamEvent, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
-import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamRequest } from "./types";
+import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -187,6 +187,9 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
     supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough },
     chatRequest(req, ch): UpstreamRequest {
       return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), body: JSON.stringify(openaiChatBody(req, ch.upstreamModel)) };
+    },
+    chatPayload(req, ch): UpstreamPayload {
+      return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), json: openaiChatBody(req, ch.upstreamModel) };
     },
     parseChat,
     streamParser,
