@@ -17,22 +17,56 @@ export const OFFLOAD_FROM = 1024 * 1024;
 /** At most this many workers, started when first needed (the machine may have 2 cores). */
 const MAX_WORKERS = 2;
 
+// Strings at least this long come back from a parse as Latin-1 bytes (below).
+const LIFT_FROM = 256 * 1024;
+
 // Plain JavaScript run with `eval` so that the bundle (scripts/build-server.mjs) needs no
-// second entry point. A parse answers { ok, value }; a serialisation answers the UTF-8 bytes,
-// their buffer transferred.
+// second entry point. A parse answers { ok, value, lifted }; a serialisation answers the
+// UTF-8 bytes, their buffer transferred.
+// Each string of LIFT_FROM characters or more whose characters all fit in one byte (base64,
+// most text) is taken out of the parsed value (left null) and sent as its Latin-1 bytes, its
+// buffer transferred, with its path: the main thread makes it a string again with
+// toString("latin1") (an external string: one copy, about 2 ms for 30 MB), where structured
+// cloning it took 13-22 ms of the event loop (docs/limits.md). The walk is recursive: bodies
+// this large were bounded to MAX_JSON_DEPTH levels while they arrived (lib/relay/body-bound.ts).
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
+const LIFT_FROM = ${LIFT_FROM};
+const ONE_BYTE = /^[\\x00-\\xff]*$/;
+function lift(v, path, lifted, transfer) {
+  const keys = Array.isArray(v) ? null : Object.keys(v);
+  const n = keys ? keys.length : v.length;
+  for (let i = 0; i < n; i++) {
+    const k = keys ? keys[i] : i;
+    const x = v[k];
+    if (typeof x === "string") {
+      if (x.length < LIFT_FROM || !ONE_BYTE.test(x)) continue;
+      let b = Buffer.from(x, "latin1");
+      if (b.byteOffset !== 0 || b.byteLength !== b.buffer.byteLength) b = new Uint8Array(b);
+      lifted.push({ path: path.concat(k), bytes: b });
+      transfer.push(b.buffer);
+      v[k] = null;
+    } else if (x !== null && typeof x === "object") {
+      path.push(k);
+      lift(x, path, lifted, transfer);
+      path.pop();
+    }
+  }
+}
 parentPort.on("message", (m) => {
   if (m.op === "parse") {
     let value;
     let ok = true;
+    const lifted = [];
+    const transfer = [];
     try {
       value = JSON.parse(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength).toString("utf8"));
+      if (value !== null && typeof value === "object") lift(value, [], lifted, transfer);
     } catch {
       ok = false;
     }
     try {
-      parentPort.postMessage({ id: m.id, ok, value });
+      parentPort.postMessage({ id: m.id, ok, value, lifted }, transfer);
     } catch {
       parentPort.postMessage({ id: m.id, ok: false, value: undefined });
     }
@@ -60,6 +94,19 @@ interface Slot {
   pending: Map<number, Pending>;
 }
 
+// A long one-byte string of a parsed body, as its Latin-1 bytes, and where it was.
+interface Lifted {
+  path: (string | number)[];
+  bytes: Uint8Array;
+}
+
+function putBack(root: unknown, l: Lifted): void {
+  let v = root as Record<string | number, unknown>;
+  const last = l.path.length - 1;
+  for (let i = 0; i < last; i++) v = v[l.path[i]] as Record<string | number, unknown>;
+  v[l.path[last]] = Buffer.from(l.bytes.buffer, l.bytes.byteOffset, l.bytes.byteLength).toString("latin1");
+}
+
 const slots: Slot[] = [];
 let nextId = 1;
 
@@ -68,12 +115,13 @@ function start(): Slot {
   const slot: Slot = { worker, pending: new Map() };
   // an idle worker must not keep the process alive (tests, scripts that import the relay)
   worker.unref();
-  worker.on("message", (m: { id: number; ok: boolean; value: unknown }) => {
+  worker.on("message", (m: { id: number; ok: boolean; value: unknown; lifted?: Lifted[] }) => {
     const p = slot.pending.get(m.id);
     if (!p) return;
     slot.pending.delete(m.id);
-    if (m.ok) p.resolve(m.value);
-    else p.reject(new OffThreadError());
+    if (!m.ok) return p.reject(new OffThreadError());
+    if (m.lifted) for (const l of m.lifted) putBack(m.value, l);
+    p.resolve(m.value);
   });
   const fail = (err: unknown) => {
     const i = slots.indexOf(slot);

@@ -12,7 +12,7 @@ function partsJson(parts: ContentPart[]): string | unknown[] {
   if (parts.length === 1 && parts[0].type === "text") return parts[0].text;
   if (parts.every((p) => p.type === "text")) return parts.map((p) => (p as { text: string }).text).join("");
   return parts.map((p) =>
-    p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: p.data ? `data:${p.mimeType ?? "image/png"};base64,${p.data}` : p.url } },
+    p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: p.url ?? `data:${p.mimeType ?? "image/png"};base64,${p.data}` } },
   );
 }
 
