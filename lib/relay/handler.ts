@@ -28,7 +28,7 @@ import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } fr
 import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { listModels } from "@/lib/relay/models";
-import { OFFLOAD_FROM, parseOffThread } from "@/lib/relay/json-worker";
+import { OFFLOAD_FROM, parseOffThread, type LiftedStrings } from "@/lib/relay/json-worker";
 import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
 import { servesEmbeddings } from "@/lib/relay/providers/registry";
@@ -139,8 +139,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function parseJson(body: Buffer): Record<string, unknown> {
-  // bodies past COUNT_FROM had their depth bounded while they arrived (readBody)
+function parseJson(body: Buffer, upload: boolean): Record<string, unknown> {
+  // bodies past COUNT_FROM had their values and depth bounded while they arrived (readBody),
+  // except uploads, which are no JSON object
+  if (upload) throw notAnObject();
   if (body.length <= COUNT_FROM && !depthWithin(body)) throw new AppError("INVALID_INPUT", "relay_body_too_deep", { depth: MAX_JSON_DEPTH });
   try {
     const v: unknown = JSON.parse(body.toString("utf8"));
@@ -153,16 +155,17 @@ function parseJson(body: Buffer): Record<string, unknown> {
 
 const notAnObject = () => new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "body must be a JSON object" });
 
-// A body past OFFLOAD_FROM is parsed on a worker thread (lib/relay/json-worker.ts), and its
-// upstream body serialised there too (forward's `offload`).
-async function parseLargeJson(body: Buffer): Promise<Record<string, unknown>> {
-  let v: unknown;
+// A JSON body past OFFLOAD_FROM is parsed on a worker thread (lib/relay/json-worker.ts), and
+// its upstream body serialised there too (forward's `offload`: the body's long strings).
+async function parseLargeJson(body: Buffer): Promise<{ json: Record<string, unknown>; strings: LiftedStrings }> {
+  let r: { value: unknown; strings: LiftedStrings };
   try {
-    v = await parseOffThread(body);
+    r = await parseOffThread(body);
   } catch {
     throw notAnObject();
   }
-  if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  const v = r.value;
+  if (v && typeof v === "object" && !Array.isArray(v)) return { json: v as Record<string, unknown>, strings: r.strings };
   throw notAnObject();
 }
 
@@ -317,18 +320,21 @@ async function relayCall(
   const token = route.kind === "chat" && route.playground ? null : await authenticateToken(apiKeyOf(req.headers, search), { ip });
   const sessionUser = token ? null : await authenticate(headersOf(req));
   const raw = await readBody(req, env().RELAY_MAX_BODY_BYTES);
-  const offload = raw.length > OFFLOAD_FROM;
+  // An upload (multipart) past COUNT_FROM was not scanned while it arrived: it is never parsed
+  // as JSON. A large JSON body is parsed off the event loop, here at once.
+  const upload = raw.length > COUNT_FROM && /^multipart\//i.test(String(req.headers["content-type"] ?? ""));
+  const large = raw.length > OFFLOAD_FROM && !upload ? await parseLargeJson(raw) : null;
 
   // 2. the request, in canonical form, and the model it names
   let request: ChatRequest | PassthroughRequest | EmbeddingRequest;
   let json: Record<string, unknown> | undefined;
   let model: string;
   if (route.kind === "chat") {
-    json = offload ? await parseLargeJson(raw) : parseJson(raw);
+    json = large ? large.json : parseJson(raw, upload);
     request = formats[route.ingress].parse(json, route.gemini);
     model = request.model;
   } else if (route.kind === "embeddings") {
-    json = offload ? await parseLargeJson(raw) : parseJson(raw);
+    json = large ? large.json : parseJson(raw, upload);
     request = parseGeminiEmbeddings(json, route.gemini);
     model = request.model;
   } else {
@@ -340,7 +346,7 @@ async function relayCall(
       request = { endpoint: route.endpoint, multipart: { body: raw, model: at }, contentType };
       model = at.model;
     } else {
-      json = offload ? await parseLargeJson(raw) : parseJson(raw);
+      json = large ? large.json : parseJson(raw, upload);
       checkBudget(json);
       request = { endpoint: route.endpoint, json, contentType: "application/json" };
       model = typeof json.model === "string" ? json.model : "";
@@ -373,7 +379,7 @@ async function relayCall(
   const attemptOn = (ch: SelectedChannel): Promise<ForwardOutcome> => {
     tried.push(ch.id);
     exclude.add(ch.id);
-    return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel, offload });
+    return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel, offload: large?.strings });
   };
   let started: Promise<ForwardOutcome> | undefined;
   const reservation = await reserve(

@@ -4,11 +4,20 @@
 // Bodies up to OFFLOAD_FROM bytes (nearly every call) never come here: their parse costs a
 // few milliseconds at most, less than the round trip to a worker.
 //
-// What the main thread still does for an offloaded body: join its chunks into one Buffer
-// (handed to the worker without a copy), read the parsed value back (structured clone: a
-// copy of each string, a few ms for 30 MB), and send the upstream body's value to the
-// worker (another copy); the serialised bytes come back without a copy. Measured in
-// docs/limits.md.
+// Long strings (an image's base64) are the bulk of such a body, and copying them between
+// threads by structured cloning cost the event loop as much as parsing them (13-40 ms for
+// 30 MB, docs/limits.md). So each string of LIFT_FROM characters or more whose characters
+// all fit in one byte (base64, most text) travels as its Latin-1 bytes in a
+// SharedArrayBuffer, never cloned:
+// - parse: the worker takes it out of the parsed value (leaving null) and sends the shared
+//   bytes with its path; the main thread makes the string once (toString("latin1"): one
+//   copy) and puts it back, and keeps string → bytes (LiftedStrings) for the call;
+// - serialise: any string of the upstream body that is one of those very strings (the same
+//   string, passed on unchanged: an OpenAI upstream of an OpenAI client, a pass-through, an
+//   Anthropic or Gemini client's base64 to its own wire) is sent as those shared bytes
+//   again; the containers on its path are copied, the caller's objects are never changed.
+//   A string made anew (a data: URL cut or joined across formats) is cloned as usual.
+// The serialised upstream body comes back as UTF-8 bytes, transferred without a copy.
 import { Worker } from "node:worker_threads";
 
 /** Bodies larger than this are parsed and re-serialised off the event loop. */
@@ -17,23 +26,20 @@ export const OFFLOAD_FROM = 1024 * 1024;
 /** At most this many workers, started when first needed (the machine may have 2 cores). */
 const MAX_WORKERS = 2;
 
-// Strings at least this long come back from a parse as Latin-1 bytes (below).
+/** Strings at least this long travel between threads as shared Latin-1 bytes. */
 const LIFT_FROM = 256 * 1024;
 
+/** The long strings of one parsed body, each with its Latin-1 bytes (shared with the workers). */
+export type LiftedStrings = Map<string, SharedArrayBuffer>;
+
 // Plain JavaScript run with `eval` so that the bundle (scripts/build-server.mjs) needs no
-// second entry point. A parse answers { ok, value, lifted }; a serialisation answers the
-// UTF-8 bytes, their buffer transferred.
-// Each string of LIFT_FROM characters or more whose characters all fit in one byte (base64,
-// most text) is taken out of the parsed value (left null) and sent as its Latin-1 bytes, its
-// buffer transferred, with its path: the main thread makes it a string again with
-// toString("latin1") (an external string: one copy, about 2 ms for 30 MB), where structured
-// cloning it took 13-22 ms of the event loop (docs/limits.md). The walk is recursive: bodies
-// this large were bounded to MAX_JSON_DEPTH levels while they arrived (lib/relay/body-bound.ts).
+// second entry point. Walks are recursive: bodies this large were bounded to MAX_JSON_DEPTH
+// levels while they arrived (lib/relay/body-bound.ts).
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const LIFT_FROM = ${LIFT_FROM};
 const ONE_BYTE = /^[\\x00-\\xff]*$/;
-function lift(v, path, lifted, transfer) {
+function lift(v, path, lifted) {
   const keys = Array.isArray(v) ? null : Object.keys(v);
   const n = keys ? keys.length : v.length;
   for (let i = 0; i < n; i++) {
@@ -41,32 +47,36 @@ function lift(v, path, lifted, transfer) {
     const x = v[k];
     if (typeof x === "string") {
       if (x.length < LIFT_FROM || !ONE_BYTE.test(x)) continue;
-      let b = Buffer.from(x, "latin1");
-      if (b.byteOffset !== 0 || b.byteLength !== b.buffer.byteLength) b = new Uint8Array(b);
-      lifted.push({ path: path.concat(k), bytes: b });
-      transfer.push(b.buffer);
+      const bytes = new SharedArrayBuffer(x.length);
+      Buffer.from(bytes).write(x, 0, "latin1");
+      lifted.push({ path: path.concat(k), bytes });
       v[k] = null;
     } else if (x !== null && typeof x === "object") {
       path.push(k);
-      lift(x, path, lifted, transfer);
+      lift(x, path, lifted);
       path.pop();
     }
   }
+}
+function putBack(root, l) {
+  let v = root;
+  const last = l.path.length - 1;
+  for (let i = 0; i < last; i++) v = v[l.path[i]];
+  v[l.path[last]] = Buffer.from(l.bytes).toString("latin1");
 }
 parentPort.on("message", (m) => {
   if (m.op === "parse") {
     let value;
     let ok = true;
     const lifted = [];
-    const transfer = [];
     try {
       value = JSON.parse(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength).toString("utf8"));
-      if (value !== null && typeof value === "object") lift(value, [], lifted, transfer);
+      if (value !== null && typeof value === "object") lift(value, [], lifted);
     } catch {
       ok = false;
     }
     try {
-      parentPort.postMessage({ id: m.id, ok, value, lifted }, transfer);
+      parentPort.postMessage({ id: m.id, ok, value, lifted });
     } catch {
       parentPort.postMessage({ id: m.id, ok: false, value: undefined });
     }
@@ -74,7 +84,9 @@ parentPort.on("message", (m) => {
   }
   let bytes;
   try {
-    const b = Buffer.from(JSON.stringify(m.data), "utf8");
+    const value = m.data.value;
+    for (const l of m.data.lifted) putBack(value, l);
+    const b = Buffer.from(JSON.stringify(value), "utf8");
     bytes = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b);
   } catch {
     parentPort.postMessage({ id: m.id, ok: false, value: undefined });
@@ -84,6 +96,12 @@ parentPort.on("message", (m) => {
 });
 `;
 
+// A long string of a body, as shared Latin-1 bytes, and where it is in the value.
+interface Lifted {
+  path: (string | number)[];
+  bytes: SharedArrayBuffer;
+}
+
 interface Pending {
   resolve(v: unknown): void;
   reject(e: Error): void;
@@ -92,19 +110,6 @@ interface Pending {
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
-}
-
-// A long one-byte string of a parsed body, as its Latin-1 bytes, and where it was.
-interface Lifted {
-  path: (string | number)[];
-  bytes: Uint8Array;
-}
-
-function putBack(root: unknown, l: Lifted): void {
-  let v = root as Record<string | number, unknown>;
-  const last = l.path.length - 1;
-  for (let i = 0; i < last; i++) v = v[l.path[i]] as Record<string | number, unknown>;
-  v[l.path[last]] = Buffer.from(l.bytes.buffer, l.bytes.byteOffset, l.bytes.byteLength).toString("latin1");
 }
 
 const slots: Slot[] = [];
@@ -120,8 +125,17 @@ function start(): Slot {
     if (!p) return;
     slot.pending.delete(m.id);
     if (!m.ok) return p.reject(new OffThreadError());
-    if (m.lifted) for (const l of m.lifted) putBack(m.value, l);
-    p.resolve(m.value);
+    if (!m.lifted) return p.resolve(m.value);
+    const strings: LiftedStrings = new Map();
+    for (const l of m.lifted) {
+      let v = m.value as Record<string | number, unknown>;
+      const last = l.path.length - 1;
+      for (let i = 0; i < last; i++) v = v[l.path[i]] as Record<string | number, unknown>;
+      const s = Buffer.from(l.bytes).toString("latin1");
+      v[l.path[last]] = s;
+      strings.set(s, l.bytes);
+    }
+    p.resolve({ value: m.value, strings });
   });
   const fail = (err: unknown) => {
     const i = slots.indexOf(slot);
@@ -166,17 +180,50 @@ export class OffThreadError extends Error {
 }
 
 /**
- * JSON.parse of the UTF-8 body, on a worker. The body's memory is handed over (transferred)
- * when the Buffer owns all of it, else copied once: `body` must not be used afterwards.
- * Rejects with OffThreadError on invalid JSON.
+ * JSON.parse of the UTF-8 body, on a worker, with the body's long strings (LiftedStrings).
+ * The body's memory is handed over (transferred) when the Buffer owns all of it, else copied
+ * once: `body` must not be used afterwards. Rejects with OffThreadError on invalid JSON.
  */
-export function parseOffThread(body: Buffer): Promise<unknown> {
+export function parseOffThread(body: Buffer): Promise<{ value: unknown; strings: LiftedStrings }> {
   const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
   const bytes = own ? body : new Uint8Array(body);
-  return send("parse", bytes, [bytes.buffer as ArrayBuffer]);
+  return send("parse", bytes, [bytes.buffer as ArrayBuffer]) as Promise<{ value: unknown; strings: LiftedStrings }>;
 }
 
-/** JSON.stringify of the value as UTF-8 bytes, on a worker. */
-export function serializeOffThread(value: unknown): Promise<Uint8Array> {
-  return send("serialize", value, []) as Promise<Uint8Array>;
+/** JSON.stringify of the value as UTF-8 bytes, on a worker; `strings`: the body's long strings (parseOffThread). */
+export function serializeOffThread(value: unknown, strings: LiftedStrings): Promise<Uint8Array> {
+  const lifted: Lifted[] = [];
+  const data = strings.size && value !== null && typeof value === "object" ? swapOut(value as object, strings, [], lifted) : value;
+  return send("serialize", { value: data, lifted }, []) as Promise<Uint8Array>;
+}
+
+// The value with each of `strings` found in it replaced by null (its path and bytes noted in
+// `lifted`); containers on such a path are shallow copies, everything else is shared.
+function swapOut(v: object, strings: LiftedStrings, path: (string | number)[], lifted: Lifted[]): object {
+  const arr = Array.isArray(v) ? (v as unknown[]) : null;
+  const rec = v as Record<string, unknown>;
+  const keys = arr ? null : Object.keys(v);
+  const n = keys ? keys.length : arr!.length;
+  let copy: Record<string | number, unknown> | null = null;
+  for (let i = 0; i < n; i++) {
+    const k = keys ? keys[i] : i;
+    const x = keys ? rec[k as string] : arr![i];
+    let y = x;
+    if (typeof x === "string") {
+      const bytes = x.length >= LIFT_FROM ? strings.get(x) : undefined;
+      if (bytes) {
+        lifted.push({ path: path.concat(k), bytes });
+        y = null;
+      }
+    } else if (x !== null && typeof x === "object") {
+      path.push(k);
+      y = swapOut(x, strings, path, lifted);
+      path.pop();
+    }
+    if (y !== x) {
+      copy ??= (arr ? arr.slice() : Object.assign({}, rec)) as Record<string | number, unknown>;
+      copy[k] = y;
+    }
+  }
+  return copy ?? v;
 }

@@ -12,7 +12,7 @@ import { CompletionCounter, estimateEmbeddingTokens, estimateInputTokens, estima
 import { formats, MAX_EMBED_INPUTS, renderGeminiEmbeddings, type IngressName, type StreamRenderer } from "@/lib/relay/formats";
 import { withMultipartModel, type MultipartModel } from "@/lib/relay/multipart";
 import { Canceller, type Cancellation } from "@/lib/relay/cancel";
-import { serializeOffThread } from "@/lib/relay/json-worker";
+import { serializeOffThread, type LiftedStrings } from "@/lib/relay/json-worker";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { PassthroughRedactor, redactError, redactPassthroughText } from "@/lib/relay/providers/common";
 import { openaiUsage } from "@/lib/relay/providers/openai";
@@ -49,8 +49,8 @@ export interface ForwardOptions {
   timeoutMs?: number;
   /** how to call the upstream; default undici with keep-alive (see transport.ts) */
   transport?: Transport;
-  /** a large body (lib/relay/json-worker.ts): the upstream body is serialised on a worker thread */
-  offload?: boolean;
+  /** a large body's long strings (lib/relay/json-worker.ts): the upstream body is serialised on a worker thread */
+  offload?: LiftedStrings;
 }
 
 /** Non-token quantities some endpoints are billed by. */
@@ -234,7 +234,7 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
   let up: UpstreamRequest;
   if (opts.offload) {
     const p = adapter.chatPayload(req, ch);
-    up = { url: p.url, headers: p.headers, body: await serializeOffThread(p.json) };
+    up = { url: p.url, headers: p.headers, body: await serializeOffThread(p.json, opts.offload) };
   } else up = adapter.chatRequest(req, ch);
   const c = await call(opts, adapter, up.url, up.headers, up.body);
   if (c.failure) return c.failure;
@@ -421,7 +421,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     j.model = ch.upstreamModel;
     stream = j.stream === true && STREAMABLE.has(p.endpoint);
     if (stream && p.endpoint === "completions") j.stream_options = { include_usage: true, ...(j.stream_options as object | undefined) };
-    body = opts.offload ? await serializeOffThread(j) : JSON.stringify(j);
+    body = opts.offload ? await serializeOffThread(j, opts.offload) : JSON.stringify(j);
   } else if (p.multipart) body = withMultipartModel(p.multipart.body, p.multipart.model, ch.upstreamModel);
   else return refused(400, "the request has no body", false, "invalid_request");
 
