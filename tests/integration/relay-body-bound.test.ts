@@ -183,6 +183,19 @@ describe("relay body bound", () => {
     const sent = mock.requests.at(-1)!.json.messages[0].content[1].image_url.url as string;
     expect(sent.length).toBe(image.length);
     expect(sent === image).toBe(true);
+
+    // a pass-through body past 1 MiB (parsed and serialised on the worker): the same image, the
+    // channel's model, and a reservation of one image, not of its base64 read as text
+    const responses = await fetch(`${server.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "m-big", input: [{ role: "user", content: [{ type: "input_text", text: "what is it?" }, { type: "input_image", image_url: image }] }] }),
+    });
+    expect(responses.status).toBe(200);
+    const got = mock.requests.at(-1)!;
+    expect(got.url).toBe("/v1/responses");
+    expect(got.json.model).toBe("m-big");
+    expect(got.json.input[0].content[1].image_url === image).toBe(true);
   });
 
   it("parses and forwards a ~30 MB image body off the event loop: no other call is held more than 50 ms", async () => {
