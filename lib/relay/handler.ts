@@ -221,18 +221,19 @@ function costOf(price: ResolvedPrice, o: ForwardOutcome): bigint {
   });
 }
 
-function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequest | EmbeddingRequest): bigint {
+// `counted`: a large body's long strings, counted on the JSON worker (lib/relay/estimate.ts)
+function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequest | EmbeddingRequest, counted: LiftedStrings | undefined): bigint {
   // an embedding has no output: its input is the whole cost
-  if (isEmbeddingRequest(request)) return quotaFor(price, { promptTokens: estimateEmbeddingTokens(request), completionTokens: 0 });
+  if (isEmbeddingRequest(request)) return quotaFor(price, { promptTokens: estimateEmbeddingTokens(request, counted), completionTokens: 0 });
   if ("endpoint" in request) {
     const j = request.json ?? {};
     const n = typeof j.n === "number" && j.n > 1 ? Math.min(128, Math.floor(j.n)) : 1;
     if (price.quotaType === 1) return capQuota(estimateQuota(price, { promptTokens: 0 }) * BigInt(n));
     const maxTokens = [j.max_tokens, j.max_output_tokens].find((v): v is number => typeof v === "number" && v > 0);
-    return estimateQuota(price, { promptTokens: estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? ""), maxTokens });
+    return estimateQuota(price, { promptTokens: estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? "", counted), maxTokens });
   }
   const n = request.n ?? 1;
-  return estimateQuota(price, { promptTokens: estimatePromptTokens(request), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
+  return estimateQuota(price, { promptTokens: estimatePromptTokens(request, counted), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
 }
 
 // A pass-through body is forwarded as the client wrote it, but its completion budget sizes
@@ -383,7 +384,7 @@ async function relayCall(
   };
   let started: Promise<ForwardOutcome> | undefined;
   const reservation = await reserve(
-    { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken, amount: estimateOf(price, request), ref: randomUUID() },
+    { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken, amount: estimateOf(price, request, large?.strings), ref: randomUUID() },
     () => (started = attemptOn(first)),
   ).catch(async (err: unknown) => {
     if (started) {

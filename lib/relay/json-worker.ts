@@ -19,6 +19,7 @@
 //   A string made anew (a data: URL cut or joined across formats) is cloned as usual.
 // The serialised upstream body comes back as UTF-8 bytes, transferred without a copy.
 import { Worker } from "node:worker_threads";
+import { quarterTokens } from "@/lib/relay/estimate";
 
 /** Bodies larger than this are parsed and re-serialised off the event loop. */
 export const OFFLOAD_FROM = 1024 * 1024;
@@ -29,8 +30,21 @@ const MAX_WORKERS = 2;
 /** Strings at least this long travel between threads as shared Latin-1 bytes. */
 const LIFT_FROM = 256 * 1024;
 
-/** The long strings of one parsed body, each with its Latin-1 bytes (shared with the workers). */
-export type LiftedStrings = Map<string, SharedArrayBuffer>;
+/** The long strings of one parsed body, each with its bytes (shared with the workers). */
+export type LiftedStrings = Map<string, Shared>;
+
+export interface Shared {
+  bytes: SharedArrayBuffer;
+  /** where the string starts in the bytes */
+  start: number;
+  /** UTF-16 (a character past U+00FF in it), else Latin-1 */
+  wide: boolean;
+  /** its quarter-tokens for the estimate (lib/relay/estimate.ts), counted on the worker; -1: not counted */
+  quarters: number;
+}
+
+// The prefix of a base64 data: URL; the ingress formats cut the data after it (lib/relay/formats).
+const DATA_URL = /^data:[^;,]+;base64,/;
 
 // Plain JavaScript run with `eval` so that the bundle (scripts/build-server.mjs) needs no
 // second entry point. Walks are recursive: bodies this large were bounded to MAX_JSON_DEPTH
@@ -39,6 +53,7 @@ const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const LIFT_FROM = ${LIFT_FROM};
 const ONE_BYTE = /^[\\x00-\\xff]*$/;
+const quarterTokens = ${quarterTokens.toString()};
 function lift(v, path, lifted) {
   const keys = Array.isArray(v) ? null : Object.keys(v);
   const n = keys ? keys.length : v.length;
@@ -46,10 +61,11 @@ function lift(v, path, lifted) {
     const k = keys ? keys[i] : i;
     const x = v[k];
     if (typeof x === "string") {
-      if (x.length < LIFT_FROM || !ONE_BYTE.test(x)) continue;
-      const bytes = new SharedArrayBuffer(x.length);
-      Buffer.from(bytes).write(x, 0, "latin1");
-      lifted.push({ path: path.concat(k), bytes });
+      if (x.length < LIFT_FROM) continue;
+      const wide = !ONE_BYTE.test(x);
+      const bytes = new SharedArrayBuffer(wide ? 2 * x.length : x.length);
+      Buffer.from(bytes).write(x, 0, wide ? "utf16le" : "latin1");
+      lifted.push({ path: path.concat(k), bytes, start: 0, wide, quarters: quarterTokens(x) });
       v[k] = null;
     } else if (x !== null && typeof x === "object") {
       path.push(k);
@@ -62,7 +78,7 @@ function putBack(root, l) {
   let v = root;
   const last = l.path.length - 1;
   for (let i = 0; i < last; i++) v = v[l.path[i]];
-  v[l.path[last]] = Buffer.from(l.bytes).toString("latin1");
+  v[l.path[last]] = Buffer.from(l.bytes, l.start).toString(l.wide ? "utf16le" : "latin1");
 }
 parentPort.on("message", (m) => {
   if (m.op === "parse") {
@@ -97,9 +113,8 @@ parentPort.on("message", (m) => {
 `;
 
 // A long string of a body, as shared Latin-1 bytes, and where it is in the value.
-interface Lifted {
+interface Lifted extends Shared {
   path: (string | number)[];
-  bytes: SharedArrayBuffer;
 }
 
 interface Pending {
@@ -115,6 +130,25 @@ interface Slot {
 const slots: Slot[] = [];
 let nextId = 1;
 
+// The long strings of a parse made again from their shared bytes and put back in place.
+function putBack(value: unknown, lifted: Lifted[]): LiftedStrings {
+  const strings: LiftedStrings = new Map();
+  for (const l of lifted) {
+    let v = value as Record<string | number, unknown>;
+    const last = l.path.length - 1;
+    for (let i = 0; i < last; i++) v = v[l.path[i]] as Record<string | number, unknown>;
+    const s = Buffer.from(l.bytes).toString(l.wide ? "utf16le" : "latin1");
+    v[l.path[last]] = s;
+    strings.set(s, { bytes: l.bytes, start: 0, wide: l.wide, quarters: l.quarters });
+    // the data of a data: URL, which an adapter may send alone (Anthropic, Gemini): a string
+    // of the same text is found by the map (long strings hash by length; equal ones are
+    // compared with memcmp, a few ms for 30 MB)
+    const d = l.wide ? null : DATA_URL.exec(s);
+    if (d) strings.set(s.slice(d[0].length), { bytes: l.bytes, start: d[0].length, wide: false, quarters: -1 });
+  }
+  return strings;
+}
+
 function start(): Slot {
   const worker = new Worker(WORKER_SOURCE, { eval: true });
   const slot: Slot = { worker, pending: new Map() };
@@ -126,16 +160,11 @@ function start(): Slot {
     slot.pending.delete(m.id);
     if (!m.ok) return p.reject(new OffThreadError());
     if (!m.lifted) return p.resolve(m.value);
-    const strings: LiftedStrings = new Map();
-    for (const l of m.lifted) {
-      let v = m.value as Record<string | number, unknown>;
-      const last = l.path.length - 1;
-      for (let i = 0; i < last; i++) v = v[l.path[i]] as Record<string | number, unknown>;
-      const s = Buffer.from(l.bytes).toString("latin1");
-      v[l.path[last]] = s;
-      strings.set(s, l.bytes);
+    try {
+      p.resolve({ value: m.value, strings: putBack(m.value, m.lifted) });
+    } catch (e) {
+      p.reject(e instanceof Error ? e : new OffThreadError());
     }
-    p.resolve({ value: m.value, strings });
   });
   const fail = (err: unknown) => {
     const i = slots.indexOf(slot);
@@ -210,9 +239,9 @@ function swapOut(v: object, strings: LiftedStrings, path: (string | number)[], l
     const x = keys ? rec[k as string] : arr![i];
     let y = x;
     if (typeof x === "string") {
-      const bytes = x.length >= LIFT_FROM ? strings.get(x) : undefined;
-      if (bytes) {
-        lifted.push({ path: path.concat(k), bytes });
+      const shared = x.length >= LIFT_FROM ? strings.get(x) : undefined;
+      if (shared) {
+        lifted.push({ path: path.concat(k), bytes: shared.bytes, start: shared.start, wide: shared.wide, quarters: shared.quarters });
         y = null;
       }
     } else if (x !== null && typeof x === "object") {

@@ -259,7 +259,7 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
       return refused(502, e instanceof RelayError ? e.message : "the upstream answer is not valid JSON", true, "bad_response");
     }
     const usageEstimated = !parsed.usage;
-    const usage = parsed.usage ?? estimatedUsage(estimatePromptTokens(req), completionOf(parsed));
+    const usage = parsed.usage ?? estimatedUsage(estimatePromptTokens(req, opts.offload), completionOf(parsed));
     opts.onFirstByte?.();
     const frtMs = performance.now() - c.t0;
     if (req.stream) {
@@ -324,7 +324,7 @@ async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: C
   const finalUsage = (): Usage => {
     if (gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0)) return usage;
     const u = Object.assign(emptyUsage(), usage);
-    u.prompt_tokens ||= estimatePromptTokens(req);
+    u.prompt_tokens ||= estimatePromptTokens(req, opts.offload);
     u.completion_tokens ||= counter.tokens;
     return u;
   };
@@ -528,7 +528,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
   if (!gotUsage) {
     estimated = true;
     const input = p.json?.input ?? p.json?.prompt ?? p.json?.query ?? p.json?.documents;
-    usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input);
+    usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input, opts.offload);
     if (countsTranscript) usage.completion_tokens = estimateTextTokens(transcript);
   }
   return { ok: true, status: 200, usage, usageEstimated: estimated, meter: Object.keys(meter).length ? meter : undefined, firstByteSentToClient: true, frtMs, retryable: false };
@@ -583,7 +583,7 @@ async function embeddings(
   if (parsed.vectors.length !== req.inputs.length)
     return refused(502, `the upstream answered ${parsed.vectors.length} embeddings for ${req.inputs.length} inputs`, true, "bad_response");
   const usageEstimated = parsed.promptTokens === undefined;
-  const usage = estimatedUsage(parsed.promptTokens ?? estimateEmbeddingTokens(req), 0);
+  const usage = estimatedUsage(parsed.promptTokens ?? estimateEmbeddingTokens(req, opts.offload), 0);
   const out = render(parsed.vectors, usage.prompt_tokens);
   opts.onFirstByte?.();
   const frtMs = performance.now() - c.t0;

@@ -2,6 +2,8 @@
 // JSON.parse / JSON.stringify would give on the main thread, long strings included, and the
 // caller's objects are never changed.
 import { describe, expect, it } from "vitest";
+import { estimatePromptTokens, quarterTokens } from "@/lib/relay/estimate";
+import { formats } from "@/lib/relay/formats";
 import { OffThreadError, parseOffThread, serializeOffThread } from "@/lib/relay/json-worker";
 
 const big = (n: number, c = "A") => c.repeat(n);
@@ -14,9 +16,16 @@ describe("JSON worker", () => {
     const body = { model: "m", messages: [{ role: "user", content: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: image } }] }], latin, wide, n: 2, ok: true, none: null };
     const { value, strings } = await parseOffThread(Buffer.from(JSON.stringify(body)));
     expect(value).toEqual(body);
-    // the long one-byte strings are kept with their bytes; the two-byte one was cloned
-    expect([...strings.keys()].sort()).toEqual([image, latin].sort());
-    expect(Buffer.from(strings.get(image)!).toString("latin1")).toBe(image);
+    // the long strings are kept with their bytes (Latin-1, or UTF-16 for the CJK one) and
+    // their quarter-tokens, counted on the worker as the estimate counts them
+    expect([...strings.keys()].sort()).toEqual([image, image.slice(22), latin, wide].sort());
+    expect(strings.get(wide)!.wide).toBe(true);
+    expect(strings.get(latin)!.wide).toBe(false);
+    for (const s of [image, latin, wide]) expect(strings.get(s)!.quarters).toBe(quarterTokens(s));
+    expect(estimatePromptTokens(formats["openai-chat"].parse({ model: "m", messages: [{ role: "user", content: wide }] }), strings)).toBe(estimatePromptTokens(formats["openai-chat"].parse({ model: "m", messages: [{ role: "user", content: wide }] })));
+    expect(Buffer.from(strings.get(image)!.bytes).toString("latin1")).toBe(image);
+    // and the data of the data: URL, as the ingress format cuts it
+    expect(Buffer.from(strings.get(image.slice(22))!.bytes, strings.get(image.slice(22))!.start).toString("latin1")).toBe(image.slice(22));
   });
 
   it("rejects invalid JSON", async () => {
