@@ -4,19 +4,22 @@
 // Bodies up to OFFLOAD_FROM bytes (nearly every call) never come here: their parse costs a
 // few milliseconds at most, less than the round trip to a worker.
 //
-// Long strings (an image's base64) are the bulk of such a body, and copying them between
-// threads by structured cloning cost the event loop as much as parsing them (13-40 ms for
-// 30 MB, docs/limits.md). So each string of LIFT_FROM characters or more whose characters
-// all fit in one byte (base64, most text) travels as its Latin-1 bytes in a
-// SharedArrayBuffer, never cloned:
-// - parse: the worker takes it out of the parsed value (leaving null) and sends the shared
-//   bytes with its path; the main thread makes the string once (toString("latin1"): one
-//   copy) and puts it back, and keeps string → bytes (LiftedStrings) for the call;
-// - serialise: any string of the upstream body that is one of those very strings (the same
-//   string, passed on unchanged: an OpenAI upstream of an OpenAI client, a pass-through, an
-//   Anthropic or Gemini client's base64 to its own wire) is sent as those shared bytes
-//   again; the containers on its path are copied, the caller's objects are never changed.
-//   A string made anew (a data: URL cut or joined across formats) is cloned as usual.
+// Long strings (an image's base64, a long text) are the bulk of such a body, and copying
+// them between threads by structured cloning cost the event loop as much as parsing them
+// (13-40 ms for 30 MB, docs/limits.md). So each string of LIFT_FROM characters or more
+// travels as its bytes in a SharedArrayBuffer (Latin-1 when every character fits in a byte,
+// as base64 does; else UTF-16), never cloned:
+// - parse: the worker takes it out of the parsed value (leaving null), counts its
+//   quarter-tokens for the estimate (lib/relay/estimate.ts: counting 30 MB of text took
+//   30-60 ms), and sends the shared bytes with its path; the main thread makes the string
+//   once (toString: one copy into an external string) and puts it back, and keeps string →
+//   bytes (LiftedStrings) for the call, with the data of a data: URL as a second entry;
+// - serialise: any long string of the upstream body that is one of those strings (passed on
+//   unchanged: an OpenAI upstream of an OpenAI client, a pass-through, a client's base64 to
+//   its own wire, an OpenAI client's data: URL cut for Anthropic or Gemini) is sent as those
+//   shared bytes again; the containers on its path are copied, the caller's objects are
+//   never changed. A long string made anew (an Anthropic or Gemini client's base64 joined
+//   into a data: URL for an OpenAI wire) is cloned: one copy on the event loop.
 // The serialised upstream body comes back as UTF-8 bytes, transferred without a copy.
 import { Worker } from "node:worker_threads";
 import { quarterTokens } from "@/lib/relay/estimate";
@@ -27,7 +30,7 @@ export const OFFLOAD_FROM = 1024 * 1024;
 /** At most this many workers, started when first needed (the machine may have 2 cores). */
 const MAX_WORKERS = 2;
 
-/** Strings at least this long travel between threads as shared Latin-1 bytes. */
+/** Strings at least this long travel between threads as shared bytes. */
 const LIFT_FROM = 256 * 1024;
 
 /** The long strings of one parsed body, each with its bytes (shared with the workers). */

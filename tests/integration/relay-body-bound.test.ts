@@ -239,6 +239,16 @@ describe("relay body bound", () => {
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("relay_body_too_deep");
+    // a JSON body past 64 KiB sent as an upload (multipart) was not counted while it arrived:
+    // a chat route never parses it
+    const conversation = JSON.stringify({ model: "m-big", messages: Array.from({ length: 3_000 }, () => ({ role: "user", content: "hi there" })) });
+    const upload = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "multipart/form-data; boundary=x" },
+      body: conversation,
+    });
+    expect(upload.status).toBe(400);
+    expect(((await upload.json()) as { error: { message: string } }).error.message).toContain("body must be a JSON object");
     // within the bound: 500 levels pass
     const ok = await chat(`{"model":"m-big","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"a":${deep(500)}}}}]}`);
     expect(ok.status).toBe(200);
