@@ -14,6 +14,10 @@ export const serverMessages = {
     zh: "请求体的 JSON 结构过于复杂（最多 {tokens} 个结构字符、{keys} 个键）",
     en: "The request body's JSON is too complex (at most {tokens} structural characters and {keys} keys)",
   },
+  relay_body_too_deep: {
+    zh: "请求体的 JSON 嵌套过深（最多 {depth} 层）",
+    en: "The request body's JSON is nested too deeply (at most {depth} levels)",
+  },
   demo_refused: { zh: "演示站点不允许此操作", en: "This site is demo only; this operation is not allowed" },
 
   // sessions and access

@@ -13,9 +13,13 @@ import type { ChatRequest, EmbeddingRequest } from "@/lib/relay/types";
 const PER_MESSAGE = 4;
 const PER_PROMPT = 3;
 const PER_IMAGE = 765;
+const DATA_URL = /^data:[^;,]*;base64,/;
 
-/** Quarter-tokens of a text (integer arithmetic keeps it exact and deterministic). */
-function quarterTokens(text: string): number {
+/**
+ * Quarter-tokens of a text (integer arithmetic keeps it exact and deterministic). It refers to
+ * nothing outside itself: the JSON worker runs its source too (lib/relay/json-worker.ts).
+ */
+export function quarterTokens(text: string): number {
   let q = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -30,6 +34,25 @@ function quarterTokens(text: string): number {
     else q += 2;
   }
   return q;
+}
+
+/**
+ * The long strings of a large body, counted on the JSON worker (lib/relay/json-worker.ts):
+ * counting 30 MB of text here held the event loop for 30-60 ms. Absent for other bodies.
+ */
+export interface CountedStrings {
+  get(text: string): { quarters: number } | undefined;
+}
+
+// only strings this long were counted on the worker (LIFT_FROM there)
+const COUNTED_FROM = 256 * 1024;
+
+function quartersOf(text: string, counted: CountedStrings | undefined): number {
+  if (counted !== undefined && text.length >= COUNTED_FROM) {
+    const c = counted.get(text);
+    if (c !== undefined && c.quarters >= 0) return c.quarters;
+  }
+  return quarterTokens(text);
 }
 
 export function estimateTextTokens(text: string): number {
@@ -47,20 +70,20 @@ export class CompletionCounter {
   }
 }
 
-export function estimatePromptTokens(req: ChatRequest): number {
+export function estimatePromptTokens(req: ChatRequest, counted?: CountedStrings): number {
   let q = 0;
   let fixed = PER_PROMPT;
   if (req.system) {
-    q += quarterTokens(req.system);
+    q += quartersOf(req.system, counted);
     fixed += PER_MESSAGE;
   }
   for (const m of req.messages) {
     fixed += PER_MESSAGE;
     for (const p of m.content) {
-      if (p.type === "text") q += quarterTokens(p.text);
+      if (p.type === "text") q += quartersOf(p.text, counted);
       else fixed += PER_IMAGE;
     }
-    if (m.toolCalls) for (const tc of m.toolCalls) q += quarterTokens(tc.name) + quarterTokens(tc.arguments);
+    if (m.toolCalls) for (const tc of m.toolCalls) q += quarterTokens(tc.name) + quartersOf(tc.arguments, counted);
   }
   if (req.tools)
     for (const t of req.tools) {
@@ -72,24 +95,26 @@ export function estimatePromptTokens(req: ChatRequest): number {
 }
 
 /** Estimate for an arbitrary JSON input (pass-through endpoints): strings found in it. */
-export function estimateInputTokens(input: unknown): number {
-  if (typeof input === "string") return estimateTextTokens(input);
+export function estimateInputTokens(input: unknown, counted?: CountedStrings): number {
+  // an image sent inline (a data: URL, e.g. a Responses input_image) counts as an image, not
+  // as text: counting its base64 would walk megabytes and reserve millions of tokens
+  if (typeof input === "string") return DATA_URL.test(input) ? PER_IMAGE : input.length === 0 ? 0 : Math.ceil(quartersOf(input, counted) / 4);
   if (Array.isArray(input)) {
     let n = 0;
-    for (const x of input) n += typeof x === "number" ? 1 : estimateInputTokens(x);
+    for (const x of input) n += typeof x === "number" ? 1 : estimateInputTokens(x, counted);
     return n;
   }
   if (input && typeof input === "object") {
     let n = 0;
-    for (const v of Object.values(input)) n += estimateInputTokens(v);
+    for (const v of Object.values(input)) n += estimateInputTokens(v, counted);
     return n;
   }
   return 0;
 }
 
 /** Input tokens of an embeddings call whose upstream counts none: its text parts, each rounded up. */
-export function estimateEmbeddingTokens(req: EmbeddingRequest): number {
+export function estimateEmbeddingTokens(req: EmbeddingRequest, counted?: CountedStrings): number {
   let n = 0;
-  for (const input of req.inputs) for (const text of input.parts) n += estimateTextTokens(text);
+  for (const input of req.inputs) for (const text of input.parts) n += text.length === 0 ? 0 : Math.ceil(quartersOf(text, counted) / 4);
   return n;
 }

@@ -23,12 +23,13 @@ import { refundOrLog, settleOrRefund } from "@/lib/billing/settle";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { logOther } from "@/lib/logs/other";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
-import { COUNT_FROM, JsonTokenCount } from "@/lib/relay/body-bound";
+import { COUNT_FROM, depthWithin, JsonTokenCount, MAX_JSON_DEPTH } from "@/lib/relay/body-bound";
 import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
 import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { listModels } from "@/lib/relay/models";
+import { OFFLOAD_FROM, parseOffThread, type LiftedStrings } from "@/lib/relay/json-worker";
 import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
 import { servesEmbeddings } from "@/lib/relay/providers/registry";
@@ -64,7 +65,8 @@ function appErrorToUpstream(err: AppError, req: IncomingMessage): UpstreamError 
 // The whole request body, refused past the limit. Plain stream events: an async iterator
 // costs a promise per chunk, on every relay call. A JSON body larger than COUNT_FROM has its
 // values counted as it arrives and is refused past the bound before anything parses it
-// (lib/relay/body-bound.ts); smaller bodies are not scanned.
+// (lib/relay/body-bound.ts), or refused with a 400 once it nests deeper than MAX_JSON_DEPTH;
+// smaller bodies are not scanned.
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) return Promise.reject(new AppError("PAYLOAD_TOO_LARGE", "body_too_large"));
@@ -72,12 +74,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     let count: JsonTokenCount | null | undefined; // undefined: not looked at yet, null: not JSON
+    // A body of declared length past OFFLOAD_FROM is copied into one buffer of that length as
+    // it arrives, a chunk at a time: joining 30 MB at the end held the event loop for up to
+    // 25 ms (docs/limits.md), and the buffer is handed to the JSON worker without a copy.
+    let whole: Buffer | null = null;
     const onData = (chunk: Buffer) => {
+      const at = size;
       size += chunk.length;
       let err: AppError | null = null;
       if (size > limit) err = new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
       else {
-        chunks.push(chunk);
+        if (whole) chunk.copy(whole, at);
+        else chunks.push(chunk);
         if (size > COUNT_FROM && count !== null) {
           const { RELAY_MAX_JSON_TOKENS: tokens, RELAY_MAX_JSON_KEYS: keys } = env();
           let within = true;
@@ -86,7 +94,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
             count = /^multipart\//i.test(String(req.headers["content-type"] ?? "")) ? null : new JsonTokenCount();
             for (let i = 0; count && i < chunks.length && within; i++) within = count.scan(chunks[i], tokens, keys);
           } else within = count.scan(chunk, tokens, keys);
-          if (!within) err = new AppError("PAYLOAD_TOO_LARGE", "relay_body_too_many_values", { tokens, keys });
+          if (!within)
+            err = count!.tooDeep
+              ? new AppError("INVALID_INPUT", "relay_body_too_deep", { depth: MAX_JSON_DEPTH })
+              : new AppError("PAYLOAD_TOO_LARGE", "relay_body_too_many_values", { tokens, keys });
+          else if (!whole && size > OFFLOAD_FROM && declared >= size) {
+            whole = Buffer.allocUnsafeSlow(declared);
+            for (let i = 0, o = 0; i < chunks.length; o += chunks[i++].length) chunks[i].copy(whole, o);
+            chunks.length = 0;
+          }
         }
       }
       if (err) {
@@ -96,19 +112,42 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
     };
     req.on("data", onData);
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once("end", () => {
+      if (whole) resolve(size === whole.length ? whole : whole.subarray(0, size));
+      else resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
     req.once("error", reject);
   });
 }
 
-function parseJson(body: Buffer): Record<string, unknown> {
+function parseJson(body: Buffer, upload: boolean): Record<string, unknown> {
+  // bodies past COUNT_FROM had their values and depth bounded while they arrived (readBody),
+  // except uploads, which are no JSON object
+  if (upload) throw notAnObject();
+  if (body.length <= COUNT_FROM && !depthWithin(body)) throw new AppError("INVALID_INPUT", "relay_body_too_deep", { depth: MAX_JSON_DEPTH });
   try {
     const v: unknown = JSON.parse(body.toString("utf8"));
     if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch {
     // answered below
   }
-  throw new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "body must be a JSON object" });
+  throw notAnObject();
+}
+
+const notAnObject = () => new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "body must be a JSON object" });
+
+// A JSON body past OFFLOAD_FROM is parsed on a worker thread (lib/relay/json-worker.ts), and
+// its upstream body serialised there too (forward's `offload`: the body's long strings).
+async function parseLargeJson(body: Buffer): Promise<{ json: Record<string, unknown>; strings: LiftedStrings }> {
+  let r: { value: unknown; strings: LiftedStrings };
+  try {
+    r = await parseOffThread(body);
+  } catch {
+    throw notAnObject();
+  }
+  const v = r.value;
+  if (v && typeof v === "object" && !Array.isArray(v)) return { json: v as Record<string, unknown>, strings: r.strings };
+  throw notAnObject();
 }
 
 function headersOf(req: IncomingMessage): Headers {
@@ -163,18 +202,19 @@ function costOf(price: ResolvedPrice, o: ForwardOutcome): bigint {
   });
 }
 
-function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequest | EmbeddingRequest): bigint {
+// `counted`: a large body's long strings, counted on the JSON worker (lib/relay/estimate.ts)
+function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequest | EmbeddingRequest, counted: LiftedStrings | undefined): bigint {
   // an embedding has no output: its input is the whole cost
-  if (isEmbeddingRequest(request)) return quotaFor(price, { promptTokens: estimateEmbeddingTokens(request), completionTokens: 0 });
+  if (isEmbeddingRequest(request)) return quotaFor(price, { promptTokens: estimateEmbeddingTokens(request, counted), completionTokens: 0 });
   if ("endpoint" in request) {
     const j = request.json ?? {};
     const n = typeof j.n === "number" && j.n > 1 ? Math.min(128, Math.floor(j.n)) : 1;
     if (price.quotaType === 1) return capQuota(estimateQuota(price, { promptTokens: 0 }) * BigInt(n));
     const maxTokens = [j.max_tokens, j.max_output_tokens].find((v): v is number => typeof v === "number" && v > 0);
-    return estimateQuota(price, { promptTokens: estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? ""), maxTokens });
+    return estimateQuota(price, { promptTokens: estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? "", counted), maxTokens });
   }
   const n = request.n ?? 1;
-  return estimateQuota(price, { promptTokens: estimatePromptTokens(request), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
+  return estimateQuota(price, { promptTokens: estimatePromptTokens(request, counted), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
 }
 
 // A pass-through body is forwarded as the client wrote it, but its completion budget sizes
@@ -260,17 +300,21 @@ async function relayCall(
   const token = route.kind === "chat" && route.playground ? null : await authenticateToken(apiKeyOf(req.headers, search), { ip });
   const sessionUser = token ? null : await authenticate(headersOf(req));
   const raw = await readBody(req, env().RELAY_MAX_BODY_BYTES);
+  // An upload (multipart) past COUNT_FROM was not scanned while it arrived: it is never parsed
+  // as JSON. A large JSON body is parsed off the event loop, here at once.
+  const upload = raw.length > COUNT_FROM && /^multipart\//i.test(String(req.headers["content-type"] ?? ""));
+  const large = raw.length > OFFLOAD_FROM && !upload ? await parseLargeJson(raw) : null;
 
   // 2. the request, in canonical form, and the model it names
   let request: ChatRequest | PassthroughRequest | EmbeddingRequest;
   let json: Record<string, unknown> | undefined;
   let model: string;
   if (route.kind === "chat") {
-    json = parseJson(raw);
+    json = large ? large.json : parseJson(raw, upload);
     request = formats[route.ingress].parse(json, route.gemini);
     model = request.model;
   } else if (route.kind === "embeddings") {
-    json = parseJson(raw);
+    json = large ? large.json : parseJson(raw, upload);
     request = parseGeminiEmbeddings(json, route.gemini);
     model = request.model;
   } else {
@@ -282,7 +326,7 @@ async function relayCall(
       request = { endpoint: route.endpoint, multipart: { body: raw, model: at }, contentType };
       model = at.model;
     } else {
-      json = parseJson(raw);
+      json = large ? large.json : parseJson(raw, upload);
       checkBudget(json);
       request = { endpoint: route.endpoint, json, contentType: "application/json" };
       model = typeof json.model === "string" ? json.model : "";
@@ -315,11 +359,11 @@ async function relayCall(
   const attemptOn = (ch: SelectedChannel): Promise<ForwardOutcome> => {
     tried.push(ch.id);
     exclude.add(ch.id);
-    return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel });
+    return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel, offload: large?.strings });
   };
   let started: Promise<ForwardOutcome> | undefined;
   const reservation = await reserve(
-    { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken, amount: estimateOf(price, request), ref: randomUUID() },
+    { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken, amount: estimateOf(price, request, large?.strings), ref: randomUUID() },
     () => (started = attemptOn(first)),
   ).catch(async (err: unknown) => {
     if (started) {

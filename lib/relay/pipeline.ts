@@ -13,10 +13,11 @@ import { CompletionCounter, estimateEmbeddingTokens, estimateInputTokens, estima
 import { formats, MAX_EMBED_INPUTS, renderGeminiEmbeddings, type IngressName, type StreamRenderer } from "@/lib/relay/formats";
 import { withMultipartModel, type MultipartModel } from "@/lib/relay/multipart";
 import { Canceller, type Cancellation } from "@/lib/relay/cancel";
+import { serializeOffThread, type LiftedStrings } from "@/lib/relay/json-worker";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { PassthroughRedactor, redactError, redactPassthroughText } from "@/lib/relay/providers/common";
 import { openaiUsage } from "@/lib/relay/providers/openai";
-import type { PassthroughEndpoint, ProviderAdapter } from "@/lib/relay/providers/types";
+import type { PassthroughEndpoint, ProviderAdapter, UpstreamRequest } from "@/lib/relay/providers/types";
 import { readSse, startSse, write } from "@/lib/relay/sse";
 import { undiciTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
 import { RelayError, emptyUsage, isEmbeddingRequest, type ChannelView, type ChatRequest, type ChatResponse, type EmbeddingRequest, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
@@ -49,6 +50,8 @@ export interface ForwardOptions {
   timeoutMs?: number;
   /** how to call the upstream; default undici with keep-alive (see transport.ts) */
   transport?: Transport;
+  /** a large body's long strings (lib/relay/json-worker.ts): the upstream body is serialised on a worker thread */
+  offload?: LiftedStrings;
 }
 
 /** Non-token quantities some endpoints are billed by. */
@@ -237,7 +240,11 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
   const ch = opts.channel;
   if (req.n !== undefined && req.n > 1 && !adapter.supports.n) return refused(400, "this channel does not support n > 1", true, "unsupported");
   const format = formats[opts.ingress];
-  const up = adapter.chatRequest(req, ch);
+  let up: UpstreamRequest;
+  if (opts.offload) {
+    const p = adapter.chatPayload(req, ch);
+    up = { url: p.url, headers: p.headers, body: await serializeOffThread(p.json, opts.offload) };
+  } else up = adapter.chatRequest(req, ch);
   const c = await call(opts, adapter, up.url, up.headers, up.body);
   if (c.failure) return c.failure;
   const res = c.res!;
@@ -261,7 +268,7 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
       return refused(502, e instanceof RelayError ? e.message : "the upstream answer is not valid JSON", true, "bad_response");
     }
     const usageEstimated = !parsed.usage;
-    const usage = parsed.usage ?? estimatedUsage(estimatePromptTokens(req), completionOf(parsed));
+    const usage = parsed.usage ?? estimatedUsage(estimatePromptTokens(req, opts.offload), completionOf(parsed));
     opts.onFirstByte?.();
     const frtMs = performance.now() - c.t0;
     if (req.stream) {
@@ -326,7 +333,7 @@ async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: C
   const finalUsage = (): Usage => {
     if (gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0)) return usage;
     const u = Object.assign(emptyUsage(), usage);
-    u.prompt_tokens ||= estimatePromptTokens(req);
+    u.prompt_tokens ||= estimatePromptTokens(req, opts.offload);
     u.completion_tokens ||= counter.tokens;
     return u;
   };
@@ -423,7 +430,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     j.model = ch.upstreamModel;
     stream = j.stream === true && STREAMABLE.has(p.endpoint);
     if (stream && p.endpoint === "completions") j.stream_options = { include_usage: true, ...(j.stream_options as object | undefined) };
-    body = JSON.stringify(j);
+    body = opts.offload ? await serializeOffThread(j, opts.offload) : JSON.stringify(j);
   } else if (p.multipart) body = withMultipartModel(p.multipart.body, p.multipart.model, ch.upstreamModel);
   else return refused(400, "the request has no body", false, "invalid_request");
 
@@ -530,7 +537,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
   if (!gotUsage) {
     estimated = true;
     const input = p.json?.input ?? p.json?.prompt ?? p.json?.query ?? p.json?.documents;
-    usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input);
+    usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input, opts.offload);
     if (countsTranscript) usage.completion_tokens = estimateTextTokens(transcript);
   }
   return { ok: true, status: 200, usage, usageEstimated: estimated, meter: Object.keys(meter).length ? meter : undefined, firstByteSentToClient: true, frtMs, retryable: false };
@@ -585,7 +592,7 @@ async function embeddings(
   if (parsed.vectors.length !== req.inputs.length)
     return refused(502, `the upstream answered ${parsed.vectors.length} embeddings for ${req.inputs.length} inputs`, true, "bad_response");
   const usageEstimated = parsed.promptTokens === undefined;
-  const usage = estimatedUsage(parsed.promptTokens ?? estimateEmbeddingTokens(req), 0);
+  const usage = estimatedUsage(parsed.promptTokens ?? estimateEmbeddingTokens(req, opts.offload), 0);
   const out = render(parsed.vectors, usage.prompt_tokens);
   opts.onFirstByte?.();
   const frtMs = performance.now() - c.t0;

@@ -4,7 +4,8 @@
 
 export type ContentPart =
   | { type: "text"; text: string }
-  // An image either by URL (http(s) or data:) or as inline base64 data with its MIME type.
+  // An image either by URL (http(s) or data:) or as inline base64 data with its MIME type;
+  // a data: URL arrives as both (the data and its MIME type, and the URL it came as).
   | { type: "image"; url?: string; data?: string; mimeType?: string };
 
 export interface ToolCall {

@@ -1,7 +1,9 @@
 // The bound on relay bodies: a JSON body with too many values (900,000 messages, 27 MB) is
 // refused with an OpenAI-shaped 413 while it arrives, before it is parsed, and the other
 // clients' calls are not held while it is; bodies with few values and many bytes (a big
-// base64 image) and long conversations within the bound still pass.
+// base64 image) and long conversations within the bound still pass; a body of one ~30 MB
+// image is parsed and re-serialised off the event loop (lib/relay/json-worker.ts), holding no
+// other call, and reaches the upstream whole; a body nested too deeply is a 400, never a 500.
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
@@ -18,7 +20,7 @@ beforeAll(async () => {
   server = await startServer();
   mock = await startMockUpstream("openai");
   root = await setupRoot(server);
-  await setOptions(root, { ModelRatio: JSON.stringify({ "m-big": 1 }), RetryTimes: "0" });
+  await setOptions(root, { ModelRatio: JSON.stringify({ "m-big": 1, "m-img": 1 }), RetryTimes: "0" });
   const r = await root.post("/api/channel/", { type: 1, group: "default", name: "big", key: mock.key, base_url: mock.url, models: "m-big" });
   expect(r.success, r.message).toBe(true);
   const user = await makeUser(server, root, "dora");
@@ -64,6 +66,67 @@ function sendHuge(): Promise<{ status: number; bytes: number; body: { error: { m
       }
     });
   });
+}
+
+// A child process that plays the upstream of model m-img (it answers any chat call and notes
+// what image it received) and, once told "go" on stdin, POSTs one chat call whose image is a
+// ~29 MiB data URL of random bytes. Both run outside this process: building, sending and
+// parsing 30 MB here would pause this process's own timers in the middle of the timed calls.
+const IMAGE_CALL = `
+const http = require("node:http");
+const crypto = require("node:crypto");
+const image = "data:image/png;base64," + crypto.randomBytes(22 * 1024 * 1024).toString("base64");
+const body = Buffer.from(JSON.stringify({ model: "m-img", messages: [{ role: "user", content: [{ type: "text", text: "what is it?" }, { type: "image_url", image_url: { url: image } }] }] }));
+let seen = null;
+const up = http.createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const j = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    const url = j.messages[0].content[1].image_url.url;
+    seen = { model: j.model, length: url.length, same: url === image };
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ id: "chatcmpl-img", object: "chat.completion", created: 1, model: j.model, choices: [{ index: 0, message: { role: "assistant", content: "a picture" }, finish_reason: "stop" }], usage: { prompt_tokens: 800, completion_tokens: 3, total_tokens: 803 } }));
+  });
+});
+up.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ url: "http://127.0.0.1:" + up.address().port }) + "\\n"));
+process.stdin.once("data", () => {
+  const req = http.request(process.argv[1], { method: "POST", headers: { authorization: "Bearer " + process.argv[2], "content-type": "application/json", "content-length": body.length } }, (res) => {
+    let text = "";
+    res.on("data", (d) => (text += d));
+    res.on("end", () => { process.stdout.write(JSON.stringify({ status: res.statusCode, bytes: body.length, body: JSON.parse(text), seen, imageLength: image.length }) + "\\n"); process.exit(0); });
+  });
+  req.on("error", (e) => { process.stdout.write(JSON.stringify({ status: 0, error: String(e) }) + "\\n"); process.exit(0); });
+  req.end(body);
+});
+`;
+type ImageAnswer = { status: number; bytes: number; body: { choices?: { message: { content: string } }[] }; seen: { model: string; length: number; same: boolean } | null; imageLength: number };
+async function startImageCall(): Promise<{ upstreamUrl: string; send(): Promise<ImageAnswer> }> {
+  const child = spawn(process.execPath, ["-e", IMAGE_CALL, `${server.url}/v1/chat/completions`, key], { stdio: ["pipe", "pipe", "inherit"] });
+  let out = "";
+  const lines: string[] = [];
+  let wake: (() => void) | null = null;
+  child.stdout.on("data", (d) => {
+    out += d;
+    let i;
+    while ((i = out.indexOf("\n")) !== -1) {
+      lines.push(out.slice(0, i));
+      out = out.slice(i + 1);
+      wake?.();
+    }
+  });
+  const nextLine = async () => {
+    while (!lines.length) await new Promise<void>((r) => (wake = r));
+    return lines.shift()!;
+  };
+  const { url } = JSON.parse(await nextLine()) as { url: string };
+  return {
+    upstreamUrl: url,
+    send: async () => {
+      child.stdin.write("go\n");
+      return JSON.parse(await nextLine()) as ImageAnswer;
+    },
+  };
 }
 
 // Latencies of small calls (GET /v1/models, one after the other) until `until` settles.
@@ -120,5 +183,75 @@ describe("relay body bound", () => {
     const sent = mock.requests.at(-1)!.json.messages[0].content[1].image_url.url as string;
     expect(sent.length).toBe(image.length);
     expect(sent === image).toBe(true);
+
+    // a pass-through body past 1 MiB (parsed and serialised on the worker): the same image, the
+    // channel's model, and a reservation of one image, not of its base64 read as text
+    const responses = await fetch(`${server.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "m-big", input: [{ role: "user", content: [{ type: "input_text", text: "what is it?" }, { type: "input_image", image_url: image }] }] }),
+    });
+    expect(responses.status).toBe(200);
+    const got = mock.requests.at(-1)!;
+    expect(got.url).toBe("/v1/responses");
+    expect(got.json.model).toBe("m-big");
+    expect(got.json.input[0].content[1].image_url === image).toBe(true);
+  });
+
+  it("parses and forwards a ~30 MB image body off the event loop: no other call is held more than 50 ms", async () => {
+    const image = await startImageCall();
+    const r = await root.post("/api/channel/", { type: 1, group: "default", name: "img", key: "sk-img", base_url: image.upstreamUrl, models: "m-img" });
+    expect(r.success, r.message).toBe(true);
+    const baseline = await smallCalls(new Promise((r) => setTimeout(r, 700)));
+    const call = image.send();
+    const during = await smallCalls(call);
+    const answer = await call;
+    console.log(`small calls: before ${summary(baseline)}; during the image ${summary(during)}`);
+    expect(answer.bytes).toBeGreaterThan(29 * 1024 * 1024);
+    expect(answer.status).toBe(200);
+    expect(answer.body.choices?.[0].message.content).toBe("a picture");
+    // the upstream received the very image the client sent
+    expect(answer.seen).toEqual({ model: "m-img", length: answer.imageLength, same: true });
+    expect(during.length).toBeGreaterThan(3);
+    expect(Math.max(...during)).toBeLessThan(Math.max(50, ...baseline) + 50);
+  });
+
+  it("refuses a body nested deeper than 512 levels with a 400 in the ingress format's shape", async () => {
+    const before = mock.requests.length;
+    const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+    // a small body (12 KB) with deeply nested tool parameters: the estimate used to overflow the stack
+    const small = `{"model":"m-big","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"a":${deep(6000)}}}}]}`;
+    // a body past 64 KiB, checked while it arrives
+    const large = `{"model":"m-big","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"a":${deep(40_000)}}}}]}`;
+    for (const body of [small, large]) {
+      const res = await chat(body);
+      expect(res.status).toBe(400);
+      const j = (await res.json()) as { error: { message: string; type: string; code: string } };
+      expect(j.error.type).toBe("invalid_request_error");
+      expect(j.error.code).toBe("relay_body_too_deep");
+      expect(j.error.message).toContain("512");
+    }
+    // a pass-through body nested too deeply (it would have been serialised for the upstream)
+    const res = await fetch(`${server.url}/v1/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: `{"model":"m-big","prompt":"hi","metadata":${deep(6000)}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("relay_body_too_deep");
+    // a JSON body past 64 KiB sent as an upload (multipart) was not counted while it arrived:
+    // a chat route never parses it
+    const conversation = JSON.stringify({ model: "m-big", messages: Array.from({ length: 3_000 }, () => ({ role: "user", content: "hi there" })) });
+    const upload = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "multipart/form-data; boundary=x" },
+      body: conversation,
+    });
+    expect(upload.status).toBe(400);
+    expect(((await upload.json()) as { error: { message: string } }).error.message).toContain("body must be a JSON object");
+    // within the bound: 500 levels pass
+    const ok = await chat(`{"model":"m-big","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"a":${deep(500)}}}}]}`);
+    expect(ok.status).toBe(200);
+    expect(mock.requests.length).toBe(before + 1);
   });
 });

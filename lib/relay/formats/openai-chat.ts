@@ -52,8 +52,11 @@ function toParts(c: z.infer<typeof content> | undefined): ContentPart[] {
   return c.map((p): ContentPart => {
     if (p.type === "text") return { type: "text", text: p.text };
     const url = typeof p.image_url === "string" ? p.image_url : p.image_url.url;
-    const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-    return m ? { type: "image", data: m[2], mimeType: m[1] } : { type: "image", url };
+    // only the prefix is matched: a pattern reaching to the end walks every byte of the image;
+    // the URL is kept too, so that an OpenAI upstream gets this very string, not a copy
+    // rebuilt from its parts (docs/limits.md)
+    const m = /^data:([^;,]+);base64,/.exec(url);
+    return m ? { type: "image", data: url.slice(m[0].length), mimeType: m[1], url } : { type: "image", url };
   });
 }
 

@@ -170,13 +170,22 @@ function streamParser(): StreamParser {
   };
 }
 
+function messagesHeaders(ch: ChannelView): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": ch.key, "anthropic-version": ANTHROPIC_VERSION };
+  if (ch.headers) for (const k in ch.headers) headers[k.toLowerCase()] = ch.headers[k];
+  return headers;
+}
+
+const messagesUrl = (ch: ChannelView) => joinVersioned(ch.base_url || DEFAULT_BASE, "/v1", "/messages");
+
 export const anthropic: ProviderAdapter = {
   name: "anthropic",
   supports: { stream: true, tools: true, images: true, n: false, passthrough: [] },
   chatRequest(req, ch: ChannelView) {
-    const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": ch.key, "anthropic-version": ANTHROPIC_VERSION };
-    if (ch.headers) for (const k in ch.headers) headers[k.toLowerCase()] = ch.headers[k];
-    return { url: joinVersioned(ch.base_url || DEFAULT_BASE, "/v1", "/messages"), headers, body: JSON.stringify(anthropicBody(req, ch.upstreamModel)) };
+    return { url: messagesUrl(ch), headers: messagesHeaders(ch), body: JSON.stringify(anthropicBody(req, ch.upstreamModel)) };
+  },
+  chatPayload(req, ch: ChannelView) {
+    return { url: messagesUrl(ch), headers: messagesHeaders(ch), json: anthropicBody(req, ch.upstreamModel) };
   },
   parseChat,
   streamParser,

@@ -181,6 +181,10 @@ export const gemini: ProviderAdapter = {
     const action = req.stream ? "streamGenerateContent?alt=sse" : "generateContent";
     return { url: modelUrl(ch, action), headers: headersFor(ch), body: JSON.stringify(geminiBody(req)) };
   },
+  chatPayload(req, ch: ChannelView) {
+    const action = req.stream ? "streamGenerateContent?alt=sse" : "generateContent";
+    return { url: modelUrl(ch, action), headers: headersFor(ch), json: geminiBody(req) };
+  },
   parseChat,
   streamParser,
   // Natively: embedContent for one input asked as one, batchEmbedContents otherwise. Every

@@ -5,7 +5,7 @@ import "server-only";
 import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
-import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamRequest } from "./types";
+import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -13,7 +13,7 @@ function partsJson(parts: ContentPart[]): string | unknown[] {
   if (parts.length === 1 && parts[0].type === "text") return parts[0].text;
   if (parts.every((p) => p.type === "text")) return parts.map((p) => (p as { text: string }).text).join("");
   return parts.map((p) =>
-    p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: p.data ? `data:${p.mimeType ?? "image/png"};base64,${p.data}` : p.url } },
+    p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: p.url ?? `data:${p.mimeType ?? "image/png"};base64,${p.data}` } },
   );
 }
 
@@ -188,6 +188,9 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
     supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough },
     chatRequest(req, ch): UpstreamRequest {
       return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), body: JSON.stringify(openaiChatBody(req, ch.upstreamModel)) };
+    },
+    chatPayload(req, ch): UpstreamPayload {
+      return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), json: openaiChatBody(req, ch.upstreamModel) };
     },
     parseChat,
     streamParser,

@@ -9,6 +9,13 @@ export interface UpstreamRequest {
   body: string | Uint8Array;
 }
 
+/** An upstream JSON request before serialisation (a large body is serialised on a worker: lib/relay/json-worker.ts). */
+export interface UpstreamPayload {
+  url: string;
+  headers: Record<string, string>;
+  json: unknown;
+}
+
 /** Stateful per stream: turns each upstream SSE event into canonical events. */
 export interface StreamParser {
   /** `event` is the SSE event name when the upstream sends one. */
@@ -39,6 +46,8 @@ export interface ProviderAdapter {
     passthrough: readonly PassthroughEndpoint[];
   };
   chatRequest(req: ChatRequest, ch: ChannelView): UpstreamRequest;
+  /** chatRequest with the body not yet serialised; kept apart so that the usual call builds no extra object */
+  chatPayload(req: ChatRequest, ch: ChannelView): UpstreamPayload;
   /** the parsed JSON of a successful non-stream answer */
   parseChat(body: unknown): ChatResponse;
   streamParser(): StreamParser;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JsonTokenCount } from "@/lib/relay/body-bound";
+import { depthWithin, JsonTokenCount, MAX_JSON_DEPTH } from "@/lib/relay/body-bound";
 
 function count(text: string, pieces = 1, limit = 1e9, keyLimit = 1e9): { tokens: number; keys: number; ok: boolean } {
   const buf = Buffer.from(text);
@@ -33,5 +33,35 @@ describe("JSON structural token count", () => {
     const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, "v:,"])));
     expect(count(wide, 4, 5000, 100)).toMatchObject({ keys: 101, ok: false });
     expect(count(wide, 4, 5000, 300)).toEqual({ tokens: 600, keys: 300, ok: true });
+  });
+
+  it("refuses nesting past MAX_JSON_DEPTH, across chunks, brackets in strings not counted", () => {
+    const nest = (d: number) => `{"a":${"[".repeat(d - 1)}${"]".repeat(d - 1)}}`;
+    for (const pieces of [1, 7]) {
+      const deep = (text: string) => {
+        const buf = Buffer.from(text);
+        const c = new JsonTokenCount();
+        const size = Math.ceil(buf.length / pieces);
+        let ok = true;
+        for (let at = 0; at < buf.length && ok; at += size) ok = c.scan(buf.subarray(at, at + size), 1e9, 1e9);
+        return { ok, tooDeep: c.tooDeep };
+      };
+      expect(deep(nest(MAX_JSON_DEPTH))).toEqual({ ok: true, tooDeep: false });
+      expect(deep(nest(MAX_JSON_DEPTH + 1))).toEqual({ ok: false, tooDeep: true });
+      // many siblings, each shallow: depth goes back down
+      expect(deep(`[${Array.from({ length: 2000 }, () => "[[1]]").join(",")}]`)).toEqual({ ok: true, tooDeep: false });
+      expect(deep(`{"s":"${"[".repeat(5000)}"}`)).toEqual({ ok: true, tooDeep: false });
+    }
+  });
+
+  it("depthWithin: the same bound on a whole small body", () => {
+    const nest = (d: number) => `{"a":${"[".repeat(d - 1)}${"]".repeat(d - 1)}}`;
+    expect(depthWithin(Buffer.from(nest(MAX_JSON_DEPTH)))).toBe(true);
+    expect(depthWithin(Buffer.from(nest(MAX_JSON_DEPTH + 1)))).toBe(false);
+    expect(depthWithin(Buffer.from(nest(6000)))).toBe(false);
+    expect(depthWithin(Buffer.from(`{"s":"${"[".repeat(5000)}"}`))).toBe(true);
+    // escaped quotes do not end a string; an escaped backslash before a quote does
+    expect(depthWithin(Buffer.from(`{"s":"\\"${"[".repeat(600)}\\"", "t":"\\\\", "u":${nest(10)}}`))).toBe(true);
+    expect(depthWithin(Buffer.from(`{"t":"\\\\","u":${nest(600)}}`))).toBe(false);
   });
 });
