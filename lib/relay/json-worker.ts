@@ -21,6 +21,7 @@
 //   never changed. A long string made anew (an Anthropic or Gemini client's base64 joined
 //   into a data: URL for an OpenAI wire) is cloned: one copy on the event loop.
 // The serialised upstream body comes back as UTF-8 bytes, transferred without a copy.
+import "server-only";
 import { Worker } from "node:worker_threads";
 import { quarterTokens } from "@/lib/relay/estimate";
 
