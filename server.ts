@@ -17,9 +17,13 @@ function clientAddress(req: http.IncomingMessage, trustProxy: boolean): { ip: st
   let ip = req.socket.remoteAddress ?? "";
   let proto = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
   if (trustProxy) {
-    const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim();
+    const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+      .split(",")[0]
+      ?.trim();
     if (forwarded) ip = forwarded;
-    const fproto = String(req.headers["x-forwarded-proto"] ?? "").split(",")[0]?.trim();
+    const fproto = String(req.headers["x-forwarded-proto"] ?? "")
+      .split(",")[0]
+      ?.trim();
     if (fproto === "https" || fproto === "http") proto = fproto;
   }
   return { ip: ip.replace(/^::ffff:/, ""), proto };

@@ -41,7 +41,9 @@ export default async function Home() {
         </div>
         <div className="col-span-2">
           <dt className="text-zinc-500 dark:text-zinc-400">{t("baseUrl")}</dt>
-          <dd className="font-mono font-medium break-all"><BaseUrl serverAddress={status.server_address} /></dd>
+          <dd className="font-mono font-medium break-all">
+            <BaseUrl serverAddress={status.server_address} />
+          </dd>
         </div>
       </dl>
     </div>

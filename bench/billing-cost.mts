@@ -65,9 +65,7 @@ try {
     db().token.updateMany({ where: { id: token.id, remain_quota: { gte: 1n } }, data: { remain_quota: { decrement: 1n } } }),
   );
   await time("prisma: empty interactive $transaction", () => db().$transaction(async () => {}));
-  await time("lib/billing reserve() (transaction, 5 statements)", () =>
-    reserve({ userId: user.id, tokenId: token.id, unlimitedToken: false, amount: 40n }),
-  );
+  await time("lib/billing reserve() (transaction, 5 statements)", () => reserve({ userId: user.id, tokenId: token.id, unlimitedToken: false, amount: 40n }));
   const open: Awaited<ReturnType<typeof reserve>>[] = [];
   for (let i = 0; i < N + 50; i++) open.push(await reserve({ userId: user.id, tokenId: token.id, unlimitedToken: false, amount: 40n }));
   await time("lib/billing settle() (transaction, 8 statements; log queued)", () => settle(open.pop()!, 24n, log));
@@ -118,9 +116,15 @@ try {
   await db().$disconnect();
 
   const w = Math.max(...rows.map((r) => r.name.length));
-  console.log(`sequential, ${N} calls each after a warm-up, fresh SQLite database (WAL as the program sets it), node ${process.version}, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  console.log(
+    `sequential, ${N} calls each after a warm-up, fresh SQLite database (WAL as the program sets it), node ${process.version}, load ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(`${"".padEnd(w)}  mean ms   p50 ms   p99 ms`);
-  for (const r of rows) console.log(`${r.name.padEnd(w)}  ${r.perCallMs.toFixed(3).padStart(7)}  ${r.p50Ms.toFixed(3).padStart(7)}  ${r.p99Ms.toFixed(3).padStart(7)}`);
+  for (const r of rows)
+    console.log(`${r.name.padEnd(w)}  ${r.perCallMs.toFixed(3).padStart(7)}  ${r.p50Ms.toFixed(3).padStart(7)}  ${r.p99Ms.toFixed(3).padStart(7)}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

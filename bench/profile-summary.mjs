@@ -22,7 +22,9 @@ const opt = Object.fromEntries(argv.filter((a) => a.startsWith("--")).map((a) =>
 let file = argv.find((a) => !a.startsWith("--"));
 if (!file) {
   const dir = path.join(HERE, "profiles");
-  const all = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).map((f) => path.join(dir, f));
+  const all = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .map((f) => path.join(dir, f));
   if (!all.length) throw new Error(`no .cpuprofile in ${dir}`);
   file = all.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
@@ -44,7 +46,10 @@ function where(cf) {
       return { file: src, line: e.originalLine + 1 };
     }
   }
-  const short = url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "node_modules/").replace(ROOT + "/", "");
+  const short = url
+    .replace(/^file:\/\//, "")
+    .replace(/^.*\/node_modules\//, "node_modules/")
+    .replace(ROOT + "/", "");
   return { file: short || "(native)", line: cf.lineNumber + 1 };
 }
 
@@ -63,7 +68,11 @@ function area(loc, fn) {
   }
   if (f.startsWith("node:")) {
     // node:_http_server -> node:http, node:internal/streams/... -> node:streams
-    const first = f.replace(/^node:(internal\/)?/, "").split("/")[0].replace(/\.js$/, "").replace(/^_/, "");
+    const first = f
+      .replace(/^node:(internal\/)?/, "")
+      .split("/")[0]
+      .replace(/\.js$/, "")
+      .replace(/^_/, "");
     return `node:${first.split("_")[0]}`;
   }
   // builtins and native calls (writev, JSON.parse, ...) by name
@@ -120,10 +129,16 @@ const idle = areas.get("idle") ?? 0;
 const busy = total - idle;
 const pct = (v, of) => `${((100 * v) / of).toFixed(1)}%`.padStart(6);
 const ms = (v) => `${v.toFixed(0)} ms`.padStart(9);
-const topOf = (m, n, filter = () => true) => [...m].filter(([k]) => filter(k)).sort((a, b) => b[1] - a[1]).slice(0, n);
+const topOf = (m, n, filter = () => true) =>
+  [...m]
+    .filter(([k]) => filter(k))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n);
 
 const span = windowSec ? ` (from ${windowSec[0]} s to ${windowSec[1]} s before the end)` : last ? ` (last ${opt.last} s)` : "";
-console.log(`profile ${path.relative(process.cwd(), file)}: ${(total / 1000).toFixed(1)} s sampled${span}, busy ${(busy / 1000).toFixed(1)} s (${pct(busy, total).trim()}), idle ${(idle / 1000).toFixed(1)} s`);
+console.log(
+  `profile ${path.relative(process.cwd(), file)}: ${(total / 1000).toFixed(1)} s sampled${span}, busy ${(busy / 1000).toFixed(1)} s (${pct(busy, total).trim()}), idle ${(idle / 1000).toFixed(1)} s`,
+);
 if (opt.calls) console.log(`${opt.calls} relayed calls in the window: ${(busy / Number(opt.calls)).toFixed(2)} ms of the gateway's CPU per call`);
 console.log("\nself time by area (share of busy time):");
 for (const [k, v] of topOf(areas, 30, (k) => k !== "idle")) console.log(`  ${ms(v)} ${pct(v, busy)}  ${k}`);

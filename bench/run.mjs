@@ -193,7 +193,14 @@ function timedRequest(agent, url, headers, body) {
     const t0 = process.hrtime.bigint();
     const ms = () => Number(process.hrtime.bigint() - t0) / 1e6;
     const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent, headers: { "content-type": "application/json", "content-length": payload.length, ...headers } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": payload.length, ...headers },
+      },
       (res) => {
         const headersMs = ms();
         let firstByteMs = null;
@@ -300,7 +307,9 @@ async function measure(target) {
   out.oneConnection = wrk(target, 1, DURATION, "1 connection");
   out.phases.oneConnection = { start: t, end: Date.now() };
   const l = out.oneConnection.latencyUs;
-  console.log(`  1 connection:  p50 ${fmtMs(l.p50 / 1000)} ms, p99 ${fmtMs(l.p99 / 1000)} ms, ${Math.round(out.oneConnection.requestsPerSec)} req/s, CPU ${fmtMs(out.oneConnection.cpuMsPerCall)} ms/call, errors ${out.oneConnection.errors}`);
+  console.log(
+    `  1 connection:  p50 ${fmtMs(l.p50 / 1000)} ms, p99 ${fmtMs(l.p99 / 1000)} ms, ${Math.round(out.oneConnection.requestsPerSec)} req/s, CPU ${fmtMs(out.oneConnection.cpuMsPerCall)} ms/call, errors ${out.oneConnection.errors}`,
+  );
   out.stream = await streamFirstByte(target);
   const s = out.stream;
   console.log(`  stream first byte: p50 ${fmtMs(s.firstByteMs.p50)} ms, p99 ${fmtMs(s.firstByteMs.p99)} ms (${s.ok}/${s.requests} complete streams)`);
@@ -309,7 +318,9 @@ async function measure(target) {
   out.highConcurrency = wrk(target, HIGH_CONNECTIONS, DURATION, `${HIGH_CONNECTIONS} connections`);
   out.phases.highConcurrency = { start: t, end: Date.now() };
   const h = out.highConcurrency;
-  console.log(`  ${HIGH_CONNECTIONS} connections: ${Math.round(h.requestsPerSec)} req/s, p50 ${fmtMs(h.latencyUs.p50 / 1000)} ms, p99 ${fmtMs(h.latencyUs.p99 / 1000)} ms, CPU ${fmtMs(h.cpuMsPerCall)} ms/call, errors ${h.errors}`);
+  console.log(
+    `  ${HIGH_CONNECTIONS} connections: ${Math.round(h.requestsPerSec)} req/s, p50 ${fmtMs(h.latencyUs.p50 / 1000)} ms, p99 ${fmtMs(h.latencyUs.p99 / 1000)} ms, CPU ${fmtMs(h.cpuMsPerCall)} ms/call, errors ${h.errors}`,
+  );
   out.loadAfter = loadavg();
   return out;
 }
@@ -319,11 +330,16 @@ async function measure(target) {
 async function startScript(name, script, env) {
   const proc = start(name, process.execPath, [path.join(HERE, script)], { env: { ...process.env, PORT: "0", ...env } });
   let port = null;
-  await waitFor(name, () => {
-    const m = /listening on (\d+)/.exec(proc.output());
-    if (m) port = Number(m[1]);
-    return port !== null;
-  }, 10_000, proc);
+  await waitFor(
+    name,
+    () => {
+      const m = /listening on (\d+)/.exec(proc.output());
+      if (m) port = Number(m[1]);
+      return port !== null;
+    },
+    10_000,
+    proc,
+  );
   return { proc, port };
 }
 
@@ -361,7 +377,13 @@ async function startGateway(mockPort) {
   // Set up through the real API: root, a user with quota, an OpenAI channel on the mock,
   // a price for the model, and the user's token.
   const anon = new Console(base);
-  await anon.call("POST", "/api/setup", { username: "root", password: ROOT_PASSWORD, confirmPassword: ROOT_PASSWORD, SelfUseModeEnabled: false, DemoSiteEnabled: false });
+  await anon.call("POST", "/api/setup", {
+    username: "root",
+    password: ROOT_PASSWORD,
+    confirmPassword: ROOT_PASSWORD,
+    SelfUseModeEnabled: false,
+    DemoSiteEnabled: false,
+  });
   const root = new Console(base);
   await root.login("root", ROOT_PASSWORD);
   const options = await root.call("GET", "/api/option/");
@@ -436,7 +458,10 @@ async function ensurePortkey() {
 async function startPortkey() {
   const entry = await ensurePortkey();
   const port = await freePort();
-  const proc = start("portkey", process.execPath, [entry, `--port=${port}`, "--headless"], { cwd: PORTKEY_DIR, env: { ...process.env, NODE_ENV: "production" } });
+  const proc = start("portkey", process.execPath, [entry, `--port=${port}`, "--headless"], {
+    cwd: PORTKEY_DIR,
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   await waitFor("portkey", () => proc.output().includes("Ready for connections"), 30_000, proc);
   return { proc, port };
 }
@@ -505,12 +530,32 @@ function roundRows(results) {
     if (!results[k]) continue;
     results[k].rounds.forEach((r, i) => {
       const f = figures(r);
-      out.push([`${k} #${i + 1}`, fmtMs(f.p50), fmtMs(f.p99), fmtMs(f.firstByteP50), fmtMs(f.firstByteP99), fmtInt(f.rps), fmtMs(f.cpu1), String(f.errors), r.loadBefore.join(" ")]);
+      out.push([
+        `${k} #${i + 1}`,
+        fmtMs(f.p50),
+        fmtMs(f.p99),
+        fmtMs(f.firstByteP50),
+        fmtMs(f.firstByteP99),
+        fmtInt(f.rps),
+        fmtMs(f.cpu1),
+        String(f.errors),
+        r.loadBefore.join(" "),
+      ]);
     });
   }
   return out;
 }
-const ROUND_HEADER = ["target, round", "p50 1c (ms)", "p99 1c (ms)", "first byte p50", "first byte p99", `req/s ${HIGH_CONNECTIONS}c`, "CPU/call 1c", "errors", "load before"];
+const ROUND_HEADER = [
+  "target, round",
+  "p50 1c (ms)",
+  "p99 1c (ms)",
+  "first byte p50",
+  "first byte p99",
+  `req/s ${HIGH_CONNECTIONS}c`,
+  "CPU/call 1c",
+  "errors",
+  "load before",
+];
 
 function textTable(header, body) {
   const all = [header, ...body];
@@ -520,7 +565,9 @@ function textTable(header, body) {
 }
 
 function mdTable(header, body) {
-  return [`| ${header.join(" | ")} |`, `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...body.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+  return [`| ${header.join(" | ")} |`, `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...body.map((r) => `| ${r.join(" | ")} |`)].join(
+    "\n",
+  );
 }
 
 function targets(results) {
@@ -564,17 +611,35 @@ async function main() {
   const list = [];
   const notes = [];
   if (ONLY.has("direct")) {
-    list.push({ key: "direct", name: "direct (mock upstream)", url: `http://127.0.0.1:${mock.port}/v1/chat/completions`, headers: { Authorization: "Bearer sk-mock-upstream" }, pid: mock.proc.child.pid });
+    list.push({
+      key: "direct",
+      name: "direct (mock upstream)",
+      url: `http://127.0.0.1:${mock.port}/v1/chat/completions`,
+      headers: { Authorization: "Bearer sk-mock-upstream" },
+      pid: mock.proc.child.pid,
+    });
   }
   let floor = null;
   if (ONLY.has("floor")) {
     floor = await startFloor(mock.port);
-    list.push({ key: "floor", name: "bare node:http proxy (the floor)", url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: {}, pid: floor.proc.child.pid });
+    list.push({
+      key: "floor",
+      name: "bare node:http proxy (the floor)",
+      url: `http://127.0.0.1:${floor.port}/v1/chat/completions`,
+      headers: {},
+      pid: floor.proc.child.pid,
+    });
   }
   let gw = null;
   if (ONLY.has("gateway")) {
     gw = await startGateway(mock.port);
-    const target = { key: "gateway", name: "our gateway (billing + logs on)", url: `${gw.base}/v1/chat/completions`, headers: { Authorization: `Bearer ${gw.token.key}` }, pid: gw.proc.child.pid };
+    const target = {
+      key: "gateway",
+      name: "our gateway (billing + logs on)",
+      url: `${gw.base}/v1/chat/completions`,
+      headers: { Authorization: `Bearer ${gw.token.key}` },
+      pid: gw.proc.child.pid,
+    };
     const probe = await probeRelay(target);
     if (probe.ok) list.push(target);
     else {
@@ -721,7 +786,9 @@ function errorKinds(results) {
       }
       t.streams += r.stream.failures;
     }
-    parts.push(`${k}: ${t.timeout} wrk timeouts (no answer within 5 s), ${t.non2xx} non-2xx answers, ${t.read + t.write + t.connect} socket errors, ${t.streams} failed streams`);
+    parts.push(
+      `${k}: ${t.timeout} wrk timeouts (no answer within 5 s), ${t.non2xx} non-2xx answers, ${t.read + t.write + t.connect} socket errors, ${t.streams} failed streams`,
+    );
   }
   return parts.join("; ");
 }

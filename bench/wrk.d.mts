@@ -5,7 +5,16 @@ export type WrkReport = {
   requests: number;
   durationSeconds: number;
   requestsPerSec: number;
-  latencyUs: { avg: number | null; stdev: number | null; max: number | null; p50: number; p75?: number; p90?: number; p99: number; [p: string]: number | null | undefined };
+  latencyUs: {
+    avg: number | null;
+    stdev: number | null;
+    max: number | null;
+    p50: number;
+    p75?: number;
+    p90?: number;
+    p99: number;
+    [p: string]: number | null | undefined;
+  };
   socketErrors: { connect: number; read: number; write: number; timeout: number };
   non2xx3xx: number;
 };

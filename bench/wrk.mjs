@@ -31,7 +31,7 @@ export function parseDuration(text) {
 function parseMetric(text) {
   const m = /^([\d.]+)([kMG]?)$/.exec(String(text).trim());
   if (!m) throw new Error(`not a wrk number: ${JSON.stringify(text)}`);
-  return Number(m[1]) * ({ "": 1, k: 1e3, M: 1e6, G: 1e9 }[m[2]]);
+  return Number(m[1]) * { "": 1, k: 1e3, M: 1e6, G: 1e9 }[m[2]];
 }
 
 // Parses a wrk --latency report. Latencies are in microseconds. Throws when the report

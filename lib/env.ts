@@ -28,7 +28,11 @@ const schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   MIGRATIONS_DIR: z.string().default("./prisma/migrations"),
   // Largest relay request body (base64 images and audio uploads are large).
-  RELAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+  RELAY_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(32 * 1024 * 1024),
   // Most JSON structural characters ({ [ , :) and object keys in a relay body: parsing cost
   // grows with them, and parsing holds every other call (docs/limits.md).
   RELAY_MAX_JSON_TOKENS: z.coerce.number().int().min(1000).default(200_000),

@@ -29,7 +29,9 @@ export function registerShutdown(stopServer: () => Promise<void>): void {
     timer.unref();
     await stopServer().catch(() => {});
     await stopWalCheckpointer().catch(() => {});
-    await db().$disconnect().catch(() => {});
+    await db()
+      .$disconnect()
+      .catch(() => {});
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -16,21 +16,16 @@ const env = { ...process.env, CHECKPOINT_DISABLE: "1" };
 
 function diff(provider, fromSchema, toSchema) {
   const from = fromSchema ? ["--from-schema-datamodel", fromSchema] : ["--from-empty"];
-  return execFileSync(
-    process.execPath,
-    ["node_modules/prisma/build/index.js", "migrate", "diff", ...from, "--to-schema-datamodel", toSchema, "--script"],
-    { env: { ...env, PRISMA_PROVIDER: provider }, encoding: "utf8" },
-  );
+  return execFileSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "diff", ...from, "--to-schema-datamodel", toSchema, "--script"], {
+    env: { ...env, PRISMA_PROVIDER: provider },
+    encoding: "utf8",
+  });
 }
 
 const hasLast = existsSync(LAST);
 const outputs = {
   sqlite: diff("sqlite", hasLast ? LAST : null, "prisma/schema.prisma"),
-  postgresql: diff(
-    "postgresql",
-    hasLast ? writePostgresSchema(LAST, "generated/last.postgresql.prisma") : null,
-    writePostgresSchema(),
-  ),
+  postgresql: diff("postgresql", hasLast ? writePostgresSchema(LAST, "generated/last.postgresql.prisma") : null, writePostgresSchema()),
 };
 if (!outputs.sqlite.match(/^\s*[A-Z]/m)) {
   console.log("The schema has not changed since the last migration.");

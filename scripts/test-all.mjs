@@ -1,4 +1,4 @@
-// `npm test`: everything the project checks, in order. Lints, then builds the production server
+// `npm test`: everything the project checks, in order. Lints and checks the format, then builds the production server
 // (integration and browser tests run against dist/server.mjs), makes sure the browser and
 // the local PostgreSQL and Redis are there, then runs every vitest project.
 import { execSync, spawnSync } from "node:child_process";
@@ -19,5 +19,6 @@ if (!quiet("redis-cli -h 127.0.0.1 ping")) {
 }
 
 run("npm run lint");
+run("npm run format:check");
 run("npm run build");
 run("npx vitest run");

@@ -27,7 +27,14 @@ export function RegisterForm({ aff }: { aff: string | null }) {
   const closed = status.self_use_mode_enabled ? t("closedSelfUse") : !status.register_enabled ? t("closed") : null;
   if (closed) {
     return (
-      <AuthCard title={t("title")} footer={<Link href="/login" className="text-blue-600 hover:underline dark:text-blue-400">{t("toLogin")}</Link>}>
+      <AuthCard
+        title={t("title")}
+        footer={
+          <Link href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
+            {t("toLogin")}
+          </Link>
+        }
+      >
         <Alert tone="warning">{closed}</Alert>
       </AuthCard>
     );
@@ -63,8 +70,22 @@ export function RegisterForm({ aff }: { aff: string | null }) {
     >
       <form onSubmit={submit} className="flex flex-col gap-4">
         {!status.password_register_enabled && <Alert tone="warning">{t("passwordRegisterDisabled")}</Alert>}
-        <Field label={t("username")} value={form.username} onChange={set("username")} maxLength={USERNAME_MAX} placeholder={t("usernamePlaceholder")} autoComplete="username" />
-        <Field label={t("password")} type="password" value={form.password} onChange={set("password")} placeholder={t("passwordPlaceholder")} autoComplete="new-password" />
+        <Field
+          label={t("username")}
+          value={form.username}
+          onChange={set("username")}
+          maxLength={USERNAME_MAX}
+          placeholder={t("usernamePlaceholder")}
+          autoComplete="username"
+        />
+        <Field
+          label={t("password")}
+          type="password"
+          value={form.password}
+          onChange={set("password")}
+          placeholder={t("passwordPlaceholder")}
+          autoComplete="new-password"
+        />
         <Field label={t("password2")} type="password" value={form.password2} onChange={set("password2")} autoComplete="new-password" />
         <Field label={t("email")} type="email" value={form.email} onChange={set("email")} placeholder={t("emailPlaceholder")} autoComplete="email" />
         {aff && <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("invitedBy", { code: aff })}</p>}

@@ -278,18 +278,35 @@ export function ChannelEditor({ id }: { id: number | null }) {
               <div className="flex flex-wrap gap-1" aria-label={t("chosenModels")}>
                 {form.models.length === 0 && <span className="text-sm text-zinc-500">{t("noModels")}</span>}
                 {form.models.map((m) => (
-                  <button key={m} type="button" onClick={() => set("models", form.models.filter((x) => x !== m))} title={t("removeModel")}>
+                  <button
+                    key={m}
+                    type="button"
+                    onClick={() =>
+                      set(
+                        "models",
+                        form.models.filter((x) => x !== m),
+                      )
+                    }
+                    title={t("removeModel")}
+                  >
                     <Badge color="blue">{m} ×</Badge>
                   </button>
                 ))}
               </div>
               <div className="flex flex-wrap gap-2">
-                <Input aria-label={t("customModel")} placeholder={t("customModel")} value={custom} onChange={(e) => setCustom(e.target.value)} className="max-w-sm" onKeyDown={(e) => {
-                  if (e.key === "Enter") {
-                    e.preventDefault();
-                    addCustom();
-                  }
-                }} />
+                <Input
+                  aria-label={t("customModel")}
+                  placeholder={t("customModel")}
+                  value={custom}
+                  onChange={(e) => setCustom(e.target.value)}
+                  className="max-w-sm"
+                  onKeyDown={(e) => {
+                    if (e.key === "Enter") {
+                      e.preventDefault();
+                      addCustom();
+                    }
+                  }}
+                />
                 <Button variant="secondary" onClick={addCustom}>
                   {t("addModel")}
                 </Button>
@@ -325,7 +342,13 @@ export function ChannelEditor({ id }: { id: number | null }) {
               />
               <Field label={tc("fields.tag")} value={form.tag} onChange={(e) => set("tag", e.target.value)} />
               <Field label={tc("fields.remark")} value={form.remark} onChange={(e) => set("remark", e.target.value)} />
-              <Field label={tc("col.priority")} inputMode="numeric" value={form.priority} onChange={(e) => set("priority", e.target.value)} hint={t("priorityHint")} />
+              <Field
+                label={tc("col.priority")}
+                inputMode="numeric"
+                value={form.priority}
+                onChange={(e) => set("priority", e.target.value)}
+                hint={t("priorityHint")}
+              />
               <Field label={tc("col.weight")} inputMode="numeric" value={form.weight} onChange={(e) => set("weight", e.target.value)} hint={t("weightHint")} />
               <Switch checked={form.auto_ban} onChange={(v) => set("auto_ban", v)} label={t("autoBan")} hint={t("autoBanHint")} />
               <TextareaField

@@ -21,13 +21,7 @@ import { CHANNEL_TYPES, channelTypeName } from "@/lib/channels/channel-types";
 import { api } from "@/lib/client/api";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
 import { splitList } from "@/lib/channels/split-list";
-import {
-  CHANNEL_STATUS_COLOR,
-  inlinePriority,
-  inlineWeight,
-  parseOtherInfo,
-  responseTimeColor,
-} from "@/lib/client/relay";
+import { CHANNEL_STATUS_COLOR, inlinePriority, inlineWeight, parseOtherInfo, responseTimeColor } from "@/lib/client/relay";
 import { readItem, readJson, STORAGE_KEYS, writeItem, writeJson, DEFAULT_PAGE_SIZE } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import { usePageSize } from "@/lib/client/use-page-size";
@@ -181,9 +175,15 @@ export function ChannelsPage() {
   }
 
   const setStatus = (c: Channel, status: 1 | 2) =>
-    act(() => api.put("/api/channel/", { id: c.id, status }), () => toast.success({ key: status === 1 ? "channels.enabled" : "channels.disabled" }));
+    act(
+      () => api.put("/api/channel/", { id: c.id, status }),
+      () => toast.success({ key: status === 1 ? "channels.enabled" : "channels.disabled" }),
+    );
   const setTagStatus = (tag: string, status: 1 | 2) =>
-    act(() => api.post(`/api/channel/tag/${status === 1 ? "enabled" : "disabled"}`, { tag }), () => toast.success({ key: status === 1 ? "channels.enabled" : "channels.disabled" }));
+    act(
+      () => api.post(`/api/channel/tag/${status === 1 ? "enabled" : "disabled"}`, { tag }),
+      () => toast.success({ key: status === 1 ? "channels.enabled" : "channels.disabled" }),
+    );
 
   async function commitPriority(row: Channel | TagRow, text: string): Promise<boolean> {
     const p = inlinePriority(text);
@@ -248,7 +248,13 @@ export function ChannelsPage() {
     return (
       <tr key={c.id} data-testid={`channel-row-${c.id}`} className={child ? "bg-zinc-50/60 dark:bg-zinc-900/60" : undefined}>
         <Td>
-          <input type="checkbox" className="h-4 w-4 accent-blue-600" aria-label={t("select", { name: c.name })} checked={selected.includes(c.id)} onChange={() => toggleSelect(c.id)} />
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-blue-600"
+            aria-label={t("select", { name: c.name })}
+            checked={selected.includes(c.id)}
+            onChange={() => toggleSelect(c.id)}
+          />
         </Td>
         {cols.has("id") && <Td>{c.id}</Td>}
         {cols.has("name") && (
@@ -323,7 +329,14 @@ export function ChannelsPage() {
               >
                 {t("actions.edit")}
               </Link>
-              <Dropdown label={t("moreFor", { name: c.name })} trigger={<Button size="sm" variant="ghost">⋯</Button>}>
+              <Dropdown
+                label={t("moreFor", { name: c.name })}
+                trigger={
+                  <Button size="sm" variant="ghost">
+                    ⋯
+                  </Button>
+                }
+              >
                 <DropdownItem onSelect={() => setTesting(c)}>{t("actions.testModels")}</DropdownItem>
                 <DropdownItem onSelect={() => setEditingModels(c)}>{t("actions.editModels")}</DropdownItem>
                 <DropdownItem onSelect={() => refreshBalance(c)}>{t("refreshBalance")}</DropdownItem>
@@ -333,7 +346,11 @@ export function ChannelsPage() {
                       title: t("copyTitle", { name: c.name }),
                       description: t("copyDescription", { name: c.name }),
                       confirm: t("actions.copy"),
-                      run: () => act(() => api.post(`/api/channel/copy/${c.id}`), () => toast.success({ key: "channels.copied" })),
+                      run: () =>
+                        act(
+                          () => api.post(`/api/channel/copy/${c.id}`),
+                          () => toast.success({ key: "channels.copied" }),
+                        ),
                     })
                   }
                 >
@@ -346,7 +363,11 @@ export function ChannelsPage() {
                       title: t("deleteTitle"),
                       description: t("deleteConfirm", { name: c.name }),
                       confirm: t("actions.delete"),
-                      run: () => act(() => api.del(`/api/channel/${c.id}`), () => toast.success({ key: "channels.deleted" })),
+                      run: () =>
+                        act(
+                          () => api.del(`/api/channel/${c.id}`),
+                          () => toast.success({ key: "channels.deleted" }),
+                        ),
                     })
                   }
                 >
@@ -489,7 +510,11 @@ export function ChannelsPage() {
                     title: t("batchDeleteTitle"),
                     description: t("batchDeleteConfirm", { count: selected.length }),
                     confirm: t("actions.delete"),
-                    run: () => act(() => api.post<number>("/api/channel/batch", { ids: selected }), (r) => toast.success({ key: "channels.deletedCount", values: { count: r.data } })),
+                    run: () =>
+                      act(
+                        () => api.post<number>("/api/channel/batch", { ids: selected }),
+                        (r) => toast.success({ key: "channels.deletedCount", values: { count: r.data } }),
+                      ),
                   });
                 }}
               >
@@ -501,7 +526,11 @@ export function ChannelsPage() {
                     title: t("deleteDisabledTitle"),
                     description: t("deleteDisabledConfirm"),
                     confirm: t("actions.delete"),
-                    run: () => act(() => api.del<number>("/api/channel/disabled"), (r) => toast.success({ key: "channels.deletedCount", values: { count: r.data } })),
+                    run: () =>
+                      act(
+                        () => api.del<number>("/api/channel/disabled"),
+                        (r) => toast.success({ key: "channels.deletedCount", values: { count: r.data } }),
+                      ),
                   })
                 }
               >
@@ -513,7 +542,11 @@ export function ChannelsPage() {
                     title: t("fixTitle"),
                     description: t("fixConfirm"),
                     confirm: t("fix"),
-                    run: () => act(() => api.post<number>("/api/channel/fix"), (r) => toast.success({ key: "channels.fixed", values: { count: r.data } })),
+                    run: () =>
+                      act(
+                        () => api.post<number>("/api/channel/fix"),
+                        (r) => toast.success({ key: "channels.fixed", values: { count: r.data } }),
+                      ),
                   })
                 }
               >
@@ -527,13 +560,30 @@ export function ChannelsPage() {
       </PageTitle>
       {testAll.progress && (
         <p role="status" data-testid="test-all-progress" className="-mt-3 mb-3 text-sm text-zinc-600 dark:text-zinc-400">
-          {t("testAllProgress", { tested: testAll.progress.tested, total: testAll.progress.total, passed: testAll.progress.passed, failed: testAll.progress.failed })}
+          {t("testAllProgress", {
+            tested: testAll.progress.tested,
+            total: testAll.progress.total,
+            passed: testAll.progress.passed,
+            failed: testAll.progress.failed,
+          })}
         </p>
       )}
 
       <form onSubmit={search} role="search" className="mb-3 flex flex-wrap items-center gap-2">
-        <Input aria-label={t("keyword")} placeholder={t("keywordPlaceholder")} value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} className="max-w-56" />
-        <Input aria-label={t("modelFilter")} placeholder={t("modelFilter")} value={draft.model} onChange={(e) => setDraft({ ...draft, model: e.target.value })} className="max-w-44" />
+        <Input
+          aria-label={t("keyword")}
+          placeholder={t("keywordPlaceholder")}
+          value={draft.keyword}
+          onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
+          className="max-w-56"
+        />
+        <Input
+          aria-label={t("modelFilter")}
+          placeholder={t("modelFilter")}
+          value={draft.model}
+          onChange={(e) => setDraft({ ...draft, model: e.target.value })}
+          className="max-w-44"
+        />
         <Select aria-label={t("groupFilter")} value={draft.group} onChange={(e) => setDraft({ ...draft, group: e.target.value })} className="max-w-48">
           <option value="">{t("allGroups")}</option>
           {(groups ?? []).map((g) => (
@@ -544,7 +594,12 @@ export function ChannelsPage() {
         </Select>
         <MultiSelect label={t("typesFilter")} options={typeOptions} value={draft.types} onChange={(types) => setDraft({ ...draft, types })} />
         <MultiSelect label={t("statusesFilter")} options={statusOptions} value={draft.statuses} onChange={(statuses) => setDraft({ ...draft, statuses })} />
-        <MultiSelect label={t("tagsFilter")} options={(tags ?? []).map((x) => ({ value: x, label: x }))} value={draft.tags} onChange={(ts) => setDraft({ ...draft, tags: ts })} />
+        <MultiSelect
+          label={t("tagsFilter")}
+          options={(tags ?? []).map((x) => ({ value: x, label: x }))}
+          value={draft.tags}
+          onChange={(ts) => setDraft({ ...draft, tags: ts })}
+        />
         <Button type="submit">{t("search")}</Button>
         <Button
           variant="ghost"

@@ -206,11 +206,7 @@ export function ModelTestDialog({ channel, onClose, onModelsChanged }: { channel
                 <tr key={m} data-testid={`model-test-${m}`}>
                   <Td className="font-mono text-xs">{m}</Td>
                   <Td>
-                    {r ? (
-                      <Badge color={r.success ? "green" : "red"}>{r.success ? t("ok") : t("failed")}</Badge>
-                    ) : (
-                      <Badge>{t("untested")}</Badge>
-                    )}
+                    {r ? <Badge color={r.success ? "green" : "red"}>{r.success ? t("ok") : t("failed")}</Badge> : <Badge>{t("untested")}</Badge>}
                     {r && r.retryCount > 0 && <span className="ml-1 text-xs text-zinc-500">{t("retries", { n: r.retryCount })}</span>}
                   </Td>
                   <Td className="text-xs">{r ? `${r.time.toFixed(2)}s` : ""}</Td>

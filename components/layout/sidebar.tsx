@@ -34,12 +34,7 @@ export function Sidebar() {
   // The outer column stretches to the page's full height (background and border reach the
   // footer however long the page is); the sticky inner part keeps the menu in view.
   return (
-    <div
-      className={cn(
-        "hidden shrink-0 border-r border-zinc-200 bg-white md:block dark:border-zinc-800 dark:bg-zinc-950",
-        collapsed ? "w-14" : "w-52",
-      )}
-    >
+    <div className={cn("hidden shrink-0 border-r border-zinc-200 bg-white md:block dark:border-zinc-800 dark:bg-zinc-950", collapsed ? "w-14" : "w-52")}>
       <aside aria-label={t("sidebarLabel")} className="sticky top-14 flex h-[calc(100vh-3.5rem)] flex-col">
         <nav className="flex-1 overflow-y-auto px-2 py-3">
           {sidebarGroups(status, user?.role).map((group) => (

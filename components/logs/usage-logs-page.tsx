@@ -46,7 +46,22 @@ type Log = {
 type LogPage = { items: Log[]; page: number; page_size: number; total: number };
 type LogStat = { quota: number; rpm: number; tpm: number };
 
-const ALL_COLUMNS = ["time", "channel", "username", "token", "group", "type", "model", "useTime", "prompt", "completion", "quota", "retry", "ip", "detail"] as const;
+const ALL_COLUMNS = [
+  "time",
+  "channel",
+  "username",
+  "token",
+  "group",
+  "type",
+  "model",
+  "useTime",
+  "prompt",
+  "completion",
+  "quota",
+  "retry",
+  "ip",
+  "detail",
+] as const;
 type Column = (typeof ALL_COLUMNS)[number];
 const ADMIN_COLUMNS: Column[] = ["channel", "username", "retry"];
 

@@ -65,7 +65,14 @@ function NotificationTab({ s, edit, secretSet }: { s: UserSettings; edit: Edit; 
         />
       ) : (
         <>
-          <Field label={t("webhookUrl")} type="url" value={s.webhook_url} onChange={(e) => edit("webhook_url", e.target.value)} placeholder="https://" hint={t("webhookUrlHint")} />
+          <Field
+            label={t("webhookUrl")}
+            type="url"
+            value={s.webhook_url}
+            onChange={(e) => edit("webhook_url", e.target.value)}
+            placeholder="https://"
+            hint={t("webhookUrlHint")}
+          />
           <Field
             label={t("webhookSecret")}
             type="password"

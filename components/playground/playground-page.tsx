@@ -131,12 +131,22 @@ export function PlaygroundPage() {
   return (
     <div className="flex flex-col gap-4 p-4 md:h-[calc(100vh-7.5rem)] md:min-h-[34rem] md:flex-row md:p-6">
       <aside aria-label={t("settings")} className="md:w-72 md:shrink-0 md:overflow-y-auto">
-        <Button variant="secondary" size="sm" className="mb-3 w-full justify-center md:hidden" aria-expanded={panelOpen} aria-controls="playground-settings" onClick={() => setPanelOpen(!panelOpen)}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mb-3 w-full justify-center md:hidden"
+          aria-expanded={panelOpen}
+          aria-controls="playground-settings"
+          onClick={() => setPanelOpen(!panelOpen)}
+        >
           {panelOpen ? t("hideSettings") : t("showSettings")}
         </Button>
         <div
           id="playground-settings"
-          className={cn("flex-col gap-4 rounded-lg border border-zinc-200 bg-white p-4 md:flex dark:border-zinc-800 dark:bg-zinc-900", panelOpen ? "flex" : "hidden")}
+          className={cn(
+            "flex-col gap-4 rounded-lg border border-zinc-200 bg-white p-4 md:flex dark:border-zinc-800 dark:bg-zinc-900",
+            panelOpen ? "flex" : "hidden",
+          )}
         >
           <h2 className="text-sm font-semibold text-zinc-900 dark:text-zinc-100">{t("settings")}</h2>
           <SelectField label={t("group")} value={group} onChange={(e) => setGroup(e.target.value)}>
@@ -147,7 +157,14 @@ export function PlaygroundPage() {
               </option>
             ))}
           </SelectField>
-          <ModelPicker label={t("model")} models={models ?? []} value={model} onChange={setModel} placeholder={t("modelPlaceholder")} emptyText={t("noMatch")} />
+          <ModelPicker
+            label={t("model")}
+            models={models ?? []}
+            value={model}
+            onChange={setModel}
+            placeholder={t("modelPlaceholder")}
+            emptyText={t("noMatch")}
+          />
           {models && models.length === 0 && <p className="text-xs text-orange-600 dark:text-orange-400">{t("noModels")}</p>}
           <div className="flex flex-col gap-1">
             <label htmlFor="playground-temperature" className="flex justify-between text-sm font-medium text-zinc-700 dark:text-zinc-300">
@@ -167,12 +184,30 @@ export function PlaygroundPage() {
               onChange={(e) => setTemperature(clampTemperature(Number(e.target.value)))}
             />
           </div>
-          <Field label={t("maxTokens")} hint={t("maxTokensHint")} type="number" min={0} step={1} inputMode="numeric" value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} />
-          <TextareaField label={t("systemPrompt")} hint={t("systemPromptHint")} rows={5} value={systemPrompt} onChange={(e) => setSystemPrompt(e.target.value)} />
+          <Field
+            label={t("maxTokens")}
+            hint={t("maxTokensHint")}
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            value={maxTokens}
+            onChange={(e) => setMaxTokens(e.target.value)}
+          />
+          <TextareaField
+            label={t("systemPrompt")}
+            hint={t("systemPromptHint")}
+            rows={5}
+            value={systemPrompt}
+            onChange={(e) => setSystemPrompt(e.target.value)}
+          />
         </div>
       </aside>
 
-      <section aria-label={t("chat")} className="flex min-h-[30rem] min-w-0 flex-1 flex-col rounded-lg border border-zinc-200 bg-white md:min-h-0 dark:border-zinc-800 dark:bg-zinc-900">
+      <section
+        aria-label={t("chat")}
+        className="flex min-h-[30rem] min-w-0 flex-1 flex-col rounded-lg border border-zinc-200 bg-white md:min-h-0 dark:border-zinc-800 dark:bg-zinc-900"
+      >
         <header className="flex items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
           <div className="min-w-0">
             <h1 className="text-base font-semibold">{t("title")}</h1>

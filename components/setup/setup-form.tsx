@@ -79,7 +79,14 @@ export function SetupForm() {
         ) : (
           <div className="flex flex-col gap-4">
             <Field label={t("username")} value={form.username} onChange={set("username")} autoComplete="username" maxLength={12} />
-            <Field label={t("password")} type="password" value={form.password} onChange={set("password")} autoComplete="new-password" hint={t("passwordHint")} />
+            <Field
+              label={t("password")}
+              type="password"
+              value={form.password}
+              onChange={set("password")}
+              autoComplete="new-password"
+              hint={t("passwordHint")}
+            />
             <Field label={t("confirmPassword")} type="password" value={form.confirmPassword} onChange={set("confirmPassword")} autoComplete="new-password" />
           </div>
         )}

@@ -188,7 +188,11 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
                 inputMode="numeric"
                 value={form.remain_quota}
                 onChange={(e) => set("remain_quota", e.target.value)}
-                hint={Number.isFinite(quotaNumber) ? t("quotaHint", { amount: renderQuota(quotaNumber, { displayInCurrency: true, quotaPerUnit: display.quotaPerUnit || QUOTA_PER_DOLLAR }) }) : undefined}
+                hint={
+                  Number.isFinite(quotaNumber)
+                    ? t("quotaHint", { amount: renderQuota(quotaNumber, { displayInCurrency: true, quotaPerUnit: display.quotaPerUnit || QUOTA_PER_DOLLAR }) })
+                    : undefined
+                }
               />
               <div className="flex flex-wrap gap-1">
                 {TOKEN_QUOTA_PRESETS.map((usd) => (
@@ -207,7 +211,13 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
         </div>
 
         <div className="flex flex-col gap-2">
-          <Field label={t("expiry")} placeholder="YYYY-MM-DD HH:mm:ss" value={form.expiry} onChange={(e) => set("expiry", e.target.value)} hint={t("expiryHint")} />
+          <Field
+            label={t("expiry")}
+            placeholder="YYYY-MM-DD HH:mm:ss"
+            value={form.expiry}
+            onChange={(e) => set("expiry", e.target.value)}
+            hint={t("expiryHint")}
+          />
           <div className="flex flex-wrap gap-1">
             {EXPIRY_SHORTCUTS.map((s) => (
               <Button key={s} size="sm" variant="secondary" onClick={() => set("expiry", expiryFromShortcut(s, Date.now()))}>
@@ -250,7 +260,14 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
           )}
         </div>
 
-        <TextareaField label={t("allowIps")} rows={3} placeholder={"192.168.1.1\n10.0.0.0/8"} value={form.allow_ips} onChange={(e) => set("allow_ips", e.target.value)} hint={t("allowIpsHint")} />
+        <TextareaField
+          label={t("allowIps")}
+          rows={3}
+          placeholder={"192.168.1.1\n10.0.0.0/8"}
+          value={form.allow_ips}
+          onChange={(e) => set("allow_ips", e.target.value)}
+          hint={t("allowIpsHint")}
+        />
       </div>
     </Drawer>
   );

@@ -91,8 +91,20 @@ export function TokensPage() {
         <Alert tone="warning">{t("ownUseNotice")}</Alert>
       </div>
       <form onSubmit={search} role="search" className="mb-4 flex flex-wrap gap-2">
-        <Input aria-label={t("keyword")} placeholder={t("keyword")} value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.target.value })} className="max-w-xs" />
-        <Input aria-label={t("tokenSearch")} placeholder={t("tokenSearch")} value={draft.token} onChange={(e) => setDraft({ ...draft, token: e.target.value })} className="max-w-xs" />
+        <Input
+          aria-label={t("keyword")}
+          placeholder={t("keyword")}
+          value={draft.keyword}
+          onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
+          className="max-w-xs"
+        />
+        <Input
+          aria-label={t("tokenSearch")}
+          placeholder={t("tokenSearch")}
+          value={draft.token}
+          onChange={(e) => setDraft({ ...draft, token: e.target.value })}
+          className="max-w-xs"
+        />
         <Button type="submit">{t("search")}</Button>
       </form>
       <Table>
@@ -129,7 +141,13 @@ export function TokensPage() {
               <Td>
                 <div className="flex gap-1">
                   {tok.status === 1 ? (
-                    <Button size="sm" variant="secondary" disabled={busy} onClick={() => void setStatus(tok, 2)} aria-label={t("disableOf", { name: tok.name })}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      disabled={busy}
+                      onClick={() => void setStatus(tok, 2)}
+                      aria-label={t("disableOf", { name: tok.name })}
+                    >
                       {t("disable")}
                     </Button>
                   ) : (

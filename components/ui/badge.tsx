@@ -16,8 +16,6 @@ const COLORS: Record<BadgeColor, string> = {
 
 export function Badge({ color = "gray", children, className }: { color?: BadgeColor; children: ReactNode; className?: string }) {
   return (
-    <span className={cn("inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap", COLORS[color], className)}>
-      {children}
-    </span>
+    <span className={cn("inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap", COLORS[color], className)}>{children}</span>
   );
 }

@@ -1,17 +1,7 @@
 import type { ReactNode } from "react";
 import { cn } from "./cn";
 
-export function Card({
-  title,
-  actions,
-  children,
-  className,
-}: {
-  title?: ReactNode;
-  actions?: ReactNode;
-  children: ReactNode;
-  className?: string;
-}) {
+export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
     <section className={cn("rounded-lg border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900", className)}>
       {(title || actions) && (

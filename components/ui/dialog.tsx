@@ -21,9 +21,7 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
         <D.Overlay className={OVERLAY} />
-        <D.Content
-          className="fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-zinc-900"
-        >
+        <D.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-zinc-900">
           <Header title={title} description={description} />
           {children}
           {footer && <div className="flex justify-end gap-2">{footer}</div>}
@@ -83,9 +81,7 @@ function Header({ title, description }: { title: ReactNode; description?: ReactN
   return (
     <div className="flex flex-col gap-1">
       <D.Title className="text-lg font-semibold text-zinc-900 dark:text-zinc-100">{title}</D.Title>
-      <D.Description className={cn("text-sm text-zinc-500 dark:text-zinc-400", !description && "sr-only")}>
-        {description ?? title}
-      </D.Description>
+      <D.Description className={cn("text-sm text-zinc-500 dark:text-zinc-400", !description && "sr-only")}>{description ?? title}</D.Description>
     </div>
   );
 }

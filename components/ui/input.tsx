@@ -13,12 +13,7 @@ export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectE
 }
 
 // A labelled input: the label names the control for screen readers and role selectors.
-export function Field({
-  label,
-  hint,
-  className,
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; hint?: ReactNode }) {
+export function Field({ label, hint, className, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; hint?: ReactNode }) {
   const id = useId();
   return (
     <div className={cn("flex flex-col gap-1", className)}>
@@ -31,12 +26,7 @@ export function Field({
   );
 }
 
-export function SelectField({
-  label,
-  className,
-  children,
-  ...props
-}: SelectHTMLAttributes<HTMLSelectElement> & { label: ReactNode }) {
+export function SelectField({ label, className, children, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { label: ReactNode }) {
   const id = useId();
   return (
     <div className={cn("flex flex-col gap-1", className)}>

@@ -31,7 +31,9 @@ export function MultiSelect({
       >
         {label}
         {value.length > 0 && <span className="rounded bg-blue-100 px-1.5 text-xs text-blue-800 dark:bg-blue-900/60 dark:text-blue-200">{value.length}</span>}
-        <span aria-hidden className="text-xs text-zinc-400">▾</span>
+        <span aria-hidden className="text-xs text-zinc-400">
+          ▾
+        </span>
       </P.Trigger>
       <P.Portal>
         <P.Content

@@ -12,10 +12,7 @@ export function Table({ children }: { children: ReactNode }) {
 export function Th({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
   return (
     <th
-      className={cn(
-        "bg-zinc-50 px-3 py-2 text-left font-medium whitespace-nowrap text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400",
-        className,
-      )}
+      className={cn("bg-zinc-50 px-3 py-2 text-left font-medium whitespace-nowrap text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400", className)}
       {...props}
     />
   );

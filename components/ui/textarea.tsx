@@ -23,7 +23,11 @@ export function TextareaField({
         {label}
       </label>
       <Textarea id={id} aria-invalid={error ? true : undefined} className={cn("font-mono", error ? "border-red-500" : "")} {...props} />
-      {error ? <p className="text-xs text-red-600 dark:text-red-400">{error}</p> : hint ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{hint}</p> : null}
+      {error ? (
+        <p className="text-xs text-red-600 dark:text-red-400">{error}</p>
+      ) : hint ? (
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">{hint}</p>
+      ) : null}
     </div>
   );
 }

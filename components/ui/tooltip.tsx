@@ -9,10 +9,7 @@ export function Tooltip({ content, children }: { content: ReactNode; children: R
       <T.Root>
         <T.Trigger asChild>{children}</T.Trigger>
         <T.Portal>
-          <T.Content
-            sideOffset={4}
-            className="z-50 max-w-xs rounded-md bg-zinc-900 px-3 py-2 text-xs text-white shadow-lg dark:bg-zinc-700"
-          >
+          <T.Content sideOffset={4} className="z-50 max-w-xs rounded-md bg-zinc-900 px-3 py-2 text-xs text-white shadow-lg dark:bg-zinc-700">
             {content}
             <T.Arrow className="fill-zinc-900 dark:fill-zinc-700" />
           </T.Content>

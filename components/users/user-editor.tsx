@@ -81,9 +81,23 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
       {/* One's own username is not changed through /api/user/self. */}
       <Field label={t("username")} value={form.username} onChange={set("username")} maxLength={12} autoComplete="off" disabled={!other} />
       <Field label={t("displayName")} value={form.display_name} onChange={set("display_name")} autoComplete="off" />
-      <Field label={t("password")} type="password" value={form.password} onChange={set("password")} placeholder={t("passwordPlaceholder")} hint={t("passwordHint")} autoComplete="new-password" />
+      <Field
+        label={t("password")}
+        type="password"
+        value={form.password}
+        onChange={set("password")}
+        placeholder={t("passwordPlaceholder")}
+        hint={t("passwordHint")}
+        autoComplete="new-password"
+      />
       {!other && form.password && (
-        <Field label={t("originalPassword")} type="password" value={form.original_password} onChange={set("original_password")} autoComplete="current-password" />
+        <Field
+          label={t("originalPassword")}
+          type="password"
+          value={form.original_password}
+          onChange={set("original_password")}
+          autoComplete="current-password"
+        />
       )}
       {other && (
         <>

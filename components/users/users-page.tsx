@@ -21,7 +21,6 @@ import { UserRowActions, type ManageAction, type ManageResult } from "./user-row
 
 const COLUMNS = 8;
 
-
 function UserRow({ user, onEdit, onManaged }: { user: User; onEdit: () => void; onManaged: (a: ManageAction, r: ManageResult) => void }) {
   const t = useTranslations("users");
   const display = useQuotaDisplay();
@@ -95,7 +94,13 @@ export function UsersPage() {
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <PageTitle actions={<Button onClick={() => setAdding(true)}>{t("addUser")}</Button>}>{t("title")}</PageTitle>
       <form onSubmit={search} className="mb-4 flex flex-wrap gap-2" role="search">
-        <Input aria-label={t("keyword")} placeholder={t("keywordPlaceholder")} value={keyword} onChange={(e) => setKeyword(e.target.value)} className="w-72 max-w-full" />
+        <Input
+          aria-label={t("keyword")}
+          placeholder={t("keywordPlaceholder")}
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          className="w-72 max-w-full"
+        />
         <Select aria-label={t("groupFilter")} value={group} onChange={(e) => setGroup(e.target.value)} className="w-auto">
           <option value="">{t("allGroups")}</option>
           {(groups ?? []).map((g) => (

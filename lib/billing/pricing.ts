@@ -49,7 +49,9 @@ function userAcceptsUnset(setting: string | Record<string, unknown> | undefined)
 export function fallbackPricing(): { price: number } | { input: number; completion: number } | null {
   if (!getBool("fallback_pricing_enabled")) return null;
   const raw = (k: string) => getOption(k).trim();
-  const price = raw("fallback_single_price"), input = raw("fallback_input_ratio"), completion = raw("fallback_completion_ratio");
+  const price = raw("fallback_single_price"),
+    input = raw("fallback_input_ratio"),
+    completion = raw("fallback_completion_ratio");
   if (price && !input && !completion && finite(Number(price))) return { price: Number(price) };
   if (!price && input && completion && finite(Number(input)) && finite(Number(completion))) {
     return { input: Number(input), completion: Number(completion) };
@@ -132,4 +134,3 @@ export function estimateQuota(price: ResolvedPrice, input: { promptTokens: numbe
   const completion = input.maxTokens && input.maxTokens > 0 ? input.maxTokens : getNumber("PreConsumedQuota", 500);
   return quotaFor(price, { promptTokens: input.promptTokens, completionTokens: completion });
 }
-

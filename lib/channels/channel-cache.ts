@@ -61,10 +61,7 @@ function decrypt(sealed: string, id: number): string {
 }
 
 export async function loadChannelIndex(): Promise<ChannelIndex> {
-  const [rows, abilities] = await Promise.all([
-    db().channel.findMany(),
-    db().ability.findMany({ where: { enabled: true } }),
-  ]);
+  const [rows, abilities] = await Promise.all([db().channel.findMany(), db().ability.findMany({ where: { enabled: true } })]);
   const channels = new Map<number, CachedChannel>();
   for (const c of rows) {
     channels.set(c.id, {
@@ -78,7 +75,10 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
       setting: c.setting,
       auto_ban: c.auto_ban,
       group: c.group,
-      models: c.models.split(",").map((m) => m.trim()).filter(Boolean),
+      models: c.models
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean),
       priority: c.priority,
       weight: c.weight,
       tag: c.tag,

@@ -22,7 +22,10 @@ export async function createChannels({ input }: { ctx: UserCtx; input: CreateInp
   if (!rawKey) throw new AppError("INVALID_INPUT", "channel_key_required");
   const keys =
     input.mode === "batch"
-      ? rawKey.split("\n").map((k) => k.trim()).filter(Boolean)
+      ? rawKey
+          .split("\n")
+          .map((k) => k.trim())
+          .filter(Boolean)
       : [rawKey];
   if (!data.group) data.group = "default";
   const created = await db().$transaction(async (tx) => {

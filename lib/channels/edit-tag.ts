@@ -7,15 +7,20 @@ import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
 import { columns } from "@/lib/channels/schemas";
 
-export async function editTag({ input }: { ctx: UserCtx; input: {
-  tag: string;
-  new_tag?: string | null;
-  model_mapping?: string | null;
-  groups?: string | string[] | null;
-  models?: string | string[] | null;
-  priority?: unknown;
-  weight?: unknown;
-} }): Promise<number> {
+export async function editTag({
+  input,
+}: {
+  ctx: UserCtx;
+  input: {
+    tag: string;
+    new_tag?: string | null;
+    model_mapping?: string | null;
+    groups?: string | string[] | null;
+    models?: string | string[] | null;
+    priority?: unknown;
+    weight?: unknown;
+  };
+}): Promise<number> {
   if (!input.tag.trim()) throw new AppError("INVALID_INPUT", "tag_required");
   const data = columns(
     {

@@ -79,13 +79,18 @@ function aggregate(tag: string, children: Channel[]): TagRow {
   };
 }
 
-export async function listChannels({ input }: { ctx: UserCtx; input: {
-  page: number;
-  pageSize: number;
-  idSort: boolean;
-  tagMode: boolean;
-  filter: ChannelFilter;
-} }) {
+export async function listChannels({
+  input,
+}: {
+  ctx: UserCtx;
+  input: {
+    page: number;
+    pageSize: number;
+    idSort: boolean;
+    tagMode: boolean;
+    filter: ChannelFilter;
+  };
+}) {
   const rows = await db().channel.findMany({
     where: {
       ...(input.filter.types?.length ? { type: { in: input.filter.types } } : {}),
@@ -148,7 +153,5 @@ export async function allChannelModels(_args: { ctx: UserCtx }) {
   const rows = await db().channel.findMany({ select: { models: true, type: true } });
   const seen = new Map<string, number>();
   for (const r of rows) for (const m of splitList(r.models)) if (!seen.has(m)) seen.set(m, r.type);
-  return [...seen.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([id, type]) => ({ id, object: "model", owned_by: String(type), created: 0 }));
+  return [...seen.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([id, type]) => ({ id, object: "model", owned_by: String(type), created: 0 }));
 }

@@ -1,19 +1,42 @@
 // Query-string shapes shared by the channel list and search routes.
 import { z } from "zod";
 
-const flag = z.enum(["true", "false", "1", "0", ""]).optional().transform((v) => v === "true" || v === "1");
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
 const intList = z
   .string()
   .optional()
-  .transform((v) => (v ?? "").split(",").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0));
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((s) => Number(s.trim()))
+      .filter((n) => Number.isInteger(n) && n > 0),
+  );
 const strList = z
   .string()
   .optional()
-  .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
-export const page = z.coerce.number().int().optional().catch(1).transform((v) => Math.max(1, v ?? 1));
+export const page = z.coerce
+  .number()
+  .int()
+  .optional()
+  .catch(1)
+  .transform((v) => Math.max(1, v ?? 1));
 export const pageSize = (def = 10, max = 100) =>
-  z.coerce.number().int().optional().catch(def).transform((v) => Math.min(max, Math.max(1, v ?? def)));
+  z.coerce
+    .number()
+    .int()
+    .optional()
+    .catch(def)
+    .transform((v) => Math.min(max, Math.max(1, v ?? def)));
 
 export const channelListQuery = z.object({
   p: page,

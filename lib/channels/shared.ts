@@ -66,7 +66,10 @@ export async function rebuildAbilities(tx: Tx, c: Pick<Channel, "id" | "group" |
 
 // Rebuilds the routing rows of every channel matching `where` (caller's transaction);
 // answers the number of channels.
-export async function rebuildMany(tx: Tx, where: Parameters<Tx["channel"]["findMany"]>[0] extends infer A ? A extends { where?: infer W } ? W : never : never) {
+export async function rebuildMany(
+  tx: Tx,
+  where: Parameters<Tx["channel"]["findMany"]>[0] extends infer A ? (A extends { where?: infer W } ? W : never) : never,
+) {
   const rows = await tx.channel.findMany({ where });
   for (const c of rows) await rebuildAbilities(tx, c);
   return rows.length;

@@ -49,16 +49,19 @@ async function queryBalance(type: number, base: string, key: string): Promise<nu
       const used = num(usage.total_usage) / 100; // cents
       return Math.round((limit - (Number.isFinite(used) ? used : 0)) * 1e6) / 1e6;
     }
-    case 20: { // OpenRouter: total credits minus total usage
+    case 20: {
+      // OpenRouter: total credits minus total usage
       const r = await getJson(`${base}/v1/credits`, bearer(key));
       const d = (r.data ?? {}) as Record<string, unknown>;
       return num(d.total_credits) - num(d.total_usage);
     }
-    case 40: { // SiliconFlow
+    case 40: {
+      // SiliconFlow
       const r = await getJson(`${base}/v1/user/info`, bearer(key));
       return num(((r.data ?? {}) as Record<string, unknown>).totalBalance);
     }
-    case 43: { // DeepSeek: first balance entry
+    case 43: {
+      // DeepSeek: first balance entry
       const r = await getJson(`${base}/user/balance`, bearer(key));
       const infos = (r.balance_infos ?? []) as Array<Record<string, unknown>>;
       return num(infos[0]?.total_balance);
@@ -81,7 +84,9 @@ export async function updateBalance({ input: id }: { ctx: UserCtx; input: number
 // failures are counted, not fatal.
 export async function updateAllBalances({ ctx }: { ctx: UserCtx }): Promise<{ updated: number; failed: number; skipped: number }> {
   const rows = await db().channel.findMany({ where: { status: 1 }, select: { id: true, type: true } });
-  let updated = 0, failed = 0, skipped = 0;
+  let updated = 0,
+    failed = 0,
+    skipped = 0;
   for (const r of rows) {
     if (![1, 8, 20, 40, 43].includes(r.type)) {
       skipped++;

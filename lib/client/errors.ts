@@ -1,15 +1,7 @@
 // The client's error catalogue (docs/product-rules.md, "Errors the console shows"): what
 // a failed console call means for the person in front of the browser. Pure: it returns
 // what to do; lib/client/api.ts does it.
-export type ErrorKey =
-  | "sessionExpired"
-  | "tooManyRequests"
-  | "browserCheck"
-  | "forbidden"
-  | "internalError"
-  | "demoOnly"
-  | "network"
-  | "unknown";
+export type ErrorKey = "sessionExpired" | "tooManyRequests" | "browserCheck" | "forbidden" | "internalError" | "demoOnly" | "network" | "unknown";
 
 export type Failure =
   // clear the local user and go to /login?expired=true&returnTo=<current path>

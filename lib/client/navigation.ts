@@ -25,10 +25,7 @@ export function sidebarGroups(status: NavStatus, role: number | undefined): NavG
   const groups: NavGroup[] = [];
   groups.push({
     key: "chat",
-    items: [
-      { key: "playground", href: "/playground" },
-      ...chatNames(status.chats).map((name, i) => ({ key: `chat:${name}`, href: `/chat/${i}` })),
-    ],
+    items: [{ key: "playground", href: "/playground" }, ...chatNames(status.chats).map((name, i) => ({ key: `chat:${name}`, href: `/chat/${i}` }))],
   });
   const consoleItems: NavItem[] = [];
   if (status.enable_data_export) consoleItems.push({ key: "dashboard", href: "/app/dashboard" });

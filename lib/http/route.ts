@@ -46,9 +46,7 @@ type HandlerArgs<A extends Access, Q, B, P = undefined> = {
 // What a handler may return: the data of a successful envelope, or a Reply for a message,
 // extra headers (Set-Cookie) or a bare body.
 export class Reply {
-  constructor(
-    readonly init: { data?: unknown; message?: string; headers?: Record<string, string | string[]>; raw?: unknown },
-  ) {}
+  constructor(readonly init: { data?: unknown; message?: string; headers?: Record<string, string | string[]>; raw?: unknown }) {}
 }
 
 // server.ts refuses bodies past the same limits while they arrive (lib/http/body-limit.ts).

@@ -169,7 +169,10 @@ export const serverMessages = {
   },
   outbound_link_local: { zh: "上游地址是链路本地地址，不允许访问", en: "The upstream address is a link-local address, which is never allowed" },
   outbound_metadata: { zh: "上游地址是云服务器元数据地址，不允许访问", en: "The upstream address is a cloud metadata address, which is never allowed" },
-  outbound_unspecified: { zh: "上游地址是未指定地址（0.0.0.0 或 ::），不允许访问", en: "The upstream address is an unspecified address (0.0.0.0 or ::), which is never allowed" },
+  outbound_unspecified: {
+    zh: "上游地址是未指定地址（0.0.0.0 或 ::），不允许访问",
+    en: "The upstream address is an unspecified address (0.0.0.0 or ::), which is never allowed",
+  },
   outbound_multicast: { zh: "上游地址是组播地址，不允许访问", en: "The upstream address is a multicast address, which is never allowed" },
   outbound_broadcast: { zh: "上游地址是广播地址，不允许访问", en: "The upstream address is a broadcast address, which is never allowed" },
   outbound_reserved: { zh: "上游地址属于保留地址段，不允许访问", en: "The upstream address is in a reserved range, which is never allowed" },
@@ -194,8 +197,14 @@ export const serverMessages = {
   },
   token_model_not_allowed: { zh: "该令牌无权访问模型 {model}", en: "This token may not access the model {model}" },
   token_ip_not_allowed: { zh: "您的 IP 不在令牌允许访问的列表中", en: "Your IP address is not in the token's allowed list" },
-  token_rate_limited: { zh: "您已达到请求数限制：{minutes}分钟内最多请求{count}次", en: "You reached the request limit: at most {count} requests in {minutes} minutes" },
-  model_rate_limited: { zh: "您已达到请求数限制：{minutes}分钟内最多请求{count}次", en: "You reached the request limit: at most {count} requests in {minutes} minutes" },
+  token_rate_limited: {
+    zh: "您已达到请求数限制：{minutes}分钟内最多请求{count}次",
+    en: "You reached the request limit: at most {count} requests in {minutes} minutes",
+  },
+  model_rate_limited: {
+    zh: "您已达到请求数限制：{minutes}分钟内最多请求{count}次",
+    en: "You reached the request limit: at most {count} requests in {minutes} minutes",
+  },
   model_price_not_set: {
     zh: "模型 {model} 倍率或价格未配置，请联系管理员设置或开始自用模式",
     en: "The price or ratio of model {model} is not set; ask the admin to set it or enable self-use mode",

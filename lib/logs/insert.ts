@@ -29,9 +29,25 @@ export type LogRow = {
 };
 
 const COLUMNS = [
-  "user_id", "type", "created_at", "content", "username", "token_name", "token_id", "model_name", "quota",
-  "prompt_tokens", "completion_tokens", "use_time", "is_stream", "channel_id", "channel_name", "group", "ip",
-  "request_id", "other",
+  "user_id",
+  "type",
+  "created_at",
+  "content",
+  "username",
+  "token_name",
+  "token_id",
+  "model_name",
+  "quota",
+  "prompt_tokens",
+  "completion_tokens",
+  "use_time",
+  "is_stream",
+  "channel_id",
+  "channel_name",
+  "group",
+  "ip",
+  "request_id",
+  "other",
 ] as const satisfies readonly (keyof LogRow)[];
 
 const INSERT_HEAD = `INSERT INTO "logs" (${COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES `;

@@ -20,7 +20,7 @@ export type AddressClass =
 export const ALLOWABLE_CLASSES: ReadonlySet<AddressClass> = new Set<AddressClass>(["loopback", "private"]);
 
 const v4 = (a: number, b: number, c: number, d: number) => ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
-const inV4 = (n: number, base: number, bits: number) => bits === 0 || (n >>> (32 - bits)) === (base >>> (32 - bits));
+const inV4 = (n: number, base: number, bits: number) => bits === 0 || n >>> (32 - bits) === base >>> (32 - bits);
 
 const V4_METADATA = new Set([v4(169, 254, 169, 254), v4(169, 254, 170, 2), v4(100, 100, 100, 200)]);
 

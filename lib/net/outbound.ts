@@ -209,7 +209,14 @@ export async function outboundFetch(url: string, init: OutboundInit = {}): Promi
   for (let hop = 0; ; hop++) {
     let res: Response;
     try {
-      res = (await undiciFetch(target, { method, headers, body, signal: init.signal, redirect: "manual", dispatcher: consoleAgent.current as Dispatcher })) as unknown as Response;
+      res = (await undiciFetch(target, {
+        method,
+        headers,
+        body,
+        signal: init.signal,
+        redirect: "manual",
+        dispatcher: consoleAgent.current as Dispatcher,
+      })) as unknown as Response;
     } catch (e) {
       throw outboundRefusal(e) ?? e;
     }

@@ -38,9 +38,9 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   DefaultCollapseSidebar: "false",
   Chats: json([
     { "Cherry Studio": "cherrystudio://providers/api-keys?v=1&data={cherryConfig}" },
-    { "AionUI": "aionui://provider/add?v=1&data={aionuiConfig}" },
-    { "流畅阅读": "fluentread" },
-    { "Lobe Chat": "https://chat-preview.lobehub.com/?settings={\"keyVaults\":{\"openai\":{\"apiKey\":\"{key}\",\"baseURL\":\"{address}/v1\"}}}" },
+    { AionUI: "aionui://provider/add?v=1&data={aionuiConfig}" },
+    { 流畅阅读: "fluentread" },
+    { "Lobe Chat": 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
   ]),
 
   // channel monitoring
@@ -228,4 +228,9 @@ export const SECRET_OPTION_KEYS = new Set([
   "WorkerValidKey",
 ]);
 
-export const isBooleanOption = (key: string) => key.endsWith("Enabled") || key.endsWith("_enabled") || key.endsWith(".enabled") || key === "DefaultCollapseSidebar" || key === "fetch_setting.allow_private_ip";
+export const isBooleanOption = (key: string) =>
+  key.endsWith("Enabled") ||
+  key.endsWith("_enabled") ||
+  key.endsWith(".enabled") ||
+  key === "DefaultCollapseSidebar" ||
+  key === "fetch_setting.allow_private_ip";

@@ -117,5 +117,3 @@ export function applyOption(key: string, value: string): void {
 
 // Another node changed an option: reload them all (a handful of rows).
 onInvalidate((topic) => (topic === "options" ? loadOptions() : undefined));
-
-

@@ -351,7 +351,9 @@ async function relayCall(
   const exclude = new Set<number>();
   const channelFor = (attempt: number): Promise<SelectedChannel | null> =>
     caller.pinnedChannelId !== null
-      ? attempt === 0 ? pinnedChannel(caller.pinnedChannelId, model, caller.group) : Promise.resolve(null)
+      ? attempt === 0
+        ? pinnedChannel(caller.pinnedChannelId, model, caller.group)
+        : Promise.resolve(null)
       : selectChannel({ group: caller.group, model, exclude, serves: wantsEmbeddings ? servesEmbeddings : undefined });
   const first = await channelFor(0);
   if (!first) throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
@@ -363,7 +365,13 @@ async function relayCall(
   };
   let started: Promise<ForwardOutcome> | undefined;
   const reservation = await reserve(
-    { userId: caller.userId, tokenId: caller.tokenId, unlimitedToken: caller.unlimitedToken, amount: estimateOf(price, request, large?.strings), ref: randomUUID() },
+    {
+      userId: caller.userId,
+      tokenId: caller.tokenId,
+      unlimitedToken: caller.unlimitedToken,
+      amount: estimateOf(price, request, large?.strings),
+      ref: randomUUID(),
+    },
     () => (started = attemptOn(first)),
   ).catch(async (err: unknown) => {
     if (started) {
@@ -375,7 +383,7 @@ async function relayCall(
 
   let outcome: ForwardOutcome;
   try {
-    for (let attempt = 0, max = maxAttempts(); ; ) {
+    for (let attempt = 0, max = maxAttempts(); ;) {
       outcome = await (started ?? attemptOn(channel));
       started = undefined;
       if (outcome.ok) {
@@ -452,9 +460,7 @@ async function relayCall(
     enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));
   }
   if (outcome.status === 499 || res.destroyed) return;
-  const shown = getBool("global.hide_upstream_error_enabled")
-    ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" }
-    : err;
+  const shown = getBool("global.hide_upstream_error_enabled") ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" } : err;
   writeError(route.ingress, res, shown);
 }
 
@@ -466,4 +472,3 @@ function showIp(setting: string): boolean {
     return false;
   }
 }
-

@@ -154,7 +154,8 @@ export function locateMultipartModel(body: Uint8Array, contentType: string): Mul
 export function withMultipartModel(body: Uint8Array, at: MultipartModel, model: string): Uint8Array {
   if (model === at.model) return body;
   // a line break in the value could forge a delimiter line (a mapping is admin input, still)
-  if (/[\r\n]/.test(model)) throw new RelayError(500, "the channel's model mapping names a model that cannot be sent in a form", "upstream_error", "channel_misconfigured");
+  if (/[\r\n]/.test(model))
+    throw new RelayError(500, "the channel's model mapping names a model that cannot be sent in a form", "upstream_error", "channel_misconfigured");
   const value = Buffer.from(model, "utf8");
   const out = Buffer.allocUnsafe(body.byteLength - (at.end - at.start) + value.length);
   out.set(body.subarray(0, at.start), 0);

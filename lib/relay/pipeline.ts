@@ -20,7 +20,18 @@ import { openaiUsage } from "@/lib/relay/providers/openai";
 import type { PassthroughEndpoint, ProviderAdapter, UpstreamRequest } from "@/lib/relay/providers/types";
 import { readSse, startSse, write } from "@/lib/relay/sse";
 import { undiciTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
-import { RelayError, emptyUsage, isEmbeddingRequest, type ChannelView, type ChatRequest, type ChatResponse, type EmbeddingRequest, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
+import {
+  RelayError,
+  emptyUsage,
+  isEmbeddingRequest,
+  type ChannelView,
+  type ChatRequest,
+  type ChatResponse,
+  type EmbeddingRequest,
+  type StreamEvent,
+  type UpstreamError,
+  type Usage,
+} from "@/lib/relay/types";
 
 /** A request to one of the OpenAI endpoints other than chat, forwarded nearly as is. */
 export interface PassthroughRequest {
@@ -159,7 +170,11 @@ async function call(opts: ForwardOptions, adapter: ProviderAdapter, url: string,
     // never a status passed on to the client
     if (res.status >= 300 && res.status < 400) {
       void res.text().catch(() => {});
-      return { failure: refused(502, `the upstream answered with a redirect (HTTP ${res.status}), which is not followed`, true, "upstream_redirect"), clear, t0 };
+      return {
+        failure: refused(502, `the upstream answered with a redirect (HTTP ${res.status}), which is not followed`, true, "upstream_redirect"),
+        clear,
+        t0,
+      };
     }
     return { failure: await upstreamFailure(res, adapter, opts.channel), clear, t0 };
   } catch (e) {
@@ -198,7 +213,12 @@ function abortedOutcome(opts: ForwardOptions, e: unknown, sent: boolean, frtMs: 
     usageEstimated: estimated,
     firstByteSentToClient: sent,
     frtMs,
-    upstreamError: { status, message: gone ? "the client closed the request" : `the upstream stream broke: ${(e as Error)?.message ?? "error"}`, type: "upstream_error", code: gone ? "client_gone" : "stream_broken" },
+    upstreamError: {
+      status,
+      message: gone ? "the client closed the request" : `the upstream stream broke: ${(e as Error)?.message ?? "error"}`,
+      type: "upstream_error",
+      code: gone ? "client_gone" : "stream_broken",
+    },
     retryable: !sent && !gone,
   };
 }
@@ -288,7 +308,14 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
   return streamChat(opts, adapter, req, res, c, format.streamRenderer(req));
 }
 
-async function streamChat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatRequest, res: UpstreamResponse, c: Call, renderer: StreamRenderer): Promise<ForwardOutcome> {
+async function streamChat(
+  opts: ForwardOptions,
+  adapter: ProviderAdapter,
+  req: ChatRequest,
+  res: UpstreamResponse,
+  c: Call,
+  renderer: StreamRenderer,
+): Promise<ForwardOutcome> {
   const clientRes = opts.clientRes;
   const parser = adapter.streamParser();
   const usage = emptyUsage();
@@ -419,7 +446,8 @@ function passthroughUsage(endpoint: PassthroughEndpoint, j: Record<string, unkno
 
 async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: PassthroughRequest): Promise<ForwardOutcome> {
   const ch = opts.channel;
-  if (p.endpoint === "embeddings" && adapter.embeddings && !adapter.supports.passthrough.includes("embeddings") && p.json) return convertedEmbeddings(opts, adapter, p.json);
+  if (p.endpoint === "embeddings" && adapter.embeddings && !adapter.supports.passthrough.includes("embeddings") && p.json)
+    return convertedEmbeddings(opts, adapter, p.json);
   if (!adapter.passthroughRequest || !adapter.supports.passthrough.includes(p.endpoint))
     return refused(400, `this channel does not support /v1/${p.endpoint}`, true, "unsupported");
   const { url, headers } = adapter.passthroughRequest(p.endpoint, ch, p.contentType);
@@ -540,7 +568,16 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input, opts.offload);
     if (countsTranscript) usage.completion_tokens = estimateTextTokens(transcript);
   }
-  return { ok: true, status: 200, usage, usageEstimated: estimated, meter: Object.keys(meter).length ? meter : undefined, firstByteSentToClient: true, frtMs, retryable: false };
+  return {
+    ok: true,
+    status: 200,
+    usage,
+    usageEstimated: estimated,
+    meter: Object.keys(meter).length ? meter : undefined,
+    firstByteSentToClient: true,
+    frtMs,
+    retryable: false,
+  };
 }
 
 /** OpenAI /v1/embeddings served by a wire with its own embeddings shape (Gemini's batchEmbedContents). */
@@ -574,7 +611,8 @@ async function embeddings(
   render: (vectors: number[][], promptTokens: number) => string,
 ): Promise<ForwardOutcome> {
   // Channel choice already skips channels without embeddings; a pinned one lands here.
-  if (!adapter.embeddings) return refused(400, `channel type ${opts.channel.type} (${adapter.name}) does not serve embeddings`, true, "unsupported", "invalid_request_error");
+  if (!adapter.embeddings)
+    return refused(400, `channel type ${opts.channel.type} (${adapter.name}) does not serve embeddings`, true, "unsupported", "invalid_request_error");
   const up = adapter.embeddings.request(req, opts.channel);
   const c = await call(opts, adapter, up.url, up.headers, up.body);
   if (c.failure) return c.failure;

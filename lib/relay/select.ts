@@ -72,7 +72,12 @@ function view(c: CachedChannel, group: string, model: string, priority: number):
 
 // serves: a channel type filter for calls some wires cannot serve (embeddings); channels it
 // refuses are passed over as if excluded, so they cost no attempt.
-export async function selectChannel(input: { group: string; model: string; exclude?: Set<number>; serves?: (type: number) => boolean }): Promise<SelectedChannel | null> {
+export async function selectChannel(input: {
+  group: string;
+  model: string;
+  exclude?: Set<number>;
+  serves?: (type: number) => boolean;
+}): Promise<SelectedChannel | null> {
   const idx = await channelIndex();
   const candidates = idx.routes.get(routeKey(input.group, input.model));
   if (!candidates?.length) return null;

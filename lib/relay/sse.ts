@@ -67,4 +67,3 @@ export async function readSse(
   }
   // an event still missing its blank line when the body ends is incomplete and dropped
 }
-

@@ -70,8 +70,14 @@ async function load(hash: string): Promise<Entry["value"]> {
       remain_quota: t.remain_quota,
       unlimited_quota: t.unlimited_quota,
       model_limits_enabled: t.model_limits_enabled,
-      model_limits: t.model_limits.split(",").map((s) => s.trim()).filter(Boolean),
-      allow_ips: t.allow_ips.split(/\r?\n/).map((s) => s.trim()).filter(Boolean),
+      model_limits: t.model_limits
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+      allow_ips: t.allow_ips
+        .split(/\r?\n/)
+        .map((s) => s.trim())
+        .filter(Boolean),
       group: t.group,
       rate_limit_enabled: t.rate_limit_enabled,
       rate_limit_period: t.rate_limit_period,
@@ -138,7 +144,10 @@ function rememberKeyHash(secret: string, hash: string) {
 // FORBIDDEN (user banned, model or IP not allowed, group not usable, channel pinned by a
 // non-admin).
 export async function authenticateToken(rawKey: string | null | undefined, opts: { ip: string; model?: string }): Promise<TokenContext> {
-  const raw = (rawKey ?? "").replace(/^Bearer\s+/i, "").trim().replace(/^sk-/, "");
+  const raw = (rawKey ?? "")
+    .replace(/^Bearer\s+/i, "")
+    .trim()
+    .replace(/^sk-/, "");
   if (!raw) throw new AppError("UNAUTHENTICATED", "token_missing");
   const [secret, channelPart] = raw.split("-");
   if (!secret) throw new AppError("UNAUTHENTICATED", "token_invalid");

@@ -27,7 +27,11 @@ export function tokenColumns(f: TokenFields) {
   if (f.model_limits_enabled !== undefined) d.model_limits_enabled = f.model_limits_enabled;
   if (f.model_limits !== undefined) d.model_limits = f.model_limits;
   if (f.allow_ips !== undefined) {
-    d.allow_ips = (f.allow_ips ?? "").split(/\r?\n/).map((s) => s.trim()).filter(Boolean).join("\n");
+    d.allow_ips = (f.allow_ips ?? "")
+      .split(/\r?\n/)
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join("\n");
   }
   if (f.group !== undefined) d.group = (f.group ?? "").trim();
   if (f.rate_limit_enabled !== undefined) d.rate_limit_enabled = f.rate_limit_enabled;

@@ -2,7 +2,11 @@
 import { z } from "zod";
 
 const list = z.union([z.string(), z.array(z.string())]).transform((v) =>
-  (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter(Boolean).filter((s, i, a) => a.indexOf(s) === i).join(","),
+  (Array.isArray(v) ? v : v.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .filter((s, i, a) => a.indexOf(s) === i)
+    .join(","),
 );
 // Quotas and times are 64-bit columns, answered as JSON numbers: a value beyond the safe
 // integers (2^53 − 1) could be neither stored (past 2^63) nor answered exactly, so it is
@@ -44,7 +48,12 @@ export const tokenFields = z.object({
   allow_ips: z.string().max(10_000).nullish(),
   group: z.string().max(100).nullish(),
   rate_limit_enabled: z.boolean().optional(),
-  rate_limit_period: z.coerce.number().int().min(1).max(86_400 * 31).optional(),
+  rate_limit_period: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400 * 31)
+    .optional(),
   rate_limit_count: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   rate_limit_success: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
 });

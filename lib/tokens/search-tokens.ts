@@ -6,7 +6,13 @@ import { liveTokensOf, type TokenActor } from "@/lib/tokens/owned";
 import { fullKey, tokenView } from "@/lib/tokens/shared";
 import { containsText } from "@/lib/db/like";
 
-export async function searchTokens({ ctx: { user: actor }, input }: { ctx: { user: TokenActor }; input: { keyword?: string; token?: string; page: number; size: number } }) {
+export async function searchTokens({
+  ctx: { user: actor },
+  input,
+}: {
+  ctx: { user: TokenActor };
+  input: { keyword?: string; token?: string; page: number; size: number };
+}) {
   const keyword = input.keyword?.trim() ?? "";
   const fragment = (input.token ?? "").trim().replace(/^sk-/, "");
   const rows = await db().token.findMany({

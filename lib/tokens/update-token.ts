@@ -12,7 +12,10 @@ import { TOKEN_STATUS, isExhausted, isExpired, tokenView, tokensChanged } from "
 export async function updateToken({
   ctx: { user: actor },
   input: { fields: input, statusOnly },
-}: { ctx: { user: TokenActor }; input: { fields: TokenFields & { id: number; status?: number }; statusOnly: boolean } }) {
+}: {
+  ctx: { user: TokenActor };
+  input: { fields: TokenFields & { id: number; status?: number }; statusOnly: boolean };
+}) {
   const now = nowSeconds();
   const current = await ownToken(actor, input.id);
   const changes: Prisma.TokenUncheckedUpdateInput = {};

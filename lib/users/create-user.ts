@@ -10,13 +10,7 @@ import { isUniqueViolation } from "@/lib/users/db-errors";
 import { presentUser } from "@/lib/users/present";
 import { canCreateRole } from "@/lib/users/rules";
 
-export async function createUser({
-  ctx,
-  input,
-}: {
-  ctx: UserCtx;
-  input: { username: string; password: string; display_name: string; role: number };
-}) {
+export async function createUser({ ctx, input }: { ctx: UserCtx; input: { username: string; password: string; display_name: string; role: number } }) {
   if (!canCreateRole(ctx.user.role, input.role)) throw new AppError("RULE", "cannot_create_equal_or_higher");
   if (await db().user.findUnique({ where: { username: input.username }, select: { id: true } })) {
     throw new AppError("RULE", "username_taken");

@@ -24,11 +24,7 @@ export async function listUsers({ input }: { ctx: UserCtx; input: { p?: number; 
 export function searchWhere(keyword: string, group: string): Prisma.UserWhereInput {
   const and: Prisma.UserWhereInput[] = [];
   if (keyword) {
-    const or: Prisma.UserWhereInput[] = [
-      { username: containsText(keyword) },
-      { display_name: containsText(keyword) },
-      { email: containsText(keyword) },
-    ];
+    const or: Prisma.UserWhereInput[] = [{ username: containsText(keyword) }, { display_name: containsText(keyword) }, { email: containsText(keyword) }];
     if (/^\d{1,9}$/.test(keyword)) or.unshift({ id: Number(keyword) });
     and.push({ OR: or });
   }

@@ -15,11 +15,7 @@ export function accessRefusal(actor: Actor, target: Target): MessageKey | null {
 }
 
 // The refusal for a manage action, or the new {role, status} / a soft delete.
-export function planManage(
-  actor: Actor,
-  target: Target,
-  action: ManageAction,
-): { refuse: MessageKey } | { role: number; status: number; delete: boolean } {
+export function planManage(actor: Actor, target: Target, action: ManageAction): { refuse: MessageKey } | { role: number; status: number; delete: boolean } {
   const refusal = accessRefusal(actor, target);
   if (refusal) return { refuse: refusal };
   switch (action) {

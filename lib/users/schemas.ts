@@ -10,10 +10,7 @@ export const DISPLAY_NAME_MAX = 20;
 
 const str = z.string();
 
-export const username = str
-  .trim()
-  .min(1, "msg:username_password_empty")
-  .max(USERNAME_MAX, "msg:username_too_long");
+export const username = str.trim().min(1, "msg:username_password_empty").max(USERNAME_MAX, "msg:username_too_long");
 export const password = str.min(PASSWORD_MIN, "msg:password_too_short").max(PASSWORD_MAX, "msg:password_too_long");
 export const displayName = str.trim().max(DISPLAY_NAME_MAX, "msg:display_name_too_long");
 
@@ -61,7 +58,10 @@ export const createUserBody = z.object({
   username: str.trim().min(1, "msg:username_password_empty").max(USERNAME_MAX, "msg:username_too_long"),
   password: str.min(1, "msg:username_password_empty").pipe(password),
   display_name: displayName.optional().default(""),
-  role: z.union([z.literal(1), z.literal(10), z.literal(100)], { error: "msg:invalid_parameter" }).optional().default(1),
+  role: z
+    .union([z.literal(1), z.literal(10), z.literal(100)], { error: "msg:invalid_parameter" })
+    .optional()
+    .default(1),
 });
 
 export const updateUserBody = z.object({
@@ -71,7 +71,11 @@ export const updateUserBody = z.object({
   password: str.optional(), // blank keeps the current password
   group: str.trim().min(1, "msg:invalid_parameter").max(64).optional(),
   quota: quotaAmount.optional(),
-  email: str.trim().max(100).refine((e) => e === "" || z.email().safeParse(e).success, "msg:email_invalid").optional(),
+  email: str
+    .trim()
+    .max(100)
+    .refine((e) => e === "" || z.email().safeParse(e).success, "msg:email_invalid")
+    .optional(),
   remark: str.max(255).optional(),
 });
 
@@ -84,10 +88,17 @@ export const affTransferBody = z.object({ quota: quotaAmount });
 
 export const settingBody = z.object({
   notify_type: z.enum(["email", "webhook"], { error: "msg:invalid_parameter" }).optional(),
-  quota_warning_threshold: z.coerce.number({ error: "msg:threshold_invalid" }).refine((n) => Number.isFinite(n) && n > 0, "msg:threshold_invalid").optional(),
+  quota_warning_threshold: z.coerce
+    .number({ error: "msg:threshold_invalid" })
+    .refine((n) => Number.isFinite(n) && n > 0, "msg:threshold_invalid")
+    .optional(),
   webhook_url: str.trim().max(500).optional(),
   webhook_secret: str.max(500).optional(),
-  notification_email: str.trim().max(100).refine((e) => e === "" || z.email().safeParse(e).success, "msg:notify_email_invalid").optional(),
+  notification_email: str
+    .trim()
+    .max(100)
+    .refine((e) => e === "" || z.email().safeParse(e).success, "msg:notify_email_invalid")
+    .optional(),
   accept_unset_model_ratio_model: z.boolean({ error: "msg:invalid_parameter" }).optional(),
   show_ip_in_logs: z.boolean({ error: "msg:invalid_parameter" }).optional(),
 });

@@ -31,9 +31,7 @@ export async function updateSelf({
   if (Object.keys(data).length === 0) return { user: presentUser(ctx.user), cookie: null };
   // A password change is guarded by the password we authenticated with, so that two
   // concurrent changes cannot both pass the original-password check.
-  const where = changingPassword
-    ? { id: ctx.user.id, password: ctx.user.password, deleted_at: null }
-    : { id: ctx.user.id, deleted_at: null };
+  const where = changingPassword ? { id: ctx.user.id, password: ctx.user.password, deleted_at: null } : { id: ctx.user.id, deleted_at: null };
   const changed = await db().user.updateMany({ where, data });
   if (changed.count !== 1) throw new AppError("RULE", "original_password_wrong");
   const user = await db().user.findUniqueOrThrow({ where: { id: ctx.user.id } });

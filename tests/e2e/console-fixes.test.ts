@@ -91,14 +91,11 @@ describe("after setup", () => {
     channelId = (await root.get<{ items: { id: number }[] }>("/api/channel/?p=1&page_size=10")).data.items[0].id;
     // usage by the super admin, which a regular admin sees in the logs
     const rootId = root.userId!;
-    await query(server, 'INSERT INTO "logs" ("user_id", "created_at", "type", "username", "model_name", "quota", "content") VALUES ($1, $2, 2, $3, $4, $5, $6)', [
-      rootId,
-      Math.floor(Date.now() / 1000),
-      "root",
-      "m-ok",
-      1234,
-      "",
-    ]);
+    await query(
+      server,
+      'INSERT INTO "logs" ("user_id", "created_at", "type", "username", "model_name", "quota", "content") VALUES ($1, $2, 2, $3, $4, $5, $6)',
+      [rootId, Math.floor(Date.now() / 1000), "root", "m-ok", 1234, ""],
+    );
   });
 
   describe.each(LOCALES)("%s", (locale) => {
@@ -132,7 +129,10 @@ describe("after setup", () => {
       await shoot(admin.page, locale, "fixes-users-as-admin");
       await rootPage.page.goto(`${server.url}/admin/users`);
       await rootPage.page.getByTestId(`user-row-${DAVE.username}`).getByRole("button", { name: promote }).waitFor();
-      await rootPage.page.getByTestId(`user-row-${ADMIN.username}`).getByRole("button", { name: fmt(m.users.actions.demoteUser, { name: ADMIN.username }) }).waitFor();
+      await rootPage.page
+        .getByTestId(`user-row-${ADMIN.username}`)
+        .getByRole("button", { name: fmt(m.users.actions.demoteUser, { name: ADMIN.username }) })
+        .waitFor();
     });
 
     it("opens the user card of a higher-level user from the usage logs", async () => {
@@ -140,7 +140,10 @@ describe("after setup", () => {
       await admin.page.getByRole("button", { name: "root", exact: true }).first().click();
       const dialog = admin.page.getByRole("dialog");
       await dialog.getByRole("heading", { name: m.logs.userInfo.title }).waitFor();
-      await dialog.locator("dd").filter({ hasText: /^root$/ }).waitFor();
+      await dialog
+        .locator("dd")
+        .filter({ hasText: /^root$/ })
+        .waitFor();
       expect(await dialog.getByText(m.logs.userInfo.loading).count()).toBe(0);
       expect(await admin.page.locator('[data-toast="error"]').count()).toBe(0);
       await shoot(admin.page, locale, "fixes-log-user-card", false);
@@ -179,7 +182,10 @@ describe("after setup", () => {
       await toasts(rootPage.page).filter({ hasText: m.channels.testAllStarted }).first().waitFor();
       const done = fmt(m.channels.testAllProgress, { tested: 1, total: 1, passed: 1, failed: 0 });
       await rootPage.page.getByTestId("test-all-progress").filter({ hasText: done }).waitFor();
-      await toasts(rootPage.page).filter({ hasText: fmt(m.channels.testAllDone, { tested: 1, passed: 1, failed: 0 }) }).first().waitFor();
+      await toasts(rootPage.page)
+        .filter({ hasText: fmt(m.channels.testAllDone, { tested: 1, passed: 1, failed: 0 }) })
+        .first()
+        .waitFor();
       await shoot(rootPage.page, locale, "fixes-channels-test-all");
     });
 
@@ -191,7 +197,10 @@ describe("after setup", () => {
         await dave.page.getByLabel(m.tokens.keyword, { exact: true }).fill("lapsed");
         await dave.page.getByRole("button", { name: m.tokens.search, exact: true }).click();
         const banned = locale === "zh" ? "用户已被封禁" : "This user has been banned";
-        await toasts(dave.page).filter({ hasText: fmt(m.errors.prefixed, { message: banned }) }).first().waitFor();
+        await toasts(dave.page)
+          .filter({ hasText: fmt(m.errors.prefixed, { message: banned }) })
+          .first()
+          .waitFor();
         expect(await toasts(dave.page).filter({ hasText: m.errors.forbidden }).count()).toBe(0);
         await shoot(dave.page, locale, "fixes-banned");
       } finally {

@@ -191,9 +191,17 @@ describe("chat playground", () => {
     const cost = Math.round(MODEL_RATIO["gpt-mock-2"] * (USAGE.prompt_tokens + USAGE.completion_tokens));
     await expect.poll(userQuota, { timeout: 10_000 }).toBe(START_QUOTA - cost);
     await expect
-      .poll(async () => (await query(server, 'SELECT "token_name", "model_name", "quota", "user_id" FROM "logs" WHERE "type" = 2')).map((r) => ({ ...r, quota: Number(r.quota), user_id: Number(r.user_id) })), {
-        timeout: 10_000,
-      })
+      .poll(
+        async () =>
+          (await query(server, 'SELECT "token_name", "model_name", "quota", "user_id" FROM "logs" WHERE "type" = 2')).map((r) => ({
+            ...r,
+            quota: Number(r.quota),
+            user_id: Number(r.user_id),
+          })),
+        {
+          timeout: 10_000,
+        },
+      )
       .toEqual([{ token_name: "playground", model_name: "gpt-mock-2", quota: cost, user_id: bob.id }]);
 
     await shoot(page, "en", "playground-chat");

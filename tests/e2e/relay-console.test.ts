@@ -14,7 +14,16 @@ import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
 
 const SHOTS = "test-results/screenshots";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 let server: TestServer;
 let browser: Browser;
@@ -41,7 +50,13 @@ function startUpstream(): Promise<void> {
     };
     if (req.headers.authorization !== "Bearer sk-upstream-secret") return send(401, { error: { message: "bad key" } });
     if (req.method === "GET" && req.url === "/v1/models") {
-      return send(200, { object: "list", data: [{ id: "gpt-mock", object: "model" }, { id: "gpt-mock-mini", object: "model" }] });
+      return send(200, {
+        object: "list",
+        data: [
+          { id: "gpt-mock", object: "model" },
+          { id: "gpt-mock-mini", object: "model" },
+        ],
+      });
     }
     if (req.method === "POST" && req.url === "/v1/chat/completions") {
       let body = "";
@@ -192,7 +207,14 @@ describe("relay console", () => {
 
     // The test button shows the server's answer (GET /api/channel/test/{id} is not in the API yet).
     await page.getByRole("button", { name: "Test mock-openai" }).click();
-    await expect.poll(() => page.locator("[data-toast]").filter({ hasText: /mock-openai test (failed|succeeded)|tested successfully/ }).count()).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        page
+          .locator("[data-toast]")
+          .filter({ hasText: /mock-openai test (failed|succeeded)|tested successfully/ })
+          .count(),
+      )
+      .toBeGreaterThan(0);
 
     // Batch tag needs a selection first.
     await page.getByRole("button", { name: "Batch actions" }).click();
@@ -299,7 +321,12 @@ describe("relay console", () => {
     expect(plain.usage).toMatchObject(PLAIN_USAGE);
     expect(upstreamModels.at(-1)).toBe("gpt-mock");
 
-    const stream = await openai.chat.completions.create({ model: "gpt-mock", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "Stream please" }] });
+    const stream = await openai.chat.completions.create({
+      model: "gpt-mock",
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "Stream please" }],
+    });
     let text = "";
     let usage: OpenAI.CompletionUsage | null | undefined;
     for await (const chunk of stream) {
@@ -321,9 +348,11 @@ describe("relay console", () => {
 
   it("the usage logs show those calls with the formula's quota; root sees channel and admin data", async () => {
     const status = (await (await fetch(server.url + "/api/status")).json()) as { data: { display_in_currency: boolean; quota_per_unit: number } };
-    const shown = (q: number) =>
-      status.data.display_in_currency ? "$" + (q / status.data.quota_per_unit).toFixed(6) : String(q);
-    const rows = await query(server, 'SELECT "id", "model_name", "is_stream", "quota", "prompt_tokens", "completion_tokens" FROM "logs" WHERE "type" = 2 ORDER BY "id"');
+    const shown = (q: number) => (status.data.display_in_currency ? "$" + (q / status.data.quota_per_unit).toFixed(6) : String(q));
+    const rows = await query(
+      server,
+      'SELECT "id", "model_name", "is_stream", "quota", "prompt_tokens", "completion_tokens" FROM "logs" WHERE "type" = 2 ORDER BY "id"',
+    );
     expect(rows).toHaveLength(2);
     const [plainLog, streamLog] = rows.map((r) => ({ id: Number(r.id), quota: Number(r.quota) }));
     expect(plainLog.quota).toBe(expectedQuota("gpt-4o", PLAIN_USAGE));

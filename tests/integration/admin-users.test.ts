@@ -81,7 +81,12 @@ describe("read one user", () => {
 
   it("gives any admin the read-only card of any user (the usage logs' username click), without secrets", async () => {
     const fields = ["DeletedAt", "display_name", "group", "id", "quota", "request_count", "role", "status", "used_quota", "username"];
-    for (const [id, name, role] of [[rootId, "root", 100], [adminId, "admin1", 10], [admin2Id, "admin2", 10], [userId, "user1", 1]] as const) {
+    for (const [id, name, role] of [
+      [rootId, "root", 100],
+      [adminId, "admin1", 10],
+      [admin2Id, "admin2", 10],
+      [userId, "user1", 1],
+    ] as const) {
       const r = await admin.get<U>(`/api/user/${id}/info`);
       expect(r.success, r.message).toBe(true);
       expect(r.data).toMatchObject({ id, username: name, role });
@@ -100,9 +105,7 @@ describe("create", () => {
   it("validates and refuses roles at or above the creator's", async () => {
     const zh = await loginAs(server, "admin1", "user-pass-1", "zh");
     expect((await zh.post("/api/user/", { username: "", password: "" })).message).toBe("用户名和密码不能为空");
-    expect((await admin.post("/api/user/", { username: "abcdefghijklm", password: "12345678" })).message).toBe(
-      "The username must not exceed 12 characters",
-    );
+    expect((await admin.post("/api/user/", { username: "abcdefghijklm", password: "12345678" })).message).toBe("The username must not exceed 12 characters");
     expect((await admin.post("/api/user/", { username: "shorty", password: "1234567" })).message).toBe("The password length must not be below 8");
     expect((await admin.post("/api/user/", { username: "newadmin", password: "12345678", role: 10 })).message).toBe(
       "You cannot create a user with a permission at or above your own",
@@ -110,9 +113,7 @@ describe("create", () => {
     expect((await root.post("/api/user/", { username: "newroot", password: "12345678", role: 100 })).message).toBe(
       "You cannot create a user with a permission at or above your own",
     );
-    expect((await admin.post("/api/user/", { username: "user1", password: "12345678" })).message).toBe(
-      "The username already exists or was deregistered",
-    );
+    expect((await admin.post("/api/user/", { username: "user1", password: "12345678" })).message).toBe("The username already exists or was deregistered");
     const ok = await admin.post<U>("/api/user/", { username: "made", password: "12345678", display_name: "Made" });
     expect(ok.data).toMatchObject({ username: "made", display_name: "Made", role: 1, status: 1 });
   });
@@ -142,9 +143,7 @@ describe("edit", () => {
 
   it("refuses same or higher levels", async () => {
     for (const id of [adminId, admin2Id, rootId]) {
-      expect((await admin.put("/api/user/", { id, display_name: "x" })).message).toBe(
-        "You cannot read, update or delete users of the same or higher level",
-      );
+      expect((await admin.put("/api/user/", { id, display_name: "x" })).message).toBe("You cannot read, update or delete users of the same or higher level");
     }
     expect((await user.put("/api/user/", { id: user2Id, display_name: "x" })).status).toBe(403);
     expect((await root.put<U>("/api/user/", { id: adminId, remark: "trusted" })).success).toBe(true);

@@ -69,7 +69,17 @@ async function chat(model: string): Promise<Response> {
   });
 }
 
-type LogRow = { id: number; type: number; quota: number; prompt_tokens: number; completion_tokens: number; content: string; other: string; request_id?: string; model_name: string };
+type LogRow = {
+  id: number;
+  type: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  content: string;
+  other: string;
+  request_id?: string;
+  model_name: string;
+};
 async function logsOf(type: number, model: string, n: number): Promise<LogRow[]> {
   for (let i = 0; i < 60; i++) {
     const r = await root.get<{ items: LogRow[] }>(`/api/log/?p=1&page_size=20&type=${type}&model_name=${model}`);
@@ -87,7 +97,14 @@ beforeAll(async () => {
     ModelRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1, "gpt-4o-mini": 1 }),
     CompletionRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1 }),
   });
-  const ch = await root.post("/api/channel/", { name: "absurd", type: 1, key: "sk-upstream", base_url: upstreamUrl, models: "bounded-model,failing-model,gpt-4o-mini", group: "default" });
+  const ch = await root.post("/api/channel/", {
+    name: "absurd",
+    type: 1,
+    key: "sk-upstream",
+    base_url: upstreamUrl,
+    models: "bounded-model,failing-model,gpt-4o-mini",
+    group: "default",
+  });
   expect(ch.success, ch.message).toBe(true);
   user = await makeUser(server, root, "payer");
   expect((await root.put("/api/user/", { id: user.id, quota: START_QUOTA })).success).toBe(true);
@@ -107,7 +124,11 @@ beforeEach(() => {
 
 describe("usage from the upstream is bounded", () => {
   it("charges at most the per-field bound for absurd usage, flags the row, and keeps the ledger equal to the balance", async () => {
-    for (const [prompt, completion] of [["1e15", "3"], ["1e20", "1e20"], ["1e400", "-7"]]) {
+    for (const [prompt, completion] of [
+      ["1e15", "3"],
+      ["1e20", "1e20"],
+      ["1e400", "-7"],
+    ]) {
       usageJson = `{"prompt_tokens":${prompt},"completion_tokens":${completion},"prompt_tokens_details":{"cached_tokens":1e30},"completion_tokens_details":{"reasoning_tokens":1e30}}`;
       const before = await quota();
       const r = await chat("bounded-model");
@@ -170,10 +191,19 @@ describe("a settlement that fails", () => {
   it("is retried, then refunds the reservation exactly once and writes an error log row", async () => {
     // The settlement is the only statement that counts a request: make the database refuse it.
     if (server.dbKind === "postgresql") {
-      await execDb(server, `CREATE FUNCTION refuse_settlement() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'settlement refused by the test'; END $$ LANGUAGE plpgsql`);
-      await execDb(server, `CREATE TRIGGER refuse_settlement BEFORE UPDATE OF "request_count" ON "users" FOR EACH ROW WHEN (NEW."id" = ${user.id}) EXECUTE FUNCTION refuse_settlement()`);
+      await execDb(
+        server,
+        `CREATE FUNCTION refuse_settlement() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'settlement refused by the test'; END $$ LANGUAGE plpgsql`,
+      );
+      await execDb(
+        server,
+        `CREATE TRIGGER refuse_settlement BEFORE UPDATE OF "request_count" ON "users" FOR EACH ROW WHEN (NEW."id" = ${user.id}) EXECUTE FUNCTION refuse_settlement()`,
+      );
     } else {
-      await execDb(server, `CREATE TRIGGER refuse_settlement BEFORE UPDATE OF "request_count" ON "users" WHEN NEW."id" = ${user.id} BEGIN SELECT RAISE(ABORT, 'settlement refused by the test'); END`);
+      await execDb(
+        server,
+        `CREATE TRIGGER refuse_settlement BEFORE UPDATE OF "request_count" ON "users" WHEN NEW."id" = ${user.id} BEGIN SELECT RAISE(ABORT, 'settlement refused by the test'); END`,
+      );
     }
     const before = await quota();
     const ledgerRows = (await queryDb(server, 'SELECT "id" FROM "quota_ledger" WHERE "user_id" = $1', [user.id])).length;
@@ -188,7 +218,9 @@ describe("a settlement that fails", () => {
       expect(JSON.parse(rows[0].other)).toMatchObject({ error_type: "billing_error", error_code: "settlement_failed" });
       expect(await quota()).toBe(before);
       // one reservation, one refund, no settlement: the ledger still sums to the balance
-      const kinds = await queryDb<{ kind: string; delta: unknown }>(server, 'SELECT "kind", "delta" FROM "quota_ledger" WHERE "user_id" = $1 ORDER BY "id"', [user.id]);
+      const kinds = await queryDb<{ kind: string; delta: unknown }>(server, 'SELECT "kind", "delta" FROM "quota_ledger" WHERE "user_id" = $1 ORDER BY "id"', [
+        user.id,
+      ]);
       const added = kinds.slice(ledgerRows).map((k) => k.kind);
       expect(added).toEqual(["relay_reserve", "relay_refund"]);
       expect(await ledgerSum()).toBe(BigInt(await quota()));

@@ -49,7 +49,8 @@ const ledgerSum = async (userId: number) => {
   const rows = await query(server, 'SELECT "delta" FROM "quota_ledger" WHERE "user_id" = $1', [userId]);
   return rows.reduce((s, r) => s + BigInt(String(r.delta)), 0n);
 };
-const remain = async (tokenId: number) => BigInt(String((await query(server, 'SELECT "remain_quota" FROM "tokens" WHERE "id" = $1', [tokenId]))[0].remain_quota));
+const remain = async (tokenId: number) =>
+  BigInt(String((await query(server, 'SELECT "remain_quota" FROM "tokens" WHERE "id" = $1', [tokenId]))[0].remain_quota));
 
 async function newUser(name: string) {
   const u = await seedUser(server, { username: name });
@@ -207,7 +208,15 @@ describe("settlement above the reservation", () => {
 
 describe("authenticateToken", () => {
   it("accepts a valid key in any accepted form and refuses with the documented reasons", async () => {
-    const [t] = (await alice.client.post<Tok[]>("/api/token/", { name: "relay", remain_quota: 1000, model_limits_enabled: true, model_limits: "gpt-4o", allow_ips: "10.0.0.0/8\n127.0.0.1" })).data;
+    const [t] = (
+      await alice.client.post<Tok[]>("/api/token/", {
+        name: "relay",
+        remain_quota: 1000,
+        model_limits_enabled: true,
+        model_limits: "gpt-4o",
+        allow_ips: "10.0.0.0/8\n127.0.0.1",
+      })
+    ).data;
     const ctx = await lib.tokens.authenticateToken(`Bearer ${t.key}`, { ip: "10.1.2.3", model: "gpt-4o" });
     expect(ctx).toMatchObject({ group: "default", pinnedChannelId: null, user: { id: alice.id }, token: { id: t.id } });
     await lib.tokens.authenticateToken(t.key.slice(3), { ip: "127.0.0.1" });
@@ -329,7 +338,11 @@ describe("relay rate limits", () => {
     lib.options.applyOption("ModelRequestRateLimitEnabled", "true");
     lib.options.applyOption("ModelRequestRateLimitCount", "2");
     lib.options.applyOption("global.rate_limit_exempt_enabled", "true");
-    const s = (userId: number, group: string) => ({ userId, group, token: { id: 1, rate_limit_enabled: false, rate_limit_period: 60, rate_limit_count: 0, rate_limit_success: 0 } });
+    const s = (userId: number, group: string) => ({
+      userId,
+      group,
+      token: { id: 1, rate_limit_enabled: false, rate_limit_period: 60, rate_limit_count: 0, rate_limit_success: 0 },
+    });
     await lib.rate.checkRateLimit(s(888001, "default"));
     await lib.rate.checkRateLimit(s(888001, "default"));
     await expect(lib.rate.checkRateLimit(s(888001, "default"))).rejects.toMatchObject({ key: "model_rate_limited" });

@@ -30,7 +30,9 @@ function sendChunked(path: string, total: number, headers: Record<string, string
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     const head =
       `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n` +
-      Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("") +
+      Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("") +
       "\r\n";
     const pump = () => {
       while (!finished && sentBeforeAnswer < 0) {
@@ -86,7 +88,7 @@ function sendChunked(path: string, total: number, headers: Record<string, string
 
 function dechunk(raw: Buffer): Buffer {
   const out: Buffer[] = [];
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const eol = raw.indexOf("\r\n", at);
     const size = parseInt(raw.subarray(at, eol).toString("latin1"), 16);
     if (!size) return Buffer.concat(out);
@@ -99,9 +101,7 @@ const MiB = 1024 * 1024;
 
 describe("console body limit while the body arrives", () => {
   it("answers a 50 MB chunked login body with 413 before it is sent, four at once", async () => {
-    const results = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => sendChunked("/api/user/login", 50 * MiB, i % 2 ? { cookie: "NEXT_LOCALE=en" } : {})),
-    );
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => sendChunked("/api/user/login", 50 * MiB, i % 2 ? { cookie: "NEXT_LOCALE=en" } : {})));
     for (const [i, r] of results.entries()) {
       expect(r.status).toBe(413);
       expect(JSON.parse(r.body)).toEqual({ success: false, message: i % 2 ? "Request body too large" : "请求体过大" });
@@ -135,7 +135,12 @@ describe("console body limit while the body arrives", () => {
   });
 
   it("hands chunked bodies within the limit to the route whole", async () => {
-    const login = await sendChunked("/api/user/login", 0, { cookie: "NEXT_LOCALE=en" }, Buffer.from(JSON.stringify({ username: "root", password: "wrong-password" })));
+    const login = await sendChunked(
+      "/api/user/login",
+      0,
+      { cookie: "NEXT_LOCALE=en" },
+      Buffer.from(JSON.stringify({ username: "root", password: "wrong-password" })),
+    );
     expect(login.status).toBe(200);
     expect(JSON.parse(login.body).success).toBe(false);
     const big = await sendChunked("/api/user/login", Math.floor(1.5 * MiB), { cookie: "NEXT_LOCALE=en" });

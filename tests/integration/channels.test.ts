@@ -126,7 +126,14 @@ describe("channel create, read, update", () => {
   });
 
   it("creates one channel per key line in batch mode", async () => {
-    const r = await admin.client.post<Ch[]>("/api/channel/", { mode: "batch", type: 1, name: "multi", key: "k1\n k2 \n\nk3\n", models: "m1", group: "default" });
+    const r = await admin.client.post<Ch[]>("/api/channel/", {
+      mode: "batch",
+      type: 1,
+      name: "multi",
+      key: "k1\n k2 \n\nk3\n",
+      models: "m1",
+      group: "default",
+    });
     expect(r.success).toBe(true);
     expect(r.data).toHaveLength(3);
     const rows = await query(server, 'SELECT "id" FROM "channels" WHERE "name" = $1', ["multi"]);
@@ -292,7 +299,16 @@ describe("copy", () => {
       const r = await admin.client.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "copy-model": 1 }) });
       expect(r.success, r.message).toBe(true);
       await query(server, 'UPDATE "users" SET "quota" = 1000000 WHERE "id" = $1', [admin.id]);
-      const origin = await create({ name: "copy-src", key: mock.key, base_url: mock.url, models: "copy-model", group: "default,vip", priority: 3, weight: 7, tag: "copies" });
+      const origin = await create({
+        name: "copy-src",
+        key: mock.key,
+        base_url: mock.url,
+        models: "copy-model",
+        group: "default,vip",
+        priority: 3,
+        weight: 7,
+        tag: "copies",
+      });
       await query(server, 'UPDATE "channels" SET "used_quota" = 500, "balance" = 12.5, "response_time" = 321 WHERE "id" = $1', [origin.id]);
 
       // Only admins; a missing channel is a message.
@@ -306,7 +322,20 @@ describe("copy", () => {
       const copy = copied.data;
       expect(copy.id).not.toBe(origin.id);
       expect(copy).not.toHaveProperty("key");
-      expect(copy).toMatchObject({ name: "copy-src_copy", key_set: true, status: 1, priority: 3, weight: 7, tag: "copies", models: "copy-model", group: "default,vip", base_url: mock.url, used_quota: 0, balance: 0, response_time: 0 });
+      expect(copy).toMatchObject({
+        name: "copy-src_copy",
+        key_set: true,
+        status: 1,
+        priority: 3,
+        weight: 7,
+        tag: "copies",
+        models: "copy-model",
+        group: "default,vip",
+        base_url: mock.url,
+        used_quota: 0,
+        balance: 0,
+        response_time: 0,
+      });
       const [a, b] = await query(server, 'SELECT "key" FROM "channels" WHERE "id" IN ($1, $2) ORDER BY "id"', [origin.id, copy.id]);
       expect(String(b.key)).toMatch(/^v1\./);
       expect(String(b.key)).not.toContain(mock.key);

@@ -50,7 +50,14 @@ beforeAll(async () => {
   server = await startServer();
   upstream = await startMockUpstream("openai");
   root = await setupRoot(server, "root", { SelfUseModeEnabled: false });
-  const ch = await root.post("/api/channel/", { name: "preset-priced", type: 1, key: upstream.key, base_url: upstream.url, models: "gpt-4o,deepseek-chat", group: "default" });
+  const ch = await root.post("/api/channel/", {
+    name: "preset-priced",
+    type: 1,
+    key: upstream.key,
+    base_url: upstream.url,
+    models: "gpt-4o,deepseek-chat",
+    group: "default",
+  });
   expect(ch.success, ch.message).toBe(true);
   user = await makeUser(server, root, "buyer");
   const q = await root.put("/api/user/", { id: user.id, quota: 1_000_000 });

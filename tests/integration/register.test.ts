@@ -5,7 +5,17 @@ import { ApiClient } from "../support/client";
 import { queryDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
-type U = { id: number; quota: number; aff_code: string; aff_count: number; aff_quota: number; aff_history_quota: number; inviter_id: number; role: number; group: string };
+type U = {
+  id: number;
+  quota: number;
+  aff_code: string;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  role: number;
+  group: string;
+};
 
 let server: TestServer;
 let root: ApiClient;
@@ -65,9 +75,7 @@ describe("register", () => {
     await setOptions(root, { RegisterEnabled: "false" });
     expect((await reg({ username: "r1", password: "12345678" })).message).toBe("The admin has disabled new user registration");
     await setOptions(root, { RegisterEnabled: "true", PasswordRegisterEnabled: "false" });
-    expect((await reg({ username: "r2", password: "12345678" }, "zh")).message).toBe(
-      "管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册",
-    );
+    expect((await reg({ username: "r2", password: "12345678" }, "zh")).message).toBe("管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册");
     await setOptions(root, { PasswordRegisterEnabled: "true", SelfUseModeEnabled: "true" });
     expect((await reg({ username: "r3", password: "12345678" })).message).toBe("The admin has disabled new user registration");
     await setOptions(root, { SelfUseModeEnabled: "false" });

@@ -100,7 +100,13 @@ process.stdin.once("data", () => {
   req.end(body);
 });
 `;
-type ImageAnswer = { status: number; bytes: number; body: { choices?: { message: { content: string } }[] }; seen: { model: string; length: number; same: boolean } | null; imageLength: number };
+type ImageAnswer = {
+  status: number;
+  bytes: number;
+  body: { choices?: { message: { content: string } }[] };
+  seen: { model: string; length: number; same: boolean } | null;
+  imageLength: number;
+};
 async function startImageCall(): Promise<{ upstreamUrl: string; send(): Promise<ImageAnswer> }> {
   const child = spawn(process.execPath, ["-e", IMAGE_CALL, `${server.url}/v1/chat/completions`, key], { stdio: ["pipe", "pipe", "inherit"] });
   let out = "";
@@ -171,13 +177,27 @@ describe("relay body bound", () => {
   });
 
   it("passes a long conversation within the bound and a body with a big base64 image", async () => {
-    const conversation = { model: "m-big", messages: Array.from({ length: 5_000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i}, with: {punctuation} [inside]` })) };
+    const conversation = {
+      model: "m-big",
+      messages: Array.from({ length: 5_000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i}, with: {punctuation} [inside]` })),
+    };
     const long = await chat(JSON.stringify(conversation));
     expect(long.status).toBe(200);
     expect(mock.requests.at(-1)!.json.messages).toHaveLength(5_000);
 
     const image = "data:image/png;base64," + Buffer.alloc(6 * 1024 * 1024, 7).toString("base64");
-    const body = JSON.stringify({ model: "m-big", messages: [{ role: "user", content: [{ type: "text", text: "what is it?" }, { type: "image_url", image_url: { url: image } }] }] });
+    const body = JSON.stringify({
+      model: "m-big",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "what is it?" },
+            { type: "image_url", image_url: { url: image } },
+          ],
+        },
+      ],
+    });
     const r = await chat(body);
     expect(r.status).toBe(200);
     const sent = mock.requests.at(-1)!.json.messages[0].content[1].image_url.url as string;
@@ -189,7 +209,18 @@ describe("relay body bound", () => {
     const responses = await fetch(`${server.url}/v1/responses`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "m-big", input: [{ role: "user", content: [{ type: "input_text", text: "what is it?" }, { type: "input_image", image_url: image }] }] }),
+      body: JSON.stringify({
+        model: "m-big",
+        input: [
+          {
+            role: "user",
+            content: [
+              { type: "input_text", text: "what is it?" },
+              { type: "input_image", image_url: image },
+            ],
+          },
+        ],
+      }),
     });
     expect(responses.status).toBe(200);
     const got = mock.requests.at(-1)!;
@@ -250,7 +281,9 @@ describe("relay body bound", () => {
     expect(upload.status).toBe(400);
     expect(((await upload.json()) as { error: { message: string } }).error.message).toContain("body must be a JSON object");
     // within the bound: 500 levels pass
-    const ok = await chat(`{"model":"m-big","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"a":${deep(500)}}}}]}`);
+    const ok = await chat(
+      `{"model":"m-big","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"a":${deep(500)}}}}]}`,
+    );
     expect(ok.status).toBe(200);
     expect(mock.requests.length).toBe(before + 1);
   });

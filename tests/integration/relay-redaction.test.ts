@@ -70,7 +70,11 @@ afterAll(async () => {
 });
 
 const call = (path: string, body: unknown) =>
-  fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("the channel key echoed by the upstream", () => {
   it.each([

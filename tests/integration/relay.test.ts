@@ -74,12 +74,34 @@ beforeAll(async () => {
     CacheRatio: "{}",
     RetryTimes: "2",
   });
-  await addChannel({ name: "openai-main", type: 1, key: mocks.openai.key, base_url: mocks.openai.url, models: "gpt-4o-mini,text-embedding-3-small,text-embedding-3-large,per-call-model", group: "default" });
+  await addChannel({
+    name: "openai-main",
+    type: 1,
+    key: mocks.openai.key,
+    base_url: mocks.openai.url,
+    models: "gpt-4o-mini,text-embedding-3-small,text-embedding-3-large,per-call-model",
+    group: "default",
+  });
   await addChannel({ name: "anthropic-main", type: 14, key: mocks.anthropic.key, base_url: mocks.anthropic.url, models: "claude-sonnet-4", group: "default" });
-  await addChannel({ name: "gemini-main", type: 24, key: mocks.gemini.key, base_url: mocks.gemini.url, models: "gemini-2.0-flash,gemini-embedding-001", group: "default" });
+  await addChannel({
+    name: "gemini-main",
+    type: 24,
+    key: mocks.gemini.key,
+    base_url: mocks.gemini.url,
+    models: "gemini-2.0-flash,gemini-embedding-001",
+    group: "default",
+  });
   // An Anthropic channel (no embeddings on its wire) first in priority for embedding models:
   // embeddings calls must pass it over.
-  await addChannel({ name: "anthropic-embed", type: 14, key: mocks.anthropic.key, base_url: mocks.anthropic.url, models: "gemini-embedding-001,embed-on-claude-only", group: "default", priority: 10 });
+  await addChannel({
+    name: "anthropic-embed",
+    type: 14,
+    key: mocks.anthropic.key,
+    base_url: mocks.anthropic.url,
+    models: "gemini-embedding-001,embed-on-claude-only",
+    group: "default",
+    priority: 10,
+  });
   user = await makeUser(server, root, "alice");
   const q = await root.put("/api/user/", { id: user.id, quota: 5_000_000 });
   expect(q.success, q.message).toBe(true);
@@ -164,7 +186,12 @@ describe("relay through the official SDKs", () => {
 
   it("serves Anthropic Messages and Gemini clients, each to its own provider", async () => {
     const anthropic = new Anthropic({ apiKey: key, baseURL: server.url, maxRetries: 0 });
-    const m = await anthropic.messages.create({ model: "claude-sonnet-4", max_tokens: 100, system: "be brief", messages: [{ role: "user", content: "hi claude" }] });
+    const m = await anthropic.messages.create({
+      model: "claude-sonnet-4",
+      max_tokens: 100,
+      system: "be brief",
+      messages: [{ role: "user", content: "hi claude" }],
+    });
     expect(m.content[0].type === "text" && m.content[0].text).toContain("hi claude");
     expect(mocks.anthropic.requests.at(-1)!.headers["x-api-key"]).toBe(mocks.anthropic.key);
 
@@ -189,7 +216,10 @@ describe("relay through the official SDKs", () => {
       const openai = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
       const r = await openai.chat.completions.create({
         model: "claude-sonnet-4",
-        messages: [{ role: "system", content: "you are a tool user" }, { role: "user", content: "weather?" }],
+        messages: [
+          { role: "system", content: "you are a tool user" },
+          { role: "user", content: "weather?" },
+        ],
         tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
       });
       const call = r.choices[0].message.tool_calls?.[0];
@@ -223,7 +253,15 @@ describe("audio transcriptions on a channel with a model mapping", () => {
   ]);
 
   it("sends the mapped model upstream with the file intact, bills and logs the model the client named", async () => {
-    await addChannel({ name: "openai-audio", type: 1, key: mocks.openai.key, base_url: mocks.openai.url, models: "whisper-1", group: "default", model_mapping: JSON.stringify({ "whisper-1": "whisper-large-v3" }) });
+    await addChannel({
+      name: "openai-audio",
+      type: 1,
+      key: mocks.openai.key,
+      base_url: mocks.openai.url,
+      models: "whisper-1",
+      group: "default",
+      model_mapping: JSON.stringify({ "whisper-1": "whisper-large-v3" }),
+    });
     const openai = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const before = await userQuota();
     const r = await openai.audio.transcriptions.create({ model: "whisper-1", file: await toFile(AUDIO, "speech.wav", { type: "audio/wav" }) });
@@ -232,7 +270,11 @@ describe("audio transcriptions on a channel with a model mapping", () => {
     const up = mocks.openai.requests.at(-1)!;
     expect(up.url).toBe("/v1/audio/transcriptions");
     expect(Number(up.headers["content-length"])).toBe(up.raw.length);
-    const fields = await new Request("http://mock/", { method: "POST", body: new Uint8Array(up.raw), headers: { "content-type": String(up.headers["content-type"]) } }).formData();
+    const fields = await new Request("http://mock/", {
+      method: "POST",
+      body: new Uint8Array(up.raw),
+      headers: { "content-type": String(up.headers["content-type"]) },
+    }).formData();
     expect(fields.getAll("model")).toEqual(["whisper-large-v3"]);
     expect(Buffer.from(await (fields.get("file") as File).arrayBuffer()).equals(AUDIO)).toBe(true);
 
@@ -292,15 +334,27 @@ describe("audio transcriptions on a channel with a model mapping", () => {
     form.append("file", new Blob([AUDIO], { type: "audio/wav" }), "speech.wav");
     const res = await fetch(`${server.url}/v1/audio/transcriptions`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { message: expect.stringMatching(/model is required/), type: "invalid_request_error", param: null, code: "invalid_request" } });
+    expect(await res.json()).toEqual({
+      error: { message: expect.stringMatching(/model is required/), type: "invalid_request_error", param: null, code: "invalid_request" },
+    });
     expect(mocks.openai.requests.length).toBe(calls);
     expect(await userQuota()).toBe(before);
   });
 });
 
 describe("Gemini embeddings (embedContent, batchEmbedContents)", () => {
-  type LogRow = { model_name: string; quota: number; prompt_tokens: number; completion_tokens: number; is_stream: boolean; token_name: string; other: string; channel_name?: string };
-  const adminLog = async (model: string) => (await root.get<{ items: LogRow[] }>(`/api/log/?p=1&page_size=10&type=2&username=carol&model_name=${model}`)).data.items[0];
+  type LogRow = {
+    model_name: string;
+    quota: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    is_stream: boolean;
+    token_name: string;
+    other: string;
+    channel_name?: string;
+  };
+  const adminLog = async (model: string) =>
+    (await root.get<{ items: LogRow[] }>(`/api/log/?p=1&page_size=10&type=2&username=carol&model_name=${model}`)).data.items[0];
   // a user of its own: its balance and logs move only with these tests
   let carol: { id: number; client: ApiClient };
   let carolKey: string;
@@ -343,7 +397,14 @@ describe("Gemini embeddings (embedContent, batchEmbedContents)", () => {
     expect(await ledgerSum(carol.id)).toBe(await carolQuota());
 
     const nativeLog = await adminLog("gemini-embedding-001");
-    expect(nativeLog).toMatchObject({ quota: nativeCost, prompt_tokens: nativeTokens, completion_tokens: 0, is_stream: false, token_name: "embed", channel_name: "gemini-main" });
+    expect(nativeLog).toMatchObject({
+      quota: nativeCost,
+      prompt_tokens: nativeTokens,
+      completion_tokens: 0,
+      is_stream: false,
+      token_name: "embed",
+      channel_name: "gemini-main",
+    });
     const nativeOther = JSON.parse(nativeLog.other);
     expect(nativeOther).toMatchObject({ model_ratio: EMBED_RATIO, group_ratio: 1, usage_estimated: true });
     // the Anthropic channel, first by priority, was passed over without costing an attempt

@@ -26,8 +26,7 @@ describe("LIKE wildcards in searches", () => {
     for (const name of ["plain", "with%percent", "with_under", "with\\slash", "withXunder"]) {
       expect((await alice.client.post("/api/token/", { name })).success).toBe(true);
     }
-    const names = async (keyword: string) =>
-      (await alice.client.get<Page>(`/api/token/search?keyword=${q(keyword)}`)).data.items.map((t) => t.name).sort();
+    const names = async (keyword: string) => (await alice.client.get<Page>(`/api/token/search?keyword=${q(keyword)}`)).data.items.map((t) => t.name).sort();
     expect(await names("%")).toEqual(["with%percent"]);
     expect(await names("_")).toEqual(["with_under"]);
     expect(await names("h_u")).toEqual(["with_under"]);
@@ -52,7 +51,12 @@ describe("LIKE wildcards in searches", () => {
   it("log model names, in the admin and the self view", async () => {
     const now = Math.floor(Date.now() / 1000);
     for (const model of ["gpt-4o", "model_x", "model%y", "modelAx"]) {
-      await execDb(server, 'INSERT INTO "logs" ("user_id", "created_at", "type", "username", "model_name") VALUES ($1, $2, 2, $3, $4)', [alice.id, now, "alice", model]);
+      await execDb(server, 'INSERT INTO "logs" ("user_id", "created_at", "type", "username", "model_name") VALUES ($1, $2, 2, $3, $4)', [
+        alice.id,
+        now,
+        "alice",
+        model,
+      ]);
     }
     const admin = async (model: string) =>
       (await root.client.get<Page>(`/api/log/?model_name=${q(model)}&p=1&page_size=50`)).data.items.map((l) => l.model_name).sort();

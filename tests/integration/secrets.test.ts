@@ -41,7 +41,7 @@ function fileBytes(): string {
 }
 
 describe("secret options", () => {
-  it("are sealed in the database, opened for the server's code, listed as \"\" with a set flag", async () => {
+  it('are sealed in the database, opened for the server\'s code, listed as "" with a set flag', async () => {
     for (const key of KEYS) expect((await put(key, plain(key))).success).toBe(true);
     const stored = await rows();
     for (const key of KEYS) {
@@ -77,7 +77,9 @@ describe("secret options", () => {
   it("left in plaintext by an older version: sealed at start-up, no plaintext left in the database", async () => {
     const old = "old-plaintext-smtp-token-Vb83";
     await execDb(server, `UPDATE "options" SET "value" = $1 WHERE "key" = 'SMTPToken'`, [old]);
-    await execDb(server, `INSERT INTO "options" ("key", "value") VALUES ('EpayKey', $1) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"`, ["old-plaintext-epay-Kk21"]);
+    await execDb(server, `INSERT INTO "options" ("key", "value") VALUES ('EpayKey', $1) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"`, [
+      "old-plaintext-epay-Kk21",
+    ]);
     expect((await rows()).get("SMTPToken")).toBe(old);
     // a node of the new version starting on this database (same data directory: same key)
     const next = await startServer({ databaseUrl: server.databaseUrl, env: { DATA_DIR: server.dataDir } });

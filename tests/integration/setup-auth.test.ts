@@ -36,9 +36,7 @@ describe("first-run setup", () => {
     expect((await zh.post("/api/setup", body({ username: "  " }))).message).toBe("请输入管理员用户名");
     expect((await en.post("/api/setup", body({ username: "" }))).message).toBe("Please enter the admin username");
     expect((await zh.post("/api/setup", body({ password: "short", confirmPassword: "short" }))).message).toBe("密码长度至少为8个字符");
-    expect((await en.post("/api/setup", body({ password: "short", confirmPassword: "short" }))).message).toBe(
-      "The password must be at least 8 characters",
-    );
+    expect((await en.post("/api/setup", body({ password: "short", confirmPassword: "short" }))).message).toBe("The password must be at least 8 characters");
     const mismatch = await zh.post("/api/setup", body({ confirmPassword: "different-1" }));
     expect(mismatch).toMatchObject({ success: false, status: 200, message: "两次输入的密码不一致" });
     expect((await en.post("/api/setup", body({ confirmPassword: "different-1" }))).message).toBe("The two passwords differ");
@@ -60,7 +58,7 @@ describe("first-run setup", () => {
     const winners = results.filter((r) => r.success);
     expect(winners).toHaveLength(1);
     for (const r of results.filter((r) => !r.success)) expect(r.message).toBe("The system has already been initialized");
-    const roots = await queryDb<{ username: string }>(server, 'SELECT username FROM users WHERE role >= 100');
+    const roots = await queryDb<{ username: string }>(server, "SELECT username FROM users WHERE role >= 100");
     expect(roots).toHaveLength(1);
     const setups = await queryDb(server, "SELECT id FROM setups");
     expect(setups).toHaveLength(1);
@@ -164,7 +162,34 @@ describe("self", () => {
     const r = await root.get<Record<string, unknown>>("/api/user/self");
     expect(Object.keys(r.data)).not.toContain("password");
     expect(Object.keys(r.data)).not.toContain("access_token_hash");
-    for (const k of ["id", "username", "display_name", "role", "status", "email", "group", "quota", "used_quota", "request_count", "aff_code", "aff_count", "aff_quota", "aff_history_quota", "inviter_id", "github_id", "oidc_id", "wechat_id", "telegram_id", "linux_do_id", "idc_flare_id", "setting", "remark", "created_time", "last_login_time", "DeletedAt"]) {
+    for (const k of [
+      "id",
+      "username",
+      "display_name",
+      "role",
+      "status",
+      "email",
+      "group",
+      "quota",
+      "used_quota",
+      "request_count",
+      "aff_code",
+      "aff_count",
+      "aff_quota",
+      "aff_history_quota",
+      "inviter_id",
+      "github_id",
+      "oidc_id",
+      "wechat_id",
+      "telegram_id",
+      "linux_do_id",
+      "idc_flare_id",
+      "setting",
+      "remark",
+      "created_time",
+      "last_login_time",
+      "DeletedAt",
+    ]) {
       expect(r.data).toHaveProperty(k);
     }
     expect(r.data.DeletedAt).toBeNull();
@@ -177,9 +202,7 @@ describe("self", () => {
     const { client: alice } = await makeUser(server, root, "alice", 1, "alice-pass-1");
     const aliceOther = await loginAs(server, "alice", "alice-pass-1");
     expect((await alice.put<{ display_name: string }>("/api/user/self", { display_name: "Alice A" })).data.display_name).toBe("Alice A");
-    expect((await alice.put("/api/user/self", { password: "alice-pass-2", original_password: "nope-nope" })).message).toBe(
-      "The original password is wrong",
-    );
+    expect((await alice.put("/api/user/self", { password: "alice-pass-2", original_password: "nope-nope" })).message).toBe("The original password is wrong");
     expect((await alice.put("/api/user/self", { password: "alice-pass-2" })).message).toBe("The original password is wrong");
     expect((await alice.put("/api/user/self", { password: "short", original_password: "alice-pass-1" })).message).toBe(
       "The password length must not be below 8",
@@ -201,7 +224,9 @@ describe("self", () => {
     const res = await bob.del("/api/user/self");
     expect(res.success).toBe(true);
     expect(bob.cookie).toBe("");
-    const rows = await queryDb<{ deleted_at: unknown; access_token_hash: unknown }>(server, "SELECT deleted_at, access_token_hash FROM users WHERE id = $1", [id]);
+    const rows = await queryDb<{ deleted_at: unknown; access_token_hash: unknown }>(server, "SELECT deleted_at, access_token_hash FROM users WHERE id = $1", [
+      id,
+    ]);
     expect(rows[0].deleted_at).not.toBeNull();
     expect(rows[0].access_token_hash).toBeNull();
     expect((await new ApiClient(server.url).login("bob", "user-pass-1")).message).toBe("Wrong username or password, or the user is banned");

@@ -64,7 +64,13 @@ describe("token creation", () => {
       expect(r.success, JSON.stringify(body)).toBe(false);
       expect(r.message).toBe(message);
     }
-    const vip = await alice.client.post<Tok[]>("/api/token/", { name: "vip-token", group: "vip", allow_ips: "1.2.3.4\n\n10.0.0.0/8 ", model_limits_enabled: true, model_limits: ["gpt-4o", "gpt-4o"] });
+    const vip = await alice.client.post<Tok[]>("/api/token/", {
+      name: "vip-token",
+      group: "vip",
+      allow_ips: "1.2.3.4\n\n10.0.0.0/8 ",
+      model_limits_enabled: true,
+      model_limits: ["gpt-4o", "gpt-4o"],
+    });
     expect(vip.success, vip.message).toBe(true);
     expect(vip.data[0].group).toBe("vip");
     expect(vip.data[0].allow_ips).toBe("1.2.3.4\n10.0.0.0/8");
@@ -98,7 +104,13 @@ describe("token update and search", () => {
     const exhausted = await alice.client.put("/api/token/?status_only=true", { id: t.id, status: 1 });
     expect(exhausted.success).toBe(false);
     expect(exhausted.message).toMatch(/quota is exhausted/);
-    const unlimited = await alice.client.put<Tok>("/api/token/", { id: t.id, unlimited_quota: true, name: "edited", rate_limit_enabled: true, rate_limit_count: 5 });
+    const unlimited = await alice.client.put<Tok>("/api/token/", {
+      id: t.id,
+      unlimited_quota: true,
+      name: "edited",
+      rate_limit_enabled: true,
+      rate_limit_count: 5,
+    });
     expect(unlimited.success, unlimited.message).toBe(true);
     expect(unlimited.data.name).toBe("edited");
     expect(unlimited.data.status).toBe(2); // a full edit keeps the status
@@ -118,7 +130,21 @@ describe("token update and search", () => {
     const past = now() - 60;
     await query(server, 'UPDATE "tokens" SET "expired_time" = $1, "status" = 3 WHERE "id" = $2', [past, t.id]);
     // what the drawer sends on save: every field, the expiry as stored
-    const drawer = { id: t.id, name: "lapsed-renamed", remain_quota: 200, unlimited_quota: false, expired_time: past, rate_limit_enabled: false, rate_limit_period: 60, rate_limit_count: 1000, rate_limit_success: 10, model_limits_enabled: false, model_limits: "", allow_ips: "", group: "" };
+    const drawer = {
+      id: t.id,
+      name: "lapsed-renamed",
+      remain_quota: 200,
+      unlimited_quota: false,
+      expired_time: past,
+      rate_limit_enabled: false,
+      rate_limit_period: 60,
+      rate_limit_count: 1000,
+      rate_limit_success: 10,
+      model_limits_enabled: false,
+      model_limits: "",
+      allow_ips: "",
+      group: "",
+    };
     const renamed = await alice.client.put<Tok>("/api/token/", drawer);
     expect(renamed.success, renamed.message).toBe(true);
     expect(renamed.data).toMatchObject({ name: "lapsed-renamed", remain_quota: 200, expired_time: past, status: 3 });

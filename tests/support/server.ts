@@ -52,9 +52,7 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
 
 // databaseUrl: join an existing database (a second node of a multi-node test); it is then
 // neither created nor dropped by this server.
-export async function startServer(
-  opts: { env?: Record<string, string>; dbKind?: "sqlite" | "postgresql"; databaseUrl?: string } = {},
-): Promise<TestServer> {
+export async function startServer(opts: { env?: Record<string, string>; dbKind?: "sqlite" | "postgresql"; databaseUrl?: string } = {}): Promise<TestServer> {
   if (!existsSync("dist/server.mjs")) throw new Error("dist/server.mjs is missing: run `npm run build` first");
   const dbKind = opts.dbKind ?? (process.env.TEST_DB === "postgresql" ? "postgresql" : "sqlite");
   const dataDir = mkdtempSync(path.join(tmpdir(), "gw-test-"));

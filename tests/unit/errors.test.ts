@@ -12,7 +12,7 @@ describe("describeError", () => {
   it("masks password hashes, API keys, sealed secrets, lookup hashes and quoted credentials", () => {
     const text = describeError(
       new Error(
-        'failed: scrypt$16384$8$1$salt$hash sk-abcdefghijklmnopqrstuvwxyz012345 v1.nonceNONCE12.cipherTEXT123 ' +
+        "failed: scrypt$16384$8$1$salt$hash sk-abcdefghijklmnopqrstuvwxyz012345 v1.nonceNONCE12.cipherTEXT123 " +
           "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef key: 'AIzaSecretValue'",
       ),
     );

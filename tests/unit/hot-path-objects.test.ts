@@ -16,7 +16,18 @@ import { resolvePrice } from "@/lib/billing/pricing";
 import { logOther } from "@/lib/logs/other";
 
 // What runs per call or per request on the server.
-const PER_REQUEST = ["server.ts", "lib/relay", "lib/billing", "lib/logs", "lib/http", "lib/auth", "lib/options", "lib/cache", "lib/db", "lib/channels/channel-cache.ts"];
+const PER_REQUEST = [
+  "server.ts",
+  "lib/relay",
+  "lib/billing",
+  "lib/logs",
+  "lib/http",
+  "lib/auth",
+  "lib/options",
+  "lib/cache",
+  "lib/db",
+  "lib/channels/channel-cache.ts",
+];
 
 function sources(entry: string): string[] {
   if (statSync(entry).isFile()) return [entry];

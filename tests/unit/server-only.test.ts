@@ -7,7 +7,26 @@ import { describe, expect, it } from "vitest";
 
 // Folders and files whose modules are server-only, and the exceptions: pure types or
 // constants with no runtime code to guard.
-const SERVER = ["lib/db", "lib/net", "lib/auth", "lib/options", "lib/cache", "lib/logs", "lib/billing", "lib/relay", "lib/http", "lib/setup", "lib/checkin", "lib/status", "lib/pricing", "lib/env.ts", "lib/boot.ts", "lib/lifecycle.ts", "lib/session-user.ts", "lib/channels/channel-cache.ts"];
+const SERVER = [
+  "lib/db",
+  "lib/net",
+  "lib/auth",
+  "lib/options",
+  "lib/cache",
+  "lib/logs",
+  "lib/billing",
+  "lib/relay",
+  "lib/http",
+  "lib/setup",
+  "lib/checkin",
+  "lib/status",
+  "lib/pricing",
+  "lib/env.ts",
+  "lib/boot.ts",
+  "lib/lifecycle.ts",
+  "lib/session-user.ts",
+  "lib/channels/channel-cache.ts",
+];
 const EXEMPT = new Set(["lib/auth/roles.ts", "lib/relay/types.ts", "lib/billing/store/types.ts", "lib/http/params.ts"]);
 
 function sources(entry: string): string[] {
@@ -52,7 +71,12 @@ describe("server-only", () => {
 
   it("nothing the browser loads reaches a server-only module", () => {
     const client = [...sources("components"), ...sources("lib/client")].filter((f) => f.startsWith("lib/client") || /^["']use client["']/m.test(text(f)));
-    const found = client.flatMap((f) => runtimeImports(f).map((i) => reachesServerOnly(i)).filter((x): x is string => x !== null).map((x) => `${f}: ${x}`));
+    const found = client.flatMap((f) =>
+      runtimeImports(f)
+        .map((i) => reachesServerOnly(i))
+        .filter((x): x is string => x !== null)
+        .map((x) => `${f}: ${x}`),
+    );
     expect(found).toEqual([]);
   });
 });

@@ -18,7 +18,6 @@ export const GET = route({ access: "user", query: listQuery }, async ({ ctx, que
 
 export const POST = route({ access: "user", body: createTokenBody }, async ({ ctx, body }) => createTokens({ ctx, input: body }));
 
-export const PUT = route(
-  { access: "user", body: updateTokenBody, query: z.object({ status_only: z.string().optional() }) },
-  async ({ ctx, body, query }) => updateToken({ ctx, input: { fields: body, statusOnly: query.status_only === "true" || query.status_only === "1" } }),
+export const PUT = route({ access: "user", body: updateTokenBody, query: z.object({ status_only: z.string().optional() }) }, async ({ ctx, body, query }) =>
+  updateToken({ ctx, input: { fields: body, statusOnly: query.status_only === "true" || query.status_only === "1" } }),
 );

@@ -18,10 +18,13 @@ export function billingStore(): Promise<BillingStore> {
     holder.__gatewayBillingReady = store;
     // Before the usage logs: a settlement queues its log row once it has committed, a few
     // promise steps later, all taken by the next turn of the event loop.
-    registerFlusher(async () => {
-      await store.flushSoon();
-      await new Promise((resolve) => setImmediate(resolve));
-    }, { first: true });
+    registerFlusher(
+      async () => {
+        await store.flushSoon();
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+      { first: true },
+    );
     return store;
   });
   return holder.__gatewayBilling;

@@ -36,7 +36,13 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
 
   async function transaction(work: (q: Q) => Promise<bigint | null>): Promise<bigint | null> {
     const client = await pool.connect();
-    const q: Q = async (sql, params) => (await client.query(sql, params.map((p) => (typeof p === "bigint" ? p.toString() : p)))).rows;
+    const q: Q = async (sql, params) =>
+      (
+        await client.query(
+          sql,
+          params.map((p) => (typeof p === "bigint" ? p.toString() : p)),
+        )
+      ).rows;
     try {
       await client.query("BEGIN");
       const out = await work(q);
@@ -53,10 +59,15 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
   const userChange = async (q: Q, userId: number, tokenId: number, delta: bigint, kind: string, ref: string) => {
     const [row] = await q('UPDATE "users" SET "quota" = "quota" + $1 WHERE "id" = $2 RETURNING "quota"', [delta, userId]);
     if (!row) throw new AppError("NOT_FOUND", "user_not_found");
-    await q(
-      'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [userId, tokenId, delta, row.quota, kind, ref, nowSeconds()],
-    );
+    await q('INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      userId,
+      tokenId,
+      delta,
+      row.quota,
+      kind,
+      ref,
+      nowSeconds(),
+    ]);
   };
 
   const tokenAdjust = async (q: Q, r: ReserveInput, delta: bigint): Promise<bigint | null> => {
@@ -65,7 +76,10 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
       const [row] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" + $1 WHERE "id" = $2 RETURNING "remain_quota"', [-delta, r.tokenId]);
       return row ? BigInt(row.remain_quota) : null;
     }
-    let [row] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" - $1 WHERE "id" = $2 AND "remain_quota" >= $1 RETURNING "remain_quota"', [delta, r.tokenId]);
+    let [row] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" - $1 WHERE "id" = $2 AND "remain_quota" >= $1 RETURNING "remain_quota"', [
+      delta,
+      r.tokenId,
+    ]);
     row ??= (await q('UPDATE "tokens" SET "remain_quota" = 0 WHERE "id" = $1 RETURNING "remain_quota"', [r.tokenId]))[0];
     return row ? BigInt(row.remain_quota) : null;
   };
@@ -75,7 +89,10 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
       inTransaction(async (q) => {
         let remain: bigint | null = null;
         if (!r.unlimitedToken) {
-          const [t] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" - $1 WHERE "id" = $2 AND "remain_quota" >= $1 RETURNING "remain_quota"', [r.amount, r.tokenId]);
+          const [t] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" - $1 WHERE "id" = $2 AND "remain_quota" >= $1 RETURNING "remain_quota"', [
+            r.amount,
+            r.tokenId,
+          ]);
           if (!t) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_token");
           remain = BigInt(t.remain_quota);
         }
@@ -94,7 +111,8 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
         if (delta !== 0n) await userChange(q, r.userId, r.tokenId, -delta, "relay_settle", r.ref);
         const remain = await tokenAdjust(q, r, delta);
         await q('UPDATE "users" SET "used_quota" = "used_quota" + $1, "request_count" = "request_count" + 1 WHERE "id" = $2', [r.actual, r.userId]);
-        if (r.tokenId > 0) await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
+        if (r.tokenId > 0)
+          await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
         if (r.channelId > 0) await q('UPDATE "channels" SET "used_quota" = "used_quota" + $1 WHERE "id" = $2', [r.actual, r.channelId]);
         return remain;
       }),

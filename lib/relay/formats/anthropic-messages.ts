@@ -7,10 +7,7 @@ import { MAX_OUTPUT_TOKENS, json, zodToRelayError, type IngressFormat, type Stre
 const text = z.looseObject({ type: z.literal("text"), text: z.string() });
 const image = z.looseObject({
   type: z.literal("image"),
-  source: z.union([
-    z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
-    z.object({ type: z.literal("url"), url: z.string() }),
-  ]),
+  source: z.union([z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }), z.object({ type: z.literal("url"), url: z.string() })]),
 });
 const toolUse = z.looseObject({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() });
 const toolResult = z.looseObject({
@@ -27,13 +24,10 @@ const schema = z.looseObject({
   max_tokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS),
   system: z.union([z.string(), z.array(text)]).optional(),
   messages: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.union([z.string(), z.array(block)]) })).min(1),
-  tools: z.array(z.looseObject({ name: z.string().min(1), description: z.string().optional(), input_schema: z.record(z.string(), z.unknown()).optional() })).optional(),
-  tool_choice: z
-    .union([
-      z.looseObject({ type: z.enum(["auto", "any", "none"]) }),
-      z.looseObject({ type: z.literal("tool"), name: z.string() }),
-    ])
+  tools: z
+    .array(z.looseObject({ name: z.string().min(1), description: z.string().optional(), input_schema: z.record(z.string(), z.unknown()).optional() }))
     .optional(),
+  tool_choice: z.union([z.looseObject({ type: z.enum(["auto", "any", "none"]) }), z.looseObject({ type: z.literal("tool"), name: z.string() })]).optional(),
   temperature: z.number().min(0).max(1).optional(),
   top_p: z.number().min(0).max(1).optional(),
   stop_sequences: z.array(z.string()).optional(),
@@ -181,7 +175,11 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
           // upstream has produced something (the caller may still retry another channel)
           return "";
         case "text":
-          return start() + openBlock("text", { type: "text", text: "" }) + ev("content_block_delta", { type: "content_block_delta", index: blockIndex, delta: { type: "text_delta", text: e.text } });
+          return (
+            start() +
+            openBlock("text", { type: "text", text: "" }) +
+            ev("content_block_delta", { type: "content_block_delta", index: blockIndex, delta: { type: "text_delta", text: e.text } })
+          );
         case "reasoning":
           return (
             start() +
@@ -193,7 +191,14 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
           open = "tool";
           openCall = e.callIndex;
           blockIndex++;
-          return s + ev("content_block_start", { type: "content_block_start", index: blockIndex, content_block: { type: "tool_use", id: e.id, name: e.name, input: {} } });
+          return (
+            s +
+            ev("content_block_start", {
+              type: "content_block_start",
+              index: blockIndex,
+              content_block: { type: "tool_use", id: e.id, name: e.name, input: {} },
+            })
+          );
         }
         case "tool_call_args":
           // arguments of a call that is not the open block cannot be interleaved in this format

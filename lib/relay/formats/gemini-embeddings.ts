@@ -32,7 +32,12 @@ function inputOf(r: EmbedContentRequest, where: string, model: string): EmbedInp
   // Gemini refuses a request that names another model than the URL's; so does the relay,
   // which bills and routes by the URL's model.
   if (r.model !== undefined && r.model !== `models/${model}` && r.model !== model)
-    throw new RelayError(400, `Invalid request: ${where}model: ${r.model} is not the model of the URL (models/${model})`, "invalid_request_error", "invalid_request");
+    throw new RelayError(
+      400,
+      `Invalid request: ${where}model: ${r.model} is not the model of the URL (models/${model})`,
+      "invalid_request_error",
+      "invalid_request",
+    );
   const input: EmbedInput = { parts: r.content.parts.map((p) => p.text) };
   const task = r.taskType ?? r.task_type;
   if (task) input.taskType = task;

@@ -37,7 +37,12 @@ const schema = z.looseObject({
     .optional(),
   toolConfig: z
     .looseObject({
-      functionCallingConfig: z.looseObject({ mode: z.enum(["AUTO", "ANY", "NONE", "VALIDATED", "MODE_UNSPECIFIED"]).optional(), allowedFunctionNames: z.array(z.string()).optional() }).optional(),
+      functionCallingConfig: z
+        .looseObject({
+          mode: z.enum(["AUTO", "ANY", "NONE", "VALIDATED", "MODE_UNSPECIFIED"]).optional(),
+          allowedFunctionNames: z.array(z.string()).optional(),
+        })
+        .optional(),
     })
     .optional(),
   generationConfig: z

@@ -31,14 +31,15 @@ const schema = z.looseObject({
   model: z.string().min(1),
   messages: z.array(message).min(1),
   tools: z.array(tool).optional(),
-  tool_choice: z
-    .union([z.enum(["auto", "none", "required"]), z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) })])
-    .optional(),
+  tool_choice: z.union([z.enum(["auto", "none", "required"]), z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) })]).optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().min(0).max(1).nullable().optional(),
   max_tokens: maxTokens.nullable().optional(),
   max_completion_tokens: maxTokens.nullable().optional(),
-  stop: z.union([z.string(), z.array(z.string()).max(16)]).nullable().optional(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(16)])
+    .nullable()
+    .optional(),
   n: z.number().int().min(1).max(MAX_N).nullable().optional(),
   stream: z.boolean().nullable().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
@@ -198,4 +199,3 @@ export const openaiChat: IngressFormat = {
   streamRenderer,
   renderError,
 };
-

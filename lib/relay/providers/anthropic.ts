@@ -110,7 +110,13 @@ function parseChat(body: unknown): ChatResponse {
   };
   if (b.usage && typeof b.usage === "object") {
     const u = usageOf(b.usage as Json);
-    res.usage = { prompt_tokens: u.prompt_tokens ?? 0, completion_tokens: u.completion_tokens ?? 0, cached_tokens: u.cached_tokens ?? 0, cache_creation_tokens: u.cache_creation_tokens ?? 0, reasoning_tokens: 0 };
+    res.usage = {
+      prompt_tokens: u.prompt_tokens ?? 0,
+      completion_tokens: u.completion_tokens ?? 0,
+      cached_tokens: u.cached_tokens ?? 0,
+      cache_creation_tokens: u.cache_creation_tokens ?? 0,
+      reasoning_tokens: 0,
+    };
   }
   return res;
 }
@@ -192,7 +198,8 @@ export const anthropic: ProviderAdapter = {
   parseError(status, body, ch) {
     const j = tryJson(body) as Json | undefined;
     const e = j?.error as Json | undefined;
-    if (e && typeof e.message === "string") return { status, message: redact(e.message, ch), type: String(e.type ?? typeForStatus(status)), code: e.type ? String(e.type) : null };
+    if (e && typeof e.message === "string")
+      return { status, message: redact(e.message, ch), type: String(e.type ?? typeForStatus(status)), code: e.type ? String(e.type) : null };
     return fallbackError(status, body, ch);
   },
 };

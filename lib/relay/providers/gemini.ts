@@ -49,12 +49,19 @@ export function geminiBody(req: ChatRequest): Json {
   if (req.system) body.systemInstruction = { parts: [{ text: req.system }] };
   if (req.tools?.length)
     body.tools = [
-      { functionDeclarations: req.tools.map((t) => ({ name: t.name, description: t.description ?? "", parametersJsonSchema: t.parameters ?? { type: "object", properties: {} } })) },
+      {
+        functionDeclarations: req.tools.map((t) => ({
+          name: t.name,
+          description: t.description ?? "",
+          parametersJsonSchema: t.parameters ?? { type: "object", properties: {} },
+        })),
+      },
     ];
   if (req.toolChoice) {
     const c = req.toolChoice;
     body.toolConfig = {
-      functionCallingConfig: typeof c === "object" ? { mode: "ANY", allowedFunctionNames: [c.name] } : { mode: c === "required" ? "ANY" : c === "none" ? "NONE" : "AUTO" },
+      functionCallingConfig:
+        typeof c === "object" ? { mode: "ANY", allowedFunctionNames: [c.name] } : { mode: c === "required" ? "ANY" : c === "none" ? "NONE" : "AUTO" },
     };
   }
   const g: Json = {};
@@ -127,7 +134,10 @@ function streamParser(): StreamParser {
       if (c.error) {
         const e = c.error as Json;
         const status = typeof e.code === "number" ? e.code : 500;
-        emit({ type: "error", error: { status, message: String(e.message ?? "upstream error"), type: typeForStatus(status), code: e.status ? String(e.status) : null } });
+        emit({
+          type: "error",
+          error: { status, message: String(e.message ?? "upstream error"), type: typeForStatus(status), code: e.status ? String(e.status) : null },
+        });
         return;
       }
       if (!started) {
@@ -162,7 +172,8 @@ function headersFor(ch: ChannelView): Record<string, string> {
   return headers;
 }
 
-const modelUrl = (ch: ChannelView, action: string) => joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", `/models/${encodeURIComponent(ch.upstreamModel)}:${action}`);
+const modelUrl = (ch: ChannelView, action: string) =>
+  joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", `/models/${encodeURIComponent(ch.upstreamModel)}:${action}`);
 
 // One input as Gemini's EmbedContentRequest. The hints are sent only when given: Gemini
 // refuses outputDimensionality on its older models.
@@ -207,7 +218,8 @@ export const gemini: ProviderAdapter = {
   parseError(status, body, ch) {
     const j = tryJson(body);
     const e = (Array.isArray(j) ? (j[0] as Json | undefined)?.error : (j as Json | undefined)?.error) as Json | undefined;
-    if (e && typeof e.message === "string") return { status, message: redact(e.message, ch), type: typeForStatus(status), code: e.status ? String(e.status) : null };
+    if (e && typeof e.message === "string")
+      return { status, message: redact(e.message, ch), type: typeForStatus(status), code: e.status ? String(e.status) : null };
     return fallbackError(status, body, ch);
   },
 };

@@ -13,7 +13,9 @@ function partsJson(parts: ContentPart[]): string | unknown[] {
   if (parts.length === 1 && parts[0].type === "text") return parts[0].text;
   if (parts.every((p) => p.type === "text")) return parts.map((p) => (p as { text: string }).text).join("");
   return parts.map((p) =>
-    p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: p.url ?? `data:${p.mimeType ?? "image/png"};base64,${p.data}` } },
+    p.type === "text"
+      ? { type: "text", text: p.text }
+      : { type: "image_url", image_url: { url: p.url ?? `data:${p.mimeType ?? "image/png"};base64,${p.data}` } },
   );
 }
 
@@ -35,7 +37,10 @@ function messagesJson(req: ChatRequest): unknown[] {
 export function openaiChatBody(req: ChatRequest, model: string): Json {
   const body: Json = { model, messages: messagesJson(req) };
   if (req.tools?.length)
-    body.tools = req.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: "object", properties: {} } } }));
+    body.tools = req.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: "object", properties: {} } },
+    }));
   if (req.toolChoice) body.tool_choice = typeof req.toolChoice === "string" ? req.toolChoice : { type: "function", function: { name: req.toolChoice.name } };
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
@@ -59,7 +64,9 @@ export function openaiUsage(u: unknown): Usage | undefined {
   return {
     prompt_tokens: num(x.prompt_tokens ?? x.input_tokens),
     completion_tokens: num(x.completion_tokens ?? x.output_tokens),
-    cached_tokens: num(x.prompt_tokens_details?.cached_tokens ?? (x as { input_tokens_details?: Json }).input_tokens_details?.cached_tokens ?? x.prompt_cache_hit_tokens),
+    cached_tokens: num(
+      x.prompt_tokens_details?.cached_tokens ?? (x as { input_tokens_details?: Json }).input_tokens_details?.cached_tokens ?? x.prompt_cache_hit_tokens,
+    ),
     cache_creation_tokens: 0,
     reasoning_tokens: num(x.completion_tokens_details?.reasoning_tokens ?? (x as { output_tokens_details?: Json }).output_tokens_details?.reasoning_tokens),
   };
@@ -70,17 +77,30 @@ function parseChat(body: unknown): ChatResponse {
   if (!b || !Array.isArray(b.choices)) throw new RelayError(502, "upstream answer has no choices", "upstream_error", "bad_response");
   const choices: Choice[] = (b.choices as Json[]).map((c, i) => {
     const msg = (c.message ?? {}) as Json;
-    const choice: Choice = { index: typeof c.index === "number" ? c.index : i, text: typeof msg.content === "string" ? msg.content : "", finishReason: openaiFinish(c.finish_reason) };
+    const choice: Choice = {
+      index: typeof c.index === "number" ? c.index : i,
+      text: typeof msg.content === "string" ? msg.content : "",
+      finishReason: openaiFinish(c.finish_reason),
+    };
     const reasoning = msg.reasoning_content ?? msg.reasoning;
     if (typeof reasoning === "string" && reasoning) choice.reasoning = reasoning;
     if (Array.isArray(msg.tool_calls) && msg.tool_calls.length)
       choice.toolCalls = (msg.tool_calls as Json[]).map((t): ToolCall => {
         const f = (t.function ?? {}) as Json;
-        return { id: String(t.id ?? ""), name: String(f.name ?? ""), arguments: typeof f.arguments === "string" ? f.arguments : JSON.stringify(f.arguments ?? {}) };
+        return {
+          id: String(t.id ?? ""),
+          name: String(f.name ?? ""),
+          arguments: typeof f.arguments === "string" ? f.arguments : JSON.stringify(f.arguments ?? {}),
+        };
       });
     return choice;
   });
-  const res: ChatResponse = { id: String(b.id ?? ""), model: String(b.model ?? ""), created: typeof b.created === "number" ? b.created : Math.floor(Date.now() / 1000), choices };
+  const res: ChatResponse = {
+    id: String(b.id ?? ""),
+    model: String(b.model ?? ""),
+    created: typeof b.created === "number" ? b.created : Math.floor(Date.now() / 1000),
+    choices,
+  };
   const usage = openaiUsage(b.usage);
   if (usage) res.usage = usage;
   return res;
@@ -98,7 +118,15 @@ function streamParser(): StreamParser {
       if (c.error) {
         const e = c.error as Json;
         const status = typeof e.code === "number" ? e.code : 500;
-        emit({ type: "error", error: { status, message: String(e.message ?? "upstream error"), type: String(e.type ?? typeForStatus(status)), code: e.code == null ? null : String(e.code) } });
+        emit({
+          type: "error",
+          error: {
+            status,
+            message: String(e.message ?? "upstream error"),
+            type: String(e.type ?? typeForStatus(status)),
+            code: e.code == null ? null : String(e.code),
+          },
+        });
         return;
       }
       if (!started) {
@@ -139,7 +167,12 @@ function parseError(status: number, body: string, ch: ChannelView) {
   const j = tryJson(body) as Json | undefined;
   const e = (j?.error ?? undefined) as Json | string | undefined;
   if (e && typeof e === "object" && typeof e.message === "string")
-    return { status, message: redact(e.message, ch), type: typeof e.type === "string" ? e.type : typeForStatus(status), code: e.code == null ? null : String(e.code) };
+    return {
+      status,
+      message: redact(e.message, ch),
+      type: typeof e.type === "string" ? e.type : typeForStatus(status),
+      code: e.code == null ? null : String(e.code),
+    };
   if (typeof e === "string") return { status, message: redact(e, ch), type: typeForStatus(status), code: null };
   return fallbackError(status, body, ch);
 }
@@ -167,7 +200,17 @@ function parseEmbeddings(body: unknown): { vectors: number[][]; promptTokens?: n
   return { vectors: ordered.map((d) => numberVector(d.embedding)), promptTokens: counted > 0 ? counted : undefined };
 }
 
-const ALL_PASSTHROUGH: readonly PassthroughEndpoint[] = ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions", "audio/translations", "moderations", "rerank"];
+const ALL_PASSTHROUGH: readonly PassthroughEndpoint[] = [
+  "completions",
+  "embeddings",
+  "responses",
+  "images/generations",
+  "audio/speech",
+  "audio/transcriptions",
+  "audio/translations",
+  "moderations",
+  "rerank",
+];
 
 interface WireConfig {
   name: string;
@@ -187,7 +230,11 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
     name: cfg.name,
     supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough },
     chatRequest(req, ch): UpstreamRequest {
-      return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), body: JSON.stringify(openaiChatBody(req, ch.upstreamModel)) };
+      return {
+        url: cfg.url(ch, "chat/completions"),
+        headers: headers(cfg, ch, "application/json"),
+        body: JSON.stringify(openaiChatBody(req, ch.upstreamModel)),
+      };
     },
     chatPayload(req, ch): UpstreamPayload {
       return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), json: openaiChatBody(req, ch.upstreamModel) };
@@ -200,7 +247,11 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
     },
     embeddings: cfg.passthrough.includes("embeddings")
       ? {
-          request: (req, ch) => ({ url: cfg.url(ch, "embeddings"), headers: headers(cfg, ch, "application/json"), body: JSON.stringify(embeddingsBody(req, ch.upstreamModel)) }),
+          request: (req, ch) => ({
+            url: cfg.url(ch, "embeddings"),
+            headers: headers(cfg, ch, "application/json"),
+            body: JSON.stringify(embeddingsBody(req, ch.upstreamModel)),
+          }),
           parse: parseEmbeddings,
         }
       : undefined,

@@ -24,15 +24,7 @@ export interface StreamParser {
 
 /** The OpenAI endpoints other than chat that the relay passes through (mapping the model, reading usage). */
 export type PassthroughEndpoint =
-  | "completions"
-  | "embeddings"
-  | "responses"
-  | "images/generations"
-  | "audio/speech"
-  | "audio/transcriptions"
-  | "audio/translations"
-  | "moderations"
-  | "rerank";
+  "completions" | "embeddings" | "responses" | "images/generations" | "audio/speech" | "audio/transcriptions" | "audio/translations" | "moderations" | "rerank";
 
 export interface ProviderAdapter {
   /** for diagnostics only; never used to branch */

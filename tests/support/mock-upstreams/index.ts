@@ -66,7 +66,9 @@ function lastUserText(kind: MockKind, j: any): string {
     const c = msgs[msgs.length - 1]?.content;
     if (typeof c === "string") return c;
     return (c as any[])
-      .map((p) => (p.type === "text" ? p.text : p.type === "tool_result" ? (typeof p.content === "string" ? p.content : p.content?.map((x: any) => x.text).join("")) : ""))
+      .map((p) =>
+        p.type === "text" ? p.text : p.type === "tool_result" ? (typeof p.content === "string" ? p.content : p.content?.map((x: any) => x.text).join("")) : "",
+      )
       .join("");
   } catch {
     return "";
@@ -75,11 +77,29 @@ function lastUserText(kind: MockKind, j: any): string {
 
 function errorBody(kind: MockKind, status: number, message: string): string {
   if (kind === "anthropic") {
-    const type = status === 401 ? "authentication_error" : status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : status >= 500 ? "api_error" : "invalid_request_error";
+    const type =
+      status === 401
+        ? "authentication_error"
+        : status === 429
+          ? "rate_limit_error"
+          : status === 529
+            ? "overloaded_error"
+            : status >= 500
+              ? "api_error"
+              : "invalid_request_error";
     return JSON.stringify({ type: "error", error: { type, message } });
   }
   if (kind === "gemini") {
-    const s = status === 400 ? "INVALID_ARGUMENT" : status === 401 ? "UNAUTHENTICATED" : status === 429 ? "RESOURCE_EXHAUSTED" : status === 503 ? "UNAVAILABLE" : "INTERNAL";
+    const s =
+      status === 400
+        ? "INVALID_ARGUMENT"
+        : status === 401
+          ? "UNAUTHENTICATED"
+          : status === 429
+            ? "RESOURCE_EXHAUSTED"
+            : status === 503
+              ? "UNAVAILABLE"
+              : "INTERNAL";
     return JSON.stringify({ error: { code: status, message, status: s } });
   }
   const type = status === 401 ? "invalid_request_error" : status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error";
@@ -134,7 +154,11 @@ async function openaiChat(b: Behavior, j: any, res: http.ServerResponse) {
     const choices = Array.from({ length: n }, (_, index) => ({
       index,
       message: b.toolCall
-        ? { role: "assistant", content: null, tool_calls: [{ id: "call_mock_1", type: "function", function: { name: b.toolCall.name, arguments: JSON.stringify(b.toolCall.args) } }] }
+        ? {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "call_mock_1", type: "function", function: { name: b.toolCall.name, arguments: JSON.stringify(b.toolCall.args) } }],
+          }
         : { role: "assistant", content: n > 1 ? `${text} #${index}` : text, ...(b.reasoning ? { reasoning_content: b.reasoning } : {}) },
       finish_reason: b.toolCall ? "tool_calls" : "stop",
     }));
@@ -143,12 +167,21 @@ async function openaiChat(b: Behavior, j: any, res: http.ServerResponse) {
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
-  const chunk = (choices: unknown[], extra?: object) => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1700000000, model, choices, ...extra })}\n\n`;
+  const chunk = (choices: unknown[], extra?: object) =>
+    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1700000000, model, choices, ...extra })}\n\n`;
   const ev: string[] = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
   if (b.reasoning) ev.push(chunk([{ index: 0, delta: { reasoning_content: b.reasoning }, finish_reason: null }]));
   if (b.toolCall) {
     const args = JSON.stringify(b.toolCall.args);
-    ev.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_mock_1", type: "function", function: { name: b.toolCall.name, arguments: "" } }] }, finish_reason: null }]));
+    ev.push(
+      chunk([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, id: "call_mock_1", type: "function", function: { name: b.toolCall.name, arguments: "" } }] },
+          finish_reason: null,
+        },
+      ]),
+    );
     const mid = Math.floor(args.length / 2);
     ev.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(0, mid) } }] }, finish_reason: null }]));
     ev.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(mid) } }] }, finish_reason: null }]));
@@ -175,7 +208,12 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
     const vector = (index: number) => [0.1, 0.2, 0.3 + index];
     const encode = (v: number[]) => Buffer.from(new Float32Array(v).buffer).toString("base64");
     const embedding = (index: number) => (j.encoding_format === "base64" ? encode(vector(index)) : vector(index));
-    return send({ object: "list", model: j.model, data: inputs.map((_: unknown, index: number) => ({ object: "embedding", index, embedding: embedding(index) })), usage });
+    return send({
+      object: "list",
+      model: j.model,
+      data: inputs.map((_: unknown, index: number) => ({ object: "embedding", index, embedding: embedding(index) })),
+      usage,
+    });
   }
   if (path.endsWith("completions")) {
     if (j.stream) {
@@ -186,11 +224,32 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
       ev.push("data: [DONE]\n\n");
       return sse(res, ev);
     }
-    return send({ id: "cmpl-1", object: "text_completion", model: j.model, choices: [{ index: 0, text: "once upon", finish_reason: "stop" }], usage: openaiUsage(b) });
+    return send({
+      id: "cmpl-1",
+      object: "text_completion",
+      model: j.model,
+      choices: [{ index: 0, text: "once upon", finish_reason: "stop" }],
+      usage: openaiUsage(b),
+    });
   }
   if (path.endsWith("responses")) {
-    const u = b.noUsage ? undefined : { input_tokens: USAGE.prompt, output_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion, input_tokens_details: { cached_tokens: USAGE.cached }, output_tokens_details: { reasoning_tokens: USAGE.reasoning } };
-    const response = { id: "resp_1", object: "response", status: "completed", model: j.model, output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hi there", annotations: [] }] }], usage: u };
+    const u = b.noUsage
+      ? undefined
+      : {
+          input_tokens: USAGE.prompt,
+          output_tokens: USAGE.completion,
+          total_tokens: USAGE.prompt + USAGE.completion,
+          input_tokens_details: { cached_tokens: USAGE.cached },
+          output_tokens_details: { reasoning_tokens: USAGE.reasoning },
+        };
+    const response = {
+      id: "resp_1",
+      object: "response",
+      status: "completed",
+      model: j.model,
+      output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hi there", annotations: [] }] }],
+      usage: u,
+    };
     if (j.stream) {
       res.writeHead(200, { "content-type": "text/event-stream" });
       return sse(res, [
@@ -201,7 +260,8 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
     }
     return send(response);
   }
-  if (path.endsWith("images/generations")) return send({ created: 1700000000, data: Array.from({ length: j.n ?? 1 }, () => ({ url: "https://img.example/x.png" })) });
+  if (path.endsWith("images/generations"))
+    return send({ created: 1700000000, data: Array.from({ length: j.n ?? 1 }, () => ({ url: "https://img.example/x.png" })) });
   if (path.endsWith("audio/speech")) {
     res.writeHead(200, { "content-type": "audio/mpeg" });
     const bytes = Buffer.alloc(64 * 1024, 7);
@@ -220,7 +280,11 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
     return send({ text: ok ? "good morning to everyone" : "" });
   }
   if (path.endsWith("moderations")) return send({ id: "modr-1", model: j.model, results: [{ flagged: false, categories: {}, category_scores: {} }] });
-  if (path.endsWith("rerank")) return send({ results: (j.documents ?? []).map((_: unknown, index: number) => ({ index, relevance_score: 1 / (index + 1) })), usage: b.noUsage ? undefined : { total_tokens: 12 } });
+  if (path.endsWith("rerank"))
+    return send({
+      results: (j.documents ?? []).map((_: unknown, index: number) => ({ index, relevance_score: 1 / (index + 1) })),
+      usage: b.noUsage ? undefined : { total_tokens: 12 },
+    });
   res.writeHead(404, { "content-type": "application/json" });
   res.end(errorBody("openai", 404, `no route ${path}`));
 }
@@ -229,7 +293,12 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
 
 async function anthropicMessages(b: Behavior, j: any, res: http.ServerResponse) {
   const text = b.text ?? "echo: " + lastUserText("anthropic", j);
-  const usage = { input_tokens: USAGE.prompt - USAGE.cached - USAGE.cacheCreation, output_tokens: USAGE.completion, cache_read_input_tokens: USAGE.cached, cache_creation_input_tokens: USAGE.cacheCreation };
+  const usage = {
+    input_tokens: USAGE.prompt - USAGE.cached - USAGE.cacheCreation,
+    output_tokens: USAGE.completion,
+    cache_read_input_tokens: USAGE.cached,
+    cache_creation_input_tokens: USAGE.cacheCreation,
+  };
   const stop = b.toolCall ? "tool_use" : "end_turn";
   if (!j.stream) {
     const content: unknown[] = [];
@@ -237,13 +306,35 @@ async function anthropicMessages(b: Behavior, j: any, res: http.ServerResponse) 
     if (b.toolCall) content.push({ type: "tool_use", id: "toolu_mock_1", name: b.toolCall.name, input: b.toolCall.args });
     else content.push({ type: "text", text });
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: "msg_mock1", type: "message", role: "assistant", model: j.model, content, stop_reason: stop, stop_sequence: null, ...(b.noUsage ? {} : { usage }) }));
+    res.end(
+      JSON.stringify({
+        id: "msg_mock1",
+        type: "message",
+        role: "assistant",
+        model: j.model,
+        content,
+        stop_reason: stop,
+        stop_sequence: null,
+        ...(b.noUsage ? {} : { usage }),
+      }),
+    );
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
   const ev = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
   const out = [
-    ev("message_start", { message: { id: "msg_mock1", type: "message", role: "assistant", model: j.model, content: [], stop_reason: null, stop_sequence: null, usage: b.noUsage ? undefined : { ...usage, output_tokens: 1 } } }),
+    ev("message_start", {
+      message: {
+        id: "msg_mock1",
+        type: "message",
+        role: "assistant",
+        model: j.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: b.noUsage ? undefined : { ...usage, output_tokens: 1 },
+      },
+    }),
     ev("ping", {}),
   ];
   let idx = 0;
@@ -278,11 +369,22 @@ async function geminiGenerate(b: Behavior, j: any, model: string, stream: boolea
   const text = b.text ?? "echo: " + lastUserText("gemini", j);
   const usageMetadata = b.noUsage
     ? undefined
-    : { promptTokenCount: USAGE.prompt, candidatesTokenCount: USAGE.completion - USAGE.reasoning, thoughtsTokenCount: USAGE.reasoning, cachedContentTokenCount: USAGE.cached, totalTokenCount: USAGE.prompt + USAGE.completion };
+    : {
+        promptTokenCount: USAGE.prompt,
+        candidatesTokenCount: USAGE.completion - USAGE.reasoning,
+        thoughtsTokenCount: USAGE.reasoning,
+        cachedContentTokenCount: USAGE.cached,
+        totalTokenCount: USAGE.prompt + USAGE.completion,
+      };
   const n = j.generationConfig?.candidateCount ?? 1;
   if (!stream) {
     const candidates = Array.from({ length: n }, (_, index) => ({
-      content: { role: "model", parts: b.toolCall ? [{ functionCall: { name: b.toolCall.name, args: b.toolCall.args } }] : [...(b.reasoning ? [{ text: b.reasoning, thought: true }] : []), { text: n > 1 ? `${text} #${index}` : text }] },
+      content: {
+        role: "model",
+        parts: b.toolCall
+          ? [{ functionCall: { name: b.toolCall.name, args: b.toolCall.args } }]
+          : [...(b.reasoning ? [{ text: b.reasoning, thought: true }] : []), { text: n > 1 ? `${text} #${index}` : text }],
+      },
       finishReason: "STOP",
       index,
     }));
@@ -293,7 +395,8 @@ async function geminiGenerate(b: Behavior, j: any, model: string, stream: boolea
   res.writeHead(200, { "content-type": "text/event-stream" });
   const chunk = (o: object) => `data: ${JSON.stringify({ ...o, modelVersion: model, responseId: "gem-mock1" })}\r\n\r\n`;
   const out: string[] = [];
-  if (b.toolCall) out.push(chunk({ candidates: [{ content: { role: "model", parts: [{ functionCall: { name: b.toolCall.name, args: b.toolCall.args } }] }, index: 0 }] }));
+  if (b.toolCall)
+    out.push(chunk({ candidates: [{ content: { role: "model", parts: [{ functionCall: { name: b.toolCall.name, args: b.toolCall.args } }] }, index: 0 }] }));
   else for (const w of words(text)) out.push(chunk({ candidates: [{ content: { role: "model", parts: [{ text: w }] }, index: 0 }] }));
   if (b.failMidStream) {
     out.push(`data: ${JSON.stringify({ error: { code: 503, message: "mock upstream unavailable mid-stream", status: "UNAVAILABLE" } })}\r\n\r\n`);
@@ -308,7 +411,17 @@ async function geminiGenerate(b: Behavior, j: any, model: string, stream: boolea
 // request must name the URL's model, and an unknown task type is refused. Each vector is
 // [its index, the length of its text parts, the outputDimensionality asked or 0], so a test
 // can tell which input made which vector.
-const TASK_TYPES = ["TASK_TYPE_UNSPECIFIED", "RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY", "CLASSIFICATION", "CLUSTERING", "QUESTION_ANSWERING", "FACT_VERIFICATION", "CODE_RETRIEVAL_QUERY"];
+const TASK_TYPES = [
+  "TASK_TYPE_UNSPECIFIED",
+  "RETRIEVAL_QUERY",
+  "RETRIEVAL_DOCUMENT",
+  "SEMANTIC_SIMILARITY",
+  "CLASSIFICATION",
+  "CLUSTERING",
+  "QUESTION_ANSWERING",
+  "FACT_VERIFICATION",
+  "CODE_RETRIEVAL_QUERY",
+];
 
 function geminiEmbed(j: any, model: string, batch: boolean, res: http.ServerResponse) {
   const fail = (message: string) => {
@@ -383,7 +496,8 @@ export async function startMockUpstream(kind: MockKind): Promise<MockUpstream> {
       if (kind === "anthropic" && path === "/v1/messages") return await anthropicMessages(b, json, res);
       if (kind === "gemini") {
         const m = /^\/v1beta\/models\/([^:]+):(\w+)$/.exec(path);
-        if (m && (m[2] === "generateContent" || m[2] === "streamGenerateContent")) return await geminiGenerate(b, json, m[1], m[2] === "streamGenerateContent" && url.searchParams.get("alt") === "sse", res);
+        if (m && (m[2] === "generateContent" || m[2] === "streamGenerateContent"))
+          return await geminiGenerate(b, json, m[1], m[2] === "streamGenerateContent" && url.searchParams.get("alt") === "sse", res);
         if (m && (m[2] === "embedContent" || m[2] === "batchEmbedContents")) return geminiEmbed(json, m[1], m[2] === "batchEmbedContents", res);
       }
       res.writeHead(404, { "content-type": "application/json" });

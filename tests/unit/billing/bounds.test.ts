@@ -1,11 +1,26 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { applyOption } from "@/lib/options/store";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
-import { boundUsage, capQuota, ChargeError, checkedQuota, MAX_CALL_AUDIO_SECONDS, MAX_CALL_IMAGES, MAX_CALL_QUOTA, MAX_USAGE_TOKENS } from "@/lib/billing/bounds";
+import {
+  boundUsage,
+  capQuota,
+  ChargeError,
+  checkedQuota,
+  MAX_CALL_AUDIO_SECONDS,
+  MAX_CALL_IMAGES,
+  MAX_CALL_QUOTA,
+  MAX_USAGE_TOKENS,
+} from "@/lib/billing/bounds";
 import { estimateQuota, quotaFor, resolvePrice } from "@/lib/billing/pricing";
 
 const set = (key: string, value: unknown) => applyOption(key, typeof value === "string" ? value : JSON.stringify(value));
-const usage = (p: number, c: number, cached = 0, created = 0, reasoning = 0) => ({ prompt_tokens: p, completion_tokens: c, cached_tokens: cached, cache_creation_tokens: created, reasoning_tokens: reasoning });
+const usage = (p: number, c: number, cached = 0, created = 0, reasoning = 0) => ({
+  prompt_tokens: p,
+  completion_tokens: c,
+  cached_tokens: cached,
+  cache_creation_tokens: created,
+  reasoning_tokens: reasoning,
+});
 
 beforeEach(() => {
   applyOption("QuotaPerUnit", OPTION_DEFAULTS.QuotaPerUnit);

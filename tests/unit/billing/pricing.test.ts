@@ -7,7 +7,14 @@ import { AppError } from "@/lib/errors";
 const set = (key: string, value: unknown) => applyOption(key, typeof value === "string" ? value : JSON.stringify(value));
 
 beforeEach(() => {
-  for (const k of ["SelfUseModeEnabled", "fallback_pricing_enabled", "fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio", "QuotaPerUnit"]) {
+  for (const k of [
+    "SelfUseModeEnabled",
+    "fallback_pricing_enabled",
+    "fallback_single_price",
+    "fallback_input_ratio",
+    "fallback_completion_ratio",
+    "QuotaPerUnit",
+  ]) {
     applyOption(k, OPTION_DEFAULTS[k]);
   }
   set("ModelRatio", { "gpt-4o": 1.25, cheap: 0.1, both: 2, "zero-ratio": 0 });
@@ -44,7 +51,13 @@ describe("quota of a call (docs/product-rules.md)", () => {
 
   it("reports per-call and per-token quota types", () => {
     expect(resolvePrice({ model: "both", group: "default" })).toMatchObject({ quotaType: 1, modelPrice: 0.02, source: "price" });
-    expect(resolvePrice({ model: "gpt-4o", group: "vip" })).toMatchObject({ quotaType: 0, modelRatio: 1.25, completionRatio: 4, cacheRatio: 0.5, groupRatio: 0.5 });
+    expect(resolvePrice({ model: "gpt-4o", group: "vip" })).toMatchObject({
+      quotaType: 0,
+      modelRatio: 1.25,
+      completionRatio: 4,
+      cacheRatio: 0.5,
+      groupRatio: 0.5,
+    });
     expect(resolvePrice({ model: "cheap", group: "default" })).toMatchObject({ completionRatio: 1, cacheRatio: 1 });
   });
 
@@ -84,7 +97,12 @@ describe("models without a price", () => {
     ],
     [
       "fallback with a price and ratios together is invalid",
-      () => (set("fallback_pricing_enabled", "true"), set("fallback_single_price", "0.01"), set("fallback_input_ratio", "2"), set("fallback_completion_ratio", "3")),
+      () => (
+        set("fallback_pricing_enabled", "true"),
+        set("fallback_single_price", "0.01"),
+        set("fallback_input_ratio", "2"),
+        set("fallback_completion_ratio", "3")
+      ),
       "refused",
     ],
     ["fallback with one ratio only is invalid", () => (set("fallback_pricing_enabled", "true"), set("fallback_input_ratio", "2")), "refused"],

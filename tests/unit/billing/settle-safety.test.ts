@@ -63,7 +63,14 @@ describe("settleOrRefund", () => {
     expect(r.state).toBe("refunded");
     expect([state.settles, state.refunds]).toEqual([MOVEMENT_ATTEMPTS, 1]);
     expect(state.logs).toHaveLength(1);
-    expect(state.logs[0]).toMatchObject({ type: 6, quota: 0n, user_id: 1, token_id: 2, channel_id: 3, other: { model_ratio: 1, error_type: "billing_error", error_code: "settlement_failed" } });
+    expect(state.logs[0]).toMatchObject({
+      type: 6,
+      quota: 0n,
+      user_id: 1,
+      token_id: 2,
+      channel_id: 3,
+      other: { model_ratio: 1, error_type: "billing_error", error_code: "settlement_failed" },
+    });
     // a second attempt on the same reservation moves nothing
     expect(await refundOrLog(r, log())).toBe(true);
     expect(state.refunds).toBe(1);

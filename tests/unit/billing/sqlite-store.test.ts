@@ -25,7 +25,8 @@ function openStore() {
   // a second connection sees only what was committed
   const reader = new Database(file, { readonly: true });
   reader.defaultSafeIntegers(true);
-  const ledger = () => (reader.prepare(`SELECT "kind", "delta" FROM "quota_ledger" ORDER BY "id"`).all() as { kind: string; delta: bigint }[]).map((r) => `${r.kind}:${r.delta}`);
+  const ledger = () =>
+    (reader.prepare(`SELECT "kind", "delta" FROM "quota_ledger" ORDER BY "id"`).all() as { kind: string; delta: bigint }[]).map((r) => `${r.kind}:${r.delta}`);
   const quota = () => (reader.prepare(`SELECT "quota" FROM "users" WHERE "id" = 1`).get() as { quota: bigint }).quota;
   return { store: sqliteBillingStore(conn), ledger, quota };
 }

@@ -5,7 +5,10 @@ import { testChannelModel } from "@/components/channels/model-test-dialog";
 import { runModelTests } from "@/lib/client/relay";
 
 function stub(answer: unknown) {
-  vi.stubGlobal("window", { localStorage: { getItem: () => JSON.stringify({ id: 1 }), setItem: () => {}, removeItem: () => {} }, location: { pathname: "/admin/channels", search: "", assign: vi.fn() } });
+  vi.stubGlobal("window", {
+    localStorage: { getItem: () => JSON.stringify({ id: 1 }), setItem: () => {}, removeItem: () => {} },
+    location: { pathname: "/admin/channels", search: "", assign: vi.fn() },
+  });
   const fetch = vi.fn(async () => new Response(JSON.stringify(answer), { status: 200 }));
   vi.stubGlobal("fetch", fetch);
   return fetch;

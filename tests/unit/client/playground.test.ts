@@ -14,7 +14,13 @@ import {
   type StreamStep,
 } from "@/lib/client/playground";
 
-const msg = (id: number, role: ChatMessage["role"], content: string, status: ChatMessage["status"] = "complete"): ChatMessage => ({ id: String(id), role, content, createAt: 0, status });
+const msg = (id: number, role: ChatMessage["role"], content: string, status: ChatMessage["status"] = "complete"): ChatMessage => ({
+  id: String(id),
+  role,
+  content,
+  createAt: 0,
+  status,
+});
 
 function streamOf(parts: string[]): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
@@ -83,7 +89,13 @@ describe("playground helpers", () => {
   it("reads a whole SSE body split anywhere, to [DONE]", async () => {
     const steps: StreamStep[] = [];
     const ended = await readChatStream(
-      streamOf(['data: {"choices":[{"delta":{"content":"Hel"}}]}\n', '\ndata: {"choices":[{"del', 'ta":{"content":"lo"}}]}\n\n: comment\n\n', "data: [DONE]\n\n", 'data: {"choices":[{"delta":{"content":"late"}}]}\n\n']),
+      streamOf([
+        'data: {"choices":[{"delta":{"content":"Hel"}}]}\n',
+        '\ndata: {"choices":[{"del',
+        'ta":{"content":"lo"}}]}\n\n: comment\n\n',
+        "data: [DONE]\n\n",
+        'data: {"choices":[{"delta":{"content":"late"}}]}\n\n',
+      ]),
       (s) => steps.push(s),
     );
     expect(ended).toBe(true);
@@ -94,7 +106,10 @@ describe("playground helpers", () => {
     const steps: StreamStep[] = [];
     expect(await readChatStream(streamOf(['data: {"choices":[{"delta":{"content":"A"}}]}\n\n']), (s) => steps.push(s))).toBe(false);
     expect(await readChatStream(streamOf(['data: {"error":{"message":"upstream broke"}}\n\n']), (s) => steps.push(s))).toBe(true);
-    expect(steps).toEqual([{ kind: "delta", text: "A" }, { kind: "error", text: "upstream broke" }]);
+    expect(steps).toEqual([
+      { kind: "delta", text: "A" },
+      { kind: "error", text: "upstream broke" },
+    ]);
   });
 
   it("reads the message of a failed answer", () => {

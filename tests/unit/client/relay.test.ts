@@ -93,7 +93,14 @@ describe("model test runner", () => {
     expect(r[0].retryCount).toBe(0);
     const controller = new AbortController();
     controller.abort();
-    await expect(runModelTests({ models: ["x"], signal: controller.signal, test: async () => ({ success: true, message: "", time: 0, retryable: false }), onResult: () => {} })).rejects.toBeInstanceOf(TestCancelled);
+    await expect(
+      runModelTests({
+        models: ["x"],
+        signal: controller.signal,
+        test: async () => ({ success: true, message: "", time: 0, retryable: false }),
+        onResult: () => {},
+      }),
+    ).rejects.toBeInstanceOf(TestCancelled);
   });
 
   it("caches results 24 hours per channel and refuses to delete every model", () => {

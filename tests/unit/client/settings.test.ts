@@ -13,7 +13,9 @@ describe("user settings", () => {
       show_ip_in_logs: false,
     });
     expect(DEFAULT_THRESHOLD).toBe(100000);
-    const s = parseSettings(JSON.stringify({ notify_type: "webhook", quota_warning_threshold: 500000, webhook_url: "https://h", webhook_secret: "leak", show_ip_in_logs: true }));
+    const s = parseSettings(
+      JSON.stringify({ notify_type: "webhook", quota_warning_threshold: 500000, webhook_url: "https://h", webhook_secret: "leak", show_ip_in_logs: true }),
+    );
     expect(s.notify_type).toBe("webhook");
     expect(s.quota_warning_threshold).toBe(500000);
     expect(s.webhook_secret).toBe("");

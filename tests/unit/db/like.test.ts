@@ -8,7 +8,7 @@ describe("LIKE escaping", () => {
     expect(containsText("50%")).toEqual({ contains: "50\\%" });
   });
   it("names the escape character on Prisma's SQLite LIKE comparisons, once", () => {
-    const sql = 'SELECT `id` FROM `main`.`tokens` WHERE (`main`.`tokens`.`name` LIKE ? AND `x` like ?2) LIMIT ?';
+    const sql = "SELECT `id` FROM `main`.`tokens` WHERE (`main`.`tokens`.`name` LIKE ? AND `x` like ?2) LIMIT ?";
     const once = sqliteLikeEscape(sql);
     expect(once).toBe("SELECT `id` FROM `main`.`tokens` WHERE (`main`.`tokens`.`name` LIKE ? ESCAPE '\\' AND `x` LIKE ?2 ESCAPE '\\') LIMIT ?");
     expect(sqliteLikeEscape(once)).toBe(once);

@@ -9,7 +9,15 @@ afterEach(() => applyOption("LogChatContentEnabled", "false"));
 
 describe("logOther", () => {
   it("writes ratios, mapping, cache figures and the channels tried", () => {
-    const o = logOther({ price, requestModel: "gpt-4", upstreamModel: "gpt-4-turbo", channelIds: [3, 7], cacheTokens: 10, frtMs: 420, inputContent: "secret prompt" });
+    const o = logOther({
+      price,
+      requestModel: "gpt-4",
+      upstreamModel: "gpt-4-turbo",
+      channelIds: [3, 7],
+      cacheTokens: 10,
+      frtMs: 420,
+      inputContent: "secret prompt",
+    });
     expect(o).toEqual({
       model_ratio: 2,
       model_price: -1,
@@ -33,7 +41,11 @@ describe("logOther", () => {
 
   it("writes error_type and error_code together on a failure, the code empty when none was given", () => {
     const base = { price, requestModel: "m", upstreamModel: "m", channelIds: [1] };
-    expect(logOther({ ...base, errorType: "upstream_error", statusCode: 502 })).toMatchObject({ error_type: "upstream_error", error_code: "", status_code: 502 });
+    expect(logOther({ ...base, errorType: "upstream_error", statusCode: 502 })).toMatchObject({
+      error_type: "upstream_error",
+      error_code: "",
+      status_code: 502,
+    });
     expect(logOther({ ...base, errorType: "rate_limit", errorCode: "429" })).toMatchObject({ error_type: "rate_limit", error_code: "429" });
     expect(logOther(base)).not.toHaveProperty("error_code");
   });

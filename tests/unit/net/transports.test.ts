@@ -32,7 +32,13 @@ afterAll(async () => {
 });
 
 const signal = new AbortController().signal as never;
-const forms = () => [`http://127.0.0.1:${port}/`, `http://[::1]:${port}/`, `http://2130706433:${port}/`, `http://0x7f.0.0.1:${port}/`, `http://localhost:${port}/`];
+const forms = () => [
+  `http://127.0.0.1:${port}/`,
+  `http://[::1]:${port}/`,
+  `http://2130706433:${port}/`,
+  `http://0x7f.0.0.1:${port}/`,
+  `http://localhost:${port}/`,
+];
 
 describe.each([
   ["undici", undiciTransport],

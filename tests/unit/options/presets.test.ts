@@ -36,13 +36,36 @@ describe("the preset price table", () => {
   it("has the common ids people send", () => {
     const ids = new Set(PRESET_MODELS.map((m) => m.model));
     for (const id of [
-      "gpt-4o", "gpt-4o-2024-08-06", "gpt-4o-mini", "gpt-4.1", "gpt-5", "o3", "o4-mini", "dall-e-3",
-      "claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "claude-opus-4-1", "claude-3-5-haiku-20241022",
-      "gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.0-flash",
-      "deepseek-chat", "deepseek-reasoner", "qwen-max", "qwen-plus", "qwen3-max",
-      "mistral-large-latest", "codestral-latest", "grok-4", "grok-3-mini",
-      "kimi-k2-0905-preview", "kimi-k2-turbo-preview", "glm-4.6", "glm-4.5-air",
-    ]) expect(ids.has(id), id).toBe(true);
+      "gpt-4o",
+      "gpt-4o-2024-08-06",
+      "gpt-4o-mini",
+      "gpt-4.1",
+      "gpt-5",
+      "o3",
+      "o4-mini",
+      "dall-e-3",
+      "claude-sonnet-4-5",
+      "claude-sonnet-4-5-20250929",
+      "claude-opus-4-1",
+      "claude-3-5-haiku-20241022",
+      "gemini-2.5-pro",
+      "gemini-2.5-flash",
+      "gemini-2.0-flash",
+      "deepseek-chat",
+      "deepseek-reasoner",
+      "qwen-max",
+      "qwen-plus",
+      "qwen3-max",
+      "mistral-large-latest",
+      "codestral-latest",
+      "grok-4",
+      "grok-3-mini",
+      "kimi-k2-0905-preview",
+      "kimi-k2-turbo-preview",
+      "glm-4.6",
+      "glm-4.5-air",
+    ])
+      expect(ids.has(id), id).toBe(true);
   });
 });
 

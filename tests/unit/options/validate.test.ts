@@ -30,7 +30,15 @@ describe("validateOption", () => {
     expect(v("QuotaForNewUser", "").ok).toBe(false);
   });
   it("keeps quota amounts within the safe integers (64-bit columns, JSON numbers)", () => {
-    for (const key of ["QuotaForNewUser", "QuotaForInviter", "QuotaForInvitee", "QuotaRemindThreshold", "PreConsumedQuota", "CheckInQuota", "CheckInMaxQuota"]) {
+    for (const key of [
+      "QuotaForNewUser",
+      "QuotaForInviter",
+      "QuotaForInvitee",
+      "QuotaRemindThreshold",
+      "PreConsumedQuota",
+      "CheckInQuota",
+      "CheckInMaxQuota",
+    ]) {
       expect(v(key, "1e20"), key).toEqual({ ok: false, key: "option_out_of_range", params: { key, min: 0, max: Number.MAX_SAFE_INTEGER } });
       expect(v(key, String(Number.MAX_SAFE_INTEGER)).ok, key).toBe(true);
     }
@@ -46,7 +54,9 @@ describe("validateOption", () => {
     expect(v("fallback_pricing_enabled", "true", state({ fallback_single_price: "1" })).ok).toBe(true);
     expect(v("fallback_pricing_enabled", "true", state({ fallback_input_ratio: "1" })).ok).toBe(false);
     expect(v("fallback_pricing_enabled", "true", state({ fallback_input_ratio: "1", fallback_completion_ratio: "2" })).ok).toBe(true);
-    expect(v("fallback_pricing_enabled", "true", state({ fallback_single_price: "1", fallback_input_ratio: "1", fallback_completion_ratio: "2" })).ok).toBe(false);
+    expect(v("fallback_pricing_enabled", "true", state({ fallback_single_price: "1", fallback_input_ratio: "1", fallback_completion_ratio: "2" })).ok).toBe(
+      false,
+    );
     const on = state({ fallback_pricing_enabled: "true", fallback_single_price: "1" });
     expect(v("fallback_input_ratio", "2", on).ok).toBe(false);
     expect(v("fallback_single_price", "", on).ok).toBe(true);

@@ -23,7 +23,10 @@ describe("JSON structural token count", () => {
     for (const pieces of [2, 3, 7, 64, body.length]) expect(count(body, pieces).tokens).toBe(whole);
   });
   it("passes a big base64 string at the cost of a few tokens", () => {
-    const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64," + "QUJD".repeat(1 << 20) } }] }] });
+    const body = JSON.stringify({
+      model: "m",
+      messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64," + "QUJD".repeat(1 << 20) } }] }],
+    });
     expect(count(body, 64).tokens).toBeLessThan(20);
   });
   it("stops once past the limit", () => {

@@ -33,9 +33,21 @@ export function send(relayUrl: string, ingress: IngressName, s: Spec): Promise<R
   if (ingress === "openai-chat") {
     const messages: unknown[] = [];
     if (s.system) messages.push({ role: "system", content: s.system });
-    messages.push({ role: "user", content: s.image ? [{ type: "text", text: user }, { type: "image_url", image_url: { url: `data:${s.image.mime};base64,${s.image.data}` } }] : user });
+    messages.push({
+      role: "user",
+      content: s.image
+        ? [
+            { type: "text", text: user },
+            { type: "image_url", image_url: { url: `data:${s.image.mime};base64,${s.image.data}` } },
+          ]
+        : user,
+    });
     if (s.toolRound) {
-      messages.push({ role: "assistant", content: null, tool_calls: [{ id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] });
+      messages.push({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_a", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+      });
       messages.push({ role: "tool", tool_call_id: "call_a", content: '{"temp":20}' });
     }
     const body: Record<string, unknown> = { model: s.model, messages, max_tokens: s.maxTokens ?? 100, stream: s.stream };
@@ -44,7 +56,12 @@ export function send(relayUrl: string, ingress: IngressName, s: Spec): Promise<R
     return post(`${relayUrl}/v1/chat/completions`, body);
   }
   if (ingress === "anthropic-messages") {
-    const content: unknown = s.image ? [{ type: "text", text: user }, { type: "image", source: { type: "base64", media_type: s.image.mime, data: s.image.data } }] : user;
+    const content: unknown = s.image
+      ? [
+          { type: "text", text: user },
+          { type: "image", source: { type: "base64", media_type: s.image.mime, data: s.image.data } },
+        ]
+      : user;
     const messages: unknown[] = [{ role: "user", content }];
     if (s.toolRound) {
       messages.push({ role: "assistant", content: [{ type: "tool_use", id: "call_a", name: "get_weather", input: { city: "Paris" } }] });
@@ -64,7 +81,14 @@ export function send(relayUrl: string, ingress: IngressName, s: Spec): Promise<R
   }
   const body: Record<string, unknown> = { contents, generationConfig: { maxOutputTokens: s.maxTokens ?? 100 } };
   if (s.system) body.systemInstruction = { parts: [{ text: s.system }] };
-  if (s.tools || s.toolRound) body.tools = [{ functionDeclarations: [{ name: "get_weather", description: "weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } }, required: ["city"] } }] }];
+  if (s.tools || s.toolRound)
+    body.tools = [
+      {
+        functionDeclarations: [
+          { name: "get_weather", description: "weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } }, required: ["city"] } },
+        ],
+      },
+    ];
   const action = s.stream ? "streamGenerateContent?alt=sse" : "generateContent";
   return post(`${relayUrl}/v1beta/models/${s.model}:${action}`, body);
 }
@@ -129,7 +153,8 @@ export async function extract(ingress: IngressName, res: Response, stream: boole
     }
     out.calls = [...calls.values()].map((c) => ({ name: c.name, args: JSON.parse(c.args), id: c.id }));
   } else if (ingress === "anthropic-messages") {
-    if (events[0]?.event !== "message_start" || events[events.length - 1]?.event !== "message_stop") throw new Error("bad anthropic event sequence: " + events.map((e) => e.event).join(","));
+    if (events[0]?.event !== "message_start" || events[events.length - 1]?.event !== "message_stop")
+      throw new Error("bad anthropic event sequence: " + events.map((e) => e.event).join(","));
     const blocks = new Map<number, { type: string; name?: string; id?: string; json: string }>();
     for (const e of events) {
       const j = JSON.parse(e.data);

@@ -21,11 +21,33 @@ function checkErrorShape(ingress: IngressName, status: number, j: any): string {
   }
   if (ingress === "anthropic-messages") {
     expect(j.type).toBe("error");
-    expect(j.error.type).toEqual(status === 429 ? "rate_limit_error" : status === 401 ? "authentication_error" : status === 400 ? "invalid_request_error" : status === 529 ? "overloaded_error" : status >= 500 ? "api_error" : expect.any(String));
+    expect(j.error.type).toEqual(
+      status === 429
+        ? "rate_limit_error"
+        : status === 401
+          ? "authentication_error"
+          : status === 400
+            ? "invalid_request_error"
+            : status === 529
+              ? "overloaded_error"
+              : status >= 500
+                ? "api_error"
+                : expect.any(String),
+    );
     return j.error.message;
   }
   expect(j.error.code).toBe(status);
-  expect(j.error.status).toEqual(status === 429 ? "RESOURCE_EXHAUSTED" : status === 400 ? "INVALID_ARGUMENT" : status === 401 ? "UNAUTHENTICATED" : status === 504 ? "DEADLINE_EXCEEDED" : expect.any(String));
+  expect(j.error.status).toEqual(
+    status === 429
+      ? "RESOURCE_EXHAUSTED"
+      : status === 400
+        ? "INVALID_ARGUMENT"
+        : status === 401
+          ? "UNAUTHENTICATED"
+          : status === 504
+            ? "DEADLINE_EXCEEDED"
+            : expect.any(String),
+  );
   return j.error.message;
 }
 
@@ -65,7 +87,9 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
       expect(text).not.toContain("wrongkey");
       expect(checkErrorShape(ingress, 401, JSON.parse(text))).toContain("***");
       expect(last()).toMatchObject({ ok: false, status: 401, retryable: true });
-      expect(m.requests[0].headers[kind === "openai" ? "authorization" : kind === "azure" ? "api-key" : kind === "anthropic" ? "x-api-key" : "x-goog-api-key"]).toContain("sk-wrongkey");
+      expect(
+        m.requests[0].headers[kind === "openai" ? "authorization" : kind === "azure" ? "api-key" : kind === "anthropic" ? "x-api-key" : "x-goog-api-key"],
+      ).toContain("sk-wrongkey");
     });
 
     it("an error mid-stream reaches the client in its format and is not retryable", async () => {

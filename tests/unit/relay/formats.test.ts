@@ -62,7 +62,16 @@ describe("bounds", () => {
 describe("canonical form", () => {
   it("OpenAI: system and developer messages become the system prompt; unknown fields pass to the same wire", () => {
     const r = formats["openai-chat"].parse(
-      oa({ messages: [{ role: "system", content: "A" }, { role: "developer", content: [{ type: "text", text: "B" }] }, { role: "user", content: "hi" }], seed: 7, response_format: { type: "json_object" }, stop: "END" }),
+      oa({
+        messages: [
+          { role: "system", content: "A" },
+          { role: "developer", content: [{ type: "text", text: "B" }] },
+          { role: "user", content: "hi" },
+        ],
+        seed: 7,
+        response_format: { type: "json_object" },
+        stop: "END",
+      }),
     );
     expect(r.system).toBe("A\n\nB");
     expect(r.messages).toEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
@@ -72,18 +81,37 @@ describe("canonical form", () => {
   it("Anthropic: tool results become tool messages with the called function's name", () => {
     const r = formats["anthropic-messages"].parse(
       an({
-        system: [{ type: "text", text: "S1" }, { type: "text", text: "S2" }],
+        system: [
+          { type: "text", text: "S1" },
+          { type: "text", text: "S2" },
+        ],
         messages: [
           { role: "user", content: "weather?" },
-          { role: "assistant", content: [{ type: "text", text: "checking" }, { type: "tool_use", id: "t1", name: "w", input: { c: 1 } }] },
-          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "sunny", is_error: false }, { type: "text", text: "thanks" }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "text", text: "checking" },
+              { type: "tool_use", id: "t1", name: "w", input: { c: 1 } },
+            ],
+          },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "t1", content: "sunny", is_error: false },
+              { type: "text", text: "thanks" },
+            ],
+          },
         ],
         tool_choice: { type: "any" },
       }),
     );
     expect(r.system).toBe("S1\nS2");
     expect(r.toolChoice).toBe("required");
-    expect(r.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "checking" }], toolCalls: [{ id: "t1", name: "w", arguments: '{"c":1}' }] });
+    expect(r.messages[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "checking" }],
+      toolCalls: [{ id: "t1", name: "w", arguments: '{"c":1}' }],
+    });
     expect(r.messages[2]).toEqual({ role: "tool", toolCallId: "t1", toolName: "w", content: [{ type: "text", text: "sunny" }] });
     expect(r.messages[3]).toEqual({ role: "user", content: [{ type: "text", text: "thanks" }] });
   });
@@ -109,7 +137,11 @@ describe("canonical form", () => {
     expect(r.stream).toBe(true);
   });
   it("Gemini paths", () => {
-    expect(parseGeminiPath("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse")).toEqual({ model: "gemini-2.5-flash", action: "streamGenerateContent", stream: true });
+    expect(parseGeminiPath("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse")).toEqual({
+      model: "gemini-2.5-flash",
+      action: "streamGenerateContent",
+      stream: true,
+    });
     expect(parseGeminiPath("/v1beta/models/gemini-pro:generateContent")).toMatchObject({ stream: false });
     expect(parseGeminiPath("/v1beta/models")).toBeNull();
   });
@@ -117,9 +149,17 @@ describe("canonical form", () => {
 
 describe("error shapes", () => {
   const err = { status: 429, message: "slow down", type: "rate_limit_error", code: "rate_limited" };
-  it("OpenAI", () => expect(JSON.parse(formats["openai-chat"].renderError(err).body)).toEqual({ error: { message: "slow down", type: "rate_limit_error", param: null, code: "rate_limited" } }));
-  it("Anthropic", () => expect(JSON.parse(formats["anthropic-messages"].renderError(err).body)).toEqual({ type: "error", error: { type: "rate_limit_error", message: "slow down" } }));
-  it("Gemini", () => expect(JSON.parse(formats.gemini.renderError(err).body)).toEqual({ error: { code: 429, message: "slow down", status: "RESOURCE_EXHAUSTED" } }));
+  it("OpenAI", () =>
+    expect(JSON.parse(formats["openai-chat"].renderError(err).body)).toEqual({
+      error: { message: "slow down", type: "rate_limit_error", param: null, code: "rate_limited" },
+    }));
+  it("Anthropic", () =>
+    expect(JSON.parse(formats["anthropic-messages"].renderError(err).body)).toEqual({
+      type: "error",
+      error: { type: "rate_limit_error", message: "slow down" },
+    }));
+  it("Gemini", () =>
+    expect(JSON.parse(formats.gemini.renderError(err).body)).toEqual({ error: { code: 429, message: "slow down", status: "RESOURCE_EXHAUSTED" } }));
 });
 
 describe("registry and adapters", () => {

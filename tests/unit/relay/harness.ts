@@ -42,7 +42,16 @@ export interface Relay {
   close(): Promise<void>;
 }
 
-const PASSTHROUGH = new Set<PassthroughEndpoint>(["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions", "moderations", "rerank"]);
+const PASSTHROUGH = new Set<PassthroughEndpoint>([
+  "completions",
+  "embeddings",
+  "responses",
+  "images/generations",
+  "audio/speech",
+  "audio/transcriptions",
+  "moderations",
+  "rerank",
+]);
 
 export async function startRelay(channel: (model: string) => ChannelView): Promise<Relay> {
   const outcomes: ForwardOutcome[] = [];
@@ -66,8 +75,12 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
         if (!g) throw new RelayError(404, "unknown path");
         const body: unknown = JSON.parse(raw.toString());
         const embed = g.action === "embedContent" || g.action === "batchEmbedContents";
-        const request = embed ? parseGeminiEmbeddings(body, { model: g.model, single: g.action === "embedContent" }) : formats.gemini.parse(body, { model: g.model, stream: g.stream });
-        return done(await forward({ ingress, request, channel: ch(g.model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }));
+        const request = embed
+          ? parseGeminiEmbeddings(body, { model: g.model, single: g.action === "embedContent" })
+          : formats.gemini.parse(body, { model: g.model, stream: g.stream });
+        return done(
+          await forward({ ingress, request, channel: ch(g.model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }),
+        );
       }
       const endpoint = path.slice("/v1/".length) as PassthroughEndpoint;
       if (path === "/v1/chat/completions" || path === "/v1/messages") {
@@ -79,7 +92,17 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
           throw new RelayError(400, "the body is not valid JSON");
         }
         const request = formats[ingress].parse(body);
-        return done(await forward({ ingress, request, channel: ch(request.model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }));
+        return done(
+          await forward({
+            ingress,
+            request,
+            channel: ch(request.model),
+            clientRes: res,
+            signal: ac.signal,
+            timeoutMs: relay.timeoutMs,
+            transport: relay.transport,
+          }),
+        );
       }
       if (PASSTHROUGH.has(endpoint)) {
         const ct = String(req.headers["content-type"] ?? "");
@@ -94,7 +117,9 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
           model = at.model;
           p = { endpoint, multipart: { body: raw, model: at }, contentType: ct };
         }
-        return done(await forward({ ingress, request: p, channel: ch(model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }));
+        return done(
+          await forward({ ingress, request: p, channel: ch(model), clientRes: res, signal: ac.signal, timeoutMs: relay.timeoutMs, transport: relay.transport }),
+        );
       }
       throw new RelayError(404, `unknown path ${path}`);
     } catch (e) {

@@ -13,7 +13,23 @@ describe("JSON worker", () => {
     const image = "data:image/png;base64," + Buffer.alloc(600_000, 9).toString("base64");
     const latin = big(300_000, "é");
     const wide = big(300_000, "中");
-    const body = { model: "m", messages: [{ role: "user", content: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: image } }] }], latin, wide, n: 2, ok: true, none: null };
+    const body = {
+      model: "m",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "hi" },
+            { type: "image_url", image_url: { url: image } },
+          ],
+        },
+      ],
+      latin,
+      wide,
+      n: 2,
+      ok: true,
+      none: null,
+    };
     const { value, strings } = await parseOffThread(Buffer.from(JSON.stringify(body)));
     expect(value).toEqual(body);
     // the long strings are kept with their bytes (Latin-1, or UTF-16 for the CJK one) and
@@ -22,7 +38,9 @@ describe("JSON worker", () => {
     expect(strings.get(wide)!.wide).toBe(true);
     expect(strings.get(latin)!.wide).toBe(false);
     for (const s of [image, latin, wide]) expect(strings.get(s)!.quarters).toBe(quarterTokens(s));
-    expect(estimatePromptTokens(formats["openai-chat"].parse({ model: "m", messages: [{ role: "user", content: wide }] }), strings)).toBe(estimatePromptTokens(formats["openai-chat"].parse({ model: "m", messages: [{ role: "user", content: wide }] })));
+    expect(estimatePromptTokens(formats["openai-chat"].parse({ model: "m", messages: [{ role: "user", content: wide }] }), strings)).toBe(
+      estimatePromptTokens(formats["openai-chat"].parse({ model: "m", messages: [{ role: "user", content: wide }] })),
+    );
     expect(Buffer.from(strings.get(image)!.bytes).toString("latin1")).toBe(image);
     // and the data of the data: URL, as the ingress format cuts it
     expect(Buffer.from(strings.get(image.slice(22))!.bytes, strings.get(image.slice(22))!.start).toString("latin1")).toBe(image.slice(22));
@@ -34,7 +52,17 @@ describe("JSON worker", () => {
 
   it("serialises like JSON.stringify, the parsed strings sent as their shared bytes, the caller's objects unchanged", async () => {
     const image = "data:image/png;base64," + Buffer.alloc(600_000, 3).toString("base64");
-    const { value, strings } = await parseOffThread(Buffer.from(JSON.stringify({ model: "m", input: [{ type: "input_image", image_url: image }, { type: "input_text", text: "x" }] })));
+    const { value, strings } = await parseOffThread(
+      Buffer.from(
+        JSON.stringify({
+          model: "m",
+          input: [
+            { type: "input_image", image_url: image },
+            { type: "input_text", text: "x" },
+          ],
+        }),
+      ),
+    );
     const j = value as { model: string; input: { image_url?: string }[] };
     // a pass-through body: a shallow copy with another model; an adapter's body: new objects
     // around the same string, and a string made anew (cut from the URL)

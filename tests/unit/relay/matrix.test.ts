@@ -89,7 +89,11 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
         // the tool's schema reached the upstream in its own shape, lower-case JSON Schema types
         const j = m.requests[0].json;
         const schema =
-          kind === "anthropic" ? j.tools[0].input_schema : kind === "gemini" ? j.tools[0].functionDeclarations[0].parametersJsonSchema : j.tools[0].function.parameters;
+          kind === "anthropic"
+            ? j.tools[0].input_schema
+            : kind === "gemini"
+              ? j.tools[0].functionDeclarations[0].parametersJsonSchema
+              : j.tools[0].function.parameters;
         expect(schema.type).toBe("object");
         expect(schema.properties.city.type).toBe("string");
       });
@@ -102,7 +106,10 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
         expect(x.text).toBe('echo: {"temp":20}');
         const j = m.requests[0].json;
         if (kind === "anthropic") {
-          expect(j.messages[1]).toEqual({ role: "assistant", content: [{ type: "tool_use", id: expect.any(String), name: "get_weather", input: { city: "Paris" } }] });
+          expect(j.messages[1]).toEqual({
+            role: "assistant",
+            content: [{ type: "tool_use", id: expect.any(String), name: "get_weather", input: { city: "Paris" } }],
+          });
           expect(j.messages[2].content[0]).toMatchObject({ type: "tool_result", tool_use_id: j.messages[1].content[0].id });
         } else if (kind === "gemini") {
           expect(j.contents[1]).toEqual({ role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }] });
@@ -119,10 +126,16 @@ describe.each(INGRESSES)("ingress %s", (ingress) => {
 
     it("image part reaches the upstream in its shape", async () => {
       const m = use(kind);
-      const res = await send(fixture.relay.url, ingress, { model: MODEL, stream: false, user: "what is it", image: { mime: "image/png", data: "iVBORw0KGgo=" } });
+      const res = await send(fixture.relay.url, ingress, {
+        model: MODEL,
+        stream: false,
+        user: "what is it",
+        image: { mime: "image/png", data: "iVBORw0KGgo=" },
+      });
       expect(res.status).toBe(200);
       const j = m.requests[0].json;
-      if (kind === "anthropic") expect(j.messages[0].content[1]).toEqual({ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } });
+      if (kind === "anthropic")
+        expect(j.messages[0].content[1]).toEqual({ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } });
       else if (kind === "gemini") expect(j.contents[0].parts[1]).toEqual({ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } });
       else expect(j.messages[0].content[1]).toEqual({ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } });
     });

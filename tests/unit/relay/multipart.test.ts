@@ -71,7 +71,10 @@ describe("locateMultipartModel and withMultipartModel", () => {
 
   it("finds a model sent before the file, unquoted name, lower-case header, a preamble and an epilogue", () => {
     const body = form([modelPart("whisper-1", "form-data; name=model"), filePart], { preamble: "This is a preamble.", epilogue: "epilogue\r\n--" });
-    const lower = Buffer.from(body.toString("latin1").replace("Content-Disposition: form-data; name=model", "content-disposition:form-data;name=model"), "latin1");
+    const lower = Buffer.from(
+      body.toString("latin1").replace("Content-Disposition: form-data; name=model", "content-disposition:form-data;name=model"),
+      "latin1",
+    );
     for (const b of [body, lower]) {
       const out = rewrite(b, CONTENT_TYPE, "mapped");
       expect(out.toString("latin1")).toBe(b.toString("latin1").replace(`${CRLF}${CRLF}whisper-1${CRLF}`, `${CRLF}${CRLF}mapped${CRLF}`));
@@ -81,7 +84,10 @@ describe("locateMultipartModel and withMultipartModel", () => {
   it("reads an unquoted boundary, a part without headers, and padding after a delimiter", () => {
     const ct = "multipart/form-data;boundary=----formdata-undici-0123456789";
     const b = "----formdata-undici-0123456789";
-    const body = Buffer.from(`--${b}  ${CRLF}${CRLF}no headers${CRLF}--${b}${CRLF}Content-Disposition: form-data; name="model"${CRLF}${CRLF}m-1${CRLF}--${b}--`, "latin1");
+    const body = Buffer.from(
+      `--${b}  ${CRLF}${CRLF}no headers${CRLF}--${b}${CRLF}Content-Disposition: form-data; name="model"${CRLF}${CRLF}m-1${CRLF}--${b}--`,
+      "latin1",
+    );
     expect(rewrite(body, ct, "m-2").toString("latin1")).toBe(body.toString("latin1").replace("m-1", "m-2"));
   });
 
@@ -128,7 +134,11 @@ describe("refusals: 400, invalid_request_error, in OpenAI's error shape", () => 
     ["no boundary", () => locateMultipartModel(form([modelPart("m")]), "multipart/form-data"), /boundary/],
     ["another boundary than the body's", () => locateMultipartModel(form([modelPart("m")]), "multipart/form-data; boundary=other"), /declared boundary/],
     ["a body cut before its end", () => locateMultipartModel(form([modelPart("m"), filePart]).subarray(0, 200), CONTENT_TYPE), /closing boundary/],
-    ["a part whose headers never end", () => locateMultipartModel(Buffer.from(`--b${CRLF}Content-Disposition: form-data; name="model"${CRLF}--b--`), "multipart/form-data; boundary=b"), /headers/],
+    [
+      "a part whose headers never end",
+      () => locateMultipartModel(Buffer.from(`--b${CRLF}Content-Disposition: form-data; name="model"${CRLF}--b--`), "multipart/form-data; boundary=b"),
+      /headers/,
+    ],
   ];
   for (const [what, fn, message] of cases)
     it(what, () => {

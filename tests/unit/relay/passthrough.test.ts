@@ -70,7 +70,13 @@ describe.each(["openai", "azure"] as const)("%s channel", (which) => {
         expect(events.map((e) => e.event)).toEqual(["response.created", "response.output_text.delta", "response.completed"]);
       } else expect(((await res.json()) as any).output[0].content[0].text).toBe("hi there");
       expect(m.requests[0].url).toBe(which === "openai" ? "/v1/responses" : "/openai/responses?api-version=2024-10-21");
-      expect(last().usage).toEqual({ prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, cached_tokens: USAGE.cached, cache_creation_tokens: 0, reasoning_tokens: USAGE.reasoning });
+      expect(last().usage).toEqual({
+        prompt_tokens: USAGE.prompt,
+        completion_tokens: USAGE.completion,
+        cached_tokens: USAGE.cached,
+        cache_creation_tokens: 0,
+        reasoning_tokens: USAGE.reasoning,
+      });
       expect(last().usageEstimated).toBe(false);
     });
 

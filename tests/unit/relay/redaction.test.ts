@@ -42,11 +42,42 @@ beforeAll(async () => {
       res.writeHead(200, { "content-type": "application/json" });
       if (mode === "json-200-error") return res.end(errorJson());
       // content-echo, whole answers
-      if (path.endsWith("/embeddings")) return res.end(JSON.stringify({ object: "list", data: [{ object: "embedding", index: 0, embedding: [1, 2] }], model: ECHO, usage: { prompt_tokens: 1, total_tokens: 1 } }));
-      if (path.endsWith("/responses")) return res.end(JSON.stringify({ id: "r", object: "response", output: [{ type: "message", content: [{ type: "output_text", text: ECHO }] }], usage: { input_tokens: 1, output_tokens: 2 } }));
+      if (path.endsWith("/embeddings"))
+        return res.end(
+          JSON.stringify({
+            object: "list",
+            data: [{ object: "embedding", index: 0, embedding: [1, 2] }],
+            model: ECHO,
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          }),
+        );
+      if (path.endsWith("/responses"))
+        return res.end(
+          JSON.stringify({
+            id: "r",
+            object: "response",
+            output: [{ type: "message", content: [{ type: "output_text", text: ECHO }] }],
+            usage: { input_tokens: 1, output_tokens: 2 },
+          }),
+        );
       if (path.endsWith("/completions") && !path.endsWith("/chat/completions"))
-        return res.end(JSON.stringify({ id: "c", object: "text_completion", choices: [{ index: 0, text: ECHO, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }));
-      return res.end(JSON.stringify({ id: "c", object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: ECHO }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }));
+        return res.end(
+          JSON.stringify({
+            id: "c",
+            object: "text_completion",
+            choices: [{ index: 0, text: ECHO, finish_reason: "stop" }],
+            usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+          }),
+        );
+      return res.end(
+        JSON.stringify({
+          id: "c",
+          object: "chat.completion",
+          model: "m",
+          choices: [{ index: 0, message: { role: "assistant", content: ECHO }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+        }),
+      );
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
     const content = path.endsWith("/responses")
@@ -58,7 +89,8 @@ beforeAll(async () => {
     if (mode !== "stream-error-first") events.push(content);
     if (mode !== "content-echo") {
       events.push(`data: ${JSON.stringify({ error: { message: ECHO, type: `t-${PART_B}`, code: `c-${PART_A}` } })}\n\n`);
-      if (path.endsWith("/responses")) events.push(`event: error\ndata: ${JSON.stringify({ type: "error", code: `c-${PART_A}`, message: ECHO, param: null })}\n\n`);
+      if (path.endsWith("/responses"))
+        events.push(`event: error\ndata: ${JSON.stringify({ type: "error", code: `c-${PART_A}`, message: ECHO, param: null })}\n\n`);
     } else events.push("data: [DONE]\n\n");
     // cut the stream in the middle of the key, so that each half arrives in its own chunk
     const all = events.join("");
@@ -78,10 +110,30 @@ afterAll(async () => {
 });
 
 const ROUTES: { name: string; path: string; body: (stream: boolean) => unknown; streams: boolean }[] = [
-  { name: "/v1/chat/completions", path: "/v1/chat/completions", body: (stream) => ({ model: "m", messages: [{ role: "user", content: "hi" }], stream }), streams: true },
-  { name: "/v1/messages", path: "/v1/messages", body: (stream) => ({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "hi" }], stream }), streams: true },
-  { name: "Gemini generateContent", path: "/v1beta/models/m:generateContent", body: () => ({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }), streams: false },
-  { name: "Gemini streamGenerateContent", path: "/v1beta/models/m:streamGenerateContent?alt=sse", body: () => ({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }), streams: true },
+  {
+    name: "/v1/chat/completions",
+    path: "/v1/chat/completions",
+    body: (stream) => ({ model: "m", messages: [{ role: "user", content: "hi" }], stream }),
+    streams: true,
+  },
+  {
+    name: "/v1/messages",
+    path: "/v1/messages",
+    body: (stream) => ({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "hi" }], stream }),
+    streams: true,
+  },
+  {
+    name: "Gemini generateContent",
+    path: "/v1beta/models/m:generateContent",
+    body: () => ({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+    streams: false,
+  },
+  {
+    name: "Gemini streamGenerateContent",
+    path: "/v1beta/models/m:streamGenerateContent?alt=sse",
+    body: () => ({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+    streams: true,
+  },
   { name: "Gemini embedContent", path: "/v1beta/models/m:embedContent", body: () => ({ content: { parts: [{ text: "hi" }] } }), streams: false },
   { name: "/v1/completions", path: "/v1/completions", body: (stream) => ({ model: "m", prompt: "hi", stream }), streams: true },
   { name: "/v1/responses", path: "/v1/responses", body: (stream) => ({ model: "m", input: "hi", stream }), streams: true },
@@ -151,7 +203,7 @@ describe("PassthroughRedactor", () => {
     const r = new PassthroughRedactor(ch, true);
     expect(r.push(Buffer.from('data: {"a":1}\n\n')).toString()).toBe('data: {"a":1}\n\n');
     expect(r.push(Buffer.from('data: {"a"')).length).toBe(0);
-    expect(r.push(Buffer.from(':2}\n\n')).toString()).toBe('data: {"a":2}\n\n');
+    expect(r.push(Buffer.from(":2}\n\n")).toString()).toBe('data: {"a":2}\n\n');
     expect(r.end()).toBeUndefined();
   });
 });

@@ -45,7 +45,13 @@ describe.each(KINDS)("upstream %s", (kind) => {
   describe("openai SDK", () => {
     it("chat", async () => {
       const m = use(kind);
-      const r = await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "system", content: "sys" }, { role: "user", content: "hi sdk" }] });
+      const r = await openai.chat.completions.create({
+        model: "gpt-4o",
+        messages: [
+          { role: "system", content: "sys" },
+          { role: "user", content: "hi sdk" },
+        ],
+      });
       expect(r.choices[0].message.content).toBe("echo: hi sdk");
       expect(r.usage?.prompt_tokens).toBe(USAGE.prompt);
       expect(r.usage?.completion_tokens).toBe(USAGE.completion);
@@ -54,7 +60,12 @@ describe.each(KINDS)("upstream %s", (kind) => {
 
     it("streaming with usage", async () => {
       use(kind);
-      const stream = await openai.chat.completions.create({ model: "gpt-4o", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "stream me please" }] });
+      const stream = await openai.chat.completions.create({
+        model: "gpt-4o",
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: "user", content: "stream me please" }],
+      });
       let text = "";
       let usage: OpenAI.CompletionUsage | undefined | null;
       let chunks = 0;
@@ -95,7 +106,12 @@ describe.each(KINDS)("upstream %s", (kind) => {
   describe("anthropic SDK", () => {
     it("messages", async () => {
       const m = use(kind);
-      const r = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 50, system: "sys", messages: [{ role: "user", content: "hello claude" }] });
+      const r = await anthropic.messages.create({
+        model: "claude-sonnet-4-5",
+        max_tokens: 50,
+        system: "sys",
+        messages: [{ role: "user", content: "hello claude" }],
+      });
       expect(r.content[0]).toMatchObject({ type: "text", text: "echo: hello claude" });
       expect(r.usage.input_tokens + (r.usage.cache_read_input_tokens ?? 0) + (r.usage.cache_creation_input_tokens ?? 0)).toBe(USAGE.prompt);
       expect(r.usage.output_tokens).toBe(USAGE.completion);
@@ -185,7 +201,11 @@ describe("openai SDK on the other endpoints", () => {
   for (const kind of ["openai", "azure"] as const)
     it(`audio transcription via ${kind}: the upstream gets the mapped model and the file intact`, async () => {
       const m = use(kind);
-      const r = await openai.audio.transcriptions.create({ model: "whisper-1", file: await toFile(AUDIO, "speech.wav", { type: "audio/wav" }), language: "en" });
+      const r = await openai.audio.transcriptions.create({
+        model: "whisper-1",
+        file: await toFile(AUDIO, "speech.wav", { type: "audio/wav" }),
+        language: "en",
+      });
       expect(r.text).toBe("hello world");
       const up = m.requests[0];
       expect(up.url).toBe(kind === "openai" ? "/v1/audio/transcriptions" : "/openai/deployments/up-whisper-1/audio/transcriptions?api-version=2024-10-21");
@@ -208,7 +228,9 @@ describe("openai SDK on the other endpoints", () => {
     form.append("file", new Blob([AUDIO], { type: "audio/wav" }), "speech.wav");
     const res = await fetch(`${relay.url}/v1/audio/transcriptions`, { method: "POST", body: form });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { message: expect.stringMatching(/model is required/), type: "invalid_request_error", param: null, code: "invalid_request" } });
+    expect(await res.json()).toEqual({
+      error: { message: expect.stringMatching(/model is required/), type: "invalid_request_error", param: null, code: "invalid_request" },
+    });
     expect(m.requests).toHaveLength(0);
   });
 
@@ -239,7 +261,12 @@ describe("google genai SDK embeddings", () => {
     ]);
     expect(m.requests).toHaveLength(1);
     expect(m.requests[0].url).toBe("/v1beta/models/up-gemini-embedding-001:batchEmbedContents");
-    expect(m.requests[0].json.requests[1]).toEqual({ model: "models/up-gemini-embedding-001", content: { parts: [{ text: "hi" }] }, taskType: "RETRIEVAL_DOCUMENT", outputDimensionality: 8 });
+    expect(m.requests[0].json.requests[1]).toEqual({
+      model: "models/up-gemini-embedding-001",
+      content: { parts: [{ text: "hi" }] },
+      taskType: "RETRIEVAL_DOCUMENT",
+      outputDimensionality: 8,
+    });
     upstreamSawOnlyChannelKey(m);
     // Gemini counts no tokens for embeddings: ceil(28/4) + ceil(2/4), estimated
     expect(lastOutcome()).toMatchObject({ ok: true, usageEstimated: true, usage: { prompt_tokens: 8, completion_tokens: 0 } });
@@ -255,7 +282,11 @@ describe("google genai SDK embeddings", () => {
   for (const kind of ["openai", "azure"] as const)
     it(`several contents to an ${kind} channel: converted to /v1/embeddings and back, usage from the upstream`, async () => {
       const m = use(kind);
-      const r = await genai.models.embedContent({ model: "text-embedding-3-small", contents: ["first text", "second"], config: { outputDimensionality: 8, taskType: "RETRIEVAL_QUERY" } });
+      const r = await genai.models.embedContent({
+        model: "text-embedding-3-small",
+        contents: ["first text", "second"],
+        config: { outputDimensionality: 8, taskType: "RETRIEVAL_QUERY" },
+      });
       // the mock's vector: [0.1, 0.2, 0.3 + index]
       expect(r.embeddings?.map((e) => e.values)).toEqual([
         [0.1, 0.2, 0.3],
@@ -307,7 +338,12 @@ describe("Gemini's single :embedContent over REST", () => {
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ embedding: { values: [0, 11, 4] } });
     expect(m.requests[0].url).toBe("/v1beta/models/up-gemini-embedding-001:embedContent");
-    expect(m.requests[0].json).toEqual({ model: "models/up-gemini-embedding-001", content: { parts: [{ text: "hello" }, { text: " world" }] }, taskType: "RETRIEVAL_QUERY", outputDimensionality: 4 });
+    expect(m.requests[0].json).toEqual({
+      model: "models/up-gemini-embedding-001",
+      content: { parts: [{ text: "hello" }, { text: " world" }] },
+      taskType: "RETRIEVAL_QUERY",
+      outputDimensionality: 4,
+    });
   });
 
   it("to an OpenAI channel: one input made of the parts, answered as one embedding", async () => {

@@ -16,7 +16,11 @@ beforeAll(() => {
 describe.each(["openai", "anthropic", "gemini"] as const)("node:http transport, upstream %s", (kind) => {
   it("stream with usage, from an Anthropic client", async () => {
     use(kind);
-    const x = await extract("anthropic-messages", await send(fixture.relay.url, "anthropic-messages", { model: "m", stream: true, user: "via node:http" }), true);
+    const x = await extract(
+      "anthropic-messages",
+      await send(fixture.relay.url, "anthropic-messages", { model: "m", stream: true, user: "via node:http" }),
+      true,
+    );
     expect(x.text).toBe("echo: via node:http");
     expect(x.prompt).toBe(USAGE.prompt);
     expect(last()).toMatchObject({ ok: true, usageEstimated: false });

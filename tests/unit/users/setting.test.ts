@@ -6,7 +6,10 @@ import { searchWhere } from "@/lib/users/list-users";
 
 describe("publicSetting", () => {
   it("strips the webhook secret and says whether one is set", () => {
-    expect(JSON.parse(publicSetting(JSON.stringify({ webhook_secret: "x", notify_type: "webhook" })))).toEqual({ notify_type: "webhook", webhook_secret_set: true });
+    expect(JSON.parse(publicSetting(JSON.stringify({ webhook_secret: "x", notify_type: "webhook" })))).toEqual({
+      notify_type: "webhook",
+      webhook_secret_set: true,
+    });
     expect(JSON.parse(publicSetting(JSON.stringify({ notify_type: "email" })))).toEqual({ notify_type: "email", webhook_secret_set: false });
     expect(publicSetting("")).toBe("");
     expect(publicSetting("not json")).toBe("");
