@@ -11,6 +11,7 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "UNAUTHENTICATED" // no valid session or credential
   | "FORBIDDEN" // authenticated but lacking the role
+  | "BANNED" // authenticated, but the account is disabled
   | "RATE_LIMITED"
   | "QUOTA_EXCEEDED"
   | "DEMO_REFUSED"
@@ -52,6 +53,9 @@ const ERROR_MAP: Record<ErrorCode, { console: number; relay: number; relayType: 
   UPSTREAM: { console: 200, relay: 500, relayType: "invalid_request_error" },
   UNAUTHENTICATED: { console: 401, relay: 401, relayType: "authentication_error" },
   FORBIDDEN: { console: 403, relay: 403, relayType: "permission_error" },
+  // a business refusal on the console (its message, "banned", is shown as is; a 403 would
+  // show "insufficient permission"), a 403 on the relay (the playground)
+  BANNED: { console: 200, relay: 403, relayType: "permission_error" },
   DEMO_REFUSED: { console: 405, relay: 405, relayType: "invalid_request_error" },
   PAYLOAD_TOO_LARGE: { console: 413, relay: 413, relayType: "invalid_request_error" },
   RATE_LIMITED: { console: 429, relay: 429, relayType: "rate_limit_error" },

@@ -1,4 +1,5 @@
 // Used by the relay when auto-ban decides a channel must stop: status 3 with why and when.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { CHANNEL_STATUS, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";

@@ -1,5 +1,6 @@
 // A channel the system disabled (status 3) passed a test: enable it again (only status 3;
 // a channel an admin disabled stays disabled).
+import "server-only";
 import { db } from "@/lib/db/client";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { CHANNEL_STATUS, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";

@@ -1,4 +1,5 @@
 // POST /api/channel/batch: deletes the given channels; answers how many went.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";

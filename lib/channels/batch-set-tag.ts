@@ -1,4 +1,5 @@
 // POST /api/channel/batch/tag: set (or clear, with an empty tag) the tag of the given channels.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";

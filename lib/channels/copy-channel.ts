@@ -4,6 +4,7 @@
 // response time start over, and balance and used quota start at 0 unless
 // reset_balance=false. The status is the original's. Abilities are rebuilt in the same
 // transaction and the routing cache is dropped, like every channel write.
+import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

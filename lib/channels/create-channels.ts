@@ -1,5 +1,6 @@
 // POST /api/channel/: one channel, or (mode "batch") one channel per non-empty key line.
 // Keys are sealed before storage.
+import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import { seal } from "@/lib/auth/secret-box";
 import { db, type Tx } from "@/lib/db/client";

@@ -1,4 +1,5 @@
 // DELETE /api/channel/{id}: the channel and its routing rows.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";

@@ -1,4 +1,5 @@
 // DELETE /api/channel/disabled: removes manually and automatically disabled channels.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { CHANNEL_STATUS, channelsChanged, removeChannels } from "@/lib/channels/shared";
 import type { UserCtx } from "@/lib/ctx";

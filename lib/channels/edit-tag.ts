@@ -1,5 +1,6 @@
 // PUT /api/channel/tag: rename the tag and/or set model_mapping, groups, models, priority,
 // weight of all its channels.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";

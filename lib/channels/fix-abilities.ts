@@ -1,5 +1,6 @@
 // POST /api/channel/fix: rebuilds the whole abilities index from the channels; answers the
 // number of channels indexed.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
 import type { UserCtx } from "@/lib/ctx";

@@ -1,6 +1,7 @@
 // Channel reads for the console: list and search (with optional tag aggregation), one
 // channel, distinct tags. Channels are few (hundreds), so filtering on list columns (groups,
 // models) and aggregation by tag happen in memory after a narrow database query.
+import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

@@ -1,5 +1,7 @@
 // Query-string shapes shared by the channel list and search routes.
+import "server-only";
 import { z } from "zod";
+import { MAX_PAGE } from "@/lib/http/params";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -29,7 +31,7 @@ export const page = z.coerce
   .int()
   .optional()
   .catch(1)
-  .transform((v) => Math.max(1, v ?? 1));
+  .transform((v) => Math.min(MAX_PAGE, Math.max(1, v ?? 1)));
 export const pageSize = (def = 10, max = 100) =>
   z.coerce
     .number()

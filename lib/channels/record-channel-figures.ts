@@ -1,5 +1,6 @@
 // Balance and response-time figures written back by balance queries and channel tests.
 // Not a routing change: abilities and the routing cache are left alone.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { nowSeconds } from "@/lib/billing/ledger";
 

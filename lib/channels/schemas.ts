@@ -1,5 +1,6 @@
 // Input shapes of the channel calls (new-api field names) and their normalisation into
 // column values. Lists may come as "a,b" or ["a","b"]; JSON columns as text or objects.
+import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { refusalMessageKey, urlRefusal } from "@/lib/net/outbound";

@@ -1,4 +1,5 @@
 // POST /api/channel/tag/enabled|disabled: the status of every channel of the tag.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";

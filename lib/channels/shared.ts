@@ -2,6 +2,7 @@
 // of a row, the abilities index rebuild, and cache invalidation after every write.
 // Every channel write runs in one transaction with the rebuild (or removal) of the
 // affected abilities, then calls channelsChanged() once it has committed.
+import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import type { Tx } from "@/lib/db/client";
 import { publishInvalidation } from "@/lib/cache/invalidate";

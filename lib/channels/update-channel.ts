@@ -1,5 +1,6 @@
 // PUT /api/channel/: any subset of the fields; an empty or absent key keeps the stored one
 // (a new one is sealed before storage).
+import "server-only";
 import { seal } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

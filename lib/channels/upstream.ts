@@ -2,6 +2,7 @@
 // a billing endpoint) and the model list (the upstream's /v1/models). The key is sent to
 // the upstream only; error messages carry the HTTP status, never the key or the body. The
 // calls go out under the outbound policy (lib/net/outbound.ts, docs/outbound.md).
+import "server-only";
 import { db } from "@/lib/db/client";
 import { open } from "@/lib/auth/secret-box";
 import { AppError } from "@/lib/errors";
@@ -15,8 +16,9 @@ const TIMEOUT_MS = 15_000;
 async function getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
   let res: Response;
   try {
-    // under the outbound policy; redirects followed a few hops, each one checked
-    res = await outboundFetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    // under the outbound policy; a channel call follows no redirect (it carries the key):
+    // a 3xx is a failure, "HTTP 302"
+    res = await outboundFetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS), maxRedirects: 0 });
   } catch (err) {
     const refusal = outboundRefusal(err);
     if (refusal) throw new AppError("UPSTREAM", refusalMessageKey(refusal.reason));

@@ -49,9 +49,10 @@ export async function authenticate(headers: Headers): Promise<User> {
   const claimed = headers.get(USER_HEADER);
   if (!claimed) throw new AppError("UNAUTHENTICATED", "missing_user_header");
   if (claimed !== String(user.id)) throw new AppError("UNAUTHENTICATED", "user_header_mismatch");
-  // A business refusal (HTTP 200, success:false), as new-api answers it: a 403 would be
-  // shown by the console's catalogue as "insufficient permission" instead of "banned".
-  if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
+  // BANNED: HTTP 200 with success:false on the console, as new-api answers it (a 403 would be
+  // shown by the console's catalogue as "insufficient permission" instead of "banned"); 403
+  // on the playground's relay route (lib/errors.ts).
+  if (user.status !== USER_STATUS.enabled) throw new AppError("BANNED", "user_banned");
   return user;
 }
 

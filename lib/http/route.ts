@@ -84,6 +84,13 @@ export function errorResponse(ctx: Ctx, err: unknown): Response {
   return respond(500, { success: false, message: ctx.t("internal_error") });
 }
 
+// Parameters that fail their schema: HTTP 400 with the envelope, whose message names the
+// parameter (or is the rule's own catalogue message). The console shows the message of a 400
+// as it shows a business refusal's (docs/conventions.md).
+function invalid(ctx: Ctx, error: z.ZodError): Response {
+  return respond(400, { success: false, message: zodMessage(ctx, error) });
+}
+
 function zodMessage(ctx: Ctx, error: z.ZodError): string {
   const issue = error.issues[0];
   // A custom message that names a catalogue key is rendered in the caller's language.
@@ -134,20 +141,20 @@ export function route<
       let params: unknown = (await context?.params) ?? {};
       if (options.params) {
         const parsed = options.params.safeParse(params);
-        if (!parsed.success) return respond(200, { success: false, message: zodMessage(ctx, parsed.error) });
+        if (!parsed.success) return invalid(ctx, parsed.error);
         params = parsed.data;
       }
       const url = new URL(request.url);
       let query: unknown = undefined;
       if (options.query) {
         const parsed = options.query.safeParse(Object.fromEntries(url.searchParams));
-        if (!parsed.success) return respond(200, { success: false, message: zodMessage(ctx, parsed.error) });
+        if (!parsed.success) return invalid(ctx, parsed.error);
         query = parsed.data;
       }
       let body: unknown = undefined;
       if (options.body) {
         const parsed = options.body.safeParse(await readBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY));
-        if (!parsed.success) return respond(200, { success: false, message: zodMessage(ctx, parsed.error) });
+        if (!parsed.success) return invalid(ctx, parsed.error);
         body = parsed.data;
       }
       const result = await handler({ ctx: full, query, body, params, request } as HandlerArgs<A, Q, B, P>);

@@ -10,20 +10,22 @@ import { page, pageSize } from "@/lib/channels/query";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { containsText } from "@/lib/db/like";
 import type { UserCtx } from "@/lib/ctx";
+import { MAX_INT32, MAX_TIMESTAMP, queryInt } from "@/lib/http/params";
 
-const optInt = z.coerce.number().int().optional().catch(undefined);
+const optId = queryInt(MAX_INT32);
+const optTime = queryInt(MAX_TIMESTAMP);
 const optStr = z.string().max(200).optional();
 
 export const logQuery = z.object({
   p: page,
   page_size: pageSize(10),
-  type: optInt,
+  type: optId,
   username: optStr,
   token_name: optStr,
   model_name: optStr,
-  start_timestamp: optInt,
-  end_timestamp: optInt,
-  channel: optInt,
+  start_timestamp: optTime,
+  end_timestamp: optTime,
+  channel: optId,
   group: optStr,
 });
 export type LogQuery = z.infer<typeof logQuery>;

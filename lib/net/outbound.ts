@@ -168,7 +168,8 @@ export type OutboundInit = {
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
-  /** redirects followed, each hop under the same check (default MAX_REDIRECTS; 0 refuses any) */
+  /** redirects followed, each hop under the same check (default MAX_REDIRECTS); 0: a redirect is
+   * answered as it came, never followed (calls that carry a channel key) */
   maxRedirects?: number;
 };
 
@@ -221,7 +222,7 @@ export async function outboundFetch(url: string, init: OutboundInit = {}): Promi
       throw outboundRefusal(e) ?? e;
     }
     const location = res.headers.get("location");
-    if (!REDIRECTS.has(res.status) || location === null) return res;
+    if (!REDIRECTS.has(res.status) || location === null || max === 0) return res;
     await res.body?.cancel().catch(() => {});
     if (hop >= max) throw new OutboundRefusedError("too_many_redirects");
     let nextText: string;

@@ -23,7 +23,7 @@ import type { ChatRequest } from "@/lib/relay/types";
 // may pass on a later try.
 export type ChannelTestResult = { success: boolean; message: string; time: number /* seconds */; isRetryable: boolean };
 
-export function isRetryableStatus(status: number): boolean {
+export function retestMayPass(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
@@ -58,7 +58,7 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
     if (!res.ok) {
       const err = adapter.parseError(res.status, text, view);
       noteChannelFailure(c, err);
-      result = { success: false, message: `${err.status}: ${err.message}`, time, isRetryable: isRetryableStatus(err.status) };
+      result = { success: false, message: `${err.status}: ${err.message}`, time, isRetryable: retestMayPass(err.status) };
     } else {
       adapter.parseChat(JSON.parse(text));
       result = { success: true, message: "", time, isRetryable: false };

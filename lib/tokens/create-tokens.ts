@@ -1,5 +1,6 @@
 // POST /api/token/: `count` tokens (1..100) for the actor; the extra ones get the name plus
 // "-" and 6 random letters or digits.
+import "server-only";
 import type { Prisma, Token } from "@/generated/sqlite/client";
 import { randomAlnum } from "@/lib/auth/lookup-hash";
 import { db } from "@/lib/db/client";

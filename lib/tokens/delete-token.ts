@@ -1,5 +1,6 @@
 // DELETE /api/token/{id}: soft deletion (deleted_at, status disabled); a deleted token never
 // authenticates again.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { ownToken, type TokenActor } from "@/lib/tokens/owned";

@@ -1,5 +1,6 @@
 // What creating and updating a token share: the checks on the fields given and their
 // column values (absent fields are left alone).
+import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { AppError } from "@/lib/errors";
 import { canUseGroup } from "@/lib/billing/groups";

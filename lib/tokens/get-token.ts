@@ -1,4 +1,5 @@
 // GET /api/token/{id}: one of the actor's tokens, key masked.
+import "server-only";
 import { ownToken, type TokenActor } from "@/lib/tokens/owned";
 import { tokenView } from "@/lib/tokens/shared";
 

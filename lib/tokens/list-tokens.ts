@@ -1,4 +1,5 @@
 // GET /api/token/: the actor's tokens, newest first, keys masked.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { liveTokensOf, type TokenActor } from "@/lib/tokens/owned";
 import { tokenView } from "@/lib/tokens/shared";

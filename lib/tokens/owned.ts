@@ -1,5 +1,6 @@
 // The scope of every token verb: the acting user's own tokens that are not deleted. A user
 // (admin included) never sees or changes another user's token through these calls.
+import "server-only";
 import type { Token, User } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

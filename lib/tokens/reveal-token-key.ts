@@ -1,4 +1,5 @@
 // POST /api/token/{id}/key: the full key, for the owner's copy button.
+import "server-only";
 import { ownToken, type TokenActor } from "@/lib/tokens/owned";
 import { fullKey } from "@/lib/tokens/shared";
 

@@ -1,4 +1,5 @@
 // Input of the token calls (new-api field names).
+import "server-only";
 import { z } from "zod";
 
 const list = z.union([z.string(), z.array(z.string())]).transform((v) =>

@@ -1,6 +1,7 @@
 // GET /api/token/search: keyword matches the name; token matches any part of the key (with
 // or without "sk-"). Keys are stored sealed, so the second filter decrypts the owner's own
 // tokens in memory.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { liveTokensOf, type TokenActor } from "@/lib/tokens/owned";
 import { fullKey, tokenView } from "@/lib/tokens/shared";

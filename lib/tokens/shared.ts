@@ -1,6 +1,7 @@
 // Token keys and the token view. A key is "sk-" + 48 random letters and digits. The
 // database keeps its keyed hash (lookup) and its sealed form (so that only the owner can
 // copy it again); lists show it masked.
+import "server-only";
 import type { Token } from "@/generated/sqlite/client";
 import { lookupHash, randomAlnum } from "@/lib/auth/lookup-hash";
 import { open, seal } from "@/lib/auth/secret-box";

@@ -1,5 +1,6 @@
 // PUT /api/token/: the fields given (statusOnly: ?status_only=true, which changes the status
 // alone). An expired or exhausted token cannot be enabled.
+import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

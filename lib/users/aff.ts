@@ -1,6 +1,7 @@
 // Invitation: the caller's code, and moving invitation earnings (aff_quota) into the
 // balance. The earnings are decremented conditionally (never below zero) and the balance
 // credited through the ledger, in one transaction.
+import "server-only";
 import { changeUserQuota } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

@@ -1,4 +1,5 @@
 // An admin creates a user, with a role strictly below their own.
+import "server-only";
 import { hashPassword } from "@/lib/auth/password";
 import { USER_STATUS } from "@/lib/auth/roles";
 import { nowSeconds } from "@/lib/billing/ledger";

@@ -1,6 +1,7 @@
 // A user deregisters their own account: deleted_at set and the personal data erased
 // (lib/users/erase-account.ts), in one transaction. The username is free again. The super
 // admin cannot delete itself.
+import "server-only";
 import { isRoot } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

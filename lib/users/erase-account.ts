@@ -4,6 +4,7 @@
 // usage logs still add up; everything that names or reaches the person goes. The username
 // becomes a tombstone longer than any registrable name, so the old name is free again and
 // the tombstone can never collide with a real account.
+import "server-only";
 import type { Tx } from "@/lib/db/client";
 import { TOKEN_STATUS } from "@/lib/tokens/shared";
 

@@ -1,5 +1,6 @@
 // A new system access token for the caller: 32 random characters, shown once; only its
 // keyed lookup hash is stored, and it replaces any previous token.
+import "server-only";
 import { lookupHash, randomAlnum } from "@/lib/auth/lookup-hash";
 import { db } from "@/lib/db/client";
 import type { UserCtx } from "@/lib/http/route";

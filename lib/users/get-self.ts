@@ -1,4 +1,5 @@
 // The calling user's own record.
+import "server-only";
 import type { UserCtx } from "@/lib/http/route";
 import { presentUser } from "@/lib/users/present";
 

@@ -2,6 +2,7 @@
 // whatever their level (the logs already show every user's traffic to admins), but only
 // the fields the card shows. The editor's full record (GET /api/user/{id}) keeps the level
 // rule (docs/product-rules.md, "Accounts").
+import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";

@@ -1,4 +1,5 @@
 // One user for the admin editor; only users strictly below the actor (the root: anyone).
+import "server-only";
 import { canManage } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

@@ -1,5 +1,6 @@
 // Groups: the ones a user may choose (UserUsableGroups, with their GroupRatio) plus the
 // user's own group; and, for admins, every group that has a ratio.
+import "server-only";
 import type { UserCtx } from "@/lib/http/route";
 import { getJson } from "@/lib/options/store";
 

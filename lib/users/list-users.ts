@@ -1,5 +1,6 @@
 // Admin user list and search, newest first. Deregistered users are listed too (their row
 // shows DeletedAt). The list page is 0-based (p), the search page 1-based, as the console sends.
+import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import type { UserCtx } from "@/lib/http/route";

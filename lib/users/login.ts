@@ -1,6 +1,7 @@
 // Password login by username or e-mail. Every failure that could tell whether an account
 // exists (unknown, wrong password, deregistered) answers the same login_failed; a banned
 // account that gave the right password is told it is banned.
+import "server-only";
 import { verifyPassword } from "@/lib/auth/password";
 import { USER_STATUS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";

@@ -3,6 +3,7 @@
 // personal data (lib/users/erase-account.ts). The update is
 // conditional on the role and status the rules were checked against, so that two
 // concurrent actions cannot combine into something neither would allow.
+import "server-only";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

@@ -1,6 +1,7 @@
 // The public user object: what every response that returns a user carries. Built field by
 // field (never by spreading the row), so that the password hash and the access-token hash
 // can never leak, and the setting JSON loses its webhook secret.
+import "server-only";
 import type { User } from "@/generated/sqlite/client";
 
 // The stored setting JSON without webhook_secret; webhook_secret_set says whether one is kept.

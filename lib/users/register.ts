@@ -1,6 +1,7 @@
 // Self-registration with a password. The new user, the new-user bonus, and the invitation
 // rewards (inviter's earnings, invitee's bonus) are written in one transaction; every
 // balance change goes through the ledger. An unknown invitation code is ignored, as in new-api.
+import "server-only";
 import { hashPassword } from "@/lib/auth/password";
 import { ROLE, USER_STATUS } from "@/lib/auth/roles";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";

@@ -1,7 +1,9 @@
 // Input shapes of the account calls. Custom messages "msg:<key>" are rendered in the
 // caller's language by route(). Limits: username at most 12 characters, password 8 to 20
 // (docs/product-rules.md, "Accounts").
+import "server-only";
 import { z } from "zod";
+import { MAX_PAGE } from "@/lib/http/params";
 
 export const USERNAME_MAX = 12;
 export const PASSWORD_MIN = 8;
@@ -18,8 +20,6 @@ export const displayName = str.trim().max(DISPLAY_NAME_MAX, "msg:display_name_to
 export const quotaAmount = z
   .union([z.number(), z.string().trim().regex(/^\d+$/, "msg:quota_invalid").transform(Number)])
   .pipe(z.number({ error: "msg:quota_invalid" }).int("msg:quota_invalid").min(0, "msg:quota_invalid").max(Number.MAX_SAFE_INTEGER, "msg:quota_invalid"));
-
-export const idParam = z.object({ id: z.coerce.number({ error: "msg:invalid_parameter" }).int().positive("msg:invalid_parameter") });
 
 export const loginBody = z.object({
   username: str.trim().min(1, "msg:login_required_fields").max(100, "msg:login_failed"),
@@ -45,7 +45,7 @@ export const updateSelfBody = z.object({
 });
 
 export const pageQuery = z.object({
-  p: z.coerce.number().int().min(0).optional(),
+  p: z.coerce.number().int().min(0).max(MAX_PAGE).optional(),
   page_size: z.coerce.number().int().min(1).max(100).optional().default(10),
 });
 

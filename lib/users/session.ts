@@ -1,4 +1,5 @@
 // The Set-Cookie value of a fresh console session for user (after login or a password change).
+import "server-only";
 import type { User } from "@/generated/sqlite/client";
 import { passwordVersion, sealSession, sessionCookie } from "@/lib/auth/session";
 import { nowSeconds } from "@/lib/billing/ledger";

@@ -1,4 +1,5 @@
 // The inbox bell: how many messages addressed to the caller are unread.
+import "server-only";
 import { db } from "@/lib/db/client";
 import type { UserCtx } from "@/lib/http/route";
 

@@ -1,6 +1,7 @@
 // A user edits their own display name and password. A password change needs the current
 // password; it changes the session's password version, so every other session ends and
 // the caller gets a fresh cookie.
+import "server-only";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

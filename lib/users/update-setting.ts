@@ -1,6 +1,7 @@
 // The caller's notification and display settings, kept as JSON in user.setting. Given
 // fields replace stored ones; an empty webhook_secret keeps the stored secret (secrets are
 // never sent back, so the form cannot resend them). Webhooks must use https.
+import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";

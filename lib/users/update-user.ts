@@ -2,6 +2,7 @@
 // keeps the current one. A new quota is applied as a ledger delta (new - old) computed
 // and written inside one transaction: the row is re-read and updated only if its quota is
 // still the value the delta was computed from, so a concurrent change is never overwritten.
+import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { hashPassword } from "@/lib/auth/password";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";

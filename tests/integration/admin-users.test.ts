@@ -197,6 +197,10 @@ describe("manage actions", () => {
     expect(await user.post("/api/token/", { name: "x" })).toMatchObject({ status: 200, success: false, message: "This user has been banned" });
     expect((await user.get("/api/user/")).message).toBe("This user has been banned"); // before the role check
     expect((await new ApiClient(server.url).login("user1", "user-pass-1")).message).toBe("This user has been banned");
+    // the playground's relay route answers in the OpenAI shape: 403, permission_error
+    const pg = await user.raw("POST", "/pg/chat/completions", { model: "m", messages: [{ role: "user", content: "hi" }] });
+    const pgBody = (await pg.json()) as { error: { type: string; message: string } };
+    expect([pg.status, pgBody.error.type, pgBody.error.message]).toEqual([403, "permission_error", "This user has been banned"]);
     expect((await manage(admin, userId, "enable")).data).toEqual({ status: 1, role: 1 });
     expect((await user.get("/api/user/self")).success).toBe(true);
   });

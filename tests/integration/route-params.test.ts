@@ -28,6 +28,9 @@ const BAD: [string, string][] = [
   ["DELETE", "/api/token/0"],
   ["POST", "/api/token/1e400/key"],
   ["GET", "/api/user/abc"],
+  ["GET", "/api/user/abc/info"],
+  ["GET", "/api/user/99999999999/info"],
+  ["GET", "/api/channel/1e20"],
 ];
 
 describe("path parameters", () => {
@@ -36,7 +39,7 @@ describe("path parameters", () => {
     await zh.login(root.username, root.password);
     for (const [method, path] of BAD) {
       const en = await root.client.call(method, path);
-      expect([path, en.status, en.success, en.message]).toEqual([path, 200, false, "Invalid parameter"]);
+      expect([path, en.status, en.success, en.message]).toEqual([path, 400, false, "Invalid parameter"]);
       const cn = await zh.call(method, path);
       expect([path, cn.success, cn.message]).toEqual([path, false, "无效的参数"]);
     }
@@ -51,5 +54,24 @@ describe("path parameters", () => {
     const missing = await root.client.get(`/api/channel/${id + 1000}`);
     expect(missing.success).toBe(false);
     expect(missing.message).not.toBe("Invalid parameter");
+  });
+
+  it("numbers beyond the columns' range in a query answer 400 naming the parameter, never a 500", async () => {
+    const named: [string, string, string][] = [
+      ["GET", "/api/log/?type=1e20", "type"],
+      ["GET", "/api/log/?channel=1e20", "channel"],
+      ["GET", "/api/log/?start_timestamp=1e20", "start_timestamp"],
+      ["GET", "/api/log/self/?end_timestamp=1e20", "end_timestamp"],
+      ["GET", "/api/log/stat?start_timestamp=1e20", "start_timestamp"],
+      ["DELETE", "/api/log/?target_timestamp=1e20", "target_timestamp"],
+      ["GET", "/api/user/?p=1e20", "p"],
+    ];
+    for (const [method, path, param] of named) {
+      const r = await root.client.call(method, path);
+      expect([path, r.status, r.success, r.message]).toEqual([path, 400, false, `Invalid parameter: ${param}`]);
+    }
+    // a page beyond the last is an empty page, as any page past the end
+    const tokens = await root.client.call("GET", "/api/token/?p=1e20");
+    expect([tokens.status, tokens.success]).toEqual([200, true]);
   });
 });

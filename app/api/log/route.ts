@@ -1,12 +1,12 @@
 // GET /api/log/: usage logs of every user, with filters (admin)
 // DELETE /api/log/?target_timestamp=: delete the logs older than the time; answers the count (admin)
 import { z } from "zod";
+import { MAX_TIMESTAMP, queryInt } from "@/lib/http/params";
 import { route } from "@/lib/http/route";
 import { deleteLogsBefore, listLogs, logQuery } from "@/lib/logs/query";
 
 export const GET = route({ access: "admin", query: logQuery }, async ({ ctx, query }) => listLogs({ ctx, input: { query, all: true } }));
 
-export const DELETE = route(
-  { access: "admin", query: z.object({ target_timestamp: z.coerce.number().int().optional().catch(undefined) }) },
-  async ({ ctx, query }) => deleteLogsBefore({ ctx, input: query.target_timestamp }),
+export const DELETE = route({ access: "admin", query: z.object({ target_timestamp: queryInt(MAX_TIMESTAMP) }) }, async ({ ctx, query }) =>
+  deleteLogsBefore({ ctx, input: query.target_timestamp }),
 );
