@@ -105,9 +105,10 @@ describe("console body limit while the body arrives", () => {
     for (const [i, r] of results.entries()) {
       expect(r.status).toBe(413);
       expect(JSON.parse(r.body)).toEqual({ success: false, message: i % 2 ? "Request body too large" : "请求体过大" });
-      // answered after about the 1 MiB limit (plus what the sockets buffer), not at 50 MB
+      // answered after about the 1 MiB limit plus what the loopback sockets buffer (up to about
+      // 14 MiB seen on a loaded machine), long before the 50 MB are sent
       expect(r.sentBeforeAnswer).toBeGreaterThan(0);
-      expect(r.sentBeforeAnswer).toBeLessThan(12 * MiB);
+      expect(r.sentBeforeAnswer).toBeLessThan(25 * MiB);
       expect(r.sentTotal).toBeLessThan(50 * MiB);
     }
     // the server is fine afterwards
