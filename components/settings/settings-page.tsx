@@ -58,7 +58,7 @@ export function SettingsPage() {
 
   if (!isAdminRole(role)) return null;
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-col">
+    <div className="mx-auto flex w-full max-w-7xl flex-col px-4 py-6">
       <PageTitle>{t("title")}</PageTitle>
       {error && <Alert tone="error">{t("loadFailed")}</Alert>}
       {state && (

@@ -80,6 +80,12 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     // a reload keeps the tab
     await page.goto(`${server.url}/admin/settings?tab=system`);
     await section(page, s.system.payment).waitFor();
+    // on a phone width the tabs scroll and the fields stack
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/admin/settings?tab=ratelimit`);
+    await section(page, s.ratelimit.title).waitFor();
+    await shoot(page, locale, "settings-phone", false);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it("saves a changed option, then says nothing changed", async () => {
