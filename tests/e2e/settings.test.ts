@@ -5,6 +5,8 @@
 // address, cancels the password-login confirmation and sees the switch still on; an admin
 // sees root-only fields disabled. Screenshots of every tab in both languages and themes go
 // to test-results/screenshots/.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { makeUser, ROOT_PASSWORD, setupRoot } from "../support/accounts";
@@ -18,9 +20,25 @@ const ADMIN = { username: "opsadmin", password: "user-pass-1" };
 let server: TestServer;
 let browser: Browser;
 let root: ApiClient;
+let source: http.Server;
+let sourceUrl = "";
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
+  // a release source and an OIDC provider on loopback (setupRoot allows private addresses)
+  source = http.createServer((req, res) => {
+    res.setHeader("content-type", "application/json");
+    if (req.url === "/release")
+      res.end(JSON.stringify({ tag_name: "v999.1.0", body: "## Highlights\n\n- **faster** relay\n\n<script>window.__pwned = 1</script>" }));
+    else if (req.url === "/.well-known/openid-configuration")
+      res.end(JSON.stringify({ authorization_endpoint: `${sourceUrl}/auth`, token_endpoint: `${sourceUrl}/token`, userinfo_endpoint: `${sourceUrl}/me` }));
+    else {
+      res.statusCode = 404;
+      res.end("{}");
+    }
+  });
+  await new Promise<void>((r) => source.listen(0, "127.0.0.1", r));
+  sourceUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
   server = await startServer();
   root = await setupRoot(server);
   await makeUser(server, root, ADMIN.username, 10, ADMIN.password);
@@ -29,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await new Promise((r) => source?.close(r));
 });
 
 async function newPage(locale: Locale): Promise<{ ctx: BrowserContext; page: Page }> {
@@ -135,6 +154,40 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     expect(await sw.getAttribute("aria-checked")).toBe("true");
     await login.getByRole("button", { name: m.settingsKit.save }).click();
     await expectToast(page, m.settingsKit.unchanged);
+  });
+
+  it("checks for updates and shows the release notes sanitized; fetches the OIDC endpoints", async () => {
+    for (const key of ["oidc.well_known", "oidc.authorization_endpoint", "oidc.token_endpoint", "oidc.user_info_endpoint"])
+      await root.put("/api/option/", { key, value: "" });
+    await root.put("/api/option/", { key: "UpdateCheckUrl", value: `${sourceUrl}/missing` });
+    await page.goto(`${server.url}/admin/settings?tab=other`);
+    await page.getByRole("button", { name: s.other.checkUpdate }).click();
+    await expectToast(page, s.other.updateFailed);
+    await root.put("/api/option/", { key: "UpdateCheckUrl", value: `${sourceUrl}/release` });
+    await page.getByRole("button", { name: s.other.checkUpdate }).click();
+    const dialog = page.getByRole("dialog", { name: s.other.newVersion.replace("{tag}", "v999.1.0") });
+    await dialog.getByRole("heading", { name: "Highlights" }).waitFor();
+    expect(await dialog.locator("strong").textContent()).toBe("faster");
+    expect(await dialog.locator("script").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await shoot(page, locale, "settings-update", false);
+    await dialog.getByRole("button", { name: s.other.close }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    await page.goto(`${server.url}/admin/settings?tab=system`);
+    const oidc = section(page, "OIDC");
+    await oidc.getByLabel(s.labels.oidc_well_known, { exact: true }).fill(`${sourceUrl}/nothing-here`);
+    await oidc.getByRole("button", { name: s.system.fetchWellKnown }).click();
+    await expectToast(page, s.system.oidcFailed);
+    await oidc.getByLabel(s.labels.oidc_well_known, { exact: true }).fill(`${sourceUrl}/.well-known/openid-configuration`);
+    await oidc.getByRole("button", { name: s.system.fetchWellKnown }).click();
+    await expectToast(page, s.system.oidcFetched);
+    expect(await oidc.getByLabel(s.labels.oidc_token_endpoint, { exact: true }).inputValue()).toBe(`${sourceUrl}/token`);
+    expect(await oidc.getByLabel(s.labels.oidc_user_info_endpoint, { exact: true }).inputValue()).toBe(`${sourceUrl}/me`);
+    await oidc.getByRole("button", { name: m.settingsKit.save }).click();
+    await expectToast(page, m.settingsKit.saved);
+    const listed = await root.get<{ key: string; value: string }[]>("/api/option/");
+    expect(listed.data.find((o) => o.key === "oidc.authorization_endpoint")?.value).toBe(`${sourceUrl}/auth`);
   });
 
   it("shows the log clean-up with a default time one month ago", async () => {
