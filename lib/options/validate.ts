@@ -5,6 +5,7 @@
 import "server-only";
 import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
 import { isBooleanOption, OPTION_DEFAULTS } from "@/lib/options/defaults";
+import { checkMapping } from "@/lib/model-mapping/schema";
 
 export type OptionCheck = { ok: true; value: string } | { ok: false; key: MessageKey; params?: MessageParams };
 
@@ -129,6 +130,17 @@ export function validateOption(key: string, rawValue: string, current: (k: strin
     const r = checkNumber(key, value);
     if (!r.ok) return r;
     value = r.value;
+  } else if (key === "model_mapping") {
+    // the same rules as PUT /api/model_mapping/ (lib/model-mapping/schema.ts)
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return no("option_invalid_json", { key });
+    }
+    const m = checkMapping(parsed);
+    if (!m.ok) return no(m.key as MessageKey, m.params);
+    value = JSON.stringify(m.mapping);
   } else if (JSON_OBJECT_KEYS.has(key) || JSON_ARRAY_KEYS.has(key)) {
     const r = checkJson(key, value);
     if (!r.ok) return r;
