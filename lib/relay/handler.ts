@@ -364,26 +364,29 @@ async function relayCall(
   // The next channel of a virtual model's chain: an untried channel of the current actual
   // model, else the first channel of the next actual model that has one. Every attempt,
   // whichever model it is on, counts against the same maxAttempts() (docs/relay.md).
-  const nextInChain = async (links: NonNullable<typeof chain>): Promise<SelectedChannel | null> => {
-    for (let i = link, ex = exclude; i < links.length; i++, ex = new Set<number>()) {
-      const ch = await selectChannel({ group: caller.group, model: links[i].model, exclude: ex, serves: wantsEmbeddings ? servesEmbeddings : undefined });
-      if (!ch) continue;
-      if (i !== link) {
-        link = i;
-        exclude = ex;
-        served = links[i].model;
-        price = links[i].price;
+  // (made for a virtual model only: a plain model's call allocates nothing more)
+  const nextInChain = chain
+    ? async (links: NonNullable<typeof chain>): Promise<SelectedChannel | null> => {
+        for (let i = link, ex = exclude; i < links.length; i++, ex = new Set<number>()) {
+          const ch = await selectChannel({ group: caller.group, model: links[i].model, exclude: ex, serves: wantsEmbeddings ? servesEmbeddings : undefined });
+          if (!ch) continue;
+          if (i !== link) {
+            link = i;
+            exclude = ex;
+            served = links[i].model;
+            price = links[i].price;
+          }
+          return ch;
+        }
+        return null;
       }
-      return ch;
-    }
-    return null;
-  };
+    : null;
   const channelFor = (attempt: number): Promise<SelectedChannel | null> =>
     caller.pinnedChannelId !== null
       ? attempt === 0
         ? pinnedChannel(caller.pinnedChannelId, served, caller.group)
         : Promise.resolve(null)
-      : chain
+      : chain && nextInChain
         ? nextInChain(chain)
         : selectChannel({ group: caller.group, model, exclude, serves: wantsEmbeddings ? servesEmbeddings : undefined });
   const first = await channelFor(0);
