@@ -6,15 +6,12 @@ import "server-only";
 import type { IngressName } from "@/lib/relay/formats";
 import { enabledModels } from "@/lib/channels/channel-cache";
 import type { TokenContext } from "@/lib/relay/token-cache";
-import { virtualModels } from "@/lib/relay/virtual-models";
+import { withVirtualModels } from "@/lib/relay/virtual-models";
 
 const CREATED = 1_700_000_000; // a fixed timestamp: OpenAI's list carries one per model
 
 export async function listModels(ingress: IngressName, ctx: TokenContext): Promise<string> {
-  let models = await enabledModels([ctx.group]);
-  const served = new Set(models);
-  for (const [name, actual] of virtualModels()) if (!served.has(name) && actual.some((m) => served.has(m))) models.push(name);
-  models.sort();
+  let models = withVirtualModels(await enabledModels([ctx.group]));
   if (ctx.token.model_limits_enabled) {
     const allowed = new Set(ctx.token.model_limits);
     models = models.filter((m) => allowed.has(m));

@@ -65,9 +65,21 @@ export function actualModelsOf(model: string): readonly string[] | undefined {
   return (compiled ?? compile()).chains.get(model);
 }
 
-/** Every virtual model with its actual models (GET /v1/models). */
+/** Every virtual model with its actual models. */
 export function virtualModels(): ReadonlyMap<string, readonly string[]> {
   return (compiled ?? compile()).chains;
+}
+
+/**
+ * A model list (the models served in some groups) with the virtual models that at least one
+ * of its models serves added, sorted: GET /v1/models and the console's GET /api/user/models
+ * (the playground and the token model-limit picker). A read model, not a verb.
+ */
+export function withVirtualModels(served: string[]): string[] {
+  const set = new Set(served);
+  const out = served.slice();
+  for (const [name, actual] of virtualModels()) if (!set.has(name) && actual.some((m) => set.has(m))) out.push(name);
+  return out.sort();
 }
 
 export type ChainLink = { model: string; price: ResolvedPrice };

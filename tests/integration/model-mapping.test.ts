@@ -328,6 +328,10 @@ describe("the relay serves a virtual model by its actual models", () => {
     expect(ids).toEqual(expect.arrayContaining(["smart", "smart-stream", "priced-smart", "model-a", "model-b"]));
     expect(ids).not.toContain("ghost");
     expect(ids).not.toContain("model-c");
+    // the console's list (playground, token model limits) has them too
+    const consoleList = (await plain.client.get<string[]>("/api/user/models")).data;
+    expect(consoleList).toEqual(expect.arrayContaining(["smart", "smart-stream", "priced-smart", "model-b"]));
+    expect(consoleList).not.toContain("ghost");
 
     const limited = await plain.client.post<{ key: string }[]>("/api/token/", {
       name: "limited",

@@ -2,7 +2,7 @@
 // written outside the console, ordered by priority, and recompiled when the option changes.
 import { afterEach, describe, expect, it } from "vitest";
 import { applyOption } from "@/lib/options/store";
-import { actualModelsOf, compileMapping, virtualModels } from "@/lib/relay/virtual-models";
+import { actualModelsOf, compileMapping, virtualModels, withVirtualModels } from "@/lib/relay/virtual-models";
 
 afterEach(() => applyOption("model_mapping", "{}"));
 
@@ -57,5 +57,23 @@ describe("actualModelsOf", () => {
     applyOption("model_mapping", JSON.stringify({ fast: [{ model: "gpt-4o-mini", priorities: 0 }] }));
     expect(actualModelsOf("smart")).toBeUndefined();
     expect([...virtualModels().keys()]).toEqual(["fast"]);
+  });
+});
+
+describe("withVirtualModels", () => {
+  it("adds the virtual models that a served model reaches, sorted, once", () => {
+    applyOption(
+      "model_mapping",
+      JSON.stringify({
+        smart: [
+          { model: "gpt-4o", priorities: 1 },
+          { model: "ghost-1", priorities: 0 },
+        ],
+        ghost: [{ model: "ghost-1", priorities: 0 }],
+        "gpt-4o": [{ model: "b", priorities: 0 }],
+      }),
+    );
+    expect(withVirtualModels(["gpt-4o", "b"])).toEqual(["b", "gpt-4o", "smart"]);
+    expect(withVirtualModels([])).toEqual([]);
   });
 });
