@@ -72,6 +72,13 @@ function perToken(price: ResolvedPrice, modelRatio: number, source: PriceSource)
   return price;
 }
 
+// Whether the model has a price of its own (ModelPrice or ModelRatio), not one of the
+// stand-ins below: a virtual model priced this way is billed at its own price whatever
+// actual model serves it (docs/relay.md, "Virtual models").
+export function hasOwnPrice(model: string): boolean {
+  return finite(getJson<Record<string, number>>("ModelPrice", {})[model]) || finite(getJson<Record<string, number>>("ModelRatio", {})[model]);
+}
+
 // group: the group the call is billed in (the token's group, else the user's group).
 export function resolvePrice(input: { model: string; group: string; userSetting?: string | Record<string, unknown> }): ResolvedPrice {
   const { model } = input;

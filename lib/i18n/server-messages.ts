@@ -224,6 +224,21 @@ export const serverMessages = {
     en: "The price or ratio of model {model} is not set; ask the admin to set it or enable self-use mode",
   },
   log_target_required: { zh: "请选择日志时间", en: "Please select the log time" },
+
+  // model mapping (virtual models, lib/model-mapping/schema.ts)
+  mapping_virtual_name_required: { zh: "虚拟模型名称不能为空", en: "The virtual model name is required" },
+  mapping_virtual_name_exists: { zh: "虚拟模型名称已存在：{name}", en: "Virtual model name already exists: {name}" },
+  mapping_actual_models_required: { zh: "至少需要一个实际模型", en: "At least one actual model is required" },
+  mapping_actual_model_required: { zh: "实际模型名称不能为空", en: "The actual model name is required" },
+  mapping_actual_model_repeated: {
+    zh: "同一映射中的实际模型不能重复：{name} 中的 {model}",
+    en: "Actual model names must not repeat within a mapping: {model} in {name}",
+  },
+  mapping_priorities_invalid: { zh: "优先级必须是大于或等于 0 的整数", en: "Priorities must be integers of at least 0" },
+  mapping_maps_to_itself: { zh: "虚拟模型 {name} 不能映射到自身", en: "The virtual model {name} cannot map to itself" },
+  mapping_too_many: { zh: "模型映射最多包含 1000 个虚拟模型", en: "A model mapping holds at most 1000 virtual models" },
+  mapping_saved: { zh: "模型映射已保存", en: "Model mapping saved" },
+  mapping_reloaded: { zh: "已从数据库重新加载模型映射", en: "Model mapping reloaded from the database" },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof serverMessages;

@@ -20,6 +20,8 @@ export type LogOtherInput = {
   audioCompletionRatio?: number;
   requestModel: string;
   upstreamModel: string;
+  virtualModel?: string; // the virtual model the client named, when requestModel is one of its actual models
+  virtualPriced?: boolean; // the virtual model's own price applied, not the served model's
   frtMs?: number; // first-token time of a stream, ms
   channelIds: number[]; // every channel tried, in order (retries)
   systemPrompt?: string;
@@ -65,6 +67,11 @@ export function logOther(i: LogOtherInput): Record<string, unknown> {
   if (i.upstreamModel && i.upstreamModel !== i.requestModel) {
     o.is_model_mapped = true;
     o.upstream_model_name = i.upstreamModel;
+  }
+  // a virtual model's call: model_name is the served actual model (docs/relay.md, "Virtual models")
+  if (i.virtualModel) {
+    o.virtual_model = i.virtualModel;
+    if (i.virtualPriced) o.virtual_priced = true;
   }
   put("frt", i.frtMs);
   o.admin_info = { use_channel: i.channelIds.map(String) };

@@ -6,11 +6,14 @@
 import "server-only";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { checkOptionCombination, checkOptionValue, PAYMENT_KEYS, type OptionCheck } from "@/lib/options/rules";
+import { checkMapping } from "@/lib/model-mapping/schema";
+import type { MessageKey } from "@/lib/i18n/server-messages";
 
 export type { OptionCheck };
 
 export function validateOption(key: string, rawValue: string, current: (k: string) => string): OptionCheck {
   if (!(key in OPTION_DEFAULTS)) return { ok: false, key: "invalid_parameter" };
+  if (key === "model_mapping") return checkMappingOption(rawValue);
   const check = checkOptionValue(key, rawValue);
   if (!check.ok) return check;
   // Payment callbacks are built on the server address: payment settings wait for it.
@@ -19,4 +22,18 @@ export function validateOption(key: string, rawValue: string, current: (k: strin
   const combination = checkOptionCombination(key, check.value, state);
   if (combination) return combination;
   return check;
+}
+
+// model_mapping: the same rules as PUT /api/model_mapping/ (lib/model-mapping/schema.ts),
+// stored in its normalized form.
+function checkMappingOption(value: string): OptionCheck {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return { ok: false, key: "option_invalid_json", params: { key: "model_mapping" } };
+  }
+  const m = checkMapping(parsed);
+  if (!m.ok) return { ok: false, key: m.key as MessageKey, params: m.params };
+  return { ok: true, value: JSON.stringify(m.mapping) };
 }

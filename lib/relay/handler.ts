@@ -37,6 +37,7 @@ import { checkRateLimit, recordSuccess, type RateLimitSubject } from "@/lib/rela
 import { apiKeyOf, errorFormatOf, matchRoute, type RelayRoute } from "@/lib/relay/routes";
 import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
 import { authenticateToken, checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
+import { actualModelsOf, planChain } from "@/lib/relay/virtual-models";
 import { isEmbeddingRequest, RelayError, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
 
 // The caller as billing sees it: a token of a user, or the console user in the playground.
@@ -338,7 +339,16 @@ async function relayCall(
   if (token) checkTokenModel(token.token, model);
   const caller = token ? tokenCaller(token) : playgroundCaller(sessionUser!, json?.group);
   await checkRateLimit(caller.rate);
-  const price = resolvePrice({ model, group: caller.group, userSetting: caller.setting });
+  // A virtual model (docs/relay.md, "Virtual models") is served by its actual models in turn,
+  // each link with the price it is billed at; for any other model this is one Map lookup.
+  const actual = actualModelsOf(model);
+  const chain = actual
+    ? await planChain({ virtual: model, actual, group: caller.group, userSetting: caller.setting, pinnedChannelId: caller.pinnedChannelId })
+    : null;
+  let link = 0;
+  // the model being served (the request's, or the current link's) and the price it is billed at
+  let served = chain ? chain[0].model : model;
+  let price = chain ? chain[0].price : resolvePrice({ model, group: caller.group, userSetting: caller.setting });
 
   // 4. the first channel, then the reservation. The first attempt starts as soon as the
   // reservation's debits are decided, so that their commit overlaps with the upstream's work
@@ -348,13 +358,37 @@ async function relayCall(
   // goes to a channel whose wire has none (Anthropic): it could only refuse.
   const wantsEmbeddings = route.kind === "embeddings" || (route.kind === "passthrough" && route.endpoint === "embeddings");
   const tried: number[] = [];
-  const exclude = new Set<number>();
+  // channels tried for the model being served: a channel that failed one actual model may
+  // still serve the next one
+  let exclude = new Set<number>();
+  // The next channel of a virtual model's chain: an untried channel of the current actual
+  // model, else the first channel of the next actual model that has one. Every attempt,
+  // whichever model it is on, counts against the same maxAttempts() (docs/relay.md).
+  // (made for a virtual model only: a plain model's call allocates nothing more)
+  const nextInChain = chain
+    ? async (links: NonNullable<typeof chain>): Promise<SelectedChannel | null> => {
+        for (let i = link, ex = exclude; i < links.length; i++, ex = new Set<number>()) {
+          const ch = await selectChannel({ group: caller.group, model: links[i].model, exclude: ex, serves: wantsEmbeddings ? servesEmbeddings : undefined });
+          if (!ch) continue;
+          if (i !== link) {
+            link = i;
+            exclude = ex;
+            served = links[i].model;
+            price = links[i].price;
+          }
+          return ch;
+        }
+        return null;
+      }
+    : null;
   const channelFor = (attempt: number): Promise<SelectedChannel | null> =>
     caller.pinnedChannelId !== null
       ? attempt === 0
-        ? pinnedChannel(caller.pinnedChannelId, model, caller.group)
+        ? pinnedChannel(caller.pinnedChannelId, served, caller.group)
         : Promise.resolve(null)
-      : selectChannel({ group: caller.group, model, exclude, serves: wantsEmbeddings ? servesEmbeddings : undefined });
+      : chain && nextInChain
+        ? nextInChain(chain)
+        : selectChannel({ group: caller.group, model, exclude, serves: wantsEmbeddings ? servesEmbeddings : undefined });
   const first = await channelFor(0);
   if (!first) throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
   let channel: SelectedChannel = first;
@@ -364,12 +398,22 @@ async function relayCall(
     return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel, offload: large?.strings });
   };
   let started: Promise<ForwardOutcome> | undefined;
+  let amount = estimateOf(price, request, large?.strings);
+  // A chain holds the dearest estimate of its links, so that a fallback to a dearer model is
+  // covered as a direct call to it would be; the settlement bills the served link's price.
+  if (chain) {
+    for (let i = 1; i < chain.length; i++) {
+      if (chain[i].price === chain[i - 1].price) continue;
+      const a = estimateOf(chain[i].price, request, large?.strings);
+      if (a > amount) amount = a;
+    }
+  }
   const reservation = await reserve(
     {
       userId: caller.userId,
       tokenId: caller.tokenId,
       unlimitedToken: caller.unlimitedToken,
-      amount: estimateOf(price, request, large?.strings),
+      amount,
       ref: randomUUID(),
     },
     () => (started = attemptOn(first)),
@@ -397,7 +441,7 @@ async function relayCall(
       channel = next;
     }
   } catch (err) {
-    if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: model, request_id: reservation.ref });
+    if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: served, request_id: reservation.ref });
     throw err;
   }
 
@@ -409,7 +453,7 @@ async function relayCall(
     username: caller.username,
     token_name: caller.tokenName,
     token_id: caller.tokenId,
-    model_name: model,
+    model_name: served,
     use_time: Math.round((Date.now() - startedAt) / 1000),
     is_stream: "stream" in request ? request.stream : json?.stream === true,
     channel_id: channel.id,
@@ -422,8 +466,10 @@ async function relayCall(
     logOther({
       usageBounded,
       price,
-      requestModel: model,
+      requestModel: served,
       upstreamModel: channel.upstreamModel,
+      virtualModel: chain ? model : undefined,
+      virtualPriced: chain ? price.model === model : undefined,
       frtMs: outcome.frtMs ? Math.round(outcome.frtMs) : undefined,
       channelIds: tried,
       cacheTokens: outcome.usage.cached_tokens || undefined,

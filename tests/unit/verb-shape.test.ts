@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 const DOMAIN = /^@\/lib\/(users|tokens|channels|logs|options|setup|checkin|pricing|billing|relay|status)\//;
 // Not verbs: read models shared with the relay and pages, and query helpers, which a route
 // may call as they are.
-const NOT_VERBS = new Set(["filterOf", "pageSize", "siteStatus", "enabledModels", "modelsByType", "usableGroups"]);
+const NOT_VERBS = new Set(["filterOf", "pageSize", "siteStatus", "enabledModels", "withVirtualModels", "modelsByType", "usableGroups"]);
 
 function routes(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,0 +1,74 @@
+// The usage log's detail shows the virtual model a call asked for (docs/relay.md, "Virtual
+// models"): a call for a virtual model served by its actual model, then the logs page in
+// en and zh, light and dark (screenshots under test-results/screenshots/).
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launch, MESSAGES, shoot } from "./browser";
+import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
+import { startServer, type TestServer } from "../support/server";
+import { seedUser, type SeededUser } from "../support/seed";
+
+let server: TestServer;
+let browser: Browser;
+let mock: MockUpstream;
+let root: SeededUser;
+
+beforeAll(async () => {
+  server = await startServer();
+  mock = await startMockUpstream("openai");
+  root = await seedUser(server, { username: "root", role: 100, quota: 1_000_000 });
+  for (const [key, value] of [
+    ["ModelRatio", JSON.stringify({ "gpt-actual": 1 })],
+    ["CacheRatio", "{}"],
+  ]) {
+    const r = await root.client.put("/api/option/", { key, value });
+    expect(r.success, r.message).toBe(true);
+  }
+  expect(
+    (await root.client.post("/api/channel/", { name: "actual", type: 1, key: mock.key, base_url: mock.url, models: "gpt-actual", group: "default" })).success,
+  ).toBe(true);
+  const m = await root.client.put("/api/model_mapping/", { mapping: { "smart-alias": [{ model: "gpt-actual", priorities: 0 }] } });
+  expect(m.success, m.message).toBe(true);
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mock?.close();
+});
+
+describe("usage log detail of a virtual model's call", () => {
+  it("shows the served model in the row and the virtual model in the detail", async () => {
+    const t = await root.client.post<{ key: string }[]>("/api/token/", { name: "virt", unlimited_quota: true });
+    expect(t.success, t.message).toBe(true);
+    const openai = new OpenAI({ apiKey: t.data[0].key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    await openai.chat.completions.create({ model: "smart-alias", messages: [{ role: "user", content: "hello" }] });
+    let id = 0;
+    for (let i = 0; i < 40 && !id; i++) {
+      const r = await root.client.get<{ items: { id: number }[] }>("/api/log/?p=1&page_size=10&type=2");
+      id = r.data.items[0]?.id ?? 0;
+      if (!id) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(id).toBeGreaterThan(0);
+
+    for (const locale of ["en", "zh"] as const) {
+      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
+      await ctx.addCookies([
+        { name: "NEXT_LOCALE", value: locale, url: server.url },
+        { name: "session", value: root.client.cookie.replace(/^session=/, ""), url: server.url },
+      ]);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/app/logs/api-usage`);
+      const row = page.getByTestId(`log-row-${id}`);
+      await row.waitFor();
+      expect((await row.locator("td").allTextContents()).map((c) => c.trim())).toContain("gpt-actual");
+      await row.getByRole("button", { name: MESSAGES[locale].logs.showDetail }).click();
+      const detail = page.getByTestId(`log-detail-${id}`);
+      await expect.poll(() => detail.textContent()).toContain(`${MESSAGES[locale].logs.detail.virtualModel}smart-alias`);
+      await shoot(page, locale, "model-mapping-log-detail");
+      await ctx.close();
+    }
+  });
+});
