@@ -17,7 +17,9 @@ import "./globals.css";
 export async function generateMetadata(): Promise<Metadata> {
   await ensureReady();
   const status = await siteStatus();
-  return { title: status.system_name || "AI Gateway", icons: [{ url: status.logo || DEFAULT_LOGO }] };
+  // Every page's title ends with the system name; a page without its own title is just the name.
+  const name = status.system_name || "AI Gateway";
+  return { title: { default: name, template: `%s | ${name}` }, icons: [{ url: status.logo || DEFAULT_LOGO }] };
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
