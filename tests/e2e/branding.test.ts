@@ -52,7 +52,8 @@ async function login(page: Page, locale: Locale) {
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
-const NOTICE = "## Maintenance tonight\n\nThe relay restarts at **23:00 UTC**; see [the status page](https://status.example.com).\n\n<img src=x onerror=\"window.noticeEvil=1\"><script>window.noticeEvil=2</script>";
+const NOTICE =
+  '## Maintenance tonight\n\nThe relay restarts at **23:00 UTC**; see [the status page](https://status.example.com).\n\n<img src=x onerror="window.noticeEvil=1"><script>window.noticeEvil=2</script>';
 
 describe("announcement (Notice)", () => {
   it.each(LOCALES)("opens on the home page, renders Markdown safely, closes for the visit or for today (%s)", async (locale) => {
@@ -109,8 +110,8 @@ describe("branded pages", () => {
       SystemName: "Acme Relay",
       Logo: LOGO,
       HomePageContent:
-        "# Acme Relay\n\nOne key for **every model** we resell.\n\n| plan | price |\n|---|---|\n| starter | $5 |\n| team | $50 |\n\n> Questions? Write to <a href=\"mailto:help@example.com\">help@example.com</a>.",
-      About: "## About Acme\n\nWe run this gateway since 2024.\n\n- fast\n- fair\n\n<div class=\"team\">Made by the <em>Acme</em> team</div>",
+        '# Acme Relay\n\nOne key for **every model** we resell.\n\n| plan | price |\n|---|---|\n| starter | $5 |\n| team | $50 |\n\n> Questions? Write to <a href="mailto:help@example.com">help@example.com</a>.',
+      About: '## About Acme\n\nWe run this gateway since 2024.\n\n- fast\n- fair\n\n<div class="team">Made by the <em>Acme</em> team</div>',
       Footer: '<p>© 2026 Acme Relay · <a href="https://example.com/terms" target="_blank">Terms</a></p>',
     });
     const { ctx, page } = await newPage(locale);
@@ -231,7 +232,12 @@ describe("shell", () => {
   });
 
   it("no sidebar entry, top-bar link or menu item leads to a page that is not built", async () => {
-    await setOptions(root, { DataExportEnabled: "true", DrawingEnabled: "true", TaskEnabled: "true" });
+    await setOptions(root, {
+      DataExportEnabled: "true",
+      DrawingEnabled: "true",
+      TaskEnabled: "true",
+      "general_setting.docs_link": "https://docs.example.com/",
+    });
     const { ctx, page } = await newPage("en");
     try {
       await login(page, "en");
@@ -242,6 +248,8 @@ describe("shell", () => {
         expect(hrefs).not.toContain(gone);
       }
       expect(hrefs).toContain("/admin/settings"); // built in parallel (issue 18)
+      // general_setting.docs_link adds the docs link to the top bar
+      expect(await page.locator("header").getByRole("link", { name: MESSAGES.en.shell.nav.docs }).getAttribute("href")).toBe("https://docs.example.com/");
       for (const href of new Set(hrefs)) {
         if (href === "/admin/settings") continue;
         const res = await page.request.get(server.url + href);
@@ -251,7 +259,7 @@ describe("shell", () => {
       expect(await page.locator("a[href='/reset']").count()).toBe(0);
     } finally {
       await ctx.close();
-      await setOptions(root, { DataExportEnabled: "true", DrawingEnabled: "false", TaskEnabled: "false" });
+      await setOptions(root, { DataExportEnabled: "true", DrawingEnabled: "false", TaskEnabled: "false", "general_setting.docs_link": "" });
     }
   });
 
