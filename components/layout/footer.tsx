@@ -28,7 +28,7 @@ export function Footer() {
   }, []);
   return (
     <footer className="border-t border-zinc-200 px-4 py-4 text-center text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
-      {html.trim() ? <SafeHtml className="custom-footer md-content text-xs">{html}</SafeHtml> : <PoweredBy />}
+      {html.trim() ? <SafeHtml className="custom-footer [&_a]:text-blue-600 [&_a]:hover:underline dark:[&_a]:text-blue-400">{html}</SafeHtml> : <PoweredBy />}
     </footer>
   );
 }
