@@ -174,15 +174,23 @@ describe("footer", () => {
   it("re-reads the stored footer 5 times, 200 ms apart, after load", async () => {
     const { ctx, page } = await newPage("en");
     try {
-      await page.goto(server.url + "/about", { waitUntil: "commit" });
-      await page.locator("footer").waitFor();
+      // the page's timers run only when the test says so
+      await page.clock.install();
+      await page.goto(server.url + "/about");
+      // hydrated: the status copy (footer_html among it) has been stored, the re-reads wait
+      await page.waitForFunction(() => localStorage.getItem("status") !== null);
       await page.evaluate(() => localStorage.setItem("footer_html", "<b>saved just now</b>"));
-      await page.locator("footer b").filter({ hasText: "saved just now" }).waitFor({ timeout: 1500 });
-      // after the fifth re-read a change of the stored copy is not picked up any more
-      await page.waitForTimeout(1200);
-      await page.evaluate(() => localStorage.setItem("footer_html", "<i>too late</i>"));
-      await page.waitForTimeout(600);
-      expect(await page.locator("footer i").count()).toBe(0);
+      await page.clock.runFor(210);
+      await page.locator("footer b").filter({ hasText: "saved just now" }).waitFor();
+      // the other four re-reads pick up a later change too; after the fifth, nothing is read
+      await page.evaluate(() => localStorage.setItem("footer_html", "<i>fourth</i>"));
+      await page.clock.runFor(600);
+      await page.locator("footer i").filter({ hasText: "fourth" }).waitFor();
+      await page.clock.runFor(400);
+      await page.evaluate(() => localStorage.setItem("footer_html", "<u>too late</u>"));
+      await page.clock.runFor(2000);
+      await page.waitForTimeout(300);
+      expect(await page.locator("footer u").count()).toBe(0);
     } finally {
       await ctx.close();
     }
