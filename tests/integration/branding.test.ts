@@ -110,7 +110,7 @@ describe("custom_head_html, global_css and global_js", () => {
       const html = await page(path);
       // the head HTML travels as a JSON string, "<" escaped: it cannot close the script early
       expect(html).toContain('<script id="custom-head-html">');
-      expect(html).toContain("\\u003cmeta name=\\\"acme-verification\\\" content=\\\"abc123\\\">\\u003c/script>\\u003cb>");
+      expect(html).toContain('\\u003cmeta name=\\"acme-verification\\" content=\\"abc123\\">\\u003c/script>\\u003cb>');
       expect(html).toContain('<style id="global-css">body { --acme: 1; } <\\/style><script>window.cssEscape=1</script></style>');
       expect(html).toContain('<script id="global-js">window.acmeGlobal = "<\\/script><b>x</b>";</script>');
       // the head HTML and the CSS are in <head>, the script at the end of <body>
@@ -169,7 +169,8 @@ describe("ReverseProxyEnabled and ReverseProxyProvider", () => {
   // A token usable only from 203.0.113.7: whether GET /v1/models lets it through shows which
   // address the server took for the client.
   let key = "";
-  const models = (headers: Record<string, string>) => fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key}`, ...headers } }).then((r) => r.status);
+  const models = (headers: Record<string, string>) =>
+    fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key}`, ...headers } }).then((r) => r.status);
   beforeAll(async () => {
     const owner = await makeUser(server, root, "proxied");
     const r = await owner.client.post<{ key: string }[]>("/api/token/", { name: "ip-bound", remain_quota: 1000, allow_ips: "203.0.113.7" });
@@ -197,5 +198,47 @@ describe("ReverseProxyEnabled and ReverseProxyProvider", () => {
     expect(await models({ "cf-connecting-ip": "203.0.113.7" })).toBe(200);
     expect(await models({ "x-forwarded-for": "203.0.113.7" })).toBe(403);
     await setOptions(root, { ReverseProxyEnabled: "false", ReverseProxyProvider: "nginx" });
+  });
+});
+
+describe("DisplayTokenStatEnabled", () => {
+  // GET /v1/dashboard/billing/{subscription,usage}: the token's figures when on, its owner's when off.
+  let key = "";
+  let unlimitedKey = "";
+  const billing = async (what: string, k = key) =>
+    (await fetch(`${server.url}/v1/dashboard/billing/${what}`, { headers: { authorization: `Bearer ${k}` } })).json() as Promise<Record<string, unknown>>;
+  beforeAll(async () => {
+    await setOptions(root, { QuotaForNewUser: "1000000" });
+    const anon = new ApiClient(server.url);
+    expect((await anon.post("/api/user/register", { username: "statuser", password: "12345678", password2: "12345678" })).success).toBe(true);
+    await setOptions(root, { QuotaForNewUser: "0" });
+    const owner = new ApiClient(server.url);
+    await owner.login("statuser", "12345678");
+    key = (await owner.post<{ key: string }[]>("/api/token/", { name: "stat", remain_quota: 250000 })).data[0].key;
+    unlimitedKey = (await owner.post<{ key: string }[]>("/api/token/", { name: "stat-unlimited", unlimited_quota: true })).data[0].key;
+  });
+
+  it("on: the token's quota and expiry; off: the owner's balance", async () => {
+    await setOptions(root, { DisplayTokenStatEnabled: "true", DisplayInCurrencyEnabled: "false" });
+    expect(await billing("subscription")).toEqual({
+      object: "billing_subscription",
+      has_payment_method: true,
+      soft_limit_usd: 250000,
+      hard_limit_usd: 250000,
+      system_hard_limit_usd: 250000,
+      access_until: 0,
+    });
+    expect(await billing("usage")).toEqual({ object: "list", total_usage: 0 });
+    expect((await billing("subscription", unlimitedKey)).hard_limit_usd).toBe(100000000);
+
+    await setOptions(root, { DisplayTokenStatEnabled: "false" });
+    expect((await billing("subscription")).hard_limit_usd).toBe(1000000);
+    expect((await billing("subscription", unlimitedKey)).hard_limit_usd).toBe(1000000);
+
+    // in dollars when the console shows currency (500000 units = $1)
+    await setOptions(root, { DisplayInCurrencyEnabled: "true" });
+    expect((await billing("subscription")).hard_limit_usd).toBe(2);
+    await setOptions(root, { DisplayTokenStatEnabled: "true" });
+    expect((await billing("subscription")).hard_limit_usd).toBe(0.5);
   });
 });
