@@ -271,7 +271,7 @@ describe("shell", () => {
     }
   });
 
-  it("DefaultCollapseSidebar, DisplayInCurrencyEnabled and AffEnabled change what a user sees", async () => {
+  it("DefaultCollapseSidebar, DisplayInCurrencyEnabled, ServerAddress and AffEnabled change what a user sees", async () => {
     const m = MESSAGES.en;
     const { ctx, page } = await newPage("en");
     try {
@@ -281,6 +281,11 @@ describe("shell", () => {
       expect(await collapse.getAttribute("aria-expanded")).toBe("true");
       await page.getByText(m.me.invite.title).waitFor();
       await page.getByText("$0.00").first().waitFor();
+      // the invitation link is made from this page's origin, or from ServerAddress when set
+      await expect.poll(() => page.locator("#aff-link").inputValue()).toMatch(new RegExp(`^${server.url}/register\\?aff=[A-Za-z0-9]{8}$`));
+      await setOptions(root, { ServerAddress: "https://gw.example.com" });
+      await page.reload();
+      await expect.poll(() => page.locator("#aff-link").inputValue()).toMatch(/^https:\/\/gw\.example\.com\/register\?aff=[A-Za-z0-9]{8}$/);
 
       await setOptions(root, { DefaultCollapseSidebar: "true", DisplayInCurrencyEnabled: "false", AffEnabled: "false" });
       await page.evaluate(() => localStorage.removeItem("default_collapse_sidebar"));
@@ -291,7 +296,7 @@ describe("shell", () => {
       expect(await page.getByText("$0.00").count()).toBe(0);
     } finally {
       await ctx.close();
-      await setOptions(root, { DefaultCollapseSidebar: "false", DisplayInCurrencyEnabled: "true", AffEnabled: "true" });
+      await setOptions(root, { DefaultCollapseSidebar: "false", DisplayInCurrencyEnabled: "true", AffEnabled: "true", ServerAddress: "" });
     }
   });
 
