@@ -5,6 +5,7 @@ import http from "node:http";
 import next from "next";
 import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
+import { clientAddress } from "@/lib/http/client-address";
 import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
 import { flushAll, registerShutdown } from "@/lib/lifecycle";
 import { handleRelay } from "@/lib/relay/handler";
@@ -12,22 +13,6 @@ import { isRelayPath } from "@/lib/relay/routes";
 import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
-
-function clientAddress(req: http.IncomingMessage, trustProxy: boolean): { ip: string; proto: string } {
-  let ip = req.socket.remoteAddress ?? "";
-  let proto = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
-  if (trustProxy) {
-    const forwarded = String(req.headers["x-forwarded-for"] ?? "")
-      .split(",")[0]
-      ?.trim();
-    if (forwarded) ip = forwarded;
-    const fproto = String(req.headers["x-forwarded-proto"] ?? "")
-      .split(",")[0]
-      ?.trim();
-    if (fproto === "https" || fproto === "http") proto = fproto;
-  }
-  return { ip: ip.replace(/^::ffff:/, ""), proto };
-}
 
 // When whoever reads our output goes away (a supervisor or a test runner that died), a write
 // fails with EPIPE; unhandled, that error is itself logged to the same broken pipe, and the
@@ -47,9 +32,15 @@ async function main() {
   await app.prepare();
 
   const server = http.createServer((req, res) => {
-    // The client's address and scheme are facts of the socket (or of a trusted proxy); a
-    // client-sent copy of these headers is dropped so that it cannot spoof them.
-    const { ip, proto } = clientAddress(req, config.TRUST_PROXY);
+    // The client's address and scheme are facts of the socket (or of the reverse proxy the
+    // root declared); a client-sent copy of these headers is overwritten so that it cannot
+    // spoof them.
+    const { ip, proto } = clientAddress(
+      req.socket.remoteAddress ?? "",
+      Boolean((req.socket as { encrypted?: boolean }).encrypted),
+      req.headers,
+      config.TRUST_PROXY,
+    );
     req.headers[CLIENT_IP_HEADER] = ip;
     req.headers[CLIENT_PROTO_HEADER] = proto;
 

@@ -12,7 +12,7 @@ import { shellUser } from "@/lib/session-user";
 export default async function Home() {
   await ensureReady();
   const content = getOption("HomePageContent");
-  if (content.trim()) return <AdminContent content={content} />;
+  if (content.trim()) return <AdminContent content={content} title={(await getTranslations("home"))("contentTitle")} />;
   const [t, status, user] = await Promise.all([getTranslations("home"), siteStatus(), shellUser()]);
   const name = status.system_name || t("defaultName");
   return (

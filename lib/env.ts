@@ -21,7 +21,8 @@ const schema = z.object({
   // Login, register and other sensitive calls: at most N per window per client address.
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   CRITICAL_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1200),
-  // Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy in front of us.
+  // Trust X-Forwarded-Proto from a reverse proxy in front of us (the client address follows
+  // the option ReverseProxyEnabled instead: lib/http/client-address.ts).
   TRUST_PROXY: z
     .enum(["true", "false", "1", "0"])
     .default("false")

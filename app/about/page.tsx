@@ -14,7 +14,7 @@ export async function generateMetadata() {
 export default async function About() {
   await ensureReady();
   const content = getOption("About");
-  if (content.trim()) return <AdminContent content={content} />;
+  if (content.trim()) return <AdminContent content={content} title={(await getTranslations("about"))("title")} />;
   const [t, status] = await Promise.all([getTranslations("about"), siteStatus()]);
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8">

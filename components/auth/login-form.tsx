@@ -10,6 +10,7 @@ import { Field } from "@/components/ui/input";
 import { useStatus } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { safeReturnTo } from "@/lib/client/errors";
+import { isBuilt } from "@/lib/client/navigation";
 import { setLocalUser, type LocalUser } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import { checkLogin } from "@/lib/client/validation";
@@ -56,9 +57,11 @@ export function LoginForm({ expired, returnTo }: { expired: boolean; returnTo: s
               {t("toRegister")}
             </Link>
           )}
-          <Link href="/reset" className="text-blue-600 hover:underline dark:text-blue-400">
-            {t("toReset")}
-          </Link>
+          {isBuilt("/reset") && (
+            <Link href="/reset" className="text-blue-600 hover:underline dark:text-blue-400">
+              {t("toReset")}
+            </Link>
+          )}
         </div>
       }
     >

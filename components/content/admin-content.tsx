@@ -1,15 +1,12 @@
-// Content an administrator wrote in the settings (HomePageContent, About): a URL is shown
-// in a frame, anything else as the HTML (or plain text) they wrote.
-export function AdminContent({ content }: { content: string }) {
+// Content an administrator wrote in the settings (HomePageContent, About): a lone http(s) URL
+// is shown in a frame, anything else as Markdown with sanitized HTML (./markdown.tsx).
+import { contentKind } from "@/lib/client/branding";
+import { SafeMarkdown } from "./markdown";
+
+export function AdminContent({ content, title }: { content: string; title: string }) {
   const value = content.trim();
-  if (/^https?:\/\/\S+$/.test(value)) {
-    return <iframe src={value} title="content" className="h-[calc(100vh-8rem)] w-full border-0" />;
+  if (contentKind(value) === "url") {
+    return <iframe src={value} title={title} className="block h-[calc(100vh-8rem)] w-full border-0" />;
   }
-  const isHtml = /<[a-z][\s\S]*>/i.test(value);
-  return (
-    <div
-      className={isHtml ? "admin-content mx-auto max-w-5xl px-4 py-6" : "mx-auto max-w-5xl px-4 py-6 whitespace-pre-wrap"}
-      {...(isHtml ? { dangerouslySetInnerHTML: { __html: value } } : { children: value })}
-    />
-  );
+  return <SafeMarkdown className="md-content mx-auto max-w-5xl px-4 py-6">{value}</SafeMarkdown>;
 }

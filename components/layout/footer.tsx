@@ -2,16 +2,18 @@
 import { useTranslations } from "next-intl";
 import Link from "next/link";
 import { useEffect, useState } from "react";
+import { SafeHtml } from "@/components/content/markdown";
+import { POWERED_BY, POWERED_BY_ROTATE_MS } from "@/lib/client/branding";
 import { readItem, STORAGE_KEYS } from "@/lib/client/storage";
 import { useStatus } from "./providers";
 
 const REFRESHES = 5;
 const REFRESH_MS = 200;
 
-// The admin's footer HTML, or a powered-by link. As in new-api, the footer re-reads the
-// stored copy 5 times at 200 ms after load, so a status saved just now shows up.
+// The admin's footer HTML (sanitized), or a rotating powered-by link. As the spec says, the
+// footer re-reads the stored copy 5 times at 200 ms after load, so a status saved just now
+// shows up (docs/console-ui.md, "Branding and announcement").
 export function Footer() {
-  const t = useTranslations("shell");
   const status = useStatus();
   const [html, setHtml] = useState(status.footer_html);
   useEffect(() => setHtml(status.footer_html), [status.footer_html]);
@@ -26,18 +28,36 @@ export function Footer() {
   }, []);
   return (
     <footer className="border-t border-zinc-200 px-4 py-4 text-center text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
-      {html ? (
-        // Written by the site's administrator in the settings; shown as they wrote it.
-        <div className="custom-footer" dangerouslySetInnerHTML={{ __html: html }} />
-      ) : (
-        <span>
-          {t("poweredBy")}{" "}
-          <Link href="/about" className="text-blue-600 hover:underline dark:text-blue-400">
-            {status.system_name || t("appName")}
-          </Link>{" "}
-          {status.version && <span>{status.version}</span>}
-        </span>
-      )}
+      {html.trim() ? <SafeHtml className="custom-footer [&_a]:text-blue-600 [&_a]:hover:underline dark:[&_a]:text-blue-400">{html}</SafeHtml> : <PoweredBy />}
     </footer>
+  );
+}
+
+// "Powered by" and a link that rotates through the site itself and the projects it follows.
+function PoweredBy() {
+  const t = useTranslations("shell");
+  const tc = useTranslations("common");
+  const status = useStatus();
+  const [i, setI] = useState(0);
+  useEffect(() => {
+    const timer = window.setInterval(() => setI((n) => (n + 1) % (POWERED_BY.length + 1)), POWERED_BY_ROTATE_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+  const linkClass = "text-blue-600 hover:underline dark:text-blue-400";
+  const entry = i === 0 ? null : POWERED_BY[i - 1];
+  return (
+    <span data-testid="powered-by">
+      {t("poweredBy")}{" "}
+      {entry ? (
+        <a href={entry.href} target="_blank" rel="noopener noreferrer" className={linkClass}>
+          {entry.name}
+        </a>
+      ) : (
+        <Link href="/about" className={linkClass}>
+          {status.system_name || tc("appName")}
+          {status.version && ` ${status.version}`}
+        </Link>
+      )}
+    </span>
   );
 }

@@ -16,7 +16,7 @@ export function NewYearEgg() {
       onClick={() => toast.success({ key: "shell.happyNewYear" })}
       aria-label={t("happyNewYear")}
       title={t("happyNewYear")}
-      className="animate-bounce rounded-md px-2 text-lg"
+      className="animate-pulse rounded-md px-2 text-lg"
     >
       🎉
     </button>

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
-import { isActive } from "@/lib/client/navigation";
+import { DEFAULT_LOGO } from "@/lib/client/branding";
+import { isActive, isBuilt } from "@/lib/client/navigation";
 import { InboxBell } from "./inbox-bell";
 import { LanguageMenu } from "./language-menu";
 import { NewYearEgg } from "./new-year-egg";
@@ -18,15 +19,9 @@ function Brand() {
   const name = status.system_name || t("appName");
   return (
     <Link href="/" className="flex shrink-0 items-center gap-2 font-semibold text-zinc-900 dark:text-zinc-100">
-      {status.logo ? (
-        // An admin-set logo may live on any host: a plain <img>, not next/image.
-        // eslint-disable-next-line @next/next/no-img-element
-        <img src={status.logo} alt="" className="h-7 w-7 rounded object-contain" />
-      ) : (
-        <span aria-hidden className="flex h-7 w-7 items-center justify-center rounded bg-blue-600 text-sm text-white">
-          {name.slice(0, 1)}
-        </span>
-      )}
+      {/* An admin-set logo may live on any host: a plain <img>, not next/image. */}
+      {/* eslint-disable-next-line @next/next/no-img-element */}
+      <img src={status.logo || DEFAULT_LOGO} alt="" data-testid="site-logo" className="h-7 w-7 rounded object-contain" />
       <span className="hidden md:inline">{name}</span>
     </Link>
   );
@@ -39,7 +34,11 @@ export function TopBar() {
   const pathname = usePathname();
   const links = [
     { key: "home", href: "/", active: pathname === "/" },
-    { key: "console", href: status.enable_data_export ? "/app/dashboard" : "/app/tokens", active: /^\/(app|admin|user|channel)(\/|$)/.test(pathname) },
+    {
+      key: "console",
+      href: status.enable_data_export && isBuilt("/app/dashboard") ? "/app/dashboard" : "/app/tokens",
+      active: /^\/(app|admin|user|channel)(\/|$)/.test(pathname),
+    },
     { key: "pricing", href: "/pricing", active: isActive("/pricing", pathname) },
     { key: "about", href: "/about", active: isActive("/about", pathname) },
   ];
@@ -74,7 +73,7 @@ export function TopBar() {
         <NewYearEgg />
         <ThemeToggle />
         <LanguageMenu />
-        {user && <InboxBell />}
+        {user && isBuilt("/app/inbox") && <InboxBell />}
         <UserMenu />
       </div>
     </header>

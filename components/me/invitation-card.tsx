@@ -7,7 +7,7 @@ import { Card, Stat } from "@/components/ui/card";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { reportInvalid } from "@/components/ui/form-error";
 import { Field, Input } from "@/components/ui/input";
-import { useQuotaDisplay } from "@/components/layout/providers";
+import { useQuotaDisplay, useStatus } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
 import { renderQuota } from "@/lib/client/format";
@@ -63,9 +63,11 @@ export function InvitationCard({ user, onChanged }: { user: User; onChanged: () 
   const t = useTranslations("me.invite");
   const display = useQuotaDisplay();
   const { data: code } = useSWR<string>("/api/user/aff");
+  const status = useStatus();
   const [origin, setOrigin] = useState("");
   const [open, setOpen] = useState(false);
-  useEffect(() => setOrigin(window.location.origin), []);
+  // The site's public address (ServerAddress) when the root set one, else this page's origin.
+  useEffect(() => setOrigin(status.server_address || window.location.origin), [status.server_address]);
   const link = code && origin ? `${origin}/register?aff=${code}` : "";
   return (
     <Card title={t("title")}>

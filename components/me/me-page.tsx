@@ -27,7 +27,7 @@ export function MePage() {
             <BalanceCard user={user} />
             <div className="flex flex-col gap-5">
               {status.check_in_enabled && <CheckInCard onCheckedIn={reload} />}
-              <InvitationCard user={user} onChanged={reload} />
+              {status.aff_enabled && <InvitationCard user={user} onChanged={reload} />}
             </div>
           </div>
           <AccountCard user={user} />

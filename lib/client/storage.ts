@@ -27,6 +27,8 @@ export const STORAGE_KEYS = {
   channelTestResults: "channel-test-results",
   logColumns: "log-columns",
   pricingShowRatio: "pricing-show-ratio",
+  // the day (YYYY-MM-DD, local) the announcement was closed "for today"
+  noticeCloseDate: "notice_close_date",
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -89,6 +89,7 @@ export const serverMessages = {
   original_password_wrong: { zh: "原密码错误", en: "The original password is wrong" },
   aff_transfer_min: { zh: "转移额度最小为{min}！", en: "The transfer amount minimum is {min}" },
   aff_quota_insufficient: { zh: "邀请额度不足！", en: "Not enough invitation earnings" },
+  aff_disabled: { zh: "管理员未开启邀请功能", en: "Invitations are turned off by the admin" },
   webhook_https_only: { zh: "Webhook地址必须以https://开头", en: "The webhook address must start with https://" },
   notify_email_invalid: { zh: "通知邮箱地址无效", en: "The notification email address is invalid" },
   threshold_invalid: { zh: "额度预警阈值必须大于0", en: "The quota warning threshold must be greater than 0" },

@@ -29,6 +29,7 @@ import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } fr
 import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { listModels } from "@/lib/relay/models";
+import { billingSubscription, billingUsage } from "@/lib/relay/billing-dashboard";
 import { OFFLOAD_FROM, parseOffThread, type LiftedStrings } from "@/lib/relay/json-worker";
 import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
@@ -268,9 +269,14 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     if (!res.writableFinished) abort.abort();
   });
   try {
-    if (route.kind === "models") {
+    if (route.kind === "models" || route.kind === "billing") {
       const ctx = await authenticateToken(apiKeyOf(req.headers, search), { ip: String(req.headers[CLIENT_IP_HEADER] ?? "") });
-      const body = await listModels(route.ingress, ctx);
+      const body =
+        route.kind === "models"
+          ? await listModels(route.ingress, ctx)
+          : route.what === "subscription"
+            ? await billingSubscription(ctx)
+            : await billingUsage(ctx);
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
       return;
@@ -291,7 +297,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
 async function relayCall(
   req: IncomingMessage,
   res: ServerResponse,
-  route: Exclude<RelayRoute, { kind: "models" }>,
+  route: Exclude<RelayRoute, { kind: "models" } | { kind: "billing" }>,
   search: URLSearchParams,
   cancel: Canceller,
   startedAt: number,

@@ -8,7 +8,8 @@ export type RelayRoute =
   | { kind: "chat"; ingress: IngressName; playground?: boolean; gemini?: { model: string; stream: boolean } }
   | { kind: "passthrough"; ingress: "openai-chat"; endpoint: PassthroughEndpoint }
   | { kind: "embeddings"; ingress: "gemini"; gemini: { model: string; single: boolean } }
-  | { kind: "models"; ingress: IngressName };
+  | { kind: "models"; ingress: IngressName }
+  | { kind: "billing"; ingress: "openai-chat"; what: "subscription" | "usage" };
 
 const PASSTHROUGH: Record<string, PassthroughEndpoint> = {
   "/v1/completions": "completions",
@@ -36,6 +37,8 @@ export function matchRoute(method: string, path: string): RelayRoute | null {
   if (method === "GET") {
     if (p === "/v1/models") return { kind: "models", ingress: "openai-chat" };
     if (p === "/v1beta/models") return { kind: "models", ingress: "gemini" };
+    if (p === "/v1/dashboard/billing/subscription") return { kind: "billing", ingress: "openai-chat", what: "subscription" };
+    if (p === "/v1/dashboard/billing/usage") return { kind: "billing", ingress: "openai-chat", what: "usage" };
     return null;
   }
   if (method !== "POST") return null;

@@ -46,7 +46,11 @@ export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
   for (let attempt = 0; ; attempt++) {
     try {
       const user = await db().$transaction(async (tx) => {
-        const inviter = input.aff_code ? await tx.user.findFirst({ where: { aff_code: input.aff_code, deleted_at: null }, select: { id: true } }) : null;
+        // With AffEnabled off a code is ignored: no inviter, no rewards (docs/options.md).
+        const inviter =
+          input.aff_code && getBool("AffEnabled")
+            ? await tx.user.findFirst({ where: { aff_code: input.aff_code, deleted_at: null }, select: { id: true } })
+            : null;
         const created = await tx.user.create({
           data: {
             username: input.username,

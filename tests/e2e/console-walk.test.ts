@@ -312,10 +312,9 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
   it("logs in with the new password; a lost session goes to the expired login", async () => {
     await login(page, server.url, m, ALICE.username, ALICE.newPassword);
     await page.waitForURL((u) => u.pathname === "/app/tokens");
-    // The page's own calls must be answered before the session is cut.
-    const calls = ["/api/user/self", "/api/user/models", "/api/user/aff", "/api/user/messages/unread_count"].map((p) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === p),
-    );
+    // The page's own calls must be answered before the session is cut. (The inbox bell and
+    // its unread-count poll are hidden while /app/inbox is not built: docs/console-ui.md.)
+    const calls = ["/api/user/self", "/api/user/models", "/api/user/aff"].map((p) => page.waitForResponse((r) => new URL(r.url()).pathname === p));
     await page.goto(server.url + "/app/me");
     await Promise.all(calls);
     await page.getByRole("button", { name: m.me.settings.save }).waitFor();
