@@ -138,6 +138,8 @@ export const serverMessages = {
   option_ratio_invalid: { zh: "{key} 中的每个值都必须是非负数字", en: "Every value in {key} must be a non-negative number" },
   option_not_in_list: { zh: "{key} 的值必须是以下之一：{list}", en: "{key} must be one of: {list}" },
   option_invalid_url: { zh: "{key} 必须是以 http:// 或 https:// 开头的地址", en: "{key} must be an address starting with http:// or https://" },
+  preset_source_failed: { zh: "无法获取预设倍率来源：{detail}", en: "The preset ratio source could not be fetched: {detail}" },
+  preset_source_invalid: { zh: "预设倍率来源的内容无效：{detail}", en: "The preset ratio source is not valid: {detail}" },
   fallback_pricing_combination: {
     zh: "请勿同时设置单次价格与倍率；使用倍率时需同时设置输入倍率和补全倍率",
     en: "Do not set ratios together with a single price; with ratios, set both the input and the completion ratio",

@@ -60,9 +60,10 @@ const RANGES: Record<string, { min: number; max?: number; int: boolean }> = {
 const ENUMS: Record<string, readonly string[]> = {
   DataExportDefaultTime: ["hour", "day", "week"],
   ReverseProxyProvider: ["nginx", "cloudflare"],
+  PresetRatioSourceKind: ["flexible", "openrouter", "mixed"],
 };
 
-const TRIM_SLASH = new Set(["ServerAddress", "WorkerUrl", "PayAddress"]);
+const TRIM_SLASH = new Set(["ServerAddress", "WorkerUrl", "PayAddress", "PresetRatioSourceUrl"]);
 const FALLBACK_VALUES = ["fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio"];
 
 const ok = (value: string): OptionCheck => ({ ok: true, value });

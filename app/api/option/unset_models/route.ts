@@ -1,0 +1,5 @@
+// GET /api/option/unset_models: models configured on channels with neither a price nor a ratio (root)
+import { route } from "@/lib/http/route";
+import { listUnsetModels } from "@/lib/price-presets/unset-models";
+
+export const GET = route({ access: "root" }, async ({ ctx }) => listUnsetModels({ ctx }));
