@@ -6,7 +6,7 @@ export type MappingRow = { model: string; priorities: number };
 export type ModelMapping = Record<string, MappingRow[]>;
 
 // Message keys under "modelMapping" in messages/*.json.
-export type MappingError = "nameRequired" | "nameExists" | "modelRequired" | "modelRepeated" | "priorityInvalid";
+export type MappingError = "nameRequired" | "nameExists" | "modelRequired" | "modelRepeated" | "priorityInvalid" | "mapsToItself";
 
 export type MappingDraft = { name: string; rows: Array<{ model: string; priorities: string }> };
 
@@ -28,6 +28,8 @@ export function checkMapping(
     const model = draft.rows[i].model.trim();
     if (!model) continue; // an empty row is left out
     if (seen.has(model)) return { ok: false, error: "modelRepeated", row: i };
+    // the server refuses it too: a virtual model served by itself would loop
+    if (model === name) return { ok: false, error: "mapsToItself", row: i };
     seen.add(model);
     const text = draft.rows[i].priorities.trim();
     const p = text === "" ? 0 : Number(text);

@@ -21,6 +21,7 @@ describe("model mapping dialog", () => {
     expect(checkMapping({ name: "x", rows: rows(["", "1"]) }, mapping(), null)).toMatchObject({ ok: false, error: "modelRequired" });
     expect(checkMapping({ name: "x", rows: [] }, mapping(), null)).toMatchObject({ ok: false, error: "modelRequired" });
     expect(checkMapping({ name: "x", rows: rows(["a", "1"], [" a", "2"]) }, mapping(), null)).toMatchObject({ ok: false, error: "modelRepeated", row: 1 });
+    expect(checkMapping({ name: "x", rows: rows(["x", "1"]) }, mapping(), null)).toMatchObject({ ok: false, error: "mapsToItself" });
     expect(checkMapping({ name: "x", rows: rows(["a", "1.5"]) }, mapping(), null)).toMatchObject({ ok: false, error: "priorityInvalid" });
     expect(checkMapping({ name: "x", rows: rows(["a", "-1"]) }, mapping(), null)).toMatchObject({ ok: false, error: "priorityInvalid" });
     expect(checkMapping({ name: " x ", rows: rows(["a", "2"], ["b", ""]) }, mapping(), null)).toEqual({
