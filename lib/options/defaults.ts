@@ -202,6 +202,8 @@ export const OPTION_DEFAULTS: Record<string, string> = {
 
   // outbound requests (docs/outbound.md): channels on loopback and private addresses
   "fetch_setting.allow_private_ip": "false",
+  // update check (docs/settings.md): a release source answering {tag_name, body}; empty: no check
+  UpdateCheckUrl: "",
 
   // branding
   SystemName: "AI Gateway",
@@ -218,23 +220,5 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   model_mapping: json({}),
 };
 
-// Secrets are write-only: GET /api/option/ never returns their values.
-export const SECRET_OPTION_KEYS = new Set([
-  "GitHubClientSecret",
-  "oidc.client_secret",
-  "LinuxDOClientSecret",
-  "IDCFlareClientSecret",
-  "WeChatServerToken",
-  "TelegramBotToken",
-  "TurnstileSecretKey",
-  "SMTPToken",
-  "EpayKey",
-  "WorkerValidKey",
-]);
-
-export const isBooleanOption = (key: string) =>
-  key.endsWith("Enabled") ||
-  key.endsWith("_enabled") ||
-  key.endsWith(".enabled") ||
-  key === "DefaultCollapseSidebar" ||
-  key === "fetch_setting.allow_private_ip";
+// The secret keys and the boolean rule live with the shared rules (lib/options/rules.ts).
+export { SECRET_OPTION_KEYS, isBooleanOption } from "@/lib/options/rules";

@@ -121,16 +121,23 @@ describe("built-in presets", () => {
     expect(ratios["gpt-4o-mini"]).toBe(PRESET_RATIOS.ModelRatio["gpt-4o-mini"]);
   });
 
-  it("are root only", async () => {
+  it("are for admins: an admin may run them, a user may not", async () => {
     const { client: admin } = await makeUser(server, root, "admin1", 10);
-    for (const [method, path] of [
+    const { client: plain } = await makeUser(server, root, "plain1");
+    const calls: Array<[string, string]> = [
       ["POST", "/api/option/preset_ratio/fetch"],
-      ["POST", "/api/option/preset_ratio/reset"],
       ["GET", "/api/option/unset_models"],
       ["POST", "/api/option/unset_models/fill"],
-    ]) {
-      expect((await admin.call(method, path, method === "POST" ? {} : undefined)).status, path).toBe(403);
+    ];
+    for (const [method, path] of calls) {
+      expect((await plain.call(method, path, method === "POST" ? {} : undefined)).status, path).toBe(403);
+      const r = await admin.call(method, path, method === "POST" ? {} : undefined);
+      expect(r.success, `${path}: ${r.message}`).toBe(true);
     }
+    expect((await plain.post("/api/option/preset_ratio/reset")).status).toBe(403);
+    // the source is the root's: an admin cannot point the server at a URL
+    const refused = await admin.put("/api/option/", { key: "PresetRatioSourceUrl", value: "http://127.0.0.1:1/x" });
+    expect(refused.success).toBe(false);
   });
 });
 

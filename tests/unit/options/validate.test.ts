@@ -7,8 +7,10 @@ const v = (key: string, value: string, current: (k: string) => string = defaults
 
 describe("validateOption", () => {
   it("accepts every default value", () => {
+    // payment settings need the server address first
+    const withAddress = (k: string) => (k === "ServerAddress" ? "https://gw.example.com" : defaults(k));
     for (const [key, value] of Object.entries(OPTION_DEFAULTS)) {
-      const r = v(key, value);
+      const r = v(key, value, withAddress);
       // ModelRequestRateLimitCount defaults to -1 (docs/product-rules.md) but an admin may only set >= 0.
       if (key === "ModelRequestRateLimitCount") continue;
       expect(r.ok, `${key}=${value}`).toBe(true);
@@ -44,7 +46,8 @@ describe("validateOption", () => {
     }
   });
   it("trims trailing slashes from addresses", () => {
-    expect(v("PayAddress", "https://pay.example.com/")).toEqual({ ok: true, value: "https://pay.example.com" });
+    const withAddress = (k: string) => (k === "ServerAddress" ? "https://gw.example.com" : defaults(k));
+    expect(v("PayAddress", "https://pay.example.com/", withAddress)).toEqual({ ok: true, value: "https://pay.example.com" });
     expect(v("WorkerUrl", "")).toEqual({ ok: true, value: "" });
     expect(v("ServerAddress", "not a url").ok).toBe(false);
   });
@@ -63,5 +66,26 @@ describe("validateOption", () => {
     expect(v("fallback_single_price", "-3").ok).toBe(false);
     // while disabled, values may be set in any order
     expect(v("fallback_input_ratio", "2", state({ fallback_single_price: "1" })).ok).toBe(true);
+  });
+  it("refuses payment settings until the server address is set", () => {
+    for (const key of ["PayAddress", "EpayId", "EpayKey", "Price", "MinTopUp", "TopupGroupRatio", "CustomCallbackAddress"]) {
+      const value = key === "TopupGroupRatio" ? '{"default": 1}' : key.endsWith("Address") ? "https://pay.example.com" : "5";
+      expect(v(key, value), key).toEqual({ ok: false, key: "option_payment_needs_server_address" });
+      expect(v(key, value, (k) => (k === "ServerAddress" ? "https://gw.example.com" : defaults(k))).ok, key).toBe(true);
+    }
+  });
+  it("uses the spec's messages for the rebate, the top-up group ratio, the whitelist and the Well-Known URL", () => {
+    const withAddress = (k: string) => (k === "ServerAddress" ? "https://gw.example.com" : defaults(k));
+    expect(v("RebatePercentage", "101")).toEqual({ ok: false, key: "option_rebate_range" });
+    expect(v("RebateEnabled", "true", (k) => (k === "RebatePercentage" ? "150" : defaults(k)))).toEqual({ ok: false, key: "option_rebate_range" });
+    expect(v("RebateEnabled", "true").ok).toBe(true);
+    expect(v("TopupGroupRatio", "{bad", withAddress)).toEqual({ ok: false, key: "option_topup_group_ratio_json" });
+    expect(v("EmailDomainWhitelist", "gmail.com, bad_domain")).toEqual({ ok: false, key: "option_domain_invalid", params: { host: "bad_domain" } });
+    expect(v("EmailDomainWhitelist", "gmail.com,GMAIL.com")).toEqual({ ok: false, key: "option_domain_duplicate", params: { host: "GMAIL.com" } });
+    expect(v("EmailDomainWhitelist", " gmail.com , qq.com ,")).toEqual({ ok: true, value: "gmail.com,qq.com" });
+    expect(v("EmailDomainWhitelist", "")).toEqual({ ok: true, value: "" });
+    expect(v("oidc.well_known", "ftp://idp.example.com")).toEqual({ ok: false, key: "option_well_known_url" });
+    expect(v("oidc.well_known", "https://idp.example.com/.well-known/openid-configuration").ok).toBe(true);
+    expect(v("UpdateCheckUrl", "javascript:alert(1)").ok).toBe(false);
   });
 });

@@ -1,0 +1,7 @@
+// The forms kit for option settings (docs/settings.md).
+export { FieldGrid, OptionJson, OptionKeywords, OptionNumber, OptionSecret, OptionSelect, OptionSwitch, OptionText, OptionTextarea } from "./fields";
+export { OptionsProvider, useOptionAccess, useOptionsState, type OptionsState } from "./options-context";
+export { SettingsSection, type SettingsSectionProps } from "./settings-section";
+export { formValue, prettyJson, useOptionSection, type OptionSection, type OptionSectionConfig } from "./use-option-section";
+export { fieldName, optionKey } from "./field-name";
+export { useConfirm } from "./use-confirm";

@@ -1,0 +1,126 @@
+"use client";
+// One settings section's form (docs/settings.md, "Saving"): a react-hook-form over the
+// section's option keys with the shared rules as its zod schema; saving sends only the
+// changed keys through lib/client/save-options.ts, reports the outcome with the spec's
+// messages, then reloads the options.
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useLocale } from "next-intl";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useForm, type Resolver, type UseFormReturn } from "react-hook-form";
+import { api, ApiError } from "@/lib/client/api";
+import { changedOptions, saveOptions, type OptionChange, type PutOutcome, type SaveResult } from "@/lib/client/save-options";
+import { toast } from "@/lib/client/toast";
+import { isLocale } from "@/lib/i18n/locale";
+import { isJsonOption, SECRET_OPTION_KEYS } from "@/lib/options/rules";
+import { fieldName, optionKey } from "./field-name";
+import { useOptionsState } from "./options-context";
+import { optionSectionSchema } from "./option-schema";
+
+export type OptionSectionConfig = {
+  /** asked with the changes before anything is sent; false cancels the save */
+  beforeSave?: (changes: OptionChange[]) => boolean | Promise<boolean>;
+  /** called after a save that sent something */
+  afterSave?: (result: SaveResult) => void;
+};
+
+export type OptionSection = {
+  form: UseFormReturn<Record<string, string>>;
+  keys: readonly string[];
+  /** the loaded values as the form shows them (JSON pretty-printed, secrets empty) */
+  baseline: Record<string, string>;
+  save: () => Promise<void>;
+  saving: boolean;
+};
+
+/** JSON options are edited pretty-printed (two spaces); text that does not parse is shown as it is. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** A value as the form shows it on load. */
+export function formValue(key: string, options: Record<string, string>): string {
+  if (SECRET_OPTION_KEYS.has(key)) return "";
+  const raw = options[key] ?? "";
+  return isJsonOption(key) ? prettyJson(raw) : raw;
+}
+
+async function putOption(change: OptionChange): Promise<PutOutcome> {
+  try {
+    await api.put("/api/option/", change);
+    return { ok: true };
+  } catch (e) {
+    // api.put has shown the server's message (or the catalogue's) already
+    if (e instanceof ApiError && e.failure.kind === "message") return { ok: false, kind: "refused", message: e.message };
+    return { ok: false, kind: "request" };
+  }
+}
+
+export function useOptionSection(keys: readonly string[], options: Record<string, string>, config: OptionSectionConfig = {}): OptionSection {
+  const { reload, writable } = useOptionsState();
+  const rawLocale = useLocale();
+  const locale = isLocale(rawLocale) ? rawLocale : "zh";
+  const keysId = keys.join("\n");
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the keys' text, callers pass a fresh array each render
+  const stableKeys = useMemo(() => keys, [keysId]);
+  // Keyed on this section's values only: a save elsewhere reloads the options without
+  // resetting what is being typed here.
+  const signature = stableKeys.map((k) => `${k}\u0000${options[k] ?? ""}`).join("\u0001");
+  const baseline = useMemo(() => {
+    const b: Record<string, string> = {};
+    for (const key of stableKeys) b[key] = formValue(key, options);
+    return b;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- options are read through the signature
+  }, [stableKeys, signature]);
+  const defaults = useMemo(() => {
+    const d: Record<string, string> = {};
+    for (const key of stableKeys) d[fieldName(key)] = baseline[key];
+    return d;
+  }, [stableKeys, baseline]);
+  const schema = useMemo(() => optionSectionSchema(stableKeys, locale, baseline), [stableKeys, locale, baseline]);
+  const form = useForm<Record<string, string>>({
+    resolver: zodResolver(schema) as unknown as Resolver<Record<string, string>>,
+    defaultValues: defaults,
+    mode: "onChange",
+  });
+  const { reset } = form;
+  // the options were (re)loaded: the form starts again from them
+  useEffect(() => reset(defaults), [reset, defaults]);
+  const [saving, setSaving] = useState(false);
+  const { beforeSave, afterSave } = config;
+
+  const submit = useCallback(
+    async (values: Record<string, string>) => {
+      const byKey: Record<string, string> = {};
+      for (const [name, value] of Object.entries(values)) if (writable[optionKey(name)]) byKey[optionKey(name)] = value;
+      const changes = changedOptions(baseline, byKey, SECRET_OPTION_KEYS);
+      if (changes.length === 0) {
+        toast.warning({ key: "settingsKit.unchanged" });
+        return;
+      }
+      if (beforeSave && !(await beforeSave(changes))) return;
+      setSaving(true);
+      try {
+        const result = await saveOptions(changes, putOption);
+        if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
+        else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
+        else if (result.outcome === "failed") toast.error({ key: "settingsKit.saveFailed" });
+        afterSave?.(result);
+        try {
+          await reload();
+        } catch {
+          toast.error({ key: "settingsKit.refreshFailed" });
+        }
+      } finally {
+        setSaving(false);
+      }
+    },
+    [baseline, writable, beforeSave, afterSave, reload],
+  );
+
+  const save = useMemo(() => form.handleSubmit(submit, () => toast.error({ key: "settingsKit.checkInput" })), [form, submit]);
+  return { form, keys: stableKeys, baseline, save, saving };
+}

@@ -1,0 +1,160 @@
+"use client";
+// The operation tab (docs/settings.md): its sections in the order of the option spec, each
+// saving on its own. The two pricing blocks are plug-ins (components/settings/plug-in.ts).
+import { useTranslations } from "next-intl";
+import { FieldGrid, OptionJson, OptionKeywords, OptionNumber, OptionSelect, OptionSwitch, OptionText, SettingsSection } from "@/components/forms";
+import type { SettingsPlugInProps } from "./plug-in";
+import { labelKey } from "./labels";
+import { LogCleanup } from "./log-cleanup";
+import { ModelRatioBlock } from "./pricing/model-ratio-block";
+import { OtherRatiosSection } from "./pricing/other-ratios-section";
+
+export function useLabel() {
+  const t = useTranslations("settings");
+  return (key: string) => t(labelKey(key));
+}
+
+export function OperationTab({ options, reload }: SettingsPlugInProps) {
+  const t = useTranslations("settings.operation");
+  const L = useLabel();
+  return (
+    <div className="flex flex-col gap-5">
+      <SettingsSection
+        title={t("monitoring")}
+        keys={["AutomaticDisableChannelEnabled", "AutomaticEnableChannelEnabled", "ChannelDisableThreshold", "RetryTimes", "AutomaticDisableKeywords"]}
+      >
+        <FieldGrid cols={2}>
+          <OptionSwitch name="AutomaticDisableChannelEnabled" label={L("AutomaticDisableChannelEnabled")} hint={t("hints.autoDisable")} />
+          <OptionSwitch name="AutomaticEnableChannelEnabled" label={L("AutomaticEnableChannelEnabled")} hint={t("hints.autoEnable")} />
+        </FieldGrid>
+        <FieldGrid cols={2}>
+          <OptionNumber name="ChannelDisableThreshold" label={L("ChannelDisableThreshold")} hint={t("hints.threshold")} suffix={t("seconds")} />
+          <OptionNumber name="RetryTimes" label={L("RetryTimes")} />
+        </FieldGrid>
+        <OptionKeywords name="AutomaticDisableKeywords" label={L("AutomaticDisableKeywords")} hint={t("hints.keywords")} />
+      </SettingsSection>
+
+      <SettingsSection title={t("checkIn")} keys={["CheckInEnabled", "CheckInQuota", "CheckInMaxQuota"]}>
+        <OptionSwitch name="CheckInEnabled" label={L("CheckInEnabled")} />
+        <FieldGrid cols={2}>
+          <OptionNumber name="CheckInQuota" label={L("CheckInQuota")} step={100} />
+          <OptionNumber name="CheckInMaxQuota" label={L("CheckInMaxQuota")} step={100} />
+        </FieldGrid>
+      </SettingsSection>
+
+      <SettingsSection
+        title={t("quota")}
+        keys={["QuotaForNewUser", "QuotaForInviter", "QuotaForInvitee", "QuotaRemindThreshold", "PreConsumedQuota", "StreamCacheQueueLength"]}
+      >
+        <FieldGrid>
+          <OptionNumber name="QuotaForNewUser" label={L("QuotaForNewUser")} />
+          <OptionNumber name="QuotaForInviter" label={L("QuotaForInviter")} />
+          <OptionNumber name="QuotaForInvitee" label={L("QuotaForInvitee")} />
+          <OptionNumber name="QuotaRemindThreshold" label={L("QuotaRemindThreshold")} />
+          <OptionNumber name="PreConsumedQuota" label={L("PreConsumedQuota")} />
+          <OptionNumber name="StreamCacheQueueLength" label={L("StreamCacheQueueLength")} hint={t("hints.streamCache")} />
+        </FieldGrid>
+      </SettingsSection>
+
+      <SettingsSection title={t("rebate")} keys={["RebateEnabled", "RebatePercentage", "AffEnabled"]}>
+        <FieldGrid cols={2}>
+          <OptionSwitch name="AffEnabled" label={L("AffEnabled")} hint={t("hints.aff")} />
+          <OptionSwitch name="RebateEnabled" label={L("RebateEnabled")} />
+        </FieldGrid>
+        <FieldGrid cols={2}>
+          <OptionNumber name="RebatePercentage" label={L("RebatePercentage")} suffix="%" />
+        </FieldGrid>
+      </SettingsSection>
+
+      <SettingsSection title={t("chats")} keys={["Chats", "TopUpLink", "general_setting.docs_link"]}>
+        <OptionJson name="Chats" label={L("Chats")} hint={t("hints.chats")} rows={10} />
+        <FieldGrid cols={2}>
+          <OptionText name="TopUpLink" label={L("TopUpLink")} type="url" placeholder="https://" />
+          <OptionText name="general_setting.docs_link" label={L("general_setting.docs_link")} type="url" placeholder="https://" />
+        </FieldGrid>
+      </SettingsSection>
+
+      <SettingsSection title={t("groupRatios")} keys={["GroupRatio", "UserUsableGroups"]}>
+        <FieldGrid cols={2}>
+          <OptionJson name="GroupRatio" label={L("GroupRatio")} hint={t("hints.groupRatio")} />
+          <OptionJson name="UserUsableGroups" label={L("UserUsableGroups")} hint={t("hints.usableGroups")} />
+        </FieldGrid>
+      </SettingsSection>
+
+      <OtherRatiosSection options={options} reload={reload} />
+      <ModelRatioBlock options={options} reload={reload} />
+
+      <SettingsSection
+        title={t("general")}
+        keys={["QuotaPerUnit", "DisplayInCurrencyEnabled", "DisplayTokenStatEnabled", "DefaultCollapseSidebar", "DemoSiteEnabled", "SelfUseModeEnabled"]}
+      >
+        <FieldGrid cols={2}>
+          <OptionNumber name="QuotaPerUnit" label={L("QuotaPerUnit")} hint={t("hints.quotaPerUnit")} />
+        </FieldGrid>
+        <FieldGrid>
+          <OptionSwitch name="DisplayInCurrencyEnabled" label={L("DisplayInCurrencyEnabled")} />
+          <OptionSwitch name="DisplayTokenStatEnabled" label={L("DisplayTokenStatEnabled")} />
+          <OptionSwitch name="DefaultCollapseSidebar" label={L("DefaultCollapseSidebar")} />
+          <OptionSwitch name="DemoSiteEnabled" label={L("DemoSiteEnabled")} />
+          <OptionSwitch name="SelfUseModeEnabled" label={L("SelfUseModeEnabled")} hint={t("hints.selfUse")} />
+        </FieldGrid>
+      </SettingsSection>
+
+      <SettingsSection
+        title={t("drawing")}
+        keys={[
+          "DrawingEnabled",
+          "TaskEnabled",
+          "MjNotifyEnabled",
+          "MjAccountFilterEnabled",
+          "MjForwardUrlEnabled",
+          "MjModeClearEnabled",
+          "MjActionCheckSuccessEnabled",
+        ]}
+      >
+        <FieldGrid>
+          {[
+            "DrawingEnabled",
+            "TaskEnabled",
+            "MjNotifyEnabled",
+            "MjAccountFilterEnabled",
+            "MjForwardUrlEnabled",
+            "MjModeClearEnabled",
+            "MjActionCheckSuccessEnabled",
+          ].map((k) => (
+            <OptionSwitch key={k} name={k} label={L(k)} />
+          ))}
+        </FieldGrid>
+      </SettingsSection>
+
+      <SettingsSection title={t("sensitive")} keys={["CheckSensitiveEnabled", "CheckSensitiveOnPromptEnabled", "SensitiveWords"]}>
+        <FieldGrid cols={2}>
+          <OptionSwitch name="CheckSensitiveEnabled" label={L("CheckSensitiveEnabled")} />
+          <OptionSwitch name="CheckSensitiveOnPromptEnabled" label={L("CheckSensitiveOnPromptEnabled")} />
+        </FieldGrid>
+        <OptionKeywords name="SensitiveWords" label={L("SensitiveWords")} />
+      </SettingsSection>
+
+      <SettingsSection title={t("logs")} keys={["LogConsumeEnabled", "LogChatContentEnabled", "LogErrorEnabled"]}>
+        <FieldGrid>
+          <OptionSwitch name="LogConsumeEnabled" label={L("LogConsumeEnabled")} />
+          <OptionSwitch name="LogChatContentEnabled" label={L("LogChatContentEnabled")} />
+          <OptionSwitch name="LogErrorEnabled" label={L("LogErrorEnabled")} />
+        </FieldGrid>
+        <LogCleanup />
+      </SettingsSection>
+
+      <SettingsSection title={t("dashboard")} keys={["DataExportEnabled", "DataExportInterval", "DataExportDefaultTime"]}>
+        <OptionSwitch name="DataExportEnabled" label={L("DataExportEnabled")} />
+        <FieldGrid cols={2}>
+          <OptionNumber name="DataExportInterval" label={L("DataExportInterval")} suffix={t("minutes")} />
+          <OptionSelect
+            name="DataExportDefaultTime"
+            label={L("DataExportDefaultTime")}
+            choices={(["hour", "day", "week"] as const).map((v) => ({ value: v, label: t(`granularity.${v}`) }))}
+          />
+        </FieldGrid>
+      </SettingsSection>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+"use client";
+// The other tab (docs/settings.md): system information with the update check, the
+// announcement, personalization and the display toggles. What these options change is
+// built with the console shell (docs/options.md); this tab edits them.
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import ReactMarkdown from "react-markdown";
+import rehypeSanitize from "rehype-sanitize";
+import remarkGfm from "remark-gfm";
+import { FieldGrid, OptionSwitch, OptionText, OptionTextarea, SettingsSection } from "@/components/forms";
+import { useStatus } from "@/components/layout/providers";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { api } from "@/lib/client/api";
+import { formatTimestamp } from "@/lib/client/format";
+import { toast } from "@/lib/client/toast";
+import { useLabel } from "./operation-tab";
+
+type UpdateInfo = { current_version: string; tag_name: string; body: string; update_available: boolean };
+
+function SystemInfo() {
+  const t = useTranslations("settings.other");
+  const status = useStatus() as { version?: string; start_time?: number };
+  const [busy, setBusy] = useState(false);
+  const [info, setInfo] = useState<UpdateInfo | null>(null);
+  const check = async () => {
+    setBusy(true);
+    try {
+      const res = await api.post<UpdateInfo>("/api/option/update_check", {}, { quiet: true });
+      if (res.data.update_available) setInfo(res.data);
+      else toast.success({ key: "settings.other.upToDate", values: { version: res.data.current_version } });
+    } catch {
+      toast.error({ key: "settings.other.updateFailed" });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title={t("systemInfo")}>
+      <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-zinc-500 dark:text-zinc-400">{t("version")}</dt>
+          <dd className="font-mono text-zinc-900 dark:text-zinc-100" data-testid="app-version">
+            {status.version ?? "-"}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-zinc-500 dark:text-zinc-400">{t("startTime")}</dt>
+          <dd className="text-zinc-900 dark:text-zinc-100">{status.start_time ? formatTimestamp(status.start_time) : "-"}</dd>
+        </div>
+      </dl>
+      <div className="mt-4">
+        <Button variant="secondary" disabled={busy} onClick={check}>
+          {t("checkUpdate")}
+        </Button>
+      </div>
+      <Dialog open={info !== null} onOpenChange={(o) => !o && setInfo(null)} title={t("newVersion", { tag: info?.tag_name ?? "" })}>
+        <div className="prose prose-sm dark:prose-invert max-h-[60vh] max-w-none overflow-y-auto text-sm text-zinc-800 dark:text-zinc-200 [&_a]:text-blue-600 [&_li]:ml-5 [&_ul]:list-disc">
+          <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]}>
+            {info?.body ?? ""}
+          </ReactMarkdown>
+        </div>
+      </Dialog>
+    </Card>
+  );
+}
+
+export function OtherTab() {
+  const t = useTranslations("settings.other");
+  const L = useLabel();
+  return (
+    <div className="flex flex-col gap-5">
+      <SystemInfo />
+      <SettingsSection title={t("notice")} keys={["Notice"]}>
+        <OptionTextarea name="Notice" label={L("Notice")} hint={t("noticeHint")} rows={[4, 12]} />
+      </SettingsSection>
+      <SettingsSection
+        title={t("personalization")}
+        keys={["SystemName", "Logo", "HomePageContent", "About", "Footer", "custom_head_html", "global_css", "global_js"]}
+      >
+        <FieldGrid cols={2}>
+          <OptionText name="SystemName" label={L("SystemName")} />
+          <OptionText name="Logo" label={L("Logo")} placeholder="https://example.com/logo.png" hint={t("logoHint")} />
+        </FieldGrid>
+        <OptionTextarea name="HomePageContent" label={L("HomePageContent")} hint={t("contentHint")} rows={[4, 12]} />
+        <OptionTextarea name="About" label={L("About")} hint={t("contentHint")} rows={[4, 12]} />
+        <OptionTextarea name="Footer" label={L("Footer")} hint={t("footerHint")} rows={[2, 6]} />
+        <OptionTextarea name="custom_head_html" label={L("custom_head_html")} hint={t("codeHint")} rows={[6, 12]} code />
+        <OptionTextarea name="global_css" label={L("global_css")} rows={[6, 12]} code />
+        <OptionTextarea name="global_js" label={L("global_js")} hint={t("codeHint")} rows={[6, 12]} code />
+      </SettingsSection>
+      <SettingsSection title={t("display")} keys={["DisplayInCurrencyEnabled", "DisplayTokenStatEnabled", "DefaultCollapseSidebar"]}>
+        <FieldGrid>
+          <OptionSwitch name="DisplayInCurrencyEnabled" label={L("DisplayInCurrencyEnabled")} />
+          <OptionSwitch name="DisplayTokenStatEnabled" label={L("DisplayTokenStatEnabled")} />
+          <OptionSwitch name="DefaultCollapseSidebar" label={L("DefaultCollapseSidebar")} />
+        </FieldGrid>
+      </SettingsSection>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+"use client";
+// /admin/settings (docs/settings.md): the five tabs, kept in ?tab= (default operation), over
+// the options GET /api/option/ lists for the caller. Every section saves on its own
+// (components/forms). Admin check: proxy.ts redirects non-admins; the tabs render only for
+// a stored user with role >= 10.
+import * as T from "@radix-ui/react-tabs";
+import { useTranslations } from "next-intl";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useMemo } from "react";
+import useSWR from "swr";
+import { OptionsProvider, type OptionsState } from "@/components/forms";
+import { Alert, PageTitle } from "@/components/ui/card";
+import { fetchData } from "@/lib/client/api";
+import { isAdminRole } from "@/lib/client/navigation";
+import { useSessionUser } from "@/components/layout/providers";
+import { ModelsTab } from "./models/models-tab";
+import { OperationTab } from "./operation-tab";
+import { OtherTab } from "./other-tab";
+import { RateLimitTab } from "./ratelimit-tab";
+import { SystemTab } from "./system-tab";
+
+export const SETTINGS_TABS = ["operation", "ratelimit", "models", "system", "other"] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+type Listed = { key: string; value: string; set?: boolean; writable: boolean };
+
+export function SettingsPage() {
+  const t = useTranslations("settings");
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const raw = params.get("tab");
+  const tab: SettingsTab = (SETTINGS_TABS as readonly string[]).includes(raw ?? "") ? (raw as SettingsTab) : "operation";
+  const role = useSessionUser()?.role ?? 0;
+  const { data, error, mutate } = useSWR<Listed[]>(isAdminRole(role) ? "/api/option/" : null, fetchData, { revalidateOnFocus: false });
+
+  const reload = useCallback(async () => {
+    await mutate();
+  }, [mutate]);
+  const state = useMemo<OptionsState | null>(() => {
+    if (!data) return null;
+    const options: Record<string, string> = {};
+    const secretsSet: Record<string, boolean> = {};
+    const writable: Record<string, boolean> = {};
+    for (const o of data) {
+      if (o.set !== undefined) secretsSet[o.key] = o.set;
+      else options[o.key] = o.value;
+      writable[o.key] = o.writable;
+    }
+    return { options, secretsSet, writable, reload };
+  }, [data, reload]);
+
+  const select = (value: string) => {
+    const next = new URLSearchParams(params.toString());
+    next.set("tab", value);
+    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+  };
+
+  if (!isAdminRole(role)) return null;
+  return (
+    <div className="mx-auto flex w-full max-w-6xl flex-col">
+      <PageTitle>{t("title")}</PageTitle>
+      {error && <Alert tone="error">{t("loadFailed")}</Alert>}
+      {state && (
+        <OptionsProvider value={state}>
+          <T.Root value={tab} onValueChange={select} className="flex flex-col gap-5">
+            <T.List aria-label={t("title")} className="flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
+              {SETTINGS_TABS.map((v) => (
+                <T.Trigger
+                  key={v}
+                  value={v}
+                  className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm whitespace-nowrap text-zinc-600 hover:text-zinc-900 data-[state=active]:border-blue-600 data-[state=active]:font-medium data-[state=active]:text-blue-700 dark:text-zinc-400 dark:hover:text-zinc-100 dark:data-[state=active]:text-blue-400"
+                >
+                  {t(`tabs.${v}`)}
+                </T.Trigger>
+              ))}
+            </T.List>
+            <T.Content value="operation">
+              <OperationTab options={state.options} reload={reload} />
+            </T.Content>
+            <T.Content value="ratelimit">
+              <RateLimitTab />
+            </T.Content>
+            <T.Content value="models">
+              <ModelsTab options={state.options} reload={reload} />
+            </T.Content>
+            <T.Content value="system">
+              <SystemTab />
+            </T.Content>
+            <T.Content value="other">
+              <OtherTab />
+            </T.Content>
+          </T.Root>
+        </OptionsProvider>
+      )}
+    </div>
+  );
+}

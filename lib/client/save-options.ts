@@ -1,0 +1,83 @@
+// Saving a settings section (docs/settings.md, "Saving"; docs/product-rules.md, "Options"):
+// only the changed keys are sent; toggles whose key ends in Enabled go one after another and
+// stop at the first failure, the other keys go in parallel; an empty secret field is never
+// sent back; ServerAddress, WorkerUrl and PayAddress lose their trailing slashes. Pure: the
+// request is passed in, so that the rules are unit-tested.
+
+export type OptionChange = { key: string; value: string };
+
+/** One PUT's outcome: saved, refused by the server (its message was shown), or the request failed. */
+export type PutOutcome = { ok: true } | { ok: false; kind: "refused" | "request"; message?: string };
+
+export type SaveResult = {
+  /** nothing changed (你似乎并没有修改什么): no request was made */
+  unchanged: boolean;
+  succeeded: string[];
+  failed: string[];
+  /** keys of the Enabled chain left unsent after a failure */
+  skipped: string[];
+  /** which message to show: none, success, partial failure, or request failure */
+  outcome: "unchanged" | "success" | "partial" | "failed";
+};
+
+const TRIM_SLASH = new Set(["ServerAddress", "WorkerUrl", "PayAddress"]);
+
+/** The value to send for a key, normalized as the server would store it. */
+export function normalizeOptionValue(key: string, value: string): string {
+  return TRIM_SLASH.has(key) ? value.trim().replace(/\/+$/, "") : value;
+}
+
+/**
+ * The keys whose form value differs from the loaded one, in form order. Secret keys are
+ * sent only when the field holds something (the server never sends their values).
+ */
+export function changedOptions(loaded: Record<string, string>, values: Record<string, string>, secretKeys: ReadonlySet<string> = new Set()): OptionChange[] {
+  const changes: OptionChange[] = [];
+  for (const [key, raw] of Object.entries(values)) {
+    if (secretKeys.has(key)) {
+      if (raw !== "") changes.push({ key, value: raw });
+      continue;
+    }
+    const value = normalizeOptionValue(key, raw);
+    if (value !== (loaded[key] ?? "")) changes.push({ key, value });
+  }
+  return changes;
+}
+
+/** Toggles chained one after another: the key ends in Enabled (docs/settings.md). */
+export const isChainedKey = (key: string) => key.endsWith("Enabled");
+
+export async function saveOptions(changes: OptionChange[], put: (change: OptionChange) => Promise<PutOutcome>): Promise<SaveResult> {
+  if (changes.length === 0) return { unchanged: true, succeeded: [], failed: [], skipped: [], outcome: "unchanged" };
+  const chained = changes.filter((c) => isChainedKey(c.key));
+  const parallel = changes.filter((c) => !isChainedKey(c.key));
+  const succeeded: string[] = [];
+  const failed: string[] = [];
+  const skipped: string[] = [];
+  let requestFailed = false;
+  const record = (key: string, r: PutOutcome) => {
+    if (r.ok) succeeded.push(key);
+    else {
+      failed.push(key);
+      if (r.kind === "request") requestFailed = true;
+    }
+  };
+  const safePut = (c: OptionChange): Promise<PutOutcome> => put(c).catch((): PutOutcome => ({ ok: false, kind: "request" }));
+
+  const chain = (async () => {
+    for (let i = 0; i < chained.length; i++) {
+      const r = await safePut(chained[i]);
+      record(chained[i].key, r);
+      if (!r.ok) {
+        skipped.push(...chained.slice(i + 1).map((c) => c.key));
+        return;
+      }
+    }
+  })();
+  const others = Promise.all(parallel.map(async (c) => record(c.key, await safePut(c))));
+  await Promise.all([chain, others]);
+
+  let outcome: SaveResult["outcome"] = "success";
+  if (failed.length > 0) outcome = succeeded.length === 0 && requestFailed ? "failed" : "partial";
+  return { unchanged: false, succeeded, failed, skipped, outcome };
+}

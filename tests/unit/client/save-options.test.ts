@@ -1,0 +1,104 @@
+// Saving a settings section: changed keys only, the Enabled chain, secrets, trailing slashes, outcomes.
+import { describe, expect, it } from "vitest";
+import { changedOptions, saveOptions, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
+
+const loaded = { A: "1", FooEnabled: "false", BarEnabled: "false", ServerAddress: "https://x.io", SMTPToken: "" };
+
+describe("changedOptions", () => {
+  it("returns nothing when nothing changed", () => {
+    expect(changedOptions(loaded, { ...loaded }, new Set(["SMTPToken"]))).toEqual([]);
+  });
+  it("returns only the changed keys, trailing slashes removed", () => {
+    expect(changedOptions(loaded, { ...loaded, A: "2", ServerAddress: "https://y.io//" })).toEqual([
+      { key: "A", value: "2" },
+      { key: "ServerAddress", value: "https://y.io" },
+    ]);
+    // a trailing slash alone is no change
+    expect(changedOptions(loaded, { ...loaded, ServerAddress: "https://x.io/" })).toEqual([]);
+    expect(changedOptions({ WorkerUrl: "" }, { WorkerUrl: "https://w.io/" })).toEqual([{ key: "WorkerUrl", value: "https://w.io" }]);
+    expect(changedOptions({ PayAddress: "" }, { PayAddress: "https://p.io/" })).toEqual([{ key: "PayAddress", value: "https://p.io" }]);
+  });
+  it("never resends an empty secret, sends a typed one", () => {
+    const secrets = new Set(["SMTPToken"]);
+    expect(changedOptions(loaded, { SMTPToken: "" }, secrets)).toEqual([]);
+    expect(changedOptions(loaded, { SMTPToken: "s3cret" }, secrets)).toEqual([{ key: "SMTPToken", value: "s3cret" }]);
+  });
+});
+
+function recorder(fail: Record<string, PutOutcome> = {}) {
+  const calls: string[] = [];
+  let inFlight = 0;
+  let maxChainInFlight = 0;
+  const put = async (c: OptionChange): Promise<PutOutcome> => {
+    calls.push(c.key);
+    const chained = c.key.endsWith("Enabled");
+    if (chained) inFlight++;
+    maxChainInFlight = Math.max(maxChainInFlight, inFlight);
+    await new Promise((r) => setTimeout(r, 5));
+    if (chained) inFlight--;
+    return fail[c.key] ?? { ok: true };
+  };
+  return { put, calls, maxChain: () => maxChainInFlight };
+}
+
+describe("saveOptions", () => {
+  it("makes no request when nothing changed", async () => {
+    const r = recorder();
+    const res = await saveOptions([], r.put);
+    expect(res.outcome).toBe("unchanged");
+    expect(res.unchanged).toBe(true);
+    expect(r.calls).toEqual([]);
+  });
+
+  it("saves Enabled keys one after another, the others in parallel", async () => {
+    const r = recorder();
+    const res = await saveOptions(
+      [
+        { key: "AEnabled", value: "true" },
+        { key: "X", value: "1" },
+        { key: "BEnabled", value: "true" },
+        { key: "Y", value: "2" },
+        { key: "DefaultCollapseSidebar", value: "true" },
+      ],
+      r.put,
+    );
+    expect(res.outcome).toBe("success");
+    expect(res.succeeded.sort()).toEqual(["AEnabled", "BEnabled", "DefaultCollapseSidebar", "X", "Y"]);
+    expect(r.maxChain()).toBe(1);
+    // the chain keeps its order; the parallel keys all start before the chain's second step
+    expect(r.calls.indexOf("AEnabled")).toBeLessThan(r.calls.indexOf("BEnabled"));
+    expect(r.calls.indexOf("Y")).toBeLessThan(r.calls.indexOf("BEnabled"));
+    expect(r.calls.indexOf("DefaultCollapseSidebar")).toBeLessThan(r.calls.indexOf("BEnabled"));
+  });
+
+  it("stops the Enabled chain at the first failure and reports a partial failure", async () => {
+    const r = recorder({ BEnabled: { ok: false, kind: "refused", message: "no" } });
+    const res = await saveOptions(
+      [
+        { key: "AEnabled", value: "true" },
+        { key: "BEnabled", value: "true" },
+        { key: "CEnabled", value: "true" },
+        { key: "X", value: "1" },
+      ],
+      r.put,
+    );
+    expect(r.calls).not.toContain("CEnabled");
+    expect(res.skipped).toEqual(["CEnabled"]);
+    expect(res.failed).toEqual(["BEnabled"]);
+    expect(res.succeeded.sort()).toEqual(["AEnabled", "X"]);
+    expect(res.outcome).toBe("partial");
+  });
+
+  it("reports a request failure when every request failed", async () => {
+    const res = await saveOptions([{ key: "X", value: "1" }], async () => {
+      throw new Error("network");
+    });
+    expect(res.outcome).toBe("failed");
+    expect(res.failed).toEqual(["X"]);
+  });
+
+  it("reports a refusal of the only key as a partial failure (the server's message is shown too)", async () => {
+    const res = await saveOptions([{ key: "X", value: "1" }], async () => ({ ok: false, kind: "refused", message: "bad" }));
+    expect(res.outcome).toBe("partial");
+  });
+});
