@@ -90,6 +90,8 @@ describe("operation tab: preset ratios and the visual editor", () => {
     try {
       await page.goto(`${server.url}/admin/settings`);
       const other = section(page, m.otherTitle);
+      await other.scrollIntoViewIfNeeded();
+      await shoot(page, "zh", "pricing-other-ratios", false);
       await other.getByRole("button", { name: m.fetchPresets, exact: true }).click();
       // confirmation first
       await dialog(page).getByText(m.fetchConfirm).waitFor();
@@ -141,7 +143,8 @@ describe("operation tab: preset ratios and the visual editor", () => {
       await dialog(page).getByRole("button", { name: m.confirm, exact: true }).click();
       await dialog(page).waitFor({ state: "detached" });
       await editor.locator('tr[data-model="my-model"]').waitFor();
-      await shoot(page, "zh", "pricing-visual-editor");
+      await editor.scrollIntoViewIfNeeded();
+      await shoot(page, "zh", "pricing-visual-editor", false);
 
       await editor.getByRole("button", { name: m.save, exact: true }).click();
       await expectToast(page, MESSAGES.zh.settingsKit.saved);
@@ -166,7 +169,8 @@ describe("operation tab: preset ratios and the visual editor", () => {
       const list = page.getByRole("tabpanel", { name: m.tabs.unset });
       await list.getByText("deepseek-chat", { exact: true }).waitFor();
       await list.getByText("mystery-model", { exact: true }).waitFor();
-      await shoot(page, "zh", "pricing-unset-models");
+      await list.scrollIntoViewIfNeeded();
+      await shoot(page, "zh", "pricing-unset-models", false);
       await list.getByRole("button", { name: m.fillAll, exact: true }).click();
       await expectToast(page, fmt(m.filled, { n: 1, missing: 1 }));
       await list.getByText("deepseek-chat", { exact: true }).waitFor({ state: "detached" });
@@ -182,7 +186,8 @@ describe("operation tab: preset ratios and the visual editor", () => {
     try {
       await page.goto(`${server.url}/admin/settings`);
       await section(page, m.otherTitle).getByRole("button", { name: m.fetchPresets, exact: true }).waitFor();
-      await shoot(page, "en", "pricing-operation-tab");
+      await section(page, m.otherTitle).scrollIntoViewIfNeeded();
+      await shoot(page, "en", "pricing-other-ratios", false);
       await page.getByRole("tab", { name: m.tabs.visual }).click();
       const editor = page.getByRole("tabpanel", { name: m.tabs.visual });
       await editor.getByRole("button", { name: m.addModel, exact: true }).click();
@@ -192,12 +197,13 @@ describe("operation tab: preset ratios and the visual editor", () => {
       await dialog(page).getByText(m.errors.nameExists).waitFor();
       await shoot(page, "en", "pricing-add-duplicate", false);
       await dialog(page).getByRole("button", { name: m.cancel, exact: true }).click();
-      await shoot(page, "en", "pricing-visual-editor");
+      await editor.scrollIntoViewIfNeeded();
+      await shoot(page, "en", "pricing-visual-editor", false);
       await page.getByRole("tab", { name: m.tabs.unset }).click();
       await page.getByRole("tabpanel", { name: m.tabs.unset }).getByText("mystery-model", { exact: true }).waitFor();
-      await shoot(page, "en", "pricing-unset-models");
+      await shoot(page, "en", "pricing-unset-models", false);
       await page.getByRole("tab", { name: m.tabs.json }).click();
-      await shoot(page, "en", "pricing-json");
+      await shoot(page, "en", "pricing-json", false);
     } finally {
       await ctx.close();
     }
@@ -219,11 +225,15 @@ describe("Models tab", () => {
       await expectToast(page, MESSAGES[locale].settingsKit.checkInput);
       expect(await option("claude.thinking_adapter_budget_tokens_percentage")).not.toBe("0.05");
       await shoot(page, locale, "models-tab");
+      await claude.scrollIntoViewIfNeeded();
+      await shoot(page, locale, "models-claude", false);
       const value = locale === "zh" ? "0.5" : "0.7";
       await share.fill(value);
       await claude.getByRole("button", { name: MESSAGES[locale].settingsKit.save, exact: true }).click();
       await expectToast(page, MESSAGES[locale].settingsKit.saved);
       await expect.poll(() => option("claude.thinking_adapter_budget_tokens_percentage")).toBe(value);
+      await page.getByRole("heading", { name: MESSAGES[locale].modelMapping.title, exact: true }).scrollIntoViewIfNeeded();
+      await shoot(page, locale, "models-mapping-table", false);
       // the server refuses the same value through plain HTTP with the same message
       const r = await root.put("/api/option/", { key: "claude.thinking_adapter_budget_tokens_percentage", value: "0.05" });
       expect(r.success).toBe(false);
