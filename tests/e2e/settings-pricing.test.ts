@@ -61,6 +61,16 @@ async function chat(model: string) {
 const option = async (k: string) => (await root.get<{ key: string; value: string }[]>("/api/option/")).data.find((o) => o.key === k)!.value;
 const map = async (k: string) => JSON.parse(await option(k)) as Record<string, number>;
 
+async function setFallbackOff() {
+  for (const [k, v] of [
+    ["fallback_pricing_enabled", "false"],
+    ["fallback_single_price", ""],
+  ]) {
+    const r = await root.put("/api/option/", { key: k, value: v });
+    expect(r.success, r.message).toBe(true);
+  }
+}
+
 async function newPage(locale: Locale): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
   await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
@@ -175,6 +185,38 @@ describe("operation tab: preset ratios and the visual editor", () => {
       await expectToast(page, fmt(m.filled, { n: 1, missing: 1 }));
       await list.getByText("deepseek-chat", { exact: true }).waitFor({ state: "detached" });
       expect((await map("ModelRatio"))["deepseek-chat"]).toBe(PRESET_RATIOS.ModelRatio["deepseek-chat"]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("fallback pricing: the combination is refused on the page as on the server, a valid one is saved (zh)", async () => {
+    const m = MESSAGES.zh.pricingEditor;
+    const { ctx, page } = await newPage("zh");
+    try {
+      await page.goto(`${server.url}/admin/settings`);
+      const other = section(page, m.otherTitle);
+      await other.getByRole("switch", { name: m.fallbackEnabled }).click();
+      await other.getByLabel(m.fallbackSinglePrice, { exact: true }).fill("0.01");
+      await other.getByLabel(m.fallbackInputRatio, { exact: true }).fill("1");
+      const combination = renderMessage("zh", "fallback_pricing_combination");
+      await other.getByText(combination).first().waitFor();
+      await other.getByRole("button", { name: MESSAGES.zh.settingsKit.save, exact: true }).click();
+      await expectToast(page, MESSAGES.zh.settingsKit.checkInput);
+      expect(await option("fallback_pricing_enabled")).toBe("false");
+      // a single price alone, enabled in the same save
+      await other.getByLabel(m.fallbackInputRatio, { exact: true }).fill("");
+      await other.getByRole("button", { name: MESSAGES.zh.settingsKit.save, exact: true }).click();
+      await expectToast(page, MESSAGES.zh.settingsKit.saved);
+      await expect.poll(() => option("fallback_pricing_enabled")).toBe("true");
+      expect(await option("fallback_single_price")).toBe("0.01");
+      // mystery-model has no price: fallback pricing makes it callable
+      expect(await chat("mystery-model")).toBe(200);
+      // the server refuses the same combination through plain HTTP
+      const r = await root.put("/api/option/", { key: "fallback_input_ratio", value: "1" });
+      expect(r.success).toBe(false);
+      expect(r.message).toBe(renderMessage("en", "fallback_pricing_combination"));
+      await setFallbackOff();
     } finally {
       await ctx.close();
     }

@@ -20,6 +20,7 @@ import {
   unsetModels,
   type PriceMaps,
 } from "@/lib/client/model-pricing";
+import { saveOptions } from "@/lib/client/save-options";
 
 const maps = (): PriceMaps => ({
   ModelRatio: { "gpt-4o": 1.25, "deepseek-chat": 0.14 },
@@ -129,5 +130,39 @@ describe("batch set", () => {
 describe("unset models", () => {
   it("served models with neither a price nor a ratio", () => {
     expect(unsetModels(["gpt-4o", "dall-e-3", "mystery", "mystery", "other"], maps())).toEqual(["mystery", "other"]);
+  });
+});
+
+// The settings kit's save order (lib/client/save-options.ts) as the fallback pricing section
+// needs it: the server checks the combination against what is already saved.
+
+describe("saving combined keys", () => {
+  const order = async (changes: Array<{ key: string; value: string }>) => {
+    const calls: string[] = [];
+    await saveOptions(changes, async (c) => {
+      calls.push(`${c.key}=${c.value}`);
+      await new Promise((r) => setTimeout(r, 2));
+      return { ok: true };
+    });
+    return calls;
+  };
+
+  it("enables a toggle after its values are saved, and clears before it sets", async () => {
+    const calls = await order([
+      { key: "fallback_pricing_enabled", value: "true" },
+      { key: "fallback_input_ratio", value: "1" },
+      { key: "fallback_single_price", value: "" },
+    ]);
+    expect(calls).toEqual(["fallback_single_price=", "fallback_input_ratio=1", "fallback_pricing_enabled=true"]);
+  });
+
+  it("disables a toggle before its values change", async () => {
+    const calls = await order([
+      { key: "fallback_single_price", value: "1" },
+      { key: "RebateEnabled", value: "false" },
+      { key: "fallback_pricing_enabled", value: "false" },
+    ]);
+    expect(calls.slice(0, 2).sort()).toEqual(["RebateEnabled=false", "fallback_pricing_enabled=false"]);
+    expect(calls[2]).toBe("fallback_single_price=1");
   });
 });
