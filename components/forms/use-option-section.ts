@@ -108,6 +108,8 @@ export function useOptionSection(keys: readonly string[], options: Record<string
         if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
         else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
         else if (result.outcome === "failed") toast.error({ key: "settingsKit.saveFailed" });
+        // a saved secret is not shown again: its field empties (the badge now says "set")
+        for (const key of result.succeeded) if (SECRET_OPTION_KEYS.has(key)) form.resetField(fieldName(key), { defaultValue: "" });
         afterSave?.(result);
         try {
           await reload();
@@ -118,7 +120,7 @@ export function useOptionSection(keys: readonly string[], options: Record<string
         setSaving(false);
       }
     },
-    [baseline, writable, beforeSave, afterSave, reload],
+    [baseline, writable, beforeSave, afterSave, reload, form],
   );
 
   const save = useMemo(() => form.handleSubmit(submit, () => toast.error({ key: "settingsKit.checkInput" })), [form, submit]);

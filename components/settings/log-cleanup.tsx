@@ -53,7 +53,7 @@ export function LogCleanup() {
         {t("label")}
       </label>
       <div className="flex flex-wrap items-center gap-2">
-        <Input id={id} type="datetime-local" value={value} onChange={(e) => setValue(e.target.value)} className="w-60" />
+        <Input id={id} type="datetime-local" value={value} onChange={(e) => setValue(e.target.value)} className="w-60 dark:[color-scheme:dark]" />
         <Button variant="danger" disabled={busy} onClick={run}>
           {t("action")}
         </Button>

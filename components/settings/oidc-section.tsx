@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useFormContext } from "react-hook-form";
 import { fieldName, FieldGrid, OptionSecret, OptionSwitch, OptionText, SettingsSection, useOptionAccess } from "@/components/forms";
 import { Button } from "@/components/ui/button";
-import { api } from "@/lib/client/api";
+import { api, ApiError } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";
 import { useLabel } from "./operation-tab";
 
@@ -43,8 +43,9 @@ function FetchWellKnown() {
       setValue(fieldName("oidc.token_endpoint"), res.data.token_endpoint, opts);
       setValue(fieldName("oidc.user_info_endpoint"), res.data.userinfo_endpoint, opts);
       toast.success({ key: "settings.system.oidcFetched" });
-    } catch {
-      toast.error({ key: "settings.system.oidcFailed" });
+    } catch (e) {
+      if (e instanceof ApiError && e.failure.kind === "message") toast.error({ text: e.message });
+      else toast.error({ key: "settings.system.oidcFailed" });
     } finally {
       setBusy(false);
     }

@@ -12,7 +12,7 @@ import { useStatus } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
-import { api } from "@/lib/client/api";
+import { api, ApiError } from "@/lib/client/api";
 import { formatTimestamp } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import { useLabel } from "./operation-tab";
@@ -30,8 +30,10 @@ function SystemInfo() {
       const res = await api.post<UpdateInfo>("/api/option/update_check", {}, { quiet: true });
       if (res.data.update_available) setInfo(res.data);
       else toast.success({ key: "settings.other.upToDate", values: { version: res.data.current_version } });
-    } catch {
-      toast.error({ key: "settings.other.updateFailed" });
+    } catch (e) {
+      // the server's refusal (no source set, source unreachable) or, without an answer, the catalogue's
+      if (e instanceof ApiError && e.failure.kind === "message") toast.error({ text: e.message });
+      else toast.error({ key: "settings.other.updateFailed" });
     } finally {
       setBusy(false);
     }
@@ -55,8 +57,18 @@ function SystemInfo() {
           {t("checkUpdate")}
         </Button>
       </div>
-      <Dialog open={info !== null} onOpenChange={(o) => !o && setInfo(null)} title={t("newVersion", { tag: info?.tag_name ?? "" })}>
-        <div className="prose prose-sm dark:prose-invert max-h-[60vh] max-w-none overflow-y-auto text-sm text-zinc-800 dark:text-zinc-200 [&_a]:text-blue-600 [&_li]:ml-5 [&_ul]:list-disc">
+      <Dialog
+        open={info !== null}
+        onOpenChange={(o) => !o && setInfo(null)}
+        title={t("newVersion", { tag: info?.tag_name ?? "" })}
+        description={t("currentVersion", { version: info?.current_version ?? "" })}
+        footer={
+          <Button variant="secondary" onClick={() => setInfo(null)}>
+            {t("close")}
+          </Button>
+        }
+      >
+        <div className="max-h-[60vh] overflow-y-auto text-sm text-zinc-800 dark:text-zinc-200 [&_a]:text-blue-600 [&_a]:underline [&_code]:rounded [&_code]:bg-zinc-100 [&_code]:px-1 dark:[&_code]:bg-zinc-800 [&_h1]:mt-3 [&_h1]:mb-1 [&_h1]:text-lg [&_h1]:font-semibold [&_h2]:mt-3 [&_h2]:mb-1 [&_h2]:text-base [&_h2]:font-semibold [&_h3]:mt-2 [&_h3]:font-semibold [&_li]:ml-5 [&_ol]:list-decimal [&_p]:my-1.5 [&_ul]:list-disc">
           <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]}>
             {info?.body ?? ""}
           </ReactMarkdown>

@@ -58,7 +58,7 @@ export function SettingsPage() {
 
   if (!isAdminRole(role)) return null;
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-col">
+    <div className="mx-auto flex w-full max-w-7xl flex-col px-4 py-6">
       <PageTitle>{t("title")}</PageTitle>
       {error && <Alert tone="error">{t("loadFailed")}</Alert>}
       {state && (
@@ -69,7 +69,7 @@ export function SettingsPage() {
                 <T.Trigger
                   key={v}
                   value={v}
-                  className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm whitespace-nowrap text-zinc-600 hover:text-zinc-900 data-[state=active]:border-blue-600 data-[state=active]:font-medium data-[state=active]:text-blue-700 dark:text-zinc-400 dark:hover:text-zinc-100 dark:data-[state=active]:text-blue-400"
+                  className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm whitespace-nowrap text-zinc-600 outline-none focus-visible:ring-2 focus-visible:ring-blue-500/40 hover:text-zinc-900 data-[state=active]:border-blue-600 data-[state=active]:font-medium data-[state=active]:text-blue-700 dark:text-zinc-400 dark:hover:text-zinc-100 dark:data-[state=active]:text-blue-400"
                 >
                   {t(`tabs.${v}`)}
                 </T.Trigger>

@@ -1,5 +1,9 @@
-// Option administration: root only, secrets never listed with their values, server-side validation of values
-// (docs/product-rules.md, "Options"), and the demo-site refusal.
+// Option administration: admins read and write the operational options, the root the rest
+// (docs/settings.md, "Roles"), secrets never listed with their values, server-side validation
+// of values (docs/product-rules.md, "Options"; docs/settings.md), OIDC discovery and the
+// update check through the outbound policy, and the demo-site refusal.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeUser, setupRoot } from "../support/accounts";
 import { ApiClient } from "../support/client";
@@ -19,10 +23,47 @@ const put = (key: string, value: string, c = root) => c.put("/api/option/", { ke
 const list = async () => new Map((await root.get<{ key: string; value: string }[]>("/api/option/")).data.map((o) => [o.key, o.value]));
 
 describe("options", () => {
-  it("are for the root only", async () => {
+  it("are read by admins (no secrets) and written by them only where operational; the root does the rest", async () => {
     const { client: admin } = await makeUser(server, root, "admin", 10);
-    expect((await admin.get("/api/option/")).status).toBe(403);
-    expect((await put("SystemName", "x", admin)).status).toBe(403);
+    const { client: user } = await makeUser(server, root, "plainuser");
+    expect((await user.get("/api/option/")).status).toBe(403);
+    expect((await put("SystemName", "x", user)).status).toBe(403);
+
+    const listed = await admin.get<{ key: string; value: string; set?: boolean; writable: boolean }[]>("/api/option/");
+    expect(listed.success).toBe(true);
+    const byKey = new Map(listed.data.map((o) => [o.key, o]));
+    // no secret at all, not even its set flag
+    for (const k of ["SMTPToken", "GitHubClientSecret", "EpayKey", "WorkerValidKey", "oidc.client_secret"]) expect(byKey.has(k), k).toBe(false);
+    expect(byKey.get("QuotaForNewUser")?.writable).toBe(true);
+    expect(byKey.get("ServerAddress")?.writable).toBe(false);
+    expect(byKey.get("global_js")?.writable).toBe(false);
+
+    // operational: allowed
+    expect((await put("QuotaForNewUser", "123", admin)).success).toBe(true);
+    expect((await put("Notice", "hello", admin)).success).toBe(true);
+    expect((await put("ModelRequestRateLimitCount", "5", admin)).success).toBe(true);
+    // sign-in, payment, mail, network, modes, custom code and secrets: root only
+    for (const [k, v] of [
+      ["PasswordLoginEnabled", "false"],
+      ["ServerAddress", "https://evil.example.com"],
+      ["SMTPServer", "smtp.example.com"],
+      ["SMTPToken", "x"],
+      ["Price", "8"],
+      ["global_js", "alert(1)"],
+      ["DemoSiteEnabled", "true"],
+      ["fetch_setting.allow_private_ip", "true"],
+      ["UpdateCheckUrl", "https://example.com/release"],
+    ]) {
+      const r = await put(k, v, admin);
+      expect(r.status, k).toBe(403);
+      expect(r.message, k).toBe("Only the root user may change this setting");
+    }
+    expect((await admin.post("/api/option/oidc_discovery", { well_known: "https://idp.example.com" })).status).toBe(403);
+    const options = await list();
+    expect(options.get("QuotaForNewUser")).toBe("123");
+    expect(options.get("PasswordLoginEnabled")).toBe("true");
+    expect(options.get("global_js")).toBe("");
+    await put("QuotaForNewUser", "0");
   });
 
   it("lists every option, the secrets without their values, even once set", async () => {
@@ -54,8 +95,8 @@ describe("options", () => {
     expect((await put("GroupRatio", "{bad json", zh)).message).toBe("GroupRatio 不是合法的 JSON 字符串");
     expect((await put("GroupRatio", '{"default": "one"}')).message).toBe("Every value in GroupRatio must be a non-negative number");
     expect((await put("Chats", "{}")).message).toBe("Chats is not a valid JSON string");
-    expect((await put("RebatePercentage", "101")).message).toBe("RebatePercentage must be between 0 and 100");
-    expect((await put("RebatePercentage", "-1", zh)).message).toBe("RebatePercentage 的值必须在 0 到 100 之间");
+    expect((await put("RebatePercentage", "101")).message).toBe("The rebate percentage must be between 0 and 100");
+    expect((await put("RebatePercentage", "-1", zh)).message).toBe("返佣百分比必须在0到100之间");
     expect((await put("gemini.thinking_adapter_budget_tokens_percentage", "0.001")).success).toBe(false);
     expect((await put("claude.thinking_adapter_budget_tokens_percentage", "0.05")).success).toBe(false);
     expect((await put("global.auto_retry_count", "11")).success).toBe(false);
@@ -93,6 +134,112 @@ describe("options", () => {
       const r = await put(k, v);
       expect(r.success, `${k}=${v}: ${r.message}`).toBe(true);
     }
+  });
+
+  it("refuses payment settings until the server address is set, with the spec's messages", async () => {
+    const zh = new ApiClient(server.url, "zh");
+    zh.cookie = root.cookie;
+    zh.userId = root.userId;
+    expect((await put("ServerAddress", "")).success).toBe(true);
+    for (const [k, v] of [
+      ["PayAddress", "https://pay.example.com"],
+      ["EpayId", "1001"],
+      ["EpayKey", "k"],
+      ["Price", "7.5"],
+      ["MinTopUp", "2"],
+      ["TopupGroupRatio", '{"default": 1}'],
+      ["CustomCallbackAddress", "https://cb.example.com"],
+    ]) {
+      expect((await put(k, v)).message, k).toBe("Set the server address before the payment settings");
+    }
+    expect((await put("Price", "7.5", zh)).message).toBe("请先设置服务器地址，再修改支付设置");
+    expect((await put("ServerAddress", "https://gw.example.com/")).success).toBe(true);
+    expect((await put("PayAddress", "https://pay.example.com//")).success).toBe(true);
+    expect((await put("WorkerUrl", "https://worker.example.com/")).success).toBe(true);
+    expect((await put("Price", "7.5")).success).toBe(true);
+    expect((await put("TopupGroupRatio", "{bad")).message).toBe("The top-up group ratio is not valid JSON");
+    expect((await put("TopupGroupRatio", "{bad", zh)).message).toBe("充值分组倍率不是合法的 JSON 字符串");
+    const options = await list();
+    expect(options.get("PayAddress")).toBe("https://pay.example.com");
+    expect(options.get("WorkerUrl")).toBe("https://worker.example.com");
+    expect(options.get("Price")).toBe("7.5");
+  });
+
+  it("checks the rebate when it is enabled, the whitelist and the Well-Known URL", async () => {
+    const zh = new ApiClient(server.url, "zh");
+    zh.cookie = root.cookie;
+    zh.userId = root.userId;
+    expect((await put("RebatePercentage", "150")).success).toBe(false);
+    expect((await put("RebateEnabled", "true")).success).toBe(true);
+    expect((await put("RebatePercentage", "100.5", zh)).message).toBe("返佣百分比必须在0到100之间");
+    expect((await put("RebateEnabled", "false")).success).toBe(true);
+
+    expect((await put("EmailDomainWhitelist", "gmail.com,not a domain")).message).toBe("Invalid domain not a domain, e.g. example.com");
+    expect((await put("EmailDomainWhitelist", "gmail.com,-bad.com", zh)).message).toBe("无效的域名 -bad.com，例如 example.com");
+    expect((await put("EmailDomainWhitelist", "gmail.com,qq.com,Gmail.com")).message).toBe("The domain Gmail.com is already in the whitelist");
+    expect((await put("EmailDomainWhitelist", "gmail.com, qq.com")).success).toBe(true);
+    expect((await list()).get("EmailDomainWhitelist")).toBe("gmail.com,qq.com");
+
+    expect((await put("oidc.well_known", "idp.example.com/.well-known/openid-configuration")).message).toBe(
+      "The Well-Known URL must start with http:// or https://",
+    );
+    expect((await put("oidc.well_known", "ftp://idp.example.com", zh)).message).toBe("Well-Known URL 必须以 http:// 或 https:// 开头");
+    expect((await put("oidc.well_known", "https://idp.example.com/.well-known/openid-configuration")).success).toBe(true);
+  });
+
+  it("fetches an OIDC discovery document and a release through the outbound policy", async () => {
+    const idp = http.createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.url === "/.well-known/openid-configuration") {
+        const base = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+        res.end(JSON.stringify({ authorization_endpoint: `${base}/auth`, token_endpoint: `${base}/token`, userinfo_endpoint: `${base}/userinfo` }));
+      } else if (req.url === "/release") res.end(JSON.stringify({ tag_name: "v999.0.0", body: "## New\n- things" }));
+      else if (req.url === "/old-release") res.end(JSON.stringify({ tag_name: "v0.0.1", body: "" }));
+      else {
+        res.statusCode = 404;
+        res.end("{}");
+      }
+    });
+    await new Promise<void>((r) => idp.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    try {
+      // loopback is refused by the outbound policy until the root allows private addresses
+      expect((await put("fetch_setting.allow_private_ip", "false")).success).toBe(true);
+      expect((await root.post("/api/option/oidc_discovery", { well_known: `${base}/.well-known/openid-configuration` })).message).toBe(
+        "Failed to fetch the OIDC configuration, check the network and the Well-Known URL",
+      );
+      expect((await put("fetch_setting.allow_private_ip", "true")).success).toBe(true);
+      const found = await root.post<{ authorization_endpoint: string; token_endpoint: string; userinfo_endpoint: string }>("/api/option/oidc_discovery", {
+        well_known: `${base}/.well-known/openid-configuration`,
+      });
+      expect(found.success, found.message).toBe(true);
+      expect(found.data).toEqual({ authorization_endpoint: `${base}/auth`, token_endpoint: `${base}/token`, userinfo_endpoint: `${base}/userinfo` });
+      const zh = new ApiClient(server.url, "zh");
+      zh.cookie = root.cookie;
+      zh.userId = root.userId;
+      expect((await zh.post("/api/option/oidc_discovery", { well_known: `${base}/missing` })).message).toBe(
+        "获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确",
+      );
+      expect((await root.post("/api/option/oidc_discovery", { well_known: "file:///etc/passwd" })).message).toBe(
+        "The Well-Known URL must start with http:// or https://",
+      );
+
+      expect((await put("UpdateCheckUrl", `${base}/release`)).success).toBe(true);
+      const { client: admin } = await makeUser(server, root, "admin2", 10);
+      const update = await admin.post<{ current_version: string; tag_name: string; body: string; update_available: boolean }>("/api/option/update_check");
+      expect(update.success, update.message).toBe(true);
+      expect(update.data).toMatchObject({ tag_name: "v999.0.0", body: "## New\n- things", update_available: true });
+      expect(update.data.current_version).toMatch(/^v\d+\.\d+\.\d+/);
+      expect((await put("UpdateCheckUrl", `${base}/old-release`)).success).toBe(true);
+      expect((await root.post<{ update_available: boolean }>("/api/option/update_check")).data.update_available).toBe(false);
+      expect((await put("UpdateCheckUrl", `${base}/missing`)).success).toBe(true);
+      expect((await root.post("/api/option/update_check")).message).toBe("Check for updates failed");
+    } finally {
+      await put("fetch_setting.allow_private_ip", "false");
+      await new Promise((r) => idp.close(r));
+    }
+    // with the policy back, loopback is refused again: the check fails
+    expect((await root.post("/api/option/update_check")).message).toBe("Check for updates failed");
   });
 
   it("enforces the fallback pricing combination", async () => {

@@ -16,6 +16,8 @@ let root: ApiClient;
 beforeAll(async () => {
   server = await startServer();
   root = await setupRoot(server);
+  // payment settings (EpayKey) are accepted once the server address is set (docs/settings.md)
+  expect((await root.put("/api/option/", { key: "ServerAddress", value: "https://gw.example.com" })).success).toBe(true);
   useServerEnvironment(server);
 });
 afterAll(async () => {
@@ -52,8 +54,8 @@ describe("secret options", () => {
     const text = await res.text();
     for (const key of KEYS) expect(text).not.toContain(plain(key));
     const listed = new Map((JSON.parse(text).data as { key: string; value: string; set?: boolean }[]).map((o) => [o.key, o]));
-    for (const key of KEYS) expect(listed.get(key)).toEqual({ key, value: "", set: true });
-    expect(listed.get("QuotaPerUnit")).toEqual({ key: "QuotaPerUnit", value: "500000" });
+    for (const key of KEYS) expect(listed.get(key)).toEqual({ key, value: "", set: true, writable: true });
+    expect(listed.get("QuotaPerUnit")).toEqual({ key: "QuotaPerUnit", value: "500000", writable: true });
 
     // the server's own code reads the value opened (in-process, from the same database and key)
     const store = await import("@/lib/options/store");
@@ -71,7 +73,7 @@ describe("secret options", () => {
     expect((await put("WorkerValidKey", "")).success).toBe(true);
     expect((await rows()).get("WorkerValidKey")).toBe("");
     const listed = (await root.get<{ key: string; value: string; set?: boolean }[]>("/api/option/")).data;
-    expect(listed.find((o) => o.key === "WorkerValidKey")).toEqual({ key: "WorkerValidKey", value: "", set: false });
+    expect(listed.find((o) => o.key === "WorkerValidKey")).toEqual({ key: "WorkerValidKey", value: "", set: false, writable: true });
   });
 
   it("left in plaintext by an older version: sealed at start-up, no plaintext left in the database", async () => {

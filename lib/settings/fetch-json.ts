@@ -1,0 +1,29 @@
+// A small JSON document fetched under the outbound policy (lib/net/outbound.ts) for the
+// settings page: OIDC discovery and the update check. Bounded in time and size; any failure
+// (refused address, network, status, size, not JSON) is null, the caller says what failed.
+import "server-only";
+import { outboundFetch } from "@/lib/net/outbound";
+
+const TIMEOUT_MS = 10_000;
+const MAX_BYTES = 1_000_000;
+
+export async function fetchJsonDocument(url: string): Promise<Record<string, unknown> | null> {
+  try {
+    const res = await outboundFetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      return null;
+    }
+    const declared = Number(res.headers.get("content-length") ?? "0");
+    if (declared > MAX_BYTES) {
+      await res.body?.cancel().catch(() => {});
+      return null;
+    }
+    const text = await res.text();
+    if (text.length > MAX_BYTES) return null;
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
