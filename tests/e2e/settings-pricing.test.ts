@@ -328,7 +328,9 @@ describe("Models tab", () => {
       // a second mapping of the same name is refused
       await add.click();
       await dialog(page).getByLabel(m.virtualName, { exact: true }).fill(`smart-${locale}`);
-      await dialog(page).getByLabel(fmt(m.actualModel, { n: 1 }), { exact: true }).fill("gpt-4o");
+      await dialog(page)
+        .getByLabel(fmt(m.actualModel, { n: 1 }), { exact: true })
+        .fill("gpt-4o");
       await dialog(page).getByRole("button", { name: m.save, exact: true }).click();
       await dialog(page).getByText(m.errors.nameExists).waitFor();
       await dialog(page).getByRole("button", { name: m.cancel, exact: true }).click();
