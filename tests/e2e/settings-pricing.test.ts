@@ -156,9 +156,28 @@ describe("operation tab: preset ratios and the visual editor", () => {
       await editor.scrollIntoViewIfNeeded();
       await shoot(page, "zh", "pricing-visual-editor", false);
 
+      // batch set: at least one model, then both values for both ratios
+      await editor.getByRole("searchbox").fill("o3-mini");
+      await editor.getByRole("button", { name: m.batchSet }).click();
+      await dialog(page).getByRole("button", { name: m.confirm, exact: true }).click();
+      await dialog(page).getByText(m.errors.selectModels).waitFor();
+      await dialog(page).getByRole("button", { name: m.cancel, exact: true }).click();
+      await editor.getByLabel(fmt(m.selectModel, { name: "o3-mini" }), { exact: true }).check();
+      await editor.getByLabel(fmt(m.selectModel, { name: "o3-mini-2025-01-31" }), { exact: true }).check();
+      await editor.getByRole("button", { name: m.batchSet }).click();
+      await dialog(page).getByLabel(m.batchTarget).selectOption("bothRatios");
+      await dialog(page).getByLabel(m.columns.ratio, { exact: true }).fill("0.6");
+      await dialog(page).getByRole("button", { name: m.confirm, exact: true }).click();
+      await dialog(page).getByText(m.errors.bothRequired).waitFor();
+      await dialog(page).getByLabel(m.columns.completionRatio, { exact: true }).fill("5");
+      await dialog(page).getByRole("button", { name: m.confirm, exact: true }).click();
+      await dialog(page).waitFor({ state: "detached" });
+
       await editor.getByRole("button", { name: m.save, exact: true }).click();
       await expectToast(page, MESSAGES.zh.settingsKit.saved);
       await expect.poll(async () => (await map("ModelRatio"))["my-model"]).toBe(2);
+      expect((await map("ModelRatio"))["o3-mini-2025-01-31"]).toBe(0.6);
+      expect((await map("CompletionRatio"))["o3-mini"]).toBe(5);
       expect((await map("CompletionRatio"))["my-model"]).toBe(3);
       expect((await map("ModelRatio"))["gpt-4o-mini"]).toBe(0.1);
       expect((await map("ModelRatio"))["gpt-4o"]).toBe(1.25);
