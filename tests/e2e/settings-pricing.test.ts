@@ -241,6 +241,29 @@ describe("operation tab: preset ratios and the visual editor", () => {
     }
   });
 
+  it("shows the spec's messages when the preset source fails (zh)", async () => {
+    const m = MESSAGES.zh.pricingEditor;
+    // a source nobody listens on: each action fails on the server
+    expect((await root.put("/api/option/", { key: "PresetRatioSourceUrl", value: "http://127.0.0.1:9/none" })).success).toBe(true);
+    const { ctx, page } = await newPage("zh");
+    try {
+      await page.goto(`${server.url}/admin/settings`);
+      const other = section(page, m.otherTitle);
+      await other.getByRole("button", { name: m.fetchPresets, exact: true }).click();
+      await dialog(page).getByRole("button", { name: m.fetchPresets, exact: true }).click();
+      await expectToast(page, m.fetchFailed);
+      await other.getByRole("button", { name: m.resetPresets, exact: true }).click();
+      await dialog(page).getByRole("button", { name: m.resetPresets, exact: true }).click();
+      await expectToast(page, m.resetFailed);
+      await page.getByRole("tab", { name: m.tabs.unset }).click();
+      await page.getByRole("tabpanel", { name: m.tabs.unset }).getByRole("button", { name: m.fillAll, exact: true }).click();
+      await expectToast(page, m.fillFailed);
+    } finally {
+      await ctx.close();
+      expect((await root.put("/api/option/", { key: "PresetRatioSourceUrl", value: "" })).success).toBe(true);
+    }
+  });
+
   it("shows the sections and the editors in English", async () => {
     const m = MESSAGES.en.pricingEditor;
     const { ctx, page } = await newPage("en");
@@ -265,6 +288,12 @@ describe("operation tab: preset ratios and the visual editor", () => {
       await shoot(page, "en", "pricing-unset-models", false);
       await page.getByRole("tab", { name: m.tabs.json }).click();
       await shoot(page, "en", "pricing-json", false);
+      // the raw editors refuse text that does not parse, before anything is sent
+      const json = page.getByRole("tabpanel", { name: m.tabs.json });
+      await json.getByLabel(m.jsonLabels.ModelRatio).fill("{bad");
+      await json.getByText(renderMessage("en", "option_invalid_json", { key: "ModelRatio" })).waitFor();
+      await json.getByRole("button", { name: MESSAGES.en.settingsKit.save, exact: true }).click();
+      await expectToast(page, MESSAGES.en.settingsKit.checkInput);
     } finally {
       await ctx.close();
     }
