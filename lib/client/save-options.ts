@@ -1,6 +1,7 @@
 // Saving a settings section (docs/settings.md, "Saving"; docs/product-rules.md, "Options"):
 // only the changed keys are sent; toggles whose key ends in Enabled go one after another and
-// stop at the first failure, the other keys go in parallel; an empty secret field is never
+// stop at the first failure, the other keys go in parallel (turned-off toggles, then cleared
+// values, then other values, then turned-on toggles: see saveOptions); an empty secret field is never
 // sent back; ServerAddress, WorkerUrl and PayAddress lose their trailing slashes. Pure: the
 // request is passed in, so that the rules are unit-tested.
 
@@ -64,18 +65,33 @@ export async function saveOptions(changes: OptionChange[], put: (change: OptionC
   };
   const safePut = (c: OptionChange): Promise<PutOutcome> => put(c).catch((): PutOutcome => ({ ok: false, kind: "request" }));
 
-  const chain = (async () => {
-    for (let i = 0; i < chained.length; i++) {
-      const r = await safePut(chained[i]);
-      record(chained[i].key, r);
-      if (!r.ok) {
-        skipped.push(...chained.slice(i + 1).map((c) => c.key));
-        return;
+  // Rules that combine keys (fallback pricing, rebate) are checked by the server against the
+  // options already saved, so the order matters within one save: toggles turned off go first,
+  // then cleared values, then the other values, and toggles turned on last (docs/pricing.md,
+  // "Saving combined keys"). The toggles stay one chain that stops at its first failure.
+  const off = chained.filter((c) => c.value !== "true");
+  const on = chained.filter((c) => c.value === "true");
+  let chainStopped = false;
+  const runChain = async (part: OptionChange[]) => {
+    for (let i = 0; i < part.length; i++) {
+      if (chainStopped) {
+        skipped.push(part[i].key);
+        continue;
       }
+      const r = await safePut(part[i]);
+      record(part[i].key, r);
+      if (!r.ok) chainStopped = true;
     }
-  })();
-  const others = Promise.all(parallel.map(async (c) => record(c.key, await safePut(c))));
-  await Promise.all([chain, others]);
+  };
+  const inParallel = (part: OptionChange[]) => Promise.all(part.map(async (c) => record(c.key, await safePut(c))));
+  // lower-case switches (fallback_pricing_enabled, oidc.enabled) are not chained, but ordered alike
+  const toggle = (c: OptionChange) => /[._]enabled$/.test(c.key);
+  await runChain(off);
+  await inParallel(parallel.filter((c) => toggle(c) && c.value !== "true"));
+  await inParallel(parallel.filter((c) => !toggle(c) && c.value === ""));
+  await inParallel(parallel.filter((c) => !toggle(c) && c.value !== ""));
+  await inParallel(parallel.filter((c) => toggle(c) && c.value === "true"));
+  await runChain(on);
 
   let outcome: SaveResult["outcome"] = "success";
   if (failed.length > 0) outcome = succeeded.length === 0 && requestFailed ? "failed" : "partial";

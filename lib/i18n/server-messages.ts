@@ -139,6 +139,8 @@ export const serverMessages = {
   option_ratio_invalid: { zh: "{key} 中的每个值都必须是非负数字", en: "Every value in {key} must be a non-negative number" },
   option_not_in_list: { zh: "{key} 的值必须是以下之一：{list}", en: "{key} must be one of: {list}" },
   option_invalid_url: { zh: "{key} 必须是以 http:// 或 https:// 开头的地址", en: "{key} must be an address starting with http:// or https://" },
+  preset_source_failed: { zh: "无法获取预设倍率来源：{detail}", en: "The preset ratio source could not be fetched: {detail}" },
+  preset_source_invalid: { zh: "预设倍率来源的内容无效：{detail}", en: "The preset ratio source is not valid: {detail}" },
   option_rebate_range: { zh: "返佣百分比必须在0到100之间", en: "The rebate percentage must be between 0 and 100" },
   option_topup_group_ratio_json: { zh: "充值分组倍率不是合法的 JSON 字符串", en: "The top-up group ratio is not valid JSON" },
   option_domain_invalid: { zh: "无效的域名 {host}，例如 example.com", en: "Invalid domain {host}, e.g. example.com" },

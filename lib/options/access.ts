@@ -54,6 +54,9 @@ const ROOT_ONLY_KEYS = new Set([
   "ReverseProxyProvider",
   "fetch_setting.allow_private_ip",
   "UpdateCheckUrl",
+  // a URL the server fetches (docs/pricing.md, "Preset sources")
+  "PresetRatioSourceUrl",
+  "PresetRatioSourceKind",
   "EpayId",
   "PayAddress",
   "CustomCallbackAddress",

@@ -24,6 +24,10 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   CacheRatio: json(PRESET_RATIOS.CacheRatio),
   CompletionRatio: json(PRESET_RATIOS.CompletionRatio),
   ModelPrice: json(PRESET_RATIOS.ModelPrice),
+  // where "fetch presets" reads from instead of the built-in table: a URL and its shape
+  // (flexible, openrouter or mixed), docs/pricing.md "Preset sources"
+  PresetRatioSourceUrl: "",
+  PresetRatioSourceKind: "flexible",
   GroupRatio: json({ default: 1, vip: 1, svip: 1 }),
   UserUsableGroups: json({ default: "默认分组", vip: "vip分组" }),
   TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }),

@@ -61,10 +61,12 @@ export const RANGES: Record<string, NumberRange> = {
 export const ENUMS: Record<string, readonly string[]> = {
   DataExportDefaultTime: ["hour", "day", "week"],
   ReverseProxyProvider: ["nginx", "cloudflare"],
+  // the shape of the preset ratio source (docs/pricing.md, "Preset sources")
+  PresetRatioSourceKind: ["flexible", "openrouter", "mixed"],
 };
 
 // Addresses that lose their trailing slashes before they are stored.
-export const TRIM_SLASH = new Set(["ServerAddress", "WorkerUrl", "PayAddress"]);
+export const TRIM_SLASH = new Set(["ServerAddress", "WorkerUrl", "PayAddress", "PresetRatioSourceUrl"]);
 // Other keys holding an http(s) address (empty allowed).
 export const URL_KEYS = new Set(["UpdateCheckUrl", "CustomCallbackAddress"]);
 export const FALLBACK_VALUES = ["fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio"];

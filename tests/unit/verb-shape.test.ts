@@ -6,7 +6,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-const DOMAIN = /^@\/lib\/(users|tokens|channels|logs|options|setup|checkin|pricing|billing|relay|status)\//;
+const DOMAIN = /^@\/lib\/(users|tokens|channels|logs|options|setup|checkin|pricing|billing|relay|status|price-presets)\//;
 // Not verbs: read models shared with the relay and pages, and query helpers, which a route
 // may call as they are.
 const NOT_VERBS = new Set(["filterOf", "pageSize", "siteStatus", "enabledModels", "withVirtualModels", "modelsByType", "usableGroups"]);

@@ -1,0 +1,296 @@
+"use client";
+// The visual pricing editor (docs/pricing.md, "The visual editor"): one row per model, 10 to
+// a page, with search; price, ratio and completion ratio edited in their cells (请输入数字
+// for anything but a number ≥ 0); add, edit (pricing mode), delete and batch set. It edits a
+// copy of the four maps; Save writes the changed options as the settings kit does.
+import { useTranslations } from "next-intl";
+import { useMemo, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { Input } from "@/components/ui/input";
+import { EmptyRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/table";
+import { api, ApiError } from "@/lib/client/api";
+import {
+  PRICE_MAP_KEYS,
+  modeOf,
+  parseCell,
+  parsePriceMap,
+  putRow,
+  ratioBadgeColor,
+  removeRow,
+  rowsFromMaps,
+  type PriceMapKey,
+  type PriceMaps,
+  type PricingRow,
+} from "@/lib/client/model-pricing";
+import { saveOptions, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
+import { toast } from "@/lib/client/toast";
+import { BatchDialog, RowDialog } from "./price-dialogs";
+
+export const EDITOR_PAGE_SIZE = 10;
+
+type CellField = "price" | "ratio" | "completionRatio";
+const CELL_MAP: Record<CellField, PriceMapKey> = { price: "ModelPrice", ratio: "ModelRatio", completionRatio: "CompletionRatio" };
+
+async function putOption(change: OptionChange): Promise<PutOutcome> {
+  try {
+    await api.put("/api/option/", change);
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof ApiError && e.failure.kind === "message") return { ok: false, kind: "refused", message: e.message };
+    return { ok: false, kind: "request" };
+  }
+}
+
+export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => Promise<void> }) {
+  const t = useTranslations("pricingEditor");
+  const [maps, setMaps] = useState<PriceMaps>(base);
+  const [cells, setCells] = useState<Record<string, string>>({});
+  const [search, setSearch] = useState("");
+  const [page, setPage] = useState(0);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<{ kind: "add" } | { kind: "edit"; row: PricingRow } | { kind: "batch" } | null>(null);
+  const [saving, setSaving] = useState(false);
+  // the options were reloaded (a save here or elsewhere): start again from them
+  const [seen, setSeen] = useState(base);
+  if (seen !== base) {
+    setSeen(base);
+    setMaps(base);
+    setCells({});
+    setSelected([]);
+  }
+
+  const rows = useMemo(() => rowsFromMaps(maps), [maps]);
+  const allNames = useMemo(() => {
+    const s = new Set<string>();
+    for (const k of PRICE_MAP_KEYS) for (const n of Object.keys(maps[k])) s.add(n);
+    return [...s];
+  }, [maps]);
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return q ? rows.filter((r) => r.name.toLowerCase().includes(q)) : rows;
+  }, [rows, search]);
+  const pages = Math.max(1, Math.ceil(shown.length / EDITOR_PAGE_SIZE));
+  const current = Math.min(page, pages - 1);
+  const pageRows = shown.slice(current * EDITOR_PAGE_SIZE, (current + 1) * EDITOR_PAGE_SIZE);
+  const cellErrors = Object.entries(cells).filter(([, text]) => !parseCell(text).ok);
+  const dirty = PRICE_MAP_KEYS.some((k) => JSON.stringify(maps[k]) !== JSON.stringify(base[k])) || cellErrors.length > 0;
+
+  const editCell = (row: PricingRow, field: CellField, text: string) => {
+    const id = `${row.name}\u0000${field}`;
+    setCells((c) => Object.assign({}, c, { [id]: text }));
+    const parsed = parseCell(text);
+    if (!parsed.ok) return;
+    setMaps((m) => {
+      const key = CELL_MAP[field];
+      const next = Object.assign({}, m, { [key]: Object.assign({}, m[key]) }) as PriceMaps;
+      if (parsed.value === undefined) delete next[key][row.name];
+      else next[key][row.name] = parsed.value;
+      return next;
+    });
+  };
+
+  const save = async () => {
+    if (cellErrors.length > 0) {
+      toast.error({ key: "settingsKit.checkInput" });
+      return;
+    }
+    const changes: OptionChange[] = [];
+    for (const k of PRICE_MAP_KEYS) {
+      if (JSON.stringify(maps[k]) !== JSON.stringify(parsePriceMap(JSON.stringify(base[k])))) changes.push({ key: k, value: JSON.stringify(maps[k]) });
+    }
+    if (changes.length === 0) {
+      toast.warning({ key: "settingsKit.unchanged" });
+      return;
+    }
+    setSaving(true);
+    try {
+      const result = await saveOptions(changes, putOption);
+      if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
+      else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
+      else toast.error({ key: "settingsKit.saveFailed" });
+      await reload().catch(() => toast.error({ key: "settingsKit.refreshFailed" }));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const cell = (row: PricingRow, field: CellField) => {
+    const id = `${row.name}\u0000${field}`;
+    const value = row[field];
+    const text = cells[id] ?? (value === undefined ? "" : String(value));
+    const bad = !parseCell(text).ok;
+    return (
+      <div className="flex flex-col gap-0.5">
+        <Input
+          aria-label={`${row.name} ${t(`columns.${field}`)}`}
+          inputMode="decimal"
+          value={text}
+          onChange={(e) => editCell(row, field, e.target.value)}
+          className={cn("h-8 w-24", bad && "border-red-500")}
+          aria-invalid={bad || undefined}
+        />
+        {bad && (
+          <span role="alert" className="text-xs text-red-600 dark:text-red-400">
+            {t("errors.notNumber")}
+          </span>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <Card>
+      <div className="mb-3 flex flex-wrap items-center gap-2">
+        <Input
+          type="search"
+          aria-label={t("search")}
+          placeholder={t("search")}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(0);
+          }}
+          className="w-full sm:w-64"
+        />
+        <Button variant="secondary" onClick={() => setDialog({ kind: "add" })}>
+          {t("addModel")}
+        </Button>
+        <Button variant="secondary" onClick={() => setDialog({ kind: "batch" })}>
+          {t("batchSet")}
+          {selected.length > 0 ? ` (${selected.length})` : ""}
+        </Button>
+        <div className="ml-auto flex gap-2">
+          <Button
+            variant="secondary"
+            disabled={!dirty || saving}
+            onClick={() => {
+              setMaps(base);
+              setCells({});
+            }}
+          >
+            {t("discard")}
+          </Button>
+          <Button disabled={saving} onClick={() => void save()}>
+            {t("save")}
+          </Button>
+        </div>
+      </div>
+      <Table>
+        <thead>
+          <tr>
+            <SelectAllHeader
+              label={t("selectPage")}
+              rowIds={pageRows.map((r) => r.name)}
+              selected={selected}
+              onSelect={(ids) => {
+                const onPage = new Set(pageRows.map((r) => r.name));
+                setSelected((s) => (ids.length === 0 ? s.filter((x) => !onPage.has(x)) : [...new Set([...s, ...ids])]));
+              }}
+            />
+            <Th>{t("columns.name")}</Th>
+            <Th>{t("columns.price")}</Th>
+            <Th>{t("columns.ratio")}</Th>
+            <Th>{t("columns.completionRatio")}</Th>
+            <Th>{t("actions")}</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {pageRows.length === 0 && <EmptyRow colSpan={6}>{t("empty")}</EmptyRow>}
+          {pageRows.map((row) => (
+            <tr key={row.name} data-model={row.name}>
+              <Td className="w-8">
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 accent-blue-600"
+                  aria-label={t("selectModel", { name: row.name })}
+                  checked={selected.includes(row.name)}
+                  onChange={() => setSelected((s) => (s.includes(row.name) ? s.filter((x) => x !== row.name) : [...s, row.name]))}
+                />
+              </Td>
+              <Td>
+                <div className="flex flex-col gap-1">
+                  <span className="font-mono text-xs break-all">{row.name}</span>
+                  <span>
+                    <Badge color={modeOf(row) === "perRequest" ? "purple" : "gray"}>{t(`modes.${modeOf(row)}`)}</Badge>
+                  </span>
+                </div>
+              </Td>
+              <Td>{cell(row, "price")}</Td>
+              <Td>
+                <div className="flex items-start gap-2">
+                  {cell(row, "ratio")}
+                  {row.ratio !== undefined && <Badge color={ratioBadgeColor(row.ratio)}>×{row.ratio}</Badge>}
+                </div>
+              </Td>
+              <Td>{cell(row, "completionRatio")}</Td>
+              <Td>
+                <div className="flex gap-1">
+                  <Button size="sm" variant="secondary" onClick={() => setDialog({ kind: "edit", row })}>
+                    {t("edit")}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    onClick={() => {
+                      setMaps((m) => removeRow(m, row.name));
+                      setSelected((s) => s.filter((x) => x !== row.name));
+                    }}
+                  >
+                    {t("delete")}
+                  </Button>
+                </div>
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <div className="mt-3 flex flex-wrap items-center justify-end gap-3 text-sm text-zinc-600 dark:text-zinc-400">
+        <span>{t("total", { total: shown.length })}</span>
+        <Button variant="secondary" size="sm" disabled={current <= 0} onClick={() => setPage(current - 1)}>
+          {t("previous")}
+        </Button>
+        <span>{t("page", { page: current + 1, pages })}</span>
+        <Button variant="secondary" size="sm" disabled={current + 1 >= pages} onClick={() => setPage(current + 1)}>
+          {t("next")}
+        </Button>
+      </div>
+      {dialog?.kind === "add" || dialog?.kind === "edit" ? (
+        <RowDialog
+          open
+          row={dialog.kind === "edit" ? dialog.row : null}
+          names={allNames}
+          onClose={() => setDialog(null)}
+          onSave={(row) => {
+            setMaps((m) => putRow(m, row));
+            setCells((c) => {
+              const next = Object.assign({}, c);
+              for (const f of ["price", "ratio", "completionRatio"]) delete next[`${row.name}\u0000${f}`];
+              return next;
+            });
+            if (dialog.kind === "add") {
+              setSearch(row.name);
+              setPage(0);
+            }
+            setDialog(null);
+          }}
+        />
+      ) : null}
+      {dialog?.kind === "batch" && (
+        <BatchDialog
+          open
+          models={selected}
+          maps={maps}
+          onClose={() => setDialog(null)}
+          onApply={(next) => {
+            setMaps(next);
+            setCells({});
+            setDialog(null);
+          }}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,121 @@
+// Fetch, reset and fill of the presets (lib/price-presets/merge.ts) and the three source
+// shapes (lib/price-presets/source.ts), docs/pricing.md.
+import { describe, expect, it } from "vitest";
+import { fillFromPresets, mergePresets, removePresets } from "@/lib/price-presets/merge";
+import { parseFlexible, parseMixed, parseOpenRouter, sourceFiles } from "@/lib/price-presets/source";
+import type { PriceMaps } from "@/lib/client/model-pricing";
+
+const preset = (): PriceMaps => ({
+  ModelRatio: { "gpt-4o": 1.25, "deepseek-chat": 0.14, o1: 7.5 },
+  CompletionRatio: { "gpt-4o": 4, "deepseek-chat": 1.5, o1: 4 },
+  CacheRatio: { "gpt-4o": 0.5 },
+  ModelPrice: { "dall-e-3": 0.04 },
+});
+const empty = (): PriceMaps => ({ ModelRatio: {}, CompletionRatio: {}, CacheRatio: {}, ModelPrice: {} });
+
+describe("merge (fetch presets)", () => {
+  it("adds every preset model to empty maps", () => {
+    const r = mergePresets(empty(), preset());
+    expect(r.maps).toEqual(preset());
+    expect(r.models).toEqual(["dall-e-3", "deepseek-chat", "gpt-4o", "o1"]);
+  });
+
+  it("never overwrites a model the admin priced, nor an entry the admin set", () => {
+    const saved = empty();
+    saved.ModelRatio["gpt-4o"] = 3; // priced by the admin, no completion ratio: billed at 1
+    saved.ModelRatio["own-model"] = 2;
+    saved.ModelPrice["o1"] = 0.5; // priced per call by the admin
+    saved.CompletionRatio["deepseek-chat"] = 2; // an entry of an unpriced model
+    const r = mergePresets(saved, preset());
+    expect(r.maps.ModelRatio).toEqual({ "gpt-4o": 3, "own-model": 2, "deepseek-chat": 0.14 });
+    expect(r.maps.CompletionRatio).toEqual({ "deepseek-chat": 2 });
+    expect(r.maps.CacheRatio).toEqual({});
+    expect(r.maps.ModelPrice).toEqual({ o1: 0.5, "dall-e-3": 0.04 });
+    expect(r.models).toEqual(["dall-e-3", "deepseek-chat"]);
+    expect(saved.ModelRatio).toEqual({ "gpt-4o": 3, "own-model": 2 }); // the input is not changed
+  });
+});
+
+describe("remove (reset presets)", () => {
+  it("removes the models still at their preset values, keeps the admin's own and changed ones", () => {
+    const saved = mergePresets(empty(), preset()).maps;
+    saved.ModelRatio["own-model"] = 2;
+    saved.CompletionRatio["gpt-4o"] = 5; // changed by the admin: gpt-4o is kept whole
+    delete saved.CompletionRatio["o1"]; // a subset of the preset's values: still the preset
+    const r = removePresets(saved, preset());
+    expect(r.removed).toEqual(["dall-e-3", "deepseek-chat", "o1"]);
+    expect(r.kept).toEqual(["gpt-4o"]);
+    expect(r.maps).toEqual({
+      ModelRatio: { "gpt-4o": 1.25, "own-model": 2 },
+      CompletionRatio: { "gpt-4o": 5 },
+      CacheRatio: { "gpt-4o": 0.5 },
+      ModelPrice: {},
+    });
+  });
+
+  it("reads a preset value that went through JSON as equal", () => {
+    const p = preset();
+    p.ModelRatio["x"] = 0.1 + 0.2;
+    const saved = JSON.parse(JSON.stringify(p)) as PriceMaps;
+    saved.ModelRatio["x"] = 0.3;
+    expect(removePresets(saved, p).maps.ModelRatio).toEqual({});
+  });
+});
+
+describe("fill (unset-model list)", () => {
+  it("fills the named unset models the presets know and reports the others", () => {
+    const saved = empty();
+    saved.ModelRatio["gpt-4o"] = 3;
+    const r = fillFromPresets(saved, preset(), ["gpt-4o", "deepseek-chat", "mystery", "dall-e-3"]);
+    expect(r.filled).toEqual(["dall-e-3", "deepseek-chat"]);
+    expect(r.missing).toEqual(["mystery"]);
+    expect(r.maps.ModelRatio).toEqual({ "gpt-4o": 3, "deepseek-chat": 0.14 });
+    expect(r.maps.CompletionRatio).toEqual({ "deepseek-chat": 1.5 });
+    expect(r.maps.ModelPrice).toEqual({ "dall-e-3": 0.04 });
+  });
+});
+
+describe("source shapes", () => {
+  it("openrouter: USD per token → ratio = input per 1M / 2, completion = output / input, cache = read / input", () => {
+    const m = parseOpenRouter({
+      data: [
+        { id: "openai/gpt-4o", pricing: { prompt: "0.0000025", completion: "0.00001", input_cache_read: "0.00000125" } },
+        { id: "openrouter/gpt-4o", pricing: { prompt: "0.000009", completion: "0.00001" } }, // same name: the first wins
+        { id: "meta-llama/llama-3-8b:free", pricing: { prompt: "0", completion: "0" } },
+        { id: "openrouter/auto", pricing: { prompt: "-1", completion: "-1" } },
+        { id: "openai/dall-e-x", pricing: { prompt: "0", completion: "0", request: "0.04" } },
+        { id: "broken" },
+      ],
+    });
+    expect(m.ModelRatio).toEqual({ "gpt-4o": 1.25 });
+    expect(m.CompletionRatio).toEqual({ "gpt-4o": 4 });
+    expect(m.CacheRatio).toEqual({ "gpt-4o": 0.5 });
+    expect(m.ModelPrice).toEqual({ "dall-e-x": 0.04 });
+    expect(() => parseOpenRouter({ models: [] })).toThrow();
+  });
+
+  it("flexible: two objects of ratios, optionally wrapped in data", () => {
+    const m = parseFlexible({ data: { "gpt-4o": 1.25, bad: "x", neg: -1 } }, { "gpt-4o": 4, orphan: 2 });
+    expect(m.ModelRatio).toEqual({ "gpt-4o": 1.25 });
+    expect(m.CompletionRatio).toEqual({ "gpt-4o": 4 });
+    expect(() => parseFlexible([], {})).toThrow();
+  });
+
+  it("mixed: ratios or prices per model", () => {
+    const m = parseMixed(
+      { "gpt-4o": { input: 2.5, cached_input: 1.25 }, "deepseek-chat": 0.14, "dall-e-3": { price: 0.04 } },
+      { "gpt-4o": { output: 10 }, "deepseek-chat": { output: 0.42 } },
+    );
+    expect(m.ModelRatio).toEqual({ "gpt-4o": 1.25, "deepseek-chat": 0.14 });
+    expect(m.CompletionRatio).toEqual({ "gpt-4o": 4, "deepseek-chat": 1.5 });
+    expect(m.CacheRatio).toEqual({ "gpt-4o": 0.5 });
+    expect(m.ModelPrice).toEqual({ "dall-e-3": 0.04 });
+  });
+
+  it("the two files sit under the source URL", () => {
+    expect(sourceFiles("http://127.0.0.1:1/p/")).toEqual({
+      prompt: "http://127.0.0.1:1/p/prompt_ratio.json",
+      completion: "http://127.0.0.1:1/p/completion_ratio.json",
+    });
+  });
+});
