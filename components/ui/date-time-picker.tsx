@@ -9,14 +9,9 @@ import { useLocale, useTranslations } from "next-intl";
 import { useId, useState, type ReactNode } from "react";
 import { DayPicker } from "react-day-picker";
 import { enUS, zhCN } from "react-day-picker/locale";
+import { formatDateTime, fromUnixSeconds, toUnixSeconds, withDay, withTimePart } from "@/lib/client/date-time";
 import { Button } from "./button";
 import { cn } from "./cn";
-
-const pad = (n: number) => String(n).padStart(2, "0");
-
-export function formatDateTime(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
 
 // The calendar in the console's colours (no react-day-picker stylesheet: light and dark from Tailwind).
 const CALENDAR_CLASSES = {
@@ -52,10 +47,10 @@ function TimeField({ label, value, max, onChange }: { label: string; value: numb
         inputMode="numeric"
         min={0}
         max={max}
-        value={pad(value)}
+        value={String(value).padStart(2, "0")}
         onChange={(e) => {
           const n = Number(e.target.value);
-          if (Number.isInteger(n)) onChange(Math.min(max, Math.max(0, n)));
+          if (Number.isInteger(n)) onChange(n);
         }}
         className="h-8 w-14 rounded-md border border-zinc-300 bg-white px-2 text-sm text-zinc-900 outline-none focus:border-blue-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
       />
@@ -81,11 +76,6 @@ export function DateTimePicker({ value, onChange, label, placeholder, clearable 
   const [open, setOpen] = useState(false);
   const [month, setMonth] = useState<Date>(value ?? new Date());
   const base = value ?? new Date(new Date().setHours(0, 0, 0, 0));
-  const setTime = (h: number, m: number, s: number) => {
-    const d = new Date(base);
-    d.setHours(h, m, s, 0);
-    onChange(d);
-  };
   return (
     <P.Root
       open={open}
@@ -131,18 +121,15 @@ export function DateTimePicker({ value, onChange, label, placeholder, clearable 
             onMonthChange={setMonth}
             selected={value ?? undefined}
             onSelect={(day) => {
-              if (!day) return;
-              const d = new Date(day);
-              d.setHours(base.getHours(), base.getMinutes(), base.getSeconds(), 0);
-              onChange(d);
+              if (day) onChange(withDay(day, base));
             }}
             classNames={CALENDAR_CLASSES}
             components={{ Chevron: ({ orientation }) => (orientation === "left" ? <ChevronLeft className="h-4 w-4" /> : <ChevronRight className="h-4 w-4" />) }}
           />
           <div className="mt-2 flex items-end gap-2 border-t border-zinc-200 pt-3 dark:border-zinc-700">
-            <TimeField label={t("hour")} value={base.getHours()} max={23} onChange={(h) => setTime(h, base.getMinutes(), base.getSeconds())} />
-            <TimeField label={t("minute")} value={base.getMinutes()} max={59} onChange={(m) => setTime(base.getHours(), m, base.getSeconds())} />
-            <TimeField label={t("second")} value={base.getSeconds()} max={59} onChange={(s) => setTime(base.getHours(), base.getMinutes(), s)} />
+            <TimeField label={t("hour")} value={base.getHours()} max={23} onChange={(v) => onChange(withTimePart(base, "hour", v))} />
+            <TimeField label={t("minute")} value={base.getMinutes()} max={59} onChange={(v) => onChange(withTimePart(base, "minute", v))} />
+            <TimeField label={t("second")} value={base.getSeconds()} max={59} onChange={(v) => onChange(withTimePart(base, "second", v))} />
           </div>
           <div className="mt-3 flex justify-between gap-2">
             <div className="flex gap-1">
