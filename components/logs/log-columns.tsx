@@ -45,7 +45,7 @@ export function logColumns({ t, display, admin, onUser }: { t: T; display: Quota
       const other = parseOther(log.other);
       const frt = typeof other.frt === "number" ? other.frt : null;
       return (
-        <div className="flex flex-wrap items-center gap-1">
+        <div className="flex items-center gap-1">
           <Badge color={timeUsedColor(log.use_time)}>{`${log.use_time}s`}</Badge>
           {log.is_stream && frt !== null && <Badge color={frtColor(frt)}>{`${(frt / 1000).toFixed(1)}s`}</Badge>}
           <Badge color={log.is_stream ? "blue" : "purple"}>{log.is_stream ? t("stream") : t("nonStream")}</Badge>
