@@ -167,9 +167,7 @@ export function UnixTimePicker({
   onChange,
   ...rest
 }: Omit<DateTimePickerProps, "value" | "onChange"> & { value: number | null; onChange: (v: number | null) => void }) {
-  return (
-    <DateTimePicker value={value === null ? null : new Date(value * 1000)} onChange={(d) => onChange(d ? Math.floor(d.getTime() / 1000) : null)} {...rest} />
-  );
+  return <DateTimePicker value={fromUnixSeconds(value)} onChange={(d) => onChange(toUnixSeconds(d))} {...rest} />;
 }
 
 // A picker with its visible label above, laid out like components/ui/input.tsx's Field.
