@@ -98,28 +98,30 @@ export function TokensPage() {
       <div className="mb-4">
         <Alert tone="warning">{t("ownUseNotice")}</Alert>
       </div>
-      <form onSubmit={search} role="search" className="mb-4 flex flex-wrap gap-2">
-        <Input
-          aria-label={t("keyword")}
-          placeholder={t("keyword")}
-          value={draft.keyword}
-          onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
-          className="w-full sm:w-64"
-        />
-        <Input
-          aria-label={t("tokenSearch")}
-          placeholder={t("tokenSearch")}
-          value={draft.token}
-          onChange={(e) => setDraft({ ...draft, token: e.target.value })}
-          className="w-full sm:w-64"
-        />
-        <Button type="submit">
-          <Search aria-hidden className="h-4 w-4" />
-          {t("search")}
-        </Button>
-      </form>
       <DataTable<Token>
         id="tokens"
+        toolbar={
+          <form onSubmit={search} role="search" className="flex flex-wrap gap-2">
+            <Input
+              aria-label={t("keyword")}
+              placeholder={t("keyword")}
+              value={draft.keyword}
+              onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
+              className="w-full sm:w-64"
+            />
+            <Input
+              aria-label={t("tokenSearch")}
+              placeholder={t("tokenSearch")}
+              value={draft.token}
+              onChange={(e) => setDraft({ ...draft, token: e.target.value })}
+              className="w-full sm:w-64"
+            />
+            <Button type="submit">
+              <Search aria-hidden className="h-4 w-4" />
+              {t("search")}
+            </Button>
+          </form>
+        }
         columns={columns}
         rows={data?.items}
         getRowId={(tok) => String(tok.id)}

@@ -62,29 +62,31 @@ export function UsersPage() {
       >
         {t("title")}
       </PageTitle>
-      <form onSubmit={search} className="mb-4 flex flex-wrap gap-2" role="search">
-        <Input
-          aria-label={t("keyword")}
-          placeholder={t("keywordPlaceholder")}
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
-          className="w-72 max-w-full"
-        />
-        <Select aria-label={t("groupFilter")} value={group} onChange={(e) => setGroup(e.target.value)} className="w-auto">
-          <option value="">{t("allGroups")}</option>
-          {(groups ?? []).map((g) => (
-            <option key={g} value={g}>
-              {g}
-            </option>
-          ))}
-        </Select>
-        <Button type="submit">
-          <Search aria-hidden className="h-4 w-4" />
-          {t("search")}
-        </Button>
-      </form>
       <DataTable<User>
         id="users"
+        toolbar={
+          <form onSubmit={search} className="flex flex-wrap gap-2" role="search">
+            <Input
+              aria-label={t("keyword")}
+              placeholder={t("keywordPlaceholder")}
+              value={keyword}
+              onChange={(e) => setKeyword(e.target.value)}
+              className="w-72 max-w-full"
+            />
+            <Select aria-label={t("groupFilter")} value={group} onChange={(e) => setGroup(e.target.value)} className="w-auto">
+              <option value="">{t("allGroups")}</option>
+              {(groups ?? []).map((g) => (
+                <option key={g} value={g}>
+                  {g}
+                </option>
+              ))}
+            </Select>
+            <Button type="submit">
+              <Search aria-hidden className="h-4 w-4" />
+              {t("search")}
+            </Button>
+          </form>
+        }
         columns={columns}
         rows={data?.items}
         getRowId={(u) => String(u.id)}
