@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
+import { MESSAGES } from "./browser";
 
 const SHOTS = "test-results/screenshots";
 const ARGS = [
@@ -528,6 +529,7 @@ describe("relay console", () => {
     if (tomorrow.getMonth() !== new Date().getMonth()) await picker.getByRole("button", { name: "Go to the Next Month" }).click();
     await picker.locator(`td[data-day='${day}'] button`).click();
     await picker.getByLabel("Hour").fill("8");
+    await page.screenshot({ path: `${SHOTS}/kit-date-picker-en-light.png` });
     await picker.getByRole("button", { name: "Done" }).click();
     const want = `${day} 08:00:00`;
     await expect.poll(() => page.getByRole("button", { name: "Start time", exact: true }).textContent()).toBe(want);
@@ -570,6 +572,16 @@ describe("relay console", () => {
           expect(widths.card).toBeLessThanOrEqual(390);
           expect(widths.table).toBeGreaterThan(widths.card); // the table is wider: it scrolls inside its card
           await page.screenshot({ path: `${SHOTS}/phone-${name}-${locale}-${theme}.png`, fullPage: true });
+          if (name === "logs") {
+            // The picker's popover fits the phone's width too.
+            const start = MESSAGES[locale].logs.filters.start;
+            await page.getByRole("button", { name: start, exact: true }).click();
+            const box = await page.getByRole("dialog", { name: start }).boundingBox();
+            expect(box!.x).toBeGreaterThanOrEqual(0);
+            expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+            await page.screenshot({ path: `${SHOTS}/phone-date-picker-${locale}-${theme}.png` });
+            await page.keyboard.press("Escape");
+          }
         }
         await ctx.close();
       }
