@@ -100,6 +100,6 @@ export function channelColumns({
       return r.is_tag ? <TagRowActions row={r} actions={actions} dialogs={dialogs} /> : <ChannelRowActions channel={r} actions={actions} dialogs={dialogs} />;
     },
   };
-  const classes: Partial<Record<ChannelColumn, string>> = { type: "whitespace-nowrap", balance: "text-xs whitespace-nowrap" };
+  const classes: Partial<Record<ChannelColumn, string>> = { name: "whitespace-nowrap", type: "whitespace-nowrap", balance: "text-xs whitespace-nowrap" };
   return CHANNEL_COLUMNS.map((id) => ({ id, header: t(`col.${id}`), meta: { label: t(`col.${id}`), className: classes[id] }, cell: cells[id] }));
 }

@@ -81,6 +81,7 @@ export function tokenColumns({ t, display, actions }: { t: T; display: QuotaDisp
     ),
   };
   const classes: Partial<Record<TokenColumn, string>> = {
+    name: "whitespace-nowrap",
     used: "text-xs",
     remaining: "text-xs",
     created: "text-xs whitespace-nowrap",

@@ -57,7 +57,11 @@ export function userColumns({
     actions: ({ row: { original: user } }) =>
       user.DeletedAt ? null : <UserRowActions user={user} onEdit={() => onEdit(user.id)} onManaged={(a, r) => onManaged(user.id, a, r)} />,
   };
-  const classes: Partial<Record<UserColumn, string>> = { stats: "text-xs whitespace-nowrap", invitation: "text-xs whitespace-nowrap" };
+  const classes: Partial<Record<UserColumn, string>> = {
+    username: "whitespace-nowrap",
+    stats: "text-xs whitespace-nowrap",
+    invitation: "text-xs whitespace-nowrap",
+  };
   return USER_COLUMNS.map((id) => ({
     id,
     header: t(`columns.${id}`),
