@@ -237,6 +237,7 @@ describe("relay console", () => {
     await tagRow.waitFor();
     await tagRow.getByRole("button", { name: /mock/ }).first().click();
     await page.getByTestId(`channel-row-${channelId}`).waitFor();
+    await page.screenshot({ path: `${SHOTS}/kit-channels-tag-mode-en-light.png`, fullPage: true });
     await page.reload();
     await page.getByTestId("tag-row-mock").waitFor();
     await page.getByRole("switch", { name: "Tag aggregation" }).click();
@@ -537,6 +538,14 @@ describe("relay console", () => {
     await page.getByText("No logs in this range").waitFor();
     await page.getByRole("button", { name: "Clear Start time" }).click();
     await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByTestId(`log-row-${plainLogId}`).waitFor();
+
+    // A failed load shows the message and a retry, which loads the list again.
+    await page.route("**/api/log/?*", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false,"message":"x"}' }));
+    await page.reload();
+    await page.getByRole("alert").filter({ hasText: "Loading failed" }).waitFor();
+    await page.unroute("**/api/log/?*");
+    await page.getByRole("button", { name: "Retry", exact: true }).click();
     await page.getByTestId(`log-row-${plainLogId}`).waitFor();
     await ctx.close();
   });
