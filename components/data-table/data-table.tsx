@@ -31,6 +31,8 @@ export type DataTableProps<T> = {
   // The rows of the current page; undefined while nothing has been loaded.
   rows: T[] | undefined;
   getRowId: (row: T) => string;
+  // A load under way: with no rows yet the loading row shows; over rows already shown (a
+  // refresh) they are dimmed and the body is marked aria-busy.
   loading?: boolean;
   // A failed load: shown with a retry button (onRetry) when there are no rows to show.
   error?: unknown;
@@ -209,7 +211,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               </tr>
             ))}
           </thead>
-          <tbody>
+          <tbody aria-busy={props.loading || undefined} className={cn(props.loading && rows && rows.length > 0 && "opacity-60 transition-opacity")}>
             {state}
             {rows && rows.length > 0 && bodyRows.map(renderRow)}
           </tbody>
