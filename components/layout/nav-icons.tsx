@@ -3,7 +3,6 @@
 // (`chat:<name>`) and any key not listed get the generic chat / dot icon.
 import {
   CircleDot,
-  Coins,
   FlaskConical,
   Image,
   KeyRound,
@@ -30,11 +29,9 @@ export const NAV_ICONS: Record<string, LucideIcon> = {
   taskLogs: ListTodo,
   channels: Network,
   coupons: Ticket,
-  redemptions: Ticket,
   messages: Mail,
   users: Users,
   settings: Settings,
-  pricing: Coins,
   wallet: Wallet,
   me: UserRound,
 };
