@@ -3,6 +3,7 @@
 // back: on edit a blank key keeps the stored one. Server messages are shown as toasts.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { Plus, RefreshCw } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import useSWR from "swr";
@@ -308,9 +309,11 @@ export function ChannelEditor({ id }: { id: number | null }) {
                   }}
                 />
                 <Button variant="secondary" onClick={addCustom}>
+                  <Plus aria-hidden className="h-4 w-4" />
                   {t("addModel")}
                 </Button>
                 <Button variant="secondary" disabled={busy} onClick={() => void fetchModels()}>
+                  <RefreshCw aria-hidden className="h-4 w-4" />
                   {t("fetchModels")}
                 </Button>
                 <Button variant="ghost" onClick={() => set("models", [])}>

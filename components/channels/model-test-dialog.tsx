@@ -4,6 +4,7 @@
 // progress completed/total, can be cancelled (reported as information), and afterwards
 // offers to delete the failed models (refused if none would remain) or retry them.
 // Results are kept 24 hours per channel in localStorage.
+import { RotateCw, Trash } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -163,9 +164,11 @@ export function ModelTestDialog({ channel, onClose, onModelsChanged }: { channel
           ) : (
             <>
               <Button variant="secondary" disabled={!failedCount} onClick={retryFailed}>
+                <RotateCw aria-hidden className="h-4 w-4" />
                 {t("retryFailed")}
               </Button>
               <Button variant="danger" disabled={!failedCount} onClick={deleteFailed}>
+                <Trash aria-hidden className="h-4 w-4" />
                 {t("deleteFailed")}
               </Button>
               <Button onClick={() => void run(models)}>{t("start")}</Button>

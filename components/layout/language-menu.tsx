@@ -1,4 +1,5 @@
 "use client";
+import { Check, Languages } from "lucide-react";
 import { useLocale, useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
@@ -23,7 +24,7 @@ export function LanguageMenu() {
       label={t("language")}
       trigger={
         <Button variant="ghost" size="sm" aria-label={t("language")}>
-          <span aria-hidden>文A</span>
+          <Languages aria-hidden className="h-4 w-4" />
           <span className="hidden sm:inline">{NAMES[locale]}</span>
         </Button>
       }
@@ -36,7 +37,7 @@ export function LanguageMenu() {
             router.refresh();
           }}
         >
-          <span className="w-3">{l === locale ? "✓" : ""}</span>
+          <span className="w-4">{l === locale ? <Check aria-hidden className="h-4 w-4" /> : null}</span>
           {NAMES[l]}
         </DropdownItem>
       ))}

@@ -1,4 +1,5 @@
 "use client";
+import { PanelLeftClose, PanelLeftOpen } from "lucide-react";
 import { useTranslations } from "next-intl";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
@@ -6,6 +7,7 @@ import { useEffect, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { isActive, sidebarGroups } from "@/lib/client/navigation";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
+import { navIcon } from "./nav-icons";
 import { useSessionUser, useStatus } from "./providers";
 
 // Collapse is remembered in localStorage; the site option default_collapse_sidebar is the
@@ -26,6 +28,7 @@ function useCollapsed(siteDefault: boolean): [boolean, () => void] {
 
 export function Sidebar() {
   const t = useTranslations("shell");
+  const tt = useTranslations("sidebarToggle");
   const status = useStatus();
   const user = useSessionUser();
   const pathname = usePathname();
@@ -43,6 +46,7 @@ export function Sidebar() {
               {group.items.map((item) => {
                 const active = isActive(item.href, pathname);
                 const text = label(item.key);
+                const Icon = navIcon(item.key);
                 return (
                   <Link
                     key={item.key}
@@ -50,15 +54,13 @@ export function Sidebar() {
                     title={text}
                     aria-current={active ? "page" : undefined}
                     className={cn(
-                      "flex items-center gap-2 rounded-md px-2 py-1.5 text-sm",
+                      "flex items-center gap-2.5 rounded-md px-2.5 py-2 text-sm",
                       active
                         ? "bg-blue-50 font-medium text-blue-700 dark:bg-blue-950/60 dark:text-blue-300"
                         : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-900",
                     )}
                   >
-                    <span aria-hidden className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-zinc-100 text-xs dark:bg-zinc-800">
-                      {text.slice(0, 1)}
-                    </span>
+                    <Icon aria-hidden className="h-4 w-4 shrink-0" />
                     {!collapsed && <span className="truncate">{text}</span>}
                   </Link>
                 );
@@ -70,9 +72,12 @@ export function Sidebar() {
           type="button"
           onClick={toggle}
           aria-expanded={!collapsed}
-          className="border-t border-zinc-200 px-4 py-2 text-left text-sm text-zinc-500 hover:text-zinc-900 dark:border-zinc-800 dark:hover:text-zinc-100"
+          aria-label={collapsed ? tt("expand") : t("collapse")}
+          title={collapsed ? tt("expand") : t("collapse")}
+          className="flex items-center gap-2 border-t border-zinc-200 px-4 py-2 text-left text-sm text-zinc-500 hover:text-zinc-900 dark:border-zinc-800 dark:hover:text-zinc-100"
         >
-          {collapsed ? "»" : `« ${t("collapse")}`}
+          {collapsed ? <PanelLeftOpen aria-hidden className="h-4 w-4" /> : <PanelLeftClose aria-hidden className="h-4 w-4" />}
+          {!collapsed && t("collapse")}
         </button>
       </aside>
     </div>

@@ -1,4 +1,5 @@
 "use client";
+import { Moon, Sun } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -20,7 +21,7 @@ export function ThemeToggle() {
         setMode(next);
       }}
     >
-      <span aria-hidden>{mode === "dark" ? "☀" : "☾"}</span>
+      {mode === "dark" ? <Sun aria-hidden className="h-4 w-4" /> : <Moon aria-hidden className="h-4 w-4" />}
     </Button>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 import * as P from "@radix-ui/react-popover";
+import { ChevronDown } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "./cn";
 
@@ -31,9 +32,7 @@ export function MultiSelect({
       >
         {label}
         {value.length > 0 && <span className="rounded bg-blue-100 px-1.5 text-xs text-blue-800 dark:bg-blue-900/60 dark:text-blue-200">{value.length}</span>}
-        <span aria-hidden className="text-xs text-zinc-400">
-          ▾
-        </span>
+        <ChevronDown aria-hidden className="h-3.5 w-3.5 text-zinc-400" />
       </P.Trigger>
       <P.Portal>
         <P.Content

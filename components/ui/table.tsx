@@ -32,21 +32,6 @@ export function EmptyRow({ colSpan, children }: { colSpan: number; children: Rea
   );
 }
 
-// The row a list shows instead of its items: loading, failed to load, or empty (for a list
-// fetched with SWR: `{ isLoading, error, data }`). Messages come from the caller's `t`.
-export function ListStatusRow({
-  colSpan,
-  list: { isLoading, error, data },
-  t,
-}: {
-  colSpan: number;
-  list: { isLoading: boolean; error?: unknown; data?: { items: readonly unknown[] } };
-  t: (key: "loading" | "loadFailed" | "empty") => ReactNode;
-}) {
-  const text = data ? (data.items.length === 0 ? t("empty") : null) : isLoading ? t("loading") : error ? t("loadFailed") : null;
-  return text === null ? null : <EmptyRow colSpan={colSpan}>{text}</EmptyRow>;
-}
-
 // The header checkbox that selects every row shown, or none when all are.
 export function SelectAllHeader<Id extends string | number>({
   label,

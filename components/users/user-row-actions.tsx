@@ -1,4 +1,5 @@
 "use client";
+import { Pencil, Trash } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useSessionUser } from "@/components/layout/providers";
@@ -43,7 +44,7 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
   const roleAction: ManageAction = user.role < 10 ? "promote" : "demote";
   const statusAction: ManageAction = user.status === 1 ? "disable" : "enable";
   return (
-    <div className="flex flex-wrap gap-1">
+    <div className="flex gap-1">
       {!protectedRoot && viewerIsRoot && (
         <Button size="sm" variant="secondary" disabled={busy} onClick={() => manage(roleAction)} aria-label={t(`${roleAction}User`, { name })}>
           {t(roleAction)}
@@ -62,10 +63,12 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
         </Button>
       )}
       <Button size="sm" variant="secondary" onClick={onEdit} aria-label={t("editUser", { name })}>
+        <Pencil aria-hidden className="h-3.5 w-3.5" />
         {t("edit")}
       </Button>
       {!protectedRoot && (
         <Button size="sm" variant="danger" disabled={busy} onClick={() => setConfirmDelete(true)} aria-label={t("deleteUser", { name })}>
+          <Trash aria-hidden className="h-3.5 w-3.5" />
           {t("delete")}
         </Button>
       )}

@@ -21,17 +21,22 @@ export const STORAGE_KEYS = {
   chats: "chats",
   messagePageSize: "message-page-size",
   language: "i18nextLng",
-  // relay console pages: column choices, tag mode, model test results (24 h)
-  channelColumns: "channel-columns",
+  // relay console pages: tag mode, model test results (24 h)
   channelTagMode: "channel-tag-mode",
   channelTestResults: "channel-test-results",
-  logColumns: "log-columns",
+  // The DataTable kit's hidden columns, one key per table: `table-columns:<table id>` (tableColumnsKey).
+  tableColumns: "table-columns:",
   pricingShowRatio: "pricing-show-ratio",
   // the day (YYYY-MM-DD, local) the announcement was closed "for today"
   noticeCloseDate: "notice_close_date",
 } as const;
 
-export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS] | `${typeof STORAGE_KEYS.tableColumns}${string}`;
+
+// The key under which a table's hidden columns are kept (components/data-table/).
+export function tableColumnsKey(tableId: string): StorageKey {
+  return `${STORAGE_KEYS.tableColumns}${tableId}`;
+}
 
 // The user kept locally after login: enough to name the caller in the New-Api-User header
 // and to draw the shell. The server decides everything else.

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
+import { MESSAGES } from "./browser";
 
 const SHOTS = "test-results/screenshots";
 const ARGS = [
@@ -32,6 +33,7 @@ let upstreamUrl = "";
 let root: SeededUser;
 let alice: SeededUser;
 const upstreamCalls: string[] = [];
+let plainLogId = 0; // the non-streamed call's log row (set by the usage logs test)
 
 // What the mock upstream reports per call: the plain answer and the stream differ, so that
 // each log row can be told apart and priced on its own.
@@ -235,6 +237,7 @@ describe("relay console", () => {
     await tagRow.waitFor();
     await tagRow.getByRole("button", { name: /mock/ }).first().click();
     await page.getByTestId(`channel-row-${channelId}`).waitFor();
+    await page.screenshot({ path: `${SHOTS}/kit-channels-tag-mode-en-light.png`, fullPage: true });
     await page.reload();
     await page.getByTestId("tag-row-mock").waitFor();
     await page.getByRole("switch", { name: "Tag aggregation" }).click();
@@ -355,6 +358,7 @@ describe("relay console", () => {
     );
     expect(rows).toHaveLength(2);
     const [plainLog, streamLog] = rows.map((r) => ({ id: Number(r.id), quota: Number(r.quota) }));
+    plainLogId = plainLog.id;
     expect(plainLog.quota).toBe(expectedQuota("gpt-4o", PLAIN_USAGE));
     expect(streamLog.quota).toBe(expectedQuota("gpt-mock", STREAM_USAGE));
 
@@ -490,5 +494,106 @@ describe("relay console", () => {
     // The server log has no unexpected errors and never printed the upstream key or the token.
     expect(server.logs()).not.toContain("sk-upstream-secret");
     expect(server.logs()).not.toContain(copiedKey.slice(3));
+  });
+
+  it("the table kit: the column menu is remembered per table, the date-time picker filters the logs", async () => {
+    const ctx = await newContext("en", "light");
+    await asUser(ctx, root);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/app/logs/api-usage`);
+    const table = page.locator("table").first();
+    await page.getByTestId(`log-row-${plainLogId}`).waitFor();
+    expect(await table.getByRole("columnheader", { name: "Cost", exact: true }).count()).toBe(1);
+    // Hide a column: gone at once and after a reload, kept under table-columns:<id>.
+    await page.getByRole("button", { name: "Columns" }).click();
+    await page.getByRole("dialog").getByLabel("Cost", { exact: true }).uncheck();
+    await page.keyboard.press("Escape");
+    expect(await table.getByRole("columnheader", { name: "Cost", exact: true }).count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem("table-columns:usage-logs-admin"))).toBe('["quota"]');
+    await page.reload();
+    await page.getByTestId(`log-row-${plainLogId}`).waitFor();
+    expect(await table.getByRole("columnheader", { name: "Cost", exact: true }).count()).toBe(0);
+    expect(await table.getByRole("columnheader", { name: "Model", exact: true }).count()).toBe(1);
+    // The channels table has its own choice.
+    expect(await page.evaluate(() => localStorage.getItem("table-columns:channels"))).toBeNull();
+    await page.getByRole("button", { name: "Columns" }).click();
+    await page.getByRole("button", { name: "Show all columns" }).click();
+    await page.keyboard.press("Escape");
+    await table.getByRole("columnheader", { name: "Cost", exact: true }).waitFor();
+
+    // Start time tomorrow (picked in the calendar): no log in range; cleared: the logs again.
+    await page.getByRole("button", { name: "Start time", exact: true }).click();
+    const picker = page.getByRole("dialog", { name: "Start time" });
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const pad = (n: number) => String(n).padStart(2, "0");
+    const day = `${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}`;
+    if (tomorrow.getMonth() !== new Date().getMonth()) await picker.getByRole("button", { name: "Go to the Next Month" }).click();
+    await picker.locator(`td[data-day='${day}'] button`).click();
+    await picker.getByLabel("Hour").fill("8");
+    await page.screenshot({ path: `${SHOTS}/kit-date-picker-en-light.png` });
+    await picker.getByRole("button", { name: "Done" }).click();
+    const want = `${day} 08:00:00`;
+    await expect.poll(() => page.getByRole("button", { name: "Start time", exact: true }).textContent()).toBe(want);
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByText("No logs in this range").waitFor();
+    await page.getByRole("button", { name: "Clear Start time" }).click();
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByTestId(`log-row-${plainLogId}`).waitFor();
+
+    // A failed load shows the message and a retry, which loads the list again.
+    await page.route("**/api/log/?*", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false,"message":"x"}' }));
+    await page.reload();
+    await page.getByRole("alert").filter({ hasText: "Loading failed" }).waitFor();
+    await page.unroute("**/api/log/?*");
+    await page.getByRole("button", { name: "Retry", exact: true }).click();
+    await page.getByTestId(`log-row-${plainLogId}`).waitFor();
+    await ctx.close();
+  });
+
+  it("at a phone width the tables scroll inside their card and the page keeps its width", async () => {
+    const pages: Array<[string, string, SeededUser]> = [
+      ["channels", "/admin/channels", root],
+      ["users", "/admin/users", root],
+      ["logs", "/app/logs/api-usage", root],
+      ["tokens", "/app/tokens", alice],
+    ];
+    for (const locale of ["zh", "en"] as const) {
+      for (const theme of ["light", "dark"] as const) {
+        const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
+        await ctx.addInitScript((mode) => localStorage.setItem("theme-mode", mode), theme);
+        const page = await ctx.newPage();
+        let current: SeededUser | null = null;
+        for (const [name, path, user] of pages) {
+          if (user !== current) {
+            await ctx.clearCookies();
+            await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
+            await asUser(ctx, user);
+            current = user;
+          }
+          await page.goto(server.url + path);
+          await page.locator("tbody tr[data-testid]").first().waitFor();
+          await page.waitForTimeout(300);
+          const widths = await page.evaluate(() => {
+            const card = document.querySelector("table")?.parentElement;
+            return { page: document.documentElement.scrollWidth, card: card?.clientWidth ?? 0, table: card?.scrollWidth ?? 0 };
+          });
+          expect(widths.page, `${name} ${locale} ${theme}`).toBeLessThanOrEqual(390);
+          expect(widths.card).toBeLessThanOrEqual(390);
+          expect(widths.table).toBeGreaterThan(widths.card); // the table is wider: it scrolls inside its card
+          await page.screenshot({ path: `${SHOTS}/phone-${name}-${locale}-${theme}.png`, fullPage: true });
+          if (name === "logs") {
+            // The picker's popover fits the phone's width too.
+            const start = MESSAGES[locale].logs.filters.start;
+            await page.getByRole("button", { name: start, exact: true }).click();
+            const box = await page.getByRole("dialog", { name: start }).boundingBox();
+            expect(box!.x).toBeGreaterThanOrEqual(0);
+            expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+            await page.screenshot({ path: `${SHOTS}/phone-date-picker-${locale}-${theme}.png` });
+            await page.keyboard.press("Escape");
+          }
+        }
+        await ctx.close();
+      }
+    }
   });
 });

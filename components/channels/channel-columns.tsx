@@ -1,0 +1,105 @@
+"use client";
+// Columns of the channels table. A row is a channel, or in tag mode a tag row whose sub-rows are
+// its channels (expanded from the name cell); each cell says what both kinds show.
+import type { ColumnDef } from "@tanstack/react-table";
+import { ChevronDown, ChevronRight } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Tooltip } from "@/components/ui/tooltip";
+import { channelTypeName } from "@/lib/channels/channel-types";
+import { splitList } from "@/lib/channels/split-list";
+import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
+import { responseTimeColor } from "@/lib/client/relay";
+import { GroupBadges, InlineNumber, StatusBadge } from "./channel-cells";
+import { ChannelRowActions, TagRowActions, type ChannelDialogs } from "./channel-row-actions";
+import type { ChannelActions } from "./use-channel-actions";
+import { CHANNEL_COLUMNS, type Channel, type ChannelColumn, type TagRow } from "./types";
+
+export type ChannelRow = Channel | TagRow;
+type T = (key: string, values?: Record<string, string | number>) => string;
+
+const seconds = (ms: number, t: T) => (ms ? `${(ms / 1000).toFixed(2)}s` : t("notTested"));
+
+export function channelColumns({
+  t,
+  display,
+  actions,
+  dialogs,
+}: {
+  t: T;
+  display: QuotaDisplay;
+  actions: ChannelActions;
+  dialogs: ChannelDialogs;
+}): ColumnDef<ChannelRow>[] {
+  const cells: Record<ChannelColumn, ColumnDef<ChannelRow>["cell"]> = {
+    id: ({ row }) => (row.original.is_tag ? null : row.original.id),
+    name: ({ row }) => {
+      const r = row.original;
+      if (r.is_tag) {
+        const open = row.getIsExpanded();
+        const Icon = open ? ChevronDown : ChevronRight;
+        return (
+          <button type="button" aria-expanded={open} className="flex items-center gap-1 font-medium whitespace-nowrap" onClick={row.getToggleExpandedHandler()}>
+            <Icon aria-hidden className="h-4 w-4 text-zinc-500" />
+            <Badge color="purple">{t("tagLabel")}</Badge> {r.tag}
+            <span className="text-xs font-normal text-zinc-500">({r.children.length})</span>
+          </button>
+        );
+      }
+      const child = row.depth > 0;
+      return (
+        <div className={child ? "pl-6" : undefined}>
+          <div className="font-medium">{r.name}</div>
+          {r.tag && !child && <div className="text-xs text-zinc-500">#{r.tag}</div>}
+          {r.remark && <div className="text-xs text-zinc-400">{r.remark}</div>}
+        </div>
+      );
+    },
+    group: ({ row }) => <GroupBadges groups={splitList(row.original.group)} />,
+    type: ({ row }) => (row.original.type === null ? t("mixed") : channelTypeName(row.original.type)),
+    status: ({ row }) => <StatusBadge status={row.original.status} otherInfo={row.original.is_tag ? undefined : row.original.other_info} />,
+    responseTime: ({ row }) => {
+      const r = row.original;
+      const badge = <Badge color={responseTimeColor(r.response_time)}>{seconds(r.response_time, t)}</Badge>;
+      if (r.is_tag) return badge;
+      return (
+        <Tooltip content={t("testedAt", { time: formatTimestamp(r.test_time) || t("never") })}>
+          <span tabIndex={0}>{badge}</span>
+        </Tooltip>
+      );
+    },
+    balance: ({ row }) => {
+      const r = row.original;
+      const used = <div>{t("used", { quota: renderQuota(r.used_quota, display) })}</div>;
+      if (r.is_tag) return used;
+      return (
+        <>
+          {used}
+          <button
+            type="button"
+            className="text-blue-600 hover:underline dark:text-blue-400"
+            onClick={() => actions.refreshBalance(r)}
+            title={t("refreshBalance")}
+          >
+            {t("remaining", { balance: `$${r.balance.toFixed(2)}` })}
+          </button>
+        </>
+      );
+    },
+    priority: ({ row }) => {
+      const r = row.original;
+      const name = r.is_tag ? r.tag : r.name;
+      return <InlineNumber value={r.priority} label={t("priorityOf", { name })} onCommit={(v) => actions.commitNumber(r, "priority", v)} />;
+    },
+    weight: ({ row }) => {
+      const r = row.original;
+      const name = r.is_tag ? r.tag : r.name;
+      return <InlineNumber value={r.weight} label={t("weightOf", { name })} onCommit={(v) => actions.commitNumber(r, "weight", v)} />;
+    },
+    operate: ({ row }) => {
+      const r = row.original;
+      return r.is_tag ? <TagRowActions row={r} actions={actions} dialogs={dialogs} /> : <ChannelRowActions channel={r} actions={actions} dialogs={dialogs} />;
+    },
+  };
+  const classes: Partial<Record<ChannelColumn, string>> = { name: "whitespace-nowrap", type: "whitespace-nowrap", balance: "text-xs whitespace-nowrap" };
+  return CHANNEL_COLUMNS.map((id) => ({ id, header: t(`col.${id}`), meta: { label: t(`col.${id}`), className: classes[id] }, cell: cells[id] }));
+}

@@ -1,0 +1,15 @@
+"use client";
+// Page number and page size of a server-paged list. The size is the one remembered under
+// localStorage `page-size` (lib/client/use-page-size.ts): null until read after mount, so a list
+// keyed on it is fetched once at the right size. The page goes back to the first whenever
+// `resetKey` changes (the filters, the sort, a mode).
+import { useEffect, useState } from "react";
+import { usePageSize } from "@/lib/client/use-page-size";
+
+export function useServerPaging(resetKey: unknown) {
+  const [pageSize, setPageSize] = usePageSize();
+  const [page, setPage] = useState(0);
+  const reset = JSON.stringify(resetKey ?? null);
+  useEffect(() => setPage(0), [reset, pageSize]);
+  return { page, setPage, pageSize, setPageSize };
+}
