@@ -111,6 +111,22 @@ export function resolvePrice(input: { model: string; group: string; userSetting?
   throw new AppError("RULE", "model_price_not_set", { model });
 }
 
+// Redirect billing (docs/pricing.md, "Redirect billing"; option redirect_billing_enabled): the
+// price of an attempt on a channel whose own model_mapping sends `upstream` instead of the
+// served model. Off (the default), or for a channel that maps nothing, the served model's
+// price stands. On, the call is billed at the upstream model's own price (ModelPrice or
+// ModelRatio under that name, in the same group), and at the served model's price when the
+// upstream model has none (fallback pricing, self-use mode and an accepted unset ratio are no
+// price of its own). A virtual model's own price (price.model is the virtual name, not the
+// served one) is a fixed product price and stays (docs/relay.md, "Virtual models"). The caller
+// reads the option, once per call (docs/conventions.md).
+export function redirectedPrice(price: ResolvedPrice, served: string, upstream: string, group: string, enabled: boolean): ResolvedPrice {
+  if (!enabled || upstream === served || price.model !== served || !hasOwnPrice(upstream)) return price;
+  return resolvePrice({ model: upstream, group });
+}
+
+export const REDIRECT_BILLING_OPTION = "redirect_billing_enabled";
+
 export const quotaPerUnit = () => getNumber("QuotaPerUnit", 500000) || 500000;
 
 function nonNegativeInt(n: number, name: string): number {

@@ -22,6 +22,7 @@ export type LogOtherInput = {
   upstreamModel: string;
   virtualModel?: string; // the virtual model the client named, when requestModel is one of its actual models
   virtualPriced?: boolean; // the virtual model's own price applied, not the served model's
+  billedModel?: string; // the model whose price billed the call (redirect billing: the channel's upstream model)
   frtMs?: number; // first-token time of a stream, ms
   channelIds: number[]; // every channel tried, in order (retries)
   systemPrompt?: string;
@@ -73,6 +74,9 @@ export function logOther(i: LogOtherInput): Record<string, unknown> {
     o.virtual_model = i.virtualModel;
     if (i.virtualPriced) o.virtual_priced = true;
   }
+  // redirect billing priced the model the channel sent upstream (docs/pricing.md, "Redirect
+  // billing"); a virtual model's own price is marked by virtual_priced instead
+  if (i.billedModel && i.billedModel !== i.requestModel && i.billedModel !== i.virtualModel) o.billed_model = i.billedModel;
   put("frt", i.frtMs);
   o.admin_info = { use_channel: i.channelIds.map(String) };
   // Chat content is kept only when the admin enabled it (docs/product-rules.md: users are told so).

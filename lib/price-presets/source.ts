@@ -1,6 +1,8 @@
 // Where the presets come from (docs/pricing.md, "Preset sources"): the built-in price table
 // (lib/options/presets), or, when the root set PresetRatioSourceUrl, a source fetched under
-// the outbound policy (lib/net/outbound.ts) in one of three shapes (PresetRatioSourceKind):
+// the outbound policy (lib/net/outbound.ts), through the worker when WorkerUrl is set (a URL
+// typed into the console: lib/net/worker.ts, docs/outbound.md "Worker"), in one of three
+// shapes (PresetRatioSourceKind):
 // - openrouter: the URL answers OpenRouter's public model list, {data: [{id, pricing:
 //   {prompt, completion, input_cache_read?, request?}}]} in USD per token; a model is named
 //   by its id after the vendor prefix ("openai/gpt-4o" → "gpt-4o");
@@ -12,7 +14,8 @@
 // Either file may be wrapped in {data: ...} (as new-api's ratio answers are).
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { outboundFetch, outboundRefusal, refusalMessageKey } from "@/lib/net/outbound";
+import { outboundRefusal, refusalMessageKey } from "@/lib/net/outbound";
+import { fetchUserUrl } from "@/lib/net/worker";
 import { getOption } from "@/lib/options/store";
 import { PRESET_RATIOS } from "@/lib/options/presets/ratios";
 import { completionRatioFromPrices, emptyMaps, ratioFromInputPrice, round6, type PriceMaps } from "@/lib/client/model-pricing";
@@ -141,7 +144,7 @@ async function readCapped(res: Response): Promise<string> {
 async function fetchJson(url: string): Promise<unknown> {
   let res: Response;
   try {
-    res = await outboundFetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetchUserUrl(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
     const refusal = outboundRefusal(err);
     if (refusal) throw new AppError("UPSTREAM", refusalMessageKey(refusal.reason));

@@ -16,7 +16,7 @@ import { CLIENT_IP_HEADER } from "@/lib/http/request-info";
 import { pickLocale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { canUseGroup } from "@/lib/billing/groups";
-import { estimateQuota, quotaFor, resolvePrice, type ResolvedPrice } from "@/lib/billing/pricing";
+import { estimateQuota, quotaFor, redirectedPrice, REDIRECT_BILLING_OPTION, resolvePrice, type ResolvedPrice } from "@/lib/billing/pricing";
 import { reserve } from "@/lib/billing/reserve";
 import { boundUsage, capQuota, ChargeError, MAX_CALL_QUOTA } from "@/lib/billing/bounds";
 import { refundOrLog, settleOrRefund } from "@/lib/billing/settle";
@@ -352,9 +352,15 @@ async function relayCall(
     ? await planChain({ virtual: model, actual, group: caller.group, userSetting: caller.setting, pinnedChannelId: caller.pinnedChannelId })
     : null;
   let link = 0;
-  // the model being served (the request's, or the current link's) and the price it is billed at
+  // the model being served (the request's, or the current link's) and its price
   let served = chain ? chain[0].model : model;
-  let price = chain ? chain[0].price : resolvePrice({ model, group: caller.group, userSetting: caller.setting });
+  let servedPrice = chain ? chain[0].price : resolvePrice({ model, group: caller.group, userSetting: caller.setting });
+  // the price the current attempt is billed at, reservation and settlement alike: servedPrice,
+  // or with redirect billing the price of the model the channel's own model_mapping sends
+  // upstream (docs/pricing.md, "Redirect billing"). The option is read at most once per call,
+  // and only when a channel maps the model.
+  let price = servedPrice;
+  let redirectBilling: boolean | undefined;
 
   // 4. the first channel, then the reservation. The first attempt starts as soon as the
   // reservation's debits are decided, so that their commit overlaps with the upstream's work
@@ -380,7 +386,7 @@ async function relayCall(
             link = i;
             exclude = ex;
             served = links[i].model;
-            price = links[i].price;
+            servedPrice = price = links[i].price;
           }
           return ch;
         }
@@ -398,6 +404,9 @@ async function relayCall(
   const first = await channelFor(0);
   if (!first) throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
   let channel: SelectedChannel = first;
+  if (first.upstreamModel !== served) {
+    price = redirectedPrice(servedPrice, served, first.upstreamModel, caller.group, (redirectBilling ??= getBool(REDIRECT_BILLING_OPTION)));
+  }
   const attemptOn = (ch: SelectedChannel): Promise<ForwardOutcome> => {
     tried.push(ch.id);
     exclude.add(ch.id);
@@ -445,6 +454,10 @@ async function relayCall(
       const next = await channelFor(attempt);
       if (!next) break;
       channel = next;
+      price =
+        next.upstreamModel === served
+          ? servedPrice
+          : redirectedPrice(servedPrice, served, next.upstreamModel, caller.group, (redirectBilling ??= getBool(REDIRECT_BILLING_OPTION)));
     }
   } catch (err) {
     if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: served, request_id: reservation.ref });
@@ -476,6 +489,7 @@ async function relayCall(
       upstreamModel: channel.upstreamModel,
       virtualModel: chain ? model : undefined,
       virtualPriced: chain ? price.model === model : undefined,
+      billedModel: price.model,
       frtMs: outcome.frtMs ? Math.round(outcome.frtMs) : undefined,
       channelIds: tried,
       cacheTokens: outcome.usage.cached_tokens || undefined,

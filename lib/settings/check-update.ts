@@ -1,6 +1,7 @@
 // The update check of the settings page (docs/settings.md): the release source named by the
 // option UpdateCheckUrl (an API answering {tag_name, body} like a public release API) is read
-// by the server under the outbound policy and its tag compared with the running version.
+// by the server (through the worker when WorkerUrl is set, else under the outbound policy:
+// lib/settings/fetch-json.ts) and its tag compared with the running version.
 import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";

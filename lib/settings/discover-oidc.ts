@@ -1,5 +1,6 @@
 // The OIDC Well-Known fetch of the settings page (docs/settings.md): the discovery document
-// is read by the server under the outbound policy, and its three endpoints are answered for
+// is read by the server (through the worker when WorkerUrl is set, else under the outbound
+// policy: lib/settings/fetch-json.ts), and its three endpoints are answered for
 // the form to fill (nothing is saved here). Root only, as the OIDC options.
 import "server-only";
 import type { UserCtx } from "@/lib/ctx";

@@ -1,15 +1,17 @@
-// A small JSON document fetched under the outbound policy (lib/net/outbound.ts) for the
-// settings page: OIDC discovery and the update check. Bounded in time and size; any failure
-// (refused address, network, status, size, not JSON) is null, the caller says what failed.
+// A small JSON document fetched for the settings page: OIDC discovery and the update check.
+// The URL was typed into the console, so it goes through the worker when WorkerUrl is set,
+// else directly under the outbound policy (lib/net/worker.ts, docs/outbound.md "Worker").
+// Bounded in time and size; any failure (refused address, network, status, size, not JSON)
+// is null, the caller says what failed.
 import "server-only";
-import { outboundFetch } from "@/lib/net/outbound";
+import { fetchUserUrl } from "@/lib/net/worker";
 
 const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 1_000_000;
 
 export async function fetchJsonDocument(url: string): Promise<Record<string, unknown> | null> {
   try {
-    const res = await outboundFetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await fetchUserUrl(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
       return null;

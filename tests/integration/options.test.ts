@@ -202,6 +202,9 @@ describe("options", () => {
     });
     await new Promise<void>((r) => idp.listen(0, "127.0.0.1", r));
     const base = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    // fetched directly: an earlier test saved a WorkerUrl, which would send these fetches
+    // through that worker (tests/integration/worker.test.ts, docs/outbound.md "Worker")
+    expect((await put("WorkerUrl", "")).success).toBe(true);
     try {
       // loopback is refused by the outbound policy until the root allows private addresses
       expect((await put("fetch_setting.allow_private_ip", "false")).success).toBe(true);

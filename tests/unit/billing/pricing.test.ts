@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { applyOption } from "@/lib/options/store";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
-import { estimateQuota, quotaFor, resolvePrice } from "@/lib/billing/pricing";
+import { estimateQuota, quotaFor, redirectedPrice, resolvePrice } from "@/lib/billing/pricing";
 import { AppError } from "@/lib/errors";
 
 const set = (key: string, value: unknown) => applyOption(key, typeof value === "string" ? value : JSON.stringify(value));
@@ -134,5 +134,44 @@ describe("reservation estimate", () => {
     expect(estimateQuota(p, { promptTokens: 100, maxTokens: 50 })).toBe(375n); // 1.25 × (100 + 50×4)
     expect(estimateQuota(p, { promptTokens: 100 })).toBe(2625n); // 1.25 × (100 + 500×4)
     expect(estimateQuota(resolvePrice({ model: "dall-e-3", group: "vip" }), { promptTokens: 9999 })).toBe(10000n);
+  });
+});
+
+// redirect_billing_enabled (docs/pricing.md, "Redirect billing"): a channel whose model_mapping
+// sends `upstream` instead of the served model.
+describe("redirect billing", () => {
+  const usage = { promptTokens: 100, completionTokens: 10 };
+
+  it("off, the served model's price stands; on, the upstream model's own price bills, in the caller's group", () => {
+    const served = resolvePrice({ model: "cheap", group: "vip" });
+    expect(redirectedPrice(served, "cheap", "gpt-4o", "vip", false)).toBe(served);
+    const on = redirectedPrice(served, "cheap", "gpt-4o", "vip", true);
+    expect(on).toMatchObject({ model: "gpt-4o", modelRatio: 1.25, completionRatio: 4, cacheRatio: 0.5, groupRatio: 0.5, source: "ratio" });
+    expect(quotaFor(served, usage)).toBe(6n); // 0.1 × 0.5 × (100 + 10 × completion ratio 1) = 5.5 → 6
+    expect(quotaFor(on, usage)).toBe(88n); // 1.25 × 0.5 × (100 + 10×4) = 87.5 → 88
+  });
+
+  it("bills a per-call price of the upstream model, and a per-token one when the served model had a price", () => {
+    const served = resolvePrice({ model: "gpt-4o", group: "default" });
+    const on = redirectedPrice(served, "gpt-4o", "dall-e-3", "default", true);
+    expect(on).toMatchObject({ model: "dall-e-3", quotaType: 1, modelPrice: 0.04 });
+    expect(quotaFor(on, usage)).toBe(20000n);
+    const back = redirectedPrice(resolvePrice({ model: "dall-e-3", group: "default" }), "dall-e-3", "gpt-4o", "default", true);
+    expect(back).toMatchObject({ model: "gpt-4o", quotaType: 0, modelPrice: -1, modelRatio: 1.25 });
+  });
+
+  it("falls back to the served model's price when the upstream model has no price of its own, even with fallback pricing on", () => {
+    set("fallback_pricing_enabled", "true");
+    set("fallback_single_price", "9");
+    const served = resolvePrice({ model: "gpt-4o", group: "default" });
+    expect(redirectedPrice(served, "gpt-4o", "no-such-upstream", "default", true)).toBe(served);
+  });
+
+  it("keeps the price when nothing is redirected, and a virtual model's own price whatever the channel sends", () => {
+    const served = resolvePrice({ model: "gpt-4o", group: "default" });
+    expect(redirectedPrice(served, "gpt-4o", "gpt-4o", "default", true)).toBe(served);
+    // a virtual model "smart" with a price of its own, served by its actual model "cheap"
+    const virtualOwn = resolvePrice({ model: "both", group: "default" });
+    expect(redirectedPrice(virtualOwn, "cheap", "gpt-4o", "default", true)).toBe(virtualOwn);
   });
 });

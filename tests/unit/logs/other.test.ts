@@ -49,4 +49,12 @@ describe("logOther", () => {
     expect(logOther({ ...base, errorType: "rate_limit", errorCode: "429" })).toMatchObject({ error_type: "rate_limit", error_code: "429" });
     expect(logOther(base)).not.toHaveProperty("error_code");
   });
+
+  it("names the model that was priced only when redirect billing priced another one than model_name", () => {
+    const base = { price, requestModel: "gpt-4o-mini", upstreamModel: "gpt-4o", channelIds: [1] };
+    expect(logOther({ ...base, billedModel: "gpt-4o" })).toMatchObject({ billed_model: "gpt-4o", upstream_model_name: "gpt-4o" });
+    expect(logOther({ ...base, billedModel: "gpt-4o-mini" })).not.toHaveProperty("billed_model");
+    // a virtual model's own price is marked by virtual_priced, not billed_model
+    expect(logOther({ ...base, billedModel: "smart", virtualModel: "smart", virtualPriced: true })).not.toHaveProperty("billed_model");
+  });
 });
