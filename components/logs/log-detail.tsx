@@ -32,6 +32,7 @@ export function LogDetail({ log, admin }: { log: Log; admin: boolean }) {
   add(t("audioSeconds"), other.audio_seconds);
   if (other.is_model_mapped) add(t("upstreamModel"), other.upstream_model_name);
   add(t("virtualModel"), other.virtual_model);
+  add(t("billedModel"), other.billed_model);
   add(t("frt"), typeof other.frt === "number" ? `${(other.frt / 1000).toFixed(2)}s` : undefined);
   add(t("reasoningEffort"), other.reasoning_effort);
   add(t("errorType"), other.error_type);
