@@ -60,16 +60,11 @@ export function TopBar() {
         )}
       </nav>
       <div className="ml-auto flex min-w-0 shrink-0 items-center gap-0.5 md:gap-1">
-        {status.self_use_mode_enabled && (
-          <Badge color="purple" className="hidden md:inline-flex">
-            {t("selfUseBadge")}
-          </Badge>
-        )}
-        {status.demo_site_enabled && (
-          <Badge color="orange" className="hidden md:inline-flex">
-            {t("demoBadge")}
-          </Badge>
-        )}
+        {/* On a phone the badges are shown in the menu drawer. */}
+        <span className="hidden items-center gap-1 md:flex">
+          {status.self_use_mode_enabled && <Badge color="purple">{t("selfUseBadge")}</Badge>}
+          {status.demo_site_enabled && <Badge color="orange">{t("demoBadge")}</Badge>}
+        </span>
         <NewYearEgg />
         <ThemeToggle />
         <LanguageMenu />
