@@ -116,6 +116,7 @@ describe.each(LOCALES)("phone width (%s)", (locale) => {
     await menu.click();
     const drawer = page.getByRole("dialog");
     await drawer.waitFor();
+    await page.waitForTimeout(400); // the slide-in
     const box = (await drawer.boundingBox())!;
     expect(box.x).toBe(0); // from the left
     expect(box.width).toBeLessThan(PHONE.width);
@@ -128,7 +129,6 @@ describe.each(LOCALES)("phone width (%s)", (locale) => {
     for (const key of ["chat", "console", "admin", "personal"] as const) await groups.getByText(m.shell.sidebar.group[key], { exact: true }).waitFor();
     expect(await drawer.getByRole("link", { name: m.shell.sidebar.tokens, exact: true }).getAttribute("aria-current")).toBe("page");
     expect(await drawer.getByRole("link", { name: m.shell.sidebar.settings, exact: true }).getAttribute("aria-current")).toBeNull();
-    await page.waitForTimeout(300); // the slide-in
     await shoot(page, locale, "phone-drawer", false);
 
     // following an entry navigates and closes the drawer
@@ -139,6 +139,7 @@ describe.each(LOCALES)("phone width (%s)", (locale) => {
     await menu.click();
     await drawer.waitFor();
     expect(await drawer.getByRole("link", { name: m.shell.sidebar.settings, exact: true }).getAttribute("aria-current")).toBe("page");
+    await page.waitForTimeout(400);
     await shoot(page, locale, "phone-drawer-settings", false);
 
     // Escape closes it
