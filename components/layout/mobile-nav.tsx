@@ -26,6 +26,16 @@ export function MobileNav() {
   useEffect(() => {
     setOpen(false);
   }, [pathname]);
+  // A window widened past md while the drawer is open would keep a hidden modal locking the
+  // page: close it there.
+  useEffect(() => {
+    const wide = window.matchMedia("(min-width: 48rem)");
+    const onChange = () => {
+      if (wide.matches) setOpen(false);
+    };
+    wide.addEventListener("change", onChange);
+    return () => wide.removeEventListener("change", onChange);
+  }, []);
   const close = () => setOpen(false);
   return (
     <D.Root open={open} onOpenChange={setOpen}>

@@ -154,6 +154,13 @@ describe.each(LOCALES)("phone width (%s)", (locale) => {
     await menu.click();
     await drawer.getByRole("button", { name: m.mobileNav.close, exact: true }).click();
     await drawer.waitFor({ state: "detached" });
+    // and a window widened past md while it is open (the drawer would be hidden but modal)
+    await menu.click();
+    await drawer.waitFor();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await drawer.waitFor({ state: "detached" });
+    expect(await page.locator("aside").isVisible()).toBe(true);
+    await page.setViewportSize(PHONE);
   });
 
   it("keeps every console page within the window's width", async () => {
