@@ -201,6 +201,9 @@ describe("footer", () => {
     try {
       await page.clock.install();
       await page.goto(server.url + "/pricing");
+      // the rotation's timer starts once the page is hydrated: advancing the clock before
+      // that (the load event can come first) would move nothing
+      await page.waitForLoadState("networkidle");
       const link = page.getByTestId("powered-by").getByRole("link");
       expect(await link.getAttribute("href")).toBe("/about");
       await page.clock.runFor(4100);

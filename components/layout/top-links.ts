@@ -1,0 +1,24 @@
+"use client";
+import { usePathname } from "next/navigation";
+import { isActive, isBuilt } from "@/lib/client/navigation";
+import { useStatus } from "./providers";
+
+export type TopLink = { key: string; href: string; active: boolean; external?: boolean };
+
+// The top bar's links in their order (home, console, pricing, docs when set, about): drawn
+// in the bar from md up and in the phone's menu drawer below it.
+export function useTopLinks(): TopLink[] {
+  const status = useStatus();
+  const pathname = usePathname();
+  return [
+    { key: "home", href: "/", active: pathname === "/" },
+    {
+      key: "console",
+      href: status.enable_data_export && isBuilt("/app/dashboard") ? "/app/dashboard" : "/app/tokens",
+      active: /^\/(app|admin|user|channel)(\/|$)/.test(pathname),
+    },
+    { key: "pricing", href: "/pricing", active: isActive("/pricing", pathname) },
+    ...(status.docs_link ? [{ key: "docs", href: status.docs_link, active: false, external: true }] : []),
+    { key: "about", href: "/about", active: isActive("/about", pathname) },
+  ];
+}
