@@ -26,11 +26,17 @@ export function firstRefusal(schema: z.ZodType, value: unknown, locale: Locale):
   return r.success ? null : ruleMessage(r.error.issues[0]?.message, locale);
 }
 
-function localize(errors: FieldErrors, locale: Locale): FieldErrors {
-  for (const e of Object.values(errors)) {
+// As route() words a refusal: a "msg:" key in the locale, zod's own messages as
+// "Invalid parameter: <field>".
+function localize(errors: FieldErrors, locale: Locale, prefix = ""): FieldErrors {
+  for (const [name, e] of Object.entries(errors)) {
     if (!e || typeof e !== "object") continue;
-    if (typeof e.message === "string") e.message = ruleMessage(e.message, locale);
-    else localize(e as FieldErrors, locale);
+    const path = prefix ? `${prefix}.${name}` : name;
+    if (typeof e.message === "string") {
+      // a custom issue's text is already the message (a schema built for a locale)
+      if (e.message.startsWith("msg:")) e.message = ruleMessage(e.message, locale);
+      else if (e.type !== "custom") e.message = renderMessage(locale, "invalid_parameter_detail", { detail: path });
+    } else localize(e as FieldErrors, locale, path);
   }
   return errors;
 }

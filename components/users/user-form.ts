@@ -42,7 +42,14 @@ export function userEditorSchema(other: boolean) {
     password: blankOr(password),
     original_password: s,
     group: other ? updateUserBody.shape.group.unwrap() : s,
-    quota: other ? quotaAmount : s,
+    // the text as typed: the shared rule's string form (a zod union would report its first branch)
+    quota: other
+      ? s
+          .trim()
+          .regex(/^\d+$/, "msg:quota_invalid")
+          .transform(Number)
+          .pipe(quotaAmount as unknown as z.ZodType<number, number>)
+      : s,
     remark: other ? updateUserBody.shape.remark.unwrap() : s,
   });
 }

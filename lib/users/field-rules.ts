@@ -18,7 +18,7 @@ export const displayName = str.trim().max(DISPLAY_NAME_MAX, "msg:display_name_to
 
 // A quota amount in units: a non-negative safe integer, as a JSON number or numeric string.
 export const quotaAmount = z
-  .union([z.number(), z.string().trim().regex(/^\d+$/, "msg:quota_invalid").transform(Number)])
+  .union([z.number(), z.string().trim().regex(/^\d+$/, "msg:quota_invalid").transform(Number)], { error: "msg:quota_invalid" })
   .pipe(z.number({ error: "msg:quota_invalid" }).int("msg:quota_invalid").min(0, "msg:quota_invalid").max(Number.MAX_SAFE_INTEGER, "msg:quota_invalid"));
 
 export const loginBody = z.object({
@@ -31,12 +31,30 @@ export const registerBody = z
     username,
     password,
     password2: str.optional(),
-    email: str.trim().max(100, "msg:email_invalid").optional().default(""),
+    email: str
+      .trim()
+      .max(100, "msg:email_invalid")
+      .refine((e) => e === "" || z.email().safeParse(e).success, "msg:email_invalid")
+      .optional()
+      .default(""),
     verification_code: str.trim().optional().default(""),
     wechat_verification_code: str.optional(),
     aff_code: str.trim().max(32).optional().default(""),
   })
   .refine((b) => b.password2 === undefined || b.password2 === b.password, { message: "msg:passwords_differ", path: ["password2"] });
+
+// The console's password change: the new password's rule, typed twice (the server checks the
+// rule again and the original password).
+export const passwordChange = z
+  .object({ original_password: str, password, password2: str })
+  .refine((b) => b.password2 === b.password, { message: "msg:passwords_differ", path: ["password2"] });
+
+/** A webhook address must use https (and be given when webhooks are chosen). */
+export function webhookRefusal(notifyType: string | undefined, webhookUrl: string | undefined): "webhook_https_only" | null {
+  if (notifyType === "webhook" && !/^https:\/\/[^\s/]+/i.test(webhookUrl ?? "")) return "webhook_https_only";
+  if (webhookUrl && !/^https:\/\//i.test(webhookUrl)) return "webhook_https_only";
+  return null;
+}
 
 export const updateSelfBody = z.object({
   display_name: displayName.optional(),
