@@ -1,7 +1,9 @@
 "use client";
 // Field components bound by name to the surrounding react-hook-form (FormProvider): each
 // keeps the look of components/ui's labelled inputs and shows its field's refusal under it,
-// in place of the hint (docs/console-ui.md, "Forms").
+// in place of the hint (docs/console-ui.md, "Forms"). A refused control is outlined red by
+// `aria-invalid:` (an attribute selector outranks the primitive's border colour, which a
+// plain class would not replace).
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { useController, useFormContext, type FieldValues, type Path } from "react-hook-form";
 import { cn } from "@/components/ui/cn";
@@ -65,7 +67,7 @@ export function FormText({ name, label, hint, className, ...props }: Base & Inpu
       <Input
         id={id}
         aria-invalid={error ? true : undefined}
-        className={cn("w-full", error && "border-red-500")}
+        className="w-full aria-invalid:border-red-500"
         {...props}
         name={field.name}
         value={field.value ?? ""}
@@ -91,7 +93,7 @@ export function FormSelect({ name, label, hint, className, children, ...props }:
       <Select
         id={id}
         aria-invalid={error ? true : undefined}
-        className={cn("w-full", error && "border-red-500")}
+        className="w-full aria-invalid:border-red-500"
         {...props}
         name={field.name}
         value={field.value ?? ""}
@@ -114,7 +116,7 @@ export function FormTextarea({ name, label, hint, className, mono = false, ...pr
       <Textarea
         id={id}
         aria-invalid={error ? true : undefined}
-        className={cn(mono && "font-mono", error && "border-red-500")}
+        className={cn(mono && "font-mono", "aria-invalid:border-red-500")}
         {...props}
         name={field.name}
         value={field.value ?? ""}
