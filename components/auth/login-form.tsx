@@ -1,36 +1,35 @@
 "use client";
 import { useTranslations } from "next-intl";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { FormProvider } from "react-hook-form";
+import { FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
-import { reportInvalid } from "@/components/ui/form-error";
-import { Field } from "@/components/ui/input";
 import { useStatus } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { safeReturnTo } from "@/lib/client/errors";
 import { isBuilt } from "@/lib/client/navigation";
 import { setLocalUser, type LocalUser } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
-import { checkLogin } from "@/lib/client/validation";
+import { loginBody } from "@/lib/users/field-rules";
 import { AuthCard } from "./auth-card";
 
 // The super admin's factory password: logging in with it asks for a change at once.
 const FACTORY_ROOT = { username: "root", password: "123456" };
 
+type LoginValues = { username: string; password: string };
+
 export function LoginForm({ expired, returnTo }: { expired: boolean; returnTo: string | null }) {
   const t = useTranslations("login");
   const status = useStatus();
-  const [form, setForm] = useState({ username: "", password: "" });
+  const methods = useRuleForm<LoginValues>(loginBody, { username: "", password: "" });
   const [busy, setBusy] = useState(false);
   const [factoryWarning, setFactoryWarning] = useState(false);
   const target = safeReturnTo(returnTo);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const invalid = checkLogin(form.username, form.password);
-    if (invalid) return reportInvalid(invalid);
+  async function submit(form: LoginValues) {
     setBusy(true);
     try {
       const r = await api.post<LocalUser>("/api/user/login", { username: form.username.trim(), password: form.password });
@@ -65,20 +64,16 @@ export function LoginForm({ expired, returnTo }: { expired: boolean; returnTo: s
         </div>
       }
     >
-      <form onSubmit={submit} className="flex flex-col gap-4">
-        {expired && <Alert tone="warning">{t("expired")}</Alert>}
-        <Field label={t("username")} value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} autoComplete="username" />
-        <Field
-          label={t("password")}
-          type="password"
-          value={form.password}
-          onChange={(e) => setForm({ ...form, password: e.target.value })}
-          autoComplete="current-password"
-        />
-        <Button type="submit" disabled={busy} className="justify-center">
-          {t("submit")}
-        </Button>
-      </form>
+      <FormProvider {...methods}>
+        <form onSubmit={methods.handleSubmit(submit, toastFirstError)} noValidate className="flex flex-col gap-4">
+          {expired && <Alert tone="warning">{t("expired")}</Alert>}
+          <FormText name="username" label={t("username")} autoComplete="username" />
+          <FormText name="password" label={t("password")} type="password" autoComplete="current-password" />
+          <Button type="submit" disabled={busy} className="justify-center">
+            {t("submit")}
+          </Button>
+        </form>
+      </FormProvider>
       <Dialog
         open={factoryWarning}
         onOpenChange={(open) => !open && window.location.assign(target)}

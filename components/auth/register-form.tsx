@@ -1,22 +1,24 @@
 "use client";
 import { useTranslations } from "next-intl";
 import Link from "next/link";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
+import { FormProvider } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { reportInvalid } from "@/components/ui/form-error";
-import { Field } from "@/components/ui/input";
+import { FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { useStatus } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
-import { checkEmailIfGiven, checkRegister, USERNAME_MAX } from "@/lib/client/validation";
+import { registerBody, USERNAME_MAX } from "@/lib/users/field-rules";
 import { AuthCard } from "./auth-card";
+
+type RegisterValues = { username: string; password: string; password2: string; email: string };
 
 export function RegisterForm({ aff }: { aff: string | null }) {
   const t = useTranslations("register");
   const status = useStatus();
-  const [form, setForm] = useState({ username: "", password: "", password2: "", email: "" });
+  const methods = useRuleForm<RegisterValues>(registerBody, { username: "", password: "", password2: "", email: "" });
   const [busy, setBusy] = useState(false);
 
   // The invitation code survives a detour (to the login page and back) in localStorage.
@@ -40,10 +42,7 @@ export function RegisterForm({ aff }: { aff: string | null }) {
     );
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const invalid = checkRegister(form) ?? checkEmailIfGiven(form.email);
-    if (invalid) return reportInvalid(invalid);
+  async function submit(form: RegisterValues) {
     setBusy(true);
     try {
       const affCode = aff ?? readItem(STORAGE_KEYS.aff) ?? undefined;
@@ -55,7 +54,6 @@ export function RegisterForm({ aff }: { aff: string | null }) {
     }
   }
 
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   return (
     <AuthCard
       title={t("title")}
@@ -68,31 +66,19 @@ export function RegisterForm({ aff }: { aff: string | null }) {
         </>
       }
     >
-      <form onSubmit={submit} className="flex flex-col gap-4">
-        {!status.password_register_enabled && <Alert tone="warning">{t("passwordRegisterDisabled")}</Alert>}
-        <Field
-          label={t("username")}
-          value={form.username}
-          onChange={set("username")}
-          maxLength={USERNAME_MAX}
-          placeholder={t("usernamePlaceholder")}
-          autoComplete="username"
-        />
-        <Field
-          label={t("password")}
-          type="password"
-          value={form.password}
-          onChange={set("password")}
-          placeholder={t("passwordPlaceholder")}
-          autoComplete="new-password"
-        />
-        <Field label={t("password2")} type="password" value={form.password2} onChange={set("password2")} autoComplete="new-password" />
-        <Field label={t("email")} type="email" value={form.email} onChange={set("email")} placeholder={t("emailPlaceholder")} autoComplete="email" />
-        {aff && <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("invitedBy", { code: aff })}</p>}
-        <Button type="submit" disabled={busy} className="justify-center">
-          {t("submit")}
-        </Button>
-      </form>
+      <FormProvider {...methods}>
+        <form onSubmit={methods.handleSubmit(submit, toastFirstError)} noValidate className="flex flex-col gap-4">
+          {!status.password_register_enabled && <Alert tone="warning">{t("passwordRegisterDisabled")}</Alert>}
+          <FormText name="username" label={t("username")} maxLength={USERNAME_MAX} placeholder={t("usernamePlaceholder")} autoComplete="username" />
+          <FormText name="password" label={t("password")} type="password" placeholder={t("passwordPlaceholder")} autoComplete="new-password" />
+          <FormText name="password2" label={t("password2")} type="password" autoComplete="new-password" />
+          <FormText name="email" label={t("email")} type="email" placeholder={t("emailPlaceholder")} autoComplete="email" />
+          {aff && <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("invitedBy", { code: aff })}</p>}
+          <Button type="submit" disabled={busy} className="justify-center">
+            {t("submit")}
+          </Button>
+        </form>
+      </FormProvider>
     </AuthCard>
   );
 }

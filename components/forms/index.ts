@@ -5,3 +5,5 @@ export { SettingsSection, type SettingsSectionProps } from "./settings-section";
 export { formValue, prettyJson, useOptionSection, type OptionSection, type OptionSectionConfig } from "./use-option-section";
 export { fieldName, optionKey } from "./field-name";
 export { useConfirm } from "./use-confirm";
+export { FormNumber, FormSelect, FormSwitch, FormText, FormTextarea } from "./form-fields";
+export { firstRefusal, ruleMessage, ruleResolver, toastFirstError, useFormLocale, useRuleForm } from "./rule-form";

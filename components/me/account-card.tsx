@@ -1,6 +1,8 @@
 "use client";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { FormProvider } from "react-hook-form";
+import { FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
@@ -11,7 +13,8 @@ import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
-import { checkDeleteConfirm, checkPasswordChange } from "@/lib/client/validation";
+import { checkDeleteConfirm } from "@/lib/client/validation";
+import { passwordChange } from "@/lib/users/field-rules";
 import { Bindings } from "./bindings";
 
 function AccessToken() {
@@ -39,19 +42,19 @@ function AccessToken() {
   );
 }
 
+type PasswordForm = { original_password: string; password: string; password2: string };
+
 function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   const t = useTranslations("me.account");
-  const empty = { original_password: "", password: "", password2: "" };
-  const [form, setForm] = useState(empty);
+  const empty: PasswordForm = { original_password: "", password: "", password2: "" };
+  const methods = useRuleForm<PasswordForm>(passwordChange, empty);
   const [busy, setBusy] = useState(false);
-  async function save() {
-    const invalid = checkPasswordChange(form);
-    if (invalid) return reportInvalid(invalid);
+  async function save(form: PasswordForm) {
     setBusy(true);
     try {
       await api.put("/api/user/self", { original_password: form.original_password, password: form.password });
       toast.success({ key: "me.account.passwordChanged" });
-      setForm(empty);
+      methods.reset(empty);
       onOpenChange(false);
     } catch {
       // reported by the API helper
@@ -59,17 +62,26 @@ function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       setBusy(false);
     }
   }
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
       title={t("changePassword")}
-      footer={<DialogActions cancel={t("cancel")} onCancel={() => onOpenChange(false)} action={t("confirm")} onAction={save} busy={busy} />}
+      footer={
+        <DialogActions
+          cancel={t("cancel")}
+          onCancel={() => onOpenChange(false)}
+          action={t("confirm")}
+          onAction={() => void methods.handleSubmit(save, toastFirstError)()}
+          busy={busy}
+        />
+      }
     >
-      <Field label={t("originalPassword")} type="password" value={form.original_password} onChange={set("original_password")} autoComplete="current-password" />
-      <Field label={t("newPassword")} type="password" value={form.password} onChange={set("password")} autoComplete="new-password" hint={t("passwordHint")} />
-      <Field label={t("confirmPassword")} type="password" value={form.password2} onChange={set("password2")} autoComplete="new-password" />
+      <FormProvider {...methods}>
+        <FormText name="original_password" label={t("originalPassword")} type="password" autoComplete="current-password" />
+        <FormText name="password" label={t("newPassword")} type="password" autoComplete="new-password" hint={t("passwordHint")} />
+        <FormText name="password2" label={t("confirmPassword")} type="password" autoComplete="new-password" />
+      </FormProvider>
     </Dialog>
   );
 }

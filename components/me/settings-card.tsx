@@ -3,7 +3,6 @@ import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { reportInvalid } from "@/components/ui/form-error";
 import { Field } from "@/components/ui/input";
 import { RadioGroup } from "@/components/ui/radio-group";
 import { Switch } from "@/components/ui/switch";
@@ -14,14 +13,20 @@ import { renderQuota } from "@/lib/client/format";
 import { parseSettings, secretIsSet, settingsChanged, settingsPayload, THRESHOLD_PRESETS, type NotifyType, type UserSettings } from "@/lib/client/settings";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
-import { checkEmailIfGiven, checkWebhookUrl, type ValidationKey } from "@/lib/client/validation";
+import { firstRefusal, useFormLocale } from "@/components/forms";
+import type { Locale } from "@/lib/i18n/locale";
+import { renderMessage } from "@/lib/i18n/server-messages";
+import { settingBody, webhookRefusal } from "@/lib/users/field-rules";
 
 type Edit = <K extends keyof UserSettings>(key: K, value: UserSettings[K]) => void;
 
-function check(s: UserSettings): ValidationKey | null {
-  if (!(s.quota_warning_threshold > 0)) return "thresholdInvalid";
-  if (s.notify_type === "webhook") return checkWebhookUrl(s.webhook_url);
-  return checkEmailIfGiven(s.notification_email) ? "notifyEmailInvalid" : null;
+// The server's rules of PUT /api/user/setting (lib/users/field-rules.ts), with its messages.
+function check(s: UserSettings, locale: Locale): string | null {
+  const payload = settingsPayload(s);
+  const refused = firstRefusal(settingBody, payload, locale);
+  if (refused) return refused;
+  const webhook = webhookRefusal(s.notify_type, s.webhook_url.trim());
+  return webhook ? renderMessage(locale, webhook) : null;
 }
 
 function NotificationTab({ s, edit, secretSet }: { s: UserSettings; edit: Edit; secretSet: boolean }) {
@@ -93,6 +98,7 @@ export function SettingsCard({ user, onSaved }: { user: User; onSaved: () => voi
   const [saved, setSaved] = useState(() => parseSettings(user.setting));
   const [s, setS] = useState(saved);
   const [busy, setBusy] = useState(false);
+  const locale = useFormLocale();
   useEffect(() => {
     const fresh = parseSettings(user.setting);
     setSaved(fresh);
@@ -105,8 +111,8 @@ export function SettingsCard({ user, onSaved }: { user: User; onSaved: () => voi
       toast.info({ key: "me.settings.nothingChanged" });
       return;
     }
-    const invalid = check(s);
-    if (invalid) return reportInvalid(invalid);
+    const invalid = check(s, locale);
+    if (invalid) return void toast.error({ key: "errors.prefixed", values: { message: invalid } });
     setBusy(true);
     try {
       const r = await api.put("/api/user/setting", settingsPayload(s));

@@ -1,29 +1,29 @@
 "use client";
+// The admin's "add user" drawer, checked by the server's createUserBody (lib/users/field-rules.ts).
 import { useTranslations } from "next-intl";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { FormProvider } from "react-hook-form";
+import { FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/dialog";
-import { reportInvalid } from "@/components/ui/form-error";
-import { Field } from "@/components/ui/input";
 import { api } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";
-import { checkAddUser } from "@/lib/client/validation";
+import { createUserBody, USERNAME_MAX } from "@/lib/users/field-rules";
+
+type AddUserForm = { username: string; display_name: string; password: string };
+const empty: AddUserForm = { username: "", display_name: "", password: "" };
 
 export function AddUserDrawer({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (o: boolean) => void; onCreated: () => void }) {
   const t = useTranslations("users.add");
-  const empty = { username: "", display_name: "", password: "" };
-  const [form, setForm] = useState(empty);
+  const methods = useRuleForm<AddUserForm>(createUserBody, empty);
   const [busy, setBusy] = useState(false);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const invalid = checkAddUser(form);
-    if (invalid) return reportInvalid(invalid);
+  async function submit(form: AddUserForm) {
     setBusy(true);
     try {
       await api.post("/api/user/", { ...form, username: form.username.trim() });
       toast.success({ key: "users.add.created" });
-      setForm(empty);
+      methods.reset(empty);
       onOpenChange(false);
       onCreated();
     } catch {
@@ -33,22 +33,23 @@ export function AddUserDrawer({ open, onOpenChange, onCreated }: { open: boolean
     }
   }
 
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   return (
     <Drawer open={open} onOpenChange={onOpenChange} title={t("title")}>
-      <form onSubmit={submit} className="flex flex-col gap-4">
-        <Field label={t("username")} value={form.username} onChange={set("username")} maxLength={12} autoComplete="off" />
-        <Field label={t("displayName")} value={form.display_name} onChange={set("display_name")} autoComplete="off" />
-        <Field label={t("password")} type="password" value={form.password} onChange={set("password")} hint={t("passwordHint")} autoComplete="new-password" />
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            {t("cancel")}
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {t("submit")}
-          </Button>
-        </div>
-      </form>
+      <FormProvider {...methods}>
+        <form onSubmit={methods.handleSubmit(submit, toastFirstError)} noValidate className="flex flex-col gap-4">
+          <FormText name="username" label={t("username")} maxLength={USERNAME_MAX} autoComplete="off" />
+          <FormText name="display_name" label={t("displayName")} autoComplete="off" />
+          <FormText name="password" label={t("password")} type="password" hint={t("passwordHint")} autoComplete="new-password" />
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              {t("cancel")}
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {t("submit")}
+            </Button>
+          </div>
+        </form>
+      </FormProvider>
     </Drawer>
   );
 }

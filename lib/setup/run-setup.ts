@@ -9,11 +9,12 @@ import { db } from "@/lib/db/client";
 import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
+import type { MessageKey } from "@/lib/i18n/server-messages";
 import { setOption } from "@/lib/options/store";
+import { setupRoot } from "@/lib/setup/field-rules";
 import { isSetupDone, markSetupDone, rootExists } from "@/lib/setup/state";
 import { newAffCode } from "@/lib/users/aff-code";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
-import { PASSWORD_MAX, USERNAME_MAX } from "@/lib/users/schemas";
 import { APP_VERSION } from "@/lib/version";
 
 export const setupBody = z.object({
@@ -31,12 +32,9 @@ export async function runSetup({ input }: { ctx: Ctx; input: SetupInput }): Prom
   if (await isSetupDone()) throw new AppError("RULE", "setup_already_done");
   let root: { username: string; hash: string } | null = null;
   if (!(await rootExists())) {
-    const username = input.username.trim();
-    if (!username) throw new AppError("INVALID_INPUT", "setup_username_required");
-    if (username.length > USERNAME_MAX) throw new AppError("INVALID_INPUT", "username_too_long");
-    if (input.password.length < 8) throw new AppError("INVALID_INPUT", "setup_password_short");
-    if (input.password.length > PASSWORD_MAX) throw new AppError("INVALID_INPUT", "password_too_long");
-    if (input.password !== input.confirmPassword) throw new AppError("INVALID_INPUT", "setup_password_mismatch");
+    const checked = setupRoot.safeParse(input);
+    if (!checked.success) throw new AppError("INVALID_INPUT", (checked.error.issues[0]?.message ?? "msg:invalid_parameter").slice(4) as MessageKey);
+    const username = checked.data.username;
     // Hash before the transaction: scrypt is slow and must not hold the database.
     root = { username, hash: await hashPassword(input.password) };
   }

@@ -6,6 +6,7 @@ import { randomAlnum } from "@/lib/auth/lookup-hash";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
+import { batchCountRefusal, tokenNameRefusal } from "@/lib/tokens/field-rules";
 import { checkTokenFields, tokenColumns } from "@/lib/tokens/fields";
 import type { TokenActor } from "@/lib/tokens/owned";
 import type { TokenFields } from "@/lib/tokens/schemas";
@@ -14,9 +15,11 @@ import { TOKEN_STATUS, newKey, tokenView } from "@/lib/tokens/shared";
 export async function createTokens({ ctx: { user: actor }, input }: { ctx: { user: TokenActor }; input: TokenFields & { count?: number } }) {
   const now = nowSeconds();
   const name = input.name?.trim() ?? "";
-  if (!name) throw new AppError("INVALID_INPUT", "token_name_required");
+  const nameRefusal = tokenNameRefusal(name);
+  if (nameRefusal) throw new AppError("INVALID_INPUT", nameRefusal);
   const count = input.count ?? 1;
-  if (!Number.isInteger(count) || count < 1 || count > 100) throw new AppError("INVALID_INPUT", "token_batch_count_invalid");
+  const countRefusal = batchCountRefusal(count);
+  if (countRefusal) throw new AppError("INVALID_INPUT", countRefusal);
   checkTokenFields(actor, input, now);
   const fields = tokenColumns(input);
   const created = await db().$transaction(async (tx) => {

@@ -4,17 +4,17 @@ import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { AppError } from "@/lib/errors";
 import { canUseGroup } from "@/lib/billing/groups";
-import type { TokenFields } from "@/lib/tokens/schemas";
+import { expiryRefusal, quotaRefusal, tokenNameRefusal, type TokenFields } from "@/lib/tokens/field-rules";
 import type { TokenActor } from "@/lib/tokens/owned";
 
-const NAME_MAX = 50;
-
 export function checkTokenFields(actor: TokenActor, f: TokenFields, now: number) {
-  if (f.name !== undefined && f.name.trim().length > NAME_MAX) throw new AppError("INVALID_INPUT", "token_name_too_long");
-  if (f.remain_quota !== undefined && f.remain_quota < 0n) throw new AppError("INVALID_INPUT", "token_quota_negative");
-  if (f.expired_time !== undefined && f.expired_time !== -1 && f.expired_time <= now) {
-    throw new AppError("INVALID_INPUT", "token_expiry_past");
-  }
+  // An empty name is refused by the verbs (an update may leave the name out).
+  const name = f.name === undefined ? null : tokenNameRefusal(f.name);
+  if (name && name !== "token_name_required") throw new AppError("INVALID_INPUT", name);
+  const quota = f.remain_quota === undefined ? null : quotaRefusal(f.remain_quota);
+  if (quota) throw new AppError("INVALID_INPUT", quota);
+  const expiry = f.expired_time === undefined ? null : expiryRefusal(f.expired_time, now);
+  if (expiry) throw new AppError("INVALID_INPUT", expiry);
   const group = f.group?.trim();
   if (group && !canUseGroup(actor.group, group)) throw new AppError("RULE", "token_group_not_usable", { group });
 }

@@ -6,7 +6,7 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
 import { presentUser } from "@/lib/users/present";
-import type { SettingInput } from "@/lib/users/schemas";
+import { webhookRefusal, type SettingInput } from "@/lib/users/field-rules";
 
 export type UserSetting = {
   notify_type?: "email" | "webhook";
@@ -35,8 +35,8 @@ export function mergeSetting(stored: UserSetting, input: SettingInput): UserSett
     if (k === "webhook_secret" && v === "") continue;
     (next as Record<string, unknown>)[k] = v;
   }
-  if (next.notify_type === "webhook" && !/^https:\/\/[^\s/]+/i.test(next.webhook_url ?? "")) return { refuse: "webhook_https_only" };
-  if (next.webhook_url && !/^https:\/\//i.test(next.webhook_url)) return { refuse: "webhook_https_only" };
+  const refusal = webhookRefusal(next.notify_type, next.webhook_url);
+  if (refusal) return { refuse: refusal };
   return next;
 }
 

@@ -255,7 +255,7 @@ describe("relay console", () => {
     const drawer = page.getByRole("dialog");
     // Name required, then a bad expiry is refused.
     await drawer.getByRole("button", { name: "Submit" }).click();
-    await expect.poll(() => toast(page, "Please enter a token name").count()).toBe(1);
+    await expect.poll(() => toast(page, "The token name cannot be empty").count()).toBe(1);
     await drawer.getByLabel("Name", { exact: true }).fill("my-app");
     await drawer.getByLabel("Expiry time").fill("2030-13-45 99:00");
     await drawer.getByRole("button", { name: "Submit" }).click();

@@ -37,6 +37,8 @@ const EXEMPT = new Set([
   // the option rules and access table, shared with the settings forms (docs/settings.md)
   "lib/options/rules.ts",
   "lib/options/access.ts",
+  // the root account's setup rules, shared with the setup form (docs/console-ui.md, "Forms")
+  "lib/setup/field-rules.ts",
 ]);
 
 function sources(entry: string): string[] {

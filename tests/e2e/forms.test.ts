@@ -1,0 +1,92 @@
+// The console's forms refuse with the server's message, under the field and in a toast
+// (docs/console-ui.md, "Forms"): the token drawer and the admin's user editor, in zh and en,
+// with screenshots of both in light and dark.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { renderMessage } from "@/lib/i18n/server-messages";
+import { setupRoot, ROOT_PASSWORD } from "../support/accounts";
+import type { ApiClient } from "../support/client";
+import { startServer, type TestServer } from "../support/server";
+import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+
+let server: TestServer;
+let browser: Browser;
+let root: ApiClient;
+let bobId = 0;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+  root = await setupRoot(server);
+  const r = await root.post<{ id: number }>("/api/user/", { username: "bob", password: "user-pass-1", display_name: "Bob" });
+  expect(r.success).toBe(true);
+  bobId = r.data.id;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(locale: Locale): Promise<Page> {
+  const m = MESSAGES[locale];
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
+  await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel(m.login.username, { exact: true }).fill("root");
+  await page.getByLabel(m.login.password, { exact: true }).fill(ROOT_PASSWORD);
+  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  return page;
+}
+
+describe.each(["zh", "en"] as Locale[])("forms (%s)", (locale) => {
+  const m = MESSAGES[locale];
+  const sm = (key: Parameters<typeof renderMessage>[1]) => renderMessage(locale, key);
+
+  it("token drawer: the server's messages under the fields", async () => {
+    const page = await open(locale);
+    await page.goto(`${server.url}/app/tokens`);
+    await page.getByRole("button", { name: m.tokens.add }).click();
+    const drawer = page.getByRole("dialog");
+    await drawer.getByLabel(m.tokens.form.name, { exact: true }).fill("n".repeat(51));
+    await drawer.getByLabel(m.tokens.form.count, { exact: true }).fill("101");
+    await drawer.getByLabel(m.tokens.form.expiry).fill("2020-01-01 00:00:00");
+    await drawer.getByRole("button", { name: m.tokens.form.submit }).click();
+    const alerts = drawer.locator('p[role="alert"]');
+    await expect.poll(() => alerts.allTextContents()).toEqual([sm("token_name_too_long"), sm("token_batch_count_invalid"), sm("token_expiry_past")]);
+    await expectToast(page, sm("token_name_too_long"));
+    await shoot(page, locale, "forms-token-drawer-refused", false);
+    // fixing a field clears its message as it is typed
+    await drawer.getByLabel(m.tokens.form.name, { exact: true }).fill("ok");
+    await expect.poll(() => alerts.count()).toBe(2);
+    await page.context().close();
+  });
+
+  it("user editor: the server's messages under the fields; a valid edit saves", async () => {
+    const page = await open(locale);
+    await page.goto(`${server.url}/admin/users`);
+    const row = page.getByTestId("user-row-bob");
+    await row.getByRole("button", { name: fmt(m.users.actions.editUser, { name: "Bob" }) }).click();
+    const edit = page.getByRole("dialog");
+    await edit.getByLabel(m.userEditor.password, { exact: true }).fill("short");
+    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill("-5");
+    await edit.getByRole("button", { name: m.userEditor.save }).click();
+    const alerts = edit.locator('p[role="alert"]');
+    await expect.poll(() => alerts.allTextContents()).toEqual([sm("password_too_short"), sm("quota_invalid")]);
+    await shoot(page, locale, "forms-user-editor-refused", false);
+    await edit.getByLabel(m.userEditor.password, { exact: true }).fill("");
+    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill("1000");
+    await edit.getByRole("button", { name: m.userEditor.save }).click();
+    await expectToast(page, m.userEditor.saved);
+    await expect.poll(async () => (await root.get<{ quota: number }>(`/api/user/${bobId}`)).data.quota).toBe(1000);
+    await page.context().close();
+  });
+
+  it("no page errors", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

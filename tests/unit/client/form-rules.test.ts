@@ -1,0 +1,175 @@
+// The console's forms refuse what the server refuses, with the server's text in the
+// person's language (docs/console-ui.md, "Forms"): each case runs the form's resolver and
+// the server's own check (route()'s zod refusal, or the verb's AppError) on the same input.
+import { describe, expect, it } from "vitest";
+import type { FieldValues } from "react-hook-form";
+import type { z } from "zod";
+import { ruleResolver } from "@/components/forms/rule-form";
+import { blankTokenForm, tokenBody, tokenFormSchema, type TokenForm } from "@/components/tokens/token-form";
+import { userEditorSchema } from "@/components/users/user-form";
+import { isAppError } from "@/lib/errors";
+import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
+import type { Locale } from "@/lib/i18n/locale";
+import { setupRoot } from "@/lib/setup/field-rules";
+import { checkTokenFields } from "@/lib/tokens/fields";
+import { createTokenBody, updateTokenBody } from "@/lib/tokens/schemas";
+import { createUserBody, loginBody, passwordChange, registerBody, updateUserBody } from "@/lib/users/schemas";
+
+const LOCALES: Locale[] = ["zh", "en"];
+
+/** The form's messages for values, in field order. */
+async function formMessages(schema: z.ZodType, values: FieldValues, locale: Locale): Promise<string[]> {
+  const r = await ruleResolver(schema, locale)(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+  return Object.values(r.errors).map((e) => String(e?.message));
+}
+
+/** What route() answers when its body schema refuses (lib/http/route.ts). */
+function routeRefusal(schema: z.ZodType, body: unknown, locale: Locale): string | null {
+  const r = schema.safeParse(body);
+  if (r.success) return null;
+  const m = r.error.issues[0]?.message ?? "";
+  return m.startsWith("msg:")
+    ? renderMessage(locale, m.slice(4) as MessageKey)
+    : renderMessage(locale, "invalid_parameter_detail", { detail: r.error.issues[0]?.path.join(".") ?? "" });
+}
+
+function verbRefusal(run: () => void, locale: Locale): string | null {
+  try {
+    run();
+    return null;
+  } catch (e) {
+    if (isAppError(e)) return renderMessage(locale, e.key, e.params);
+    throw e;
+  }
+}
+
+describe("account forms give the server's messages", () => {
+  const cases: [string, z.ZodType, FieldValues][] = [
+    ["login, empty", loginBody, { username: " ", password: "" }],
+    ["register, short password", registerBody, { username: "bob", password: "1234567", password2: "1234567", email: "" }],
+    ["register, long username", registerBody, { username: "x".repeat(13), password: "12345678", password2: "12345678", email: "" }],
+    ["register, passwords differ", registerBody, { username: "bob", password: "12345678", password2: "12345679", email: "" }],
+    ["register, bad email", registerBody, { username: "bob", password: "12345678", password2: "12345678", email: "not-an-email" }],
+    ["add user, empty", createUserBody, { username: "", display_name: "", password: "" }],
+    ["add user, short password", createUserBody, { username: "bob", display_name: "", password: "abc" }],
+    ["setup, no username", setupRoot, { username: " ", password: "12345678", confirmPassword: "12345678" }],
+    ["setup, short password", setupRoot, { username: "root", password: "short", confirmPassword: "short" }],
+    ["setup, mismatch", setupRoot, { username: "root", password: "12345678", confirmPassword: "87654321" }],
+    ["password change, differ", passwordChange, { original_password: "old", password: "abcdefgh", password2: "abcdefgx" }],
+  ];
+  for (const locale of LOCALES) {
+    it(`login, register, add user, setup, password change (${locale})`, async () => {
+      for (const [what, schema, values] of cases) {
+        const server = routeRefusal(schema, values, locale);
+        expect(server, what).not.toBeNull();
+        expect((await formMessages(schema, values, locale))[0], what).toBe(server);
+      }
+    });
+  }
+  it("passes valid input", async () => {
+    expect(await formMessages(registerBody, { username: "bob", password: "12345678", password2: "12345678", email: "" }, "zh")).toEqual([]);
+    expect(await formMessages(setupRoot, { username: "root", password: "12345678", confirmPassword: "12345678" }, "zh")).toEqual([]);
+  });
+  it("shows the spec's Chinese texts", async () => {
+    expect(await formMessages(setupRoot, { username: "", password: "12345678", confirmPassword: "12345678" }, "zh")).toEqual(["请输入管理员用户名"]);
+    expect(await formMessages(loginBody, { username: "", password: "" }, "zh")).toContain("请输入用户名和密码");
+  });
+});
+
+describe("the user editor gives the server's messages", () => {
+  const user = { username: "bob", display_name: "Bob", password: "", original_password: "", group: "default", quota: "100", remark: "" };
+  const cases: [string, Partial<typeof user>, Record<string, unknown>][] = [
+    ["short password", { password: "abc" }, { password: "abc" }],
+    ["long display name", { display_name: "x".repeat(21) }, { display_name: "x".repeat(21) }],
+    ["bad quota", { quota: "1.5" }, { quota: "1.5" }],
+    ["long username", { username: "x".repeat(13) }, { username: "x".repeat(13) }],
+  ];
+  for (const locale of LOCALES) {
+    it(`refuses as PUT /api/user/ does (${locale})`, async () => {
+      for (const [what, change, body] of cases) {
+        // a password is checked by the verb with the same rule (lib/users/update-user.ts)
+        const server = what === "short password" ? renderMessage(locale, "password_too_short") : routeRefusal(updateUserBody, { id: 1, ...body }, locale);
+        expect(server, what).not.toBeNull();
+        expect(await formMessages(userEditorSchema(true), { ...user, ...change }, locale), what).toEqual([server]);
+      }
+    });
+  }
+  it("keeps the password when it is left blank", async () => {
+    expect(await formMessages(userEditorSchema(true), user, "en")).toEqual([]);
+    expect(await formMessages(userEditorSchema(false), { ...user, quota: "not checked for oneself" }, "en")).toEqual([]);
+  });
+});
+
+describe("the token drawer gives the server's messages", () => {
+  const NOW = 1_900_000_000;
+  const actor = { id: 1, group: "default" };
+  const form = (change: Partial<TokenForm>): TokenForm => ({ ...blankTokenForm(), name: "app", ...change });
+  /** The server's answer for the body the drawer would send: the route's schema, then the verb's checks. */
+  function server(f: TokenForm, locale: Locale): string | null {
+    const body = tokenBody(f, null);
+    const zod = routeRefusal(createTokenBody, body, locale);
+    if (zod) return zod;
+    const input = createTokenBody.parse(body);
+    return verbRefusal(() => checkTokenFields(actor, input, NOW), locale);
+  }
+  const cases: [string, Partial<TokenForm>, MessageKey | null][] = [
+    ["empty name", { name: "  " }, "token_name_required"],
+    ["long name", { name: "n".repeat(51) }, "token_name_too_long"],
+    ["negative quota", { remain_quota: "-1" }, "token_quota_negative"],
+    ["batch of 101", { count: "101" }, "token_batch_count_invalid"],
+    ["expiry in the past", { expiry: "2020-01-01 00:00:00" }, "token_expiry_past"],
+  ];
+  for (const locale of LOCALES) {
+    it(`names, quotas, counts and expiries (${locale})`, async () => {
+      const schema = tokenFormSchema(locale, null, () => NOW);
+      for (const [what, change, key] of cases) {
+        const expected = renderMessage(locale, key!);
+        expect(await formMessages(schema, form(change), locale), what).toEqual([expected]);
+        // the verbs refuse with the same key (the empty name and the count are checked by createTokens)
+        if (what === "long name" || what === "negative quota" || what === "expiry in the past") expect(server(form(change), locale), what).toBe(expected);
+      }
+    });
+    it(`rate-limit bounds read as the route's refusal (${locale})`, async () => {
+      const f = form({ rate_limit_enabled: true, rate_limit_period: "0" });
+      expect(
+        await formMessages(
+          tokenFormSchema(locale, null, () => NOW),
+          f,
+          locale,
+        ),
+      ).toEqual([routeRefusal(createTokenBody, tokenBody(f, null), locale)]);
+    });
+  }
+  it("an unchanged past expiry is not checked on edit, and is not sent", async () => {
+    const stored = NOW - 120;
+    const token = { id: 7, expired_time: stored } as Parameters<typeof tokenBody>[1];
+    const d = new Date(stored * 1000);
+    const pad = (n: number) => String(n).padStart(2, "0");
+    const text = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    expect(
+      await formMessages(
+        tokenFormSchema("en", stored, () => NOW),
+        form({ expiry: text }),
+        "en",
+      ),
+    ).toEqual([]);
+    expect(tokenBody(form({ expiry: text }), token)).not.toHaveProperty("expired_time");
+    expect(
+      await formMessages(
+        tokenFormSchema("en", stored, () => NOW),
+        form({ expiry: "2021-01-01" }),
+        "en",
+      ),
+    ).toEqual(["The expiry time must be in the future"]);
+    expect(routeRefusal(updateTokenBody, { id: 7, expired_time: "x" }, "en")).toBe("The expiry time format is wrong");
+  });
+  it("a bad expiry text is refused with the server's format message", async () => {
+    expect(
+      await formMessages(
+        tokenFormSchema("en", null, () => NOW),
+        form({ expiry: "2030-13-45 99:00" }),
+        "en",
+      ),
+    ).toEqual(["The expiry time format is wrong"]);
+  });
+});
