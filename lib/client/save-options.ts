@@ -5,6 +5,8 @@
 // sent back; ServerAddress, WorkerUrl and PayAddress lose their trailing slashes. Pure: the
 // request is passed in, so that the rules are unit-tested.
 
+import { FALLBACK_VALUES } from "@/lib/options/rules";
+
 export type OptionChange = { key: string; value: string };
 
 /** One PUT's outcome: saved, refused by the server (its message was shown), or the request failed. */
@@ -41,6 +43,13 @@ export function changedOptions(loaded: Record<string, string>, values: Record<st
     }
     const value = normalizeOptionValue(key, raw);
     if (value !== (loaded[key] ?? "")) changes.push({ key, value });
+  }
+  // The server refuses every enabled but incomplete fallback-pricing state, so changing its
+  // values while it stays enabled goes through a switch off and back on (saveOptions sends
+  // the "false" first and the "true" last: docs/pricing.md, "Saving combined keys").
+  const fallback = "fallback_pricing_enabled";
+  if (loaded[fallback] === "true" && values[fallback] === "true" && changes.some((c) => FALLBACK_VALUES.includes(c.key))) {
+    changes.push({ key: fallback, value: "false" }, { key: fallback, value: "true" });
   }
   return changes;
 }
