@@ -193,11 +193,21 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
   it("shows the log clean-up with a default time one month ago", async () => {
     await page.goto(`${server.url}/admin/settings?tab=operation`);
     const logs = section(page, s.operation.logs);
-    const input = logs.getByLabel(s.operation.cleanup.label);
-    const value = await input.inputValue();
-    const days = (Date.now() - new Date(value).getTime()) / 86_400_000;
+    // the kit's date-time picker (components/ui/date-time-picker.tsx): its button shows the time
+    const picker = logs.getByRole("button", { name: s.operation.cleanup.label, exact: true });
+    const value = (await picker.innerText()).trim();
+    expect(value).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const days = (Date.now() - new Date(value.replace(" ", "T")).getTime()) / 86_400_000;
     expect(days).toBeGreaterThan(27);
     expect(days).toBeLessThan(32);
+    // cleared: the spec's "please select log time", no request
+    await logs.getByRole("button", { name: m.dateTimePicker.clearLabel.replace("{label}", s.operation.cleanup.label) }).click();
+    await logs.getByRole("button", { name: s.operation.cleanup.action }).click();
+    await expectToast(page, s.operation.cleanup.selectTime);
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    // back to the default (a month ago) before clearing for real
+    await page.reload();
+    await expect.poll(async () => (await picker.innerText()).trim()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     await logs.getByRole("button", { name: s.operation.cleanup.action }).click();
     await page.getByRole("dialog").getByRole("button", { name: s.operation.cleanup.action }).click();
     await expectToast(page, s.operation.cleanup.cleared.replace("{n}", "0"));

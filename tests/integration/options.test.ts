@@ -297,6 +297,11 @@ describe("options", () => {
     const refused = await user.put("/api/user/self", { password: "new-pass-99", original_password: "user-pass-1" });
     expect(refused.status).toBe(405);
     expect((await user.del("/api/user/self")).status).toBe(405);
+    // the log clean-up is an admin write like the others: refused to an admin on a demo site
+    const { client: admin } = await makeUser(server, root, "demoadmin", 10);
+    const now = Math.floor(Date.now() / 1000) - 86_400 * 3650;
+    expect((await admin.del(`/api/log/?target_timestamp=${now}`)).status).toBe(405);
+    expect((await root.del<number>(`/api/log/?target_timestamp=${now}`)).success).toBe(true);
     // the root may still change options
     expect((await put("DemoSiteEnabled", "false")).success).toBe(true);
     expect((await user.put("/api/user/self", { password: "new-pass-99", original_password: "user-pass-1" })).success).toBe(true);
