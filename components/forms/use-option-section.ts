@@ -8,7 +8,7 @@ import { useLocale } from "next-intl";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useForm, type Resolver, type UseFormReturn } from "react-hook-form";
 import { api, ApiError } from "@/lib/client/api";
-import { changedOptions, saveOptions, type OptionChange, type PutOutcome, type SaveResult } from "@/lib/client/save-options";
+import { changedOptions, saveOptions, unsavedValues, type OptionChange, type PutOutcome, type SaveResult } from "@/lib/client/save-options";
 import { toast } from "@/lib/client/toast";
 import { isLocale } from "@/lib/i18n/locale";
 import { isJsonOption, SECRET_OPTION_KEYS } from "@/lib/options/rules";
@@ -86,9 +86,17 @@ export function useOptionSection(keys: readonly string[], options: Record<string
     defaultValues: defaults,
     mode: "onChange",
   });
-  const { reset } = form;
-  // the options were (re)loaded: the form starts again from them
-  useEffect(() => reset(defaults), [reset, defaults]);
+  const { reset, setValue } = form;
+  // the typed values of the keys the last save did not store (unsavedValues); a box, not state:
+  // it must not re-render, only be read by the reset below
+  const [kept] = useState(() => ({ current: {} as Record<string, string> }));
+  // the options were (re)loaded: the form starts again from them, except the fields whose
+  // save failed, which keep what was typed
+  useEffect(() => {
+    reset(defaults);
+    for (const [key, value] of Object.entries(kept.current)) setValue(fieldName(key), value, { shouldDirty: true, shouldValidate: true });
+    kept.current = {};
+  }, [reset, setValue, defaults, kept]);
   const [saving, setSaving] = useState(false);
   const { beforeSave, afterSave } = config;
 
@@ -104,7 +112,9 @@ export function useOptionSection(keys: readonly string[], options: Record<string
       if (beforeSave && !(await beforeSave(changes))) return;
       setSaving(true);
       try {
+        kept.current = {};
         const result = await saveOptions(changes, putOption);
+        kept.current = unsavedValues(result, byKey);
         if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
         else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
         else if (result.outcome === "failed") toast.error({ key: "settingsKit.saveFailed" });
@@ -120,7 +130,7 @@ export function useOptionSection(keys: readonly string[], options: Record<string
         setSaving(false);
       }
     },
-    [baseline, writable, beforeSave, afterSave, reload, form],
+    [baseline, writable, beforeSave, afterSave, reload, form, kept],
   );
 
   const save = useMemo(() => form.handleSubmit(submit, () => toast.error({ key: "settingsKit.checkInput" })), [form, submit]);

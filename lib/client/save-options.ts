@@ -106,3 +106,14 @@ export async function saveOptions(changes: OptionChange[], put: (change: OptionC
   if (failed.length > 0) outcome = succeeded.length === 0 && requestFailed ? "failed" : "partial";
   return { unchanged: false, succeeded, failed, skipped, outcome };
 }
+
+/**
+ * What a section keeps typed after a save that did not fully succeed: the values of the keys
+ * that failed or were left unsent (the others are reset to what the server now holds), so a
+ * partial failure does not lose what was typed (docs/settings.md, "Saving").
+ */
+export function unsavedValues(result: SaveResult, values: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const key of [...result.failed, ...result.skipped]) if (key in values) kept[key] = values[key];
+  return kept;
+}

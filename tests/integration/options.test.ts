@@ -126,7 +126,15 @@ describe("options", () => {
     );
     expect((await put("global.auto_retry_status_codes", " 5XX , 429")).success).toBe(true);
     // addresses the server stores are http(s) or nothing
-    for (const key of ["TopUpLink", "general_setting.docs_link", "oidc.authorization_endpoint", "oidc.token_endpoint", "oidc.user_info_endpoint", "WeChatServerAddress", "WeChatAccountQRCodeImageURL"]) {
+    for (const key of [
+      "TopUpLink",
+      "general_setting.docs_link",
+      "oidc.authorization_endpoint",
+      "oidc.token_endpoint",
+      "oidc.user_info_endpoint",
+      "WeChatServerAddress",
+      "WeChatAccountQRCodeImageURL",
+    ]) {
       expect((await put(key, "javascript:alert(1)")).message, key).toBe(`${key} must be an address starting with http:// or https://`);
       expect((await put(key, "https://a.example.com/x")).success, key).toBe(true);
       expect((await put(key, "")).success, key).toBe(true);

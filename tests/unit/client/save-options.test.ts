@@ -1,6 +1,6 @@
 // Saving a settings section: changed keys only, the Enabled chain, secrets, trailing slashes, outcomes.
 import { describe, expect, it } from "vitest";
-import { changedOptions, saveOptions, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
+import { changedOptions, saveOptions, unsavedValues, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
 
 const loaded = { A: "1", FooEnabled: "false", BarEnabled: "false", ServerAddress: "https://x.io", SMTPToken: "" };
 
@@ -106,7 +106,12 @@ describe("saveOptions", () => {
 describe("switching the fallback-pricing form while it stays enabled", () => {
   it("goes through a switch off first and back on last, which the server's rules accept", async () => {
     const { checkOptionValue, checkOptionCombination } = await import("@/lib/options/rules");
-    const stored: Record<string, string> = { fallback_pricing_enabled: "true", fallback_single_price: "0.5", fallback_input_ratio: "", fallback_completion_ratio: "" };
+    const stored: Record<string, string> = {
+      fallback_pricing_enabled: "true",
+      fallback_single_price: "0.5",
+      fallback_input_ratio: "",
+      fallback_completion_ratio: "",
+    };
     const changes = changedOptions(stored, { ...stored, fallback_single_price: "", fallback_input_ratio: "2", fallback_completion_ratio: "3" });
     expect(changes[0]).toEqual({ key: "fallback_single_price", value: "" });
     expect(changes.filter((c) => c.key === "fallback_pricing_enabled").map((c) => c.value)).toEqual(["false", "true"]);
@@ -132,5 +137,18 @@ describe("switching the fallback-pricing form while it stays enabled", () => {
     const stored = { fallback_pricing_enabled: "true", fallback_single_price: "0.5", A: "1" };
     expect(changedOptions(stored, { ...stored, A: "2" })).toEqual([{ key: "A", value: "2" }]);
     expect(changedOptions(stored, { ...stored, fallback_pricing_enabled: "false" })).toEqual([{ key: "fallback_pricing_enabled", value: "false" }]);
+  });
+});
+
+describe("unsavedValues", () => {
+  it("keeps the typed values of the failed and unsent keys only", async () => {
+    const values = { AEnabled: "true", BEnabled: "true", X: "bad", Y: "good" };
+    const res = await saveOptions(
+      Object.entries(values).map(([key, value]) => ({ key, value })),
+      async (c) => (c.key === "X" || c.key === "AEnabled" ? { ok: false, kind: "refused" } : { ok: true }),
+    );
+    expect(res.outcome).toBe("partial");
+    expect(unsavedValues(res, values)).toEqual({ AEnabled: "true", BEnabled: "true", X: "bad" });
+    expect(unsavedValues({ unchanged: false, succeeded: ["Y"], failed: [], skipped: [], outcome: "success" }, values)).toEqual({});
   });
 });

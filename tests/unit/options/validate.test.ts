@@ -86,7 +86,15 @@ describe("validateOption", () => {
     expect(v("global.auto_retry_status_codes", "5xx,42")).toEqual({ ok: false, key: "option_retry_status_codes", params: { code: "42" } });
   });
   it("accepts only http(s) addresses (or nothing) in the address options", () => {
-    for (const key of ["TopUpLink", "general_setting.docs_link", "oidc.authorization_endpoint", "oidc.token_endpoint", "oidc.user_info_endpoint", "WeChatServerAddress", "WeChatAccountQRCodeImageURL"]) {
+    for (const key of [
+      "TopUpLink",
+      "general_setting.docs_link",
+      "oidc.authorization_endpoint",
+      "oidc.token_endpoint",
+      "oidc.user_info_endpoint",
+      "WeChatServerAddress",
+      "WeChatAccountQRCodeImageURL",
+    ]) {
       expect(v(key, "javascript:alert(1)"), key).toEqual({ ok: false, key: "option_invalid_url", params: { key } });
       expect(v(key, " https://a.example.com/x "), key).toEqual({ ok: true, value: "https://a.example.com/x" });
       expect(v(key, ""), key).toEqual({ ok: true, value: "" });
