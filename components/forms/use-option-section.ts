@@ -5,7 +5,7 @@
 // messages, then reloads the options.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLocale } from "next-intl";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useForm, type Resolver, type UseFormReturn } from "react-hook-form";
 import { api, ApiError } from "@/lib/client/api";
 import { changedOptions, saveOptions, unsavedValues, type OptionChange, type PutOutcome, type SaveResult } from "@/lib/client/save-options";
@@ -87,16 +87,15 @@ export function useOptionSection(keys: readonly string[], options: Record<string
     mode: "onChange",
   });
   const { reset, setValue } = form;
-  // the typed values of the keys the last save did not store (unsavedValues); a box, not state:
-  // it must not re-render, only be read by the reset below
-  const [kept] = useState(() => ({ current: {} as Record<string, string> }));
+  // the typed values of the keys the last save did not store (unsavedValues), read by the reset below
+  const keptRef = useRef<Record<string, string>>({});
   // the options were (re)loaded: the form starts again from them, except the fields whose
   // save failed, which keep what was typed
   useEffect(() => {
     reset(defaults);
-    for (const [key, value] of Object.entries(kept.current)) setValue(fieldName(key), value, { shouldDirty: true, shouldValidate: true });
-    kept.current = {};
-  }, [reset, setValue, defaults, kept]);
+    for (const [key, value] of Object.entries(keptRef.current)) setValue(fieldName(key), value, { shouldDirty: true, shouldValidate: true });
+    keptRef.current = {};
+  }, [reset, setValue, defaults]);
   const [saving, setSaving] = useState(false);
   const { beforeSave, afterSave } = config;
 
@@ -112,9 +111,9 @@ export function useOptionSection(keys: readonly string[], options: Record<string
       if (beforeSave && !(await beforeSave(changes))) return;
       setSaving(true);
       try {
-        kept.current = {};
+        keptRef.current = {};
         const result = await saveOptions(changes, putOption);
-        kept.current = unsavedValues(result, byKey);
+        keptRef.current = unsavedValues(result, byKey);
         if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
         else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
         else if (result.outcome === "failed") toast.error({ key: "settingsKit.saveFailed" });
@@ -130,7 +129,7 @@ export function useOptionSection(keys: readonly string[], options: Record<string
         setSaving(false);
       }
     },
-    [baseline, writable, beforeSave, afterSave, reload, form, kept],
+    [baseline, writable, beforeSave, afterSave, reload, form],
   );
 
   const save = useMemo(() => form.handleSubmit(submit, () => toast.error({ key: "settingsKit.checkInput" })), [form, submit]);
