@@ -107,6 +107,25 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it("says the options are loading, and offers a retry when they cannot be fetched", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/api/option/", async (route) => {
+      await held;
+      await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, message: "boom" }) });
+    });
+    await page.goto(`${server.url}/admin/settings?tab=operation`);
+    await page.getByRole("status").filter({ hasText: s.loading }).waitFor();
+    release();
+    const failed = page.getByRole("alert").filter({ hasText: s.loadFailed });
+    await failed.waitFor();
+    await shoot(page, locale, "settings-load-failed", false);
+    await page.unroute("**/api/option/");
+    await failed.getByRole("button", { name: m.dataTable.retry }).click();
+    await section(page, s.operation.monitoring).waitFor();
+    expect(await failed.count()).toBe(0);
+  });
+
   it("saves a changed option, then says nothing changed", async () => {
     await page.goto(`${server.url}/admin/settings?tab=ratelimit`);
     const card = section(page, s.ratelimit.title);
@@ -134,9 +153,16 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     const payment = section(page, s.system.payment);
     await payment.getByText(s.system.paymentNeedsServerAddress).waitFor();
     await payment.getByLabel(s.labels.EpayId, { exact: true }).fill("10086");
+    const reloaded = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/option/" && r.request().method() === "GET");
     await payment.getByRole("button", { name: m.settingsKit.save }).click();
     await expectToast(page, locale === "zh" ? "请先设置服务器地址，再修改支付设置" : "Set the server address before the payment settings");
     await expectToast(page, m.settingsKit.partialFailed);
+    // the options were reloaded, and the refused field keeps what was typed
+    await reloaded;
+    await page.waitForTimeout(300);
+    expect(await payment.getByLabel(s.labels.EpayId, { exact: true }).inputValue()).toBe("10086");
+    // the footer is the same multi-line field on both tabs
+    expect(await section(page, s.system.general).getByLabel(s.labels.Footer, { exact: true }).evaluate((el) => el.tagName)).toBe("TEXTAREA");
     await shoot(page, locale, "settings-refused", false);
   });
 
@@ -176,6 +202,10 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
 
     await page.goto(`${server.url}/admin/settings?tab=system`);
     const oidc = section(page, "OIDC");
+    // checked first with the server's rule and message, no request
+    await oidc.getByLabel(s.labels.oidc_well_known, { exact: true }).fill("ftp://idp.example.com");
+    await oidc.getByRole("button", { name: s.system.fetchWellKnown }).click();
+    await expectToast(page, locale === "zh" ? "Well-Known URL 必须以 http:// 或 https:// 开头" : "The Well-Known URL must start with http:// or https://");
     await oidc.getByLabel(s.labels.oidc_well_known, { exact: true }).fill(`${sourceUrl}/nothing-here`);
     await oidc.getByRole("button", { name: s.system.fetchWellKnown }).click();
     await expectToast(page, s.system.oidcFailed);
