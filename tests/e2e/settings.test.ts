@@ -162,7 +162,11 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     await page.waitForTimeout(300);
     expect(await payment.getByLabel(s.labels.EpayId, { exact: true }).inputValue()).toBe("10086");
     // the footer is the same multi-line field on both tabs
-    expect(await section(page, s.system.general).getByLabel(s.labels.Footer, { exact: true }).evaluate((el) => el.tagName)).toBe("TEXTAREA");
+    expect(
+      await section(page, s.system.general)
+        .getByLabel(s.labels.Footer, { exact: true })
+        .evaluate((el) => el.tagName),
+    ).toBe("TEXTAREA");
     await shoot(page, locale, "settings-refused", false);
   });
 
