@@ -5,10 +5,10 @@
 // messages, then reloads the options.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLocale } from "next-intl";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useForm, type Resolver, type UseFormReturn } from "react-hook-form";
 import { api, ApiError } from "@/lib/client/api";
-import { changedOptions, saveOptions, type OptionChange, type PutOutcome, type SaveResult } from "@/lib/client/save-options";
+import { changedOptions, saveOptions, unsavedValues, type OptionChange, type PutOutcome, type SaveResult } from "@/lib/client/save-options";
 import { toast } from "@/lib/client/toast";
 import { isLocale } from "@/lib/i18n/locale";
 import { isJsonOption, SECRET_OPTION_KEYS } from "@/lib/options/rules";
@@ -86,9 +86,16 @@ export function useOptionSection(keys: readonly string[], options: Record<string
     defaultValues: defaults,
     mode: "onChange",
   });
-  const { reset } = form;
-  // the options were (re)loaded: the form starts again from them
-  useEffect(() => reset(defaults), [reset, defaults]);
+  const { reset, setValue } = form;
+  // the typed values of the keys the last save did not store (unsavedValues), read by the reset below
+  const keptRef = useRef<Record<string, string>>({});
+  // the options were (re)loaded: the form starts again from them, except the fields whose
+  // save failed, which keep what was typed
+  useEffect(() => {
+    reset(defaults);
+    for (const [key, value] of Object.entries(keptRef.current)) setValue(fieldName(key), value, { shouldDirty: true, shouldValidate: true });
+    keptRef.current = {};
+  }, [reset, setValue, defaults]);
   const [saving, setSaving] = useState(false);
   const { beforeSave, afterSave } = config;
 
@@ -104,7 +111,9 @@ export function useOptionSection(keys: readonly string[], options: Record<string
       if (beforeSave && !(await beforeSave(changes))) return;
       setSaving(true);
       try {
+        keptRef.current = {};
         const result = await saveOptions(changes, putOption);
+        keptRef.current = unsavedValues(result, byKey);
         if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
         else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
         else if (result.outcome === "failed") toast.error({ key: "settingsKit.saveFailed" });

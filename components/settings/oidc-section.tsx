@@ -2,13 +2,16 @@
 // OIDC sign-in settings (docs/settings.md): the Well-Known fetch asks the server
 // (POST /api/option/oidc_discovery, through the outbound policy) for the discovery document
 // and fills the three endpoint fields; the admin then saves the section.
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { useFormContext } from "react-hook-form";
 import { fieldName, FieldGrid, OptionSecret, OptionSwitch, OptionText, SettingsSection, useOptionAccess } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { api, ApiError } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";
+import { isLocale } from "@/lib/i18n/locale";
+import { renderMessage } from "@/lib/i18n/server-messages";
+import { checkOptionValue } from "@/lib/options/rules";
 import { useLabel } from "./operation-tab";
 
 const KEYS = [
@@ -27,14 +30,18 @@ function FetchWellKnown() {
   const t = useTranslations("settings.system");
   const { getValues, setValue } = useFormContext<Record<string, string>>();
   const { writable } = useOptionAccess("oidc.well_known");
+  const rawLocale = useLocale();
+  const locale = isLocale(rawLocale) ? rawLocale : "zh";
   const [busy, setBusy] = useState(false);
   if (!writable) return null;
   const run = async () => {
-    const url = (getValues(fieldName("oidc.well_known")) ?? "").trim();
-    if (!/^https?:\/\//i.test(url)) {
-      toast.error({ key: "settings.system.wellKnownInvalid" });
+    // the server's own rule and message (lib/options/rules.ts), checked before asking it
+    const check = checkOptionValue("oidc.well_known", getValues(fieldName("oidc.well_known")) ?? "");
+    if (!check.ok || check.value === "") {
+      toast.error({ text: check.ok ? renderMessage(locale, "oidc_well_known_missing") : renderMessage(locale, check.key, check.params) });
       return;
     }
+    const url = check.value;
     setBusy(true);
     try {
       const res = await api.post<Discovery>("/api/option/oidc_discovery", { well_known: url }, { quiet: true });

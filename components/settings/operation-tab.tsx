@@ -28,8 +28,8 @@ export function OperationTab({ options, reload }: SettingsPlugInProps) {
           <OptionSwitch name="AutomaticEnableChannelEnabled" label={L("AutomaticEnableChannelEnabled")} hint={t("hints.autoEnable")} />
         </FieldGrid>
         <FieldGrid cols={2}>
-          <OptionNumber name="ChannelDisableThreshold" label={L("ChannelDisableThreshold")} hint={t("hints.threshold")} suffix={t("seconds")} />
-          <OptionNumber name="RetryTimes" label={L("RetryTimes")} />
+          <OptionNumber name="ChannelDisableThreshold" label={L("ChannelDisableThreshold")} hint={t("hints.threshold")} suffix={t("times")} min={1} step={1} />
+          <OptionNumber name="RetryTimes" label={L("RetryTimes")} min={0} max={10} step={1} />
         </FieldGrid>
         <OptionKeywords name="AutomaticDisableKeywords" label={L("AutomaticDisableKeywords")} hint={t("hints.keywords")} />
       </SettingsSection>

@@ -4,11 +4,13 @@
 // (components/forms). Admin check: proxy.ts redirects non-admins; the tabs render only for
 // a stored user with role >= 10.
 import * as T from "@radix-ui/react-tabs";
+import { RotateCw } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import useSWR from "swr";
 import { OptionsProvider, type OptionsState } from "@/components/forms";
+import { Button } from "@/components/ui/button";
 import { Alert, PageTitle } from "@/components/ui/card";
 import { fetchData } from "@/lib/client/api";
 import { isAdminRole } from "@/lib/client/navigation";
@@ -32,7 +34,8 @@ export function SettingsPage() {
   const raw = params.get("tab");
   const tab: SettingsTab = (SETTINGS_TABS as readonly string[]).includes(raw ?? "") ? (raw as SettingsTab) : "operation";
   const role = useSessionUser()?.role ?? 0;
-  const { data, error, mutate } = useSWR<Listed[]>(isAdminRole(role) ? "/api/option/" : null, fetchData, { revalidateOnFocus: false });
+  const tTable = useTranslations("dataTable");
+  const { data, error, mutate, isValidating } = useSWR<Listed[]>(isAdminRole(role) ? "/api/option/" : null, fetchData, { revalidateOnFocus: false });
 
   const reload = useCallback(async () => {
     await mutate();
@@ -60,7 +63,24 @@ export function SettingsPage() {
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col px-4 py-6">
       <PageTitle>{t("title")}</PageTitle>
-      {error && <Alert tone="error">{t("loadFailed")}</Alert>}
+      {/* the options are loading, or could not be fetched (the spec's 刷新失败, with a retry;
+          the API's own reason was toasted by lib/client/api.ts) */}
+      {!state && (!error || isValidating) && (
+        <p role="status" className="flex items-center gap-2 py-10 text-sm text-zinc-500 dark:text-zinc-400">
+          <RotateCw aria-hidden className="h-4 w-4 animate-spin" />
+          {t("loading")}
+        </p>
+      )}
+      {error && !isValidating && (
+        <Alert tone="error">
+          <span className="flex flex-wrap items-center gap-3">
+            {t("loadFailed")}
+            <Button size="sm" variant="secondary" onClick={() => void mutate()}>
+              {tTable("retry")}
+            </Button>
+          </span>
+        </Alert>
+      )}
       {state && (
         <OptionsProvider value={state}>
           <T.Root value={tab} onValueChange={select} className="flex flex-col gap-5">

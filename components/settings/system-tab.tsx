@@ -10,6 +10,7 @@ import {
   OptionSelect,
   OptionSwitch,
   OptionText,
+  OptionTextarea,
   SettingsSection,
   useConfirm,
   useOptionsState,
@@ -47,7 +48,7 @@ export function SystemTab() {
           <OptionText name="ServerAddress" label={L("ServerAddress")} type="url" placeholder="https://gateway.example.com" hint={t("serverAddressHint")} />
           <OptionText name="UpdateCheckUrl" label={L("UpdateCheckUrl")} type="url" placeholder="https://" hint={t("updateCheckUrlHint")} />
         </FieldGrid>
-        <OptionText name="Footer" label={L("Footer")} hint={t("footerHint")} />
+        <OptionTextarea name="Footer" label={L("Footer")} hint={t("footerHint")} rows={[2, 6]} />
         <OptionSwitch name="fetch_setting.allow_private_ip" label={L("fetch_setting.allow_private_ip")} hint={t("privateIpHint")} />
       </SettingsSection>
 

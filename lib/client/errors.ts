@@ -25,7 +25,12 @@ export function classifyResponse(status: number, challenged: boolean, body: Enve
     case 429:
       return { kind: "catalogue", key: "tooManyRequests" };
     case 403:
-      return { kind: "catalogue", key: challenged ? "browserCheck" : "forbidden" };
+      // The server's own reason ("Only the root user may change this setting") says more
+      // than the catalogue; the catalogue stays for a bare 403 and the browser challenge
+      // (docs/console-ui.md, "One place reports failures").
+      if (challenged) return { kind: "catalogue", key: "browserCheck" };
+      if (body && typeof body.message === "string" && body.message) return { kind: "message", text: body.message };
+      return { kind: "catalogue", key: "forbidden" };
     case 500:
       return { kind: "catalogue", key: "internalError" };
     case 405:

@@ -5,6 +5,8 @@
 // sent back; ServerAddress, WorkerUrl and PayAddress lose their trailing slashes. Pure: the
 // request is passed in, so that the rules are unit-tested.
 
+import { FALLBACK_VALUES } from "@/lib/options/rules";
+
 export type OptionChange = { key: string; value: string };
 
 /** One PUT's outcome: saved, refused by the server (its message was shown), or the request failed. */
@@ -41,6 +43,13 @@ export function changedOptions(loaded: Record<string, string>, values: Record<st
     }
     const value = normalizeOptionValue(key, raw);
     if (value !== (loaded[key] ?? "")) changes.push({ key, value });
+  }
+  // The server refuses every enabled but incomplete fallback-pricing state, so changing its
+  // values while it stays enabled goes through a switch off and back on (saveOptions sends
+  // the "false" first and the "true" last: docs/pricing.md, "Saving combined keys").
+  const fallback = "fallback_pricing_enabled";
+  if (loaded[fallback] === "true" && values[fallback] === "true" && changes.some((c) => FALLBACK_VALUES.includes(c.key))) {
+    changes.push({ key: fallback, value: "false" }, { key: fallback, value: "true" });
   }
   return changes;
 }
@@ -96,4 +105,15 @@ export async function saveOptions(changes: OptionChange[], put: (change: OptionC
   let outcome: SaveResult["outcome"] = "success";
   if (failed.length > 0) outcome = succeeded.length === 0 && requestFailed ? "failed" : "partial";
   return { unchanged: false, succeeded, failed, skipped, outcome };
+}
+
+/**
+ * What a section keeps typed after a save that did not fully succeed: the values of the keys
+ * that failed or were left unsent (the others are reset to what the server now holds), so a
+ * partial failure does not lose what was typed (docs/settings.md, "Saving").
+ */
+export function unsavedValues(result: SaveResult, values: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const key of [...result.failed, ...result.skipped]) if (key in values) kept[key] = values[key];
+  return kept;
 }

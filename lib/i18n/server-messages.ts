@@ -153,6 +153,10 @@ export const serverMessages = {
     en: "Failed to fetch the OIDC configuration, check the network and the Well-Known URL",
   },
   oidc_well_known_missing: { zh: "请先填写 Well-Known URL", en: "Enter the Well-Known URL first" },
+  option_retry_status_codes: {
+    zh: "自动重试状态码格式错误：{code}，请填写以逗号分隔的状态码或状态码类别，如 5xx,4xx,429",
+    en: "Invalid auto-retry status code: {code}; enter comma-separated codes or classes such as 5xx,4xx,429",
+  },
   update_check_failed: { zh: "检查更新失败", en: "Check for updates failed" },
   update_check_not_configured: { zh: "未设置更新检查地址（UpdateCheckUrl）", en: "No update source is set (UpdateCheckUrl)" },
   fallback_pricing_combination: {

@@ -40,8 +40,9 @@ export const RANGES: Record<string, NumberRange> = {
   QuotaPerUnit: { min: 1, int: false },
   Price: { min: 0, int: false },
   MinTopUp: { min: 0, int: false },
-  ChannelDisableThreshold: { min: 0, int: false },
-  RetryTimes: { min: 0, int: true },
+  ChannelDisableThreshold: { min: 1, int: true },
+  // the relay makes at most 10 retries (lib/relay/handler.ts)
+  RetryTimes: { min: 0, max: 10, int: true },
   CheckInQuota: { min: 0, max: QUOTA_MAX, int: true },
   CheckInMaxQuota: { min: 0, max: QUOTA_MAX, int: true },
   RebatePercentage: { min: 0, max: 100, int: false },
@@ -68,7 +69,17 @@ export const ENUMS: Record<string, readonly string[]> = {
 // Addresses that lose their trailing slashes before they are stored.
 export const TRIM_SLASH = new Set(["ServerAddress", "WorkerUrl", "PayAddress", "PresetRatioSourceUrl"]);
 // Other keys holding an http(s) address (empty allowed).
-export const URL_KEYS = new Set(["UpdateCheckUrl", "CustomCallbackAddress"]);
+export const URL_KEYS = new Set([
+  "UpdateCheckUrl",
+  "CustomCallbackAddress",
+  "TopUpLink",
+  "general_setting.docs_link",
+  "oidc.authorization_endpoint",
+  "oidc.token_endpoint",
+  "oidc.user_info_endpoint",
+  "WeChatServerAddress",
+  "WeChatAccountQRCodeImageURL",
+]);
 export const FALLBACK_VALUES = ["fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio"];
 // Payment settings are refused until ServerAddress is set (the callbacks need it).
 export const PAYMENT_KEYS = new Set(["PayAddress", "EpayId", "EpayKey", "Price", "MinTopUp", "TopupGroupRatio", "CustomCallbackAddress"]);
@@ -155,7 +166,19 @@ export function checkDomainToAdd(list: string, domain: string): OptionCheck {
   return ok(d);
 }
 
-const HTTP_URL = /^https?:\/\/\S+$/i;
+export const HTTP_URL = /^https?:\/\/\S+$/i;
+
+// The statuses auto-retry covers: comma-separated codes (429) or classes (5xx), exactly what
+// the relay matches (lib/relay/handler.ts, retryable). Empty parts are ignored there too.
+const RETRY_STATUS = /^[1-5](?:[0-9]{2}|xx)$/;
+export function checkRetryStatusCodes(value: string): OptionCheck {
+  const parts = value
+    .split(",")
+    .map((p) => p.trim().toLowerCase())
+    .filter((p) => p !== "");
+  for (const p of parts) if (!RETRY_STATUS.test(p)) return no("option_retry_status_codes", { code: p });
+  return ok(parts.join(","));
+}
 
 /**
  * The rules that look at one value alone: booleans, bounds, enums, JSON, addresses, the
@@ -182,6 +205,8 @@ export function checkOptionValue(key: string, rawValue: string): OptionCheck {
     if (value && !HTTP_URL.test(value)) return no("option_well_known_url");
   } else if (key === "EmailDomainWhitelist") {
     return checkDomainWhitelist(value);
+  } else if (key === "global.auto_retry_status_codes") {
+    return checkRetryStatusCodes(value);
   } else if (FALLBACK_VALUES.includes(key) && value.trim() !== "") {
     const n = Number(value);
     if (!Number.isFinite(n) || n <= 0) return no("option_not_positive", { key });
@@ -194,8 +219,10 @@ export function checkOptionValue(key: string, rawValue: string): OptionCheck {
  * The rules that combine keys, checked on the state a change would produce: `state(k)` is
  * the value of k after the change. Returns a refusal or null.
  * - Fallback pricing: either a single price alone, or both ratios and no price, whenever
- *   fallback pricing is (or becomes) enabled. Clearing a value is always allowed, so that a
- *   client can switch from one form to the other by clearing first.
+ *   fallback pricing is (or becomes) enabled; every change to the four keys that would leave
+ *   an enabled but incomplete state is refused (billing would ignore it: lib/billing/pricing.ts).
+ *   To switch forms a client turns the switch off, changes the values, and turns it on last
+ *   (docs/pricing.md, "Saving combined keys"; lib/client/save-options.ts does it).
  * - Rebate: the percentage must be 0 to 100 when rebate is enabled.
  */
 export function checkOptionCombination(key: string, value: string, state: (k: string) => string): OptionCheck | null {
@@ -203,18 +230,8 @@ export function checkOptionCombination(key: string, value: string, state: (k: st
     const n = Number(state("RebatePercentage"));
     if (!Number.isFinite(n) || n < 0 || n > 100) return no("option_rebate_range");
   }
-  if (state("fallback_pricing_enabled").trim() !== "true") return null;
   if (key !== "fallback_pricing_enabled" && !FALLBACK_VALUES.includes(key)) return null;
-  if (FALLBACK_VALUES.includes(key) && value.trim() === "") return null;
-  const price = state("fallback_single_price").trim() !== "";
-  const input = state("fallback_input_ratio").trim() !== "";
-  const completion = state("fallback_completion_ratio").trim() !== "";
-  if (key === "fallback_pricing_enabled") {
-    if ((price && !input && !completion) || (!price && input && completion)) return null;
-    return no("fallback_pricing_combination");
-  }
-  if (price && (input || completion)) return no("fallback_pricing_combination");
-  return null;
+  return fallbackStateValid(state) ? null : no("fallback_pricing_combination");
 }
 
 /** Whether a fallback-pricing state is complete (the form checks the whole section at once). */

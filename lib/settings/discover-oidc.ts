@@ -5,12 +5,12 @@
 import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
-import { checkOptionValue } from "@/lib/options/rules";
+import { checkOptionValue, HTTP_URL } from "@/lib/options/rules";
 import { fetchJsonDocument } from "@/lib/settings/fetch-json";
 
 export type OidcEndpoints = { authorization_endpoint: string; token_endpoint: string; userinfo_endpoint: string };
 
-const isHttpUrl = (v: unknown): v is string => typeof v === "string" && /^https?:\/\/\S+$/i.test(v);
+const isHttpUrl = (v: unknown): v is string => typeof v === "string" && HTTP_URL.test(v);
 
 export async function discoverOidc({ input }: { ctx: UserCtx; input: { well_known: string } }): Promise<OidcEndpoints> {
   const check = checkOptionValue("oidc.well_known", input.well_known);

@@ -107,6 +107,25 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it("says the options are loading, and offers a retry when they cannot be fetched", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/api/option/", async (route) => {
+      await held;
+      await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ success: false, message: "boom" }) });
+    });
+    await page.goto(`${server.url}/admin/settings?tab=operation`);
+    await page.getByRole("status").filter({ hasText: s.loading }).waitFor();
+    release();
+    const failed = page.getByRole("alert").filter({ hasText: s.loadFailed });
+    await failed.waitFor();
+    await shoot(page, locale, "settings-load-failed", false);
+    await page.unroute("**/api/option/");
+    await failed.getByRole("button", { name: m.dataTable.retry }).click();
+    await section(page, s.operation.monitoring).waitFor();
+    expect(await failed.count()).toBe(0);
+  });
+
   it("saves a changed option, then says nothing changed", async () => {
     await page.goto(`${server.url}/admin/settings?tab=ratelimit`);
     const card = section(page, s.ratelimit.title);
@@ -134,9 +153,20 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     const payment = section(page, s.system.payment);
     await payment.getByText(s.system.paymentNeedsServerAddress).waitFor();
     await payment.getByLabel(s.labels.EpayId, { exact: true }).fill("10086");
+    const reloaded = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/option/" && r.request().method() === "GET");
     await payment.getByRole("button", { name: m.settingsKit.save }).click();
     await expectToast(page, locale === "zh" ? "请先设置服务器地址，再修改支付设置" : "Set the server address before the payment settings");
     await expectToast(page, m.settingsKit.partialFailed);
+    // the options were reloaded, and the refused field keeps what was typed
+    await reloaded;
+    await page.waitForTimeout(300);
+    expect(await payment.getByLabel(s.labels.EpayId, { exact: true }).inputValue()).toBe("10086");
+    // the footer is the same multi-line field on both tabs
+    expect(
+      await section(page, s.system.general)
+        .getByLabel(s.labels.Footer, { exact: true })
+        .evaluate((el) => el.tagName),
+    ).toBe("TEXTAREA");
     await shoot(page, locale, "settings-refused", false);
   });
 
@@ -176,6 +206,10 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
 
     await page.goto(`${server.url}/admin/settings?tab=system`);
     const oidc = section(page, "OIDC");
+    // checked first with the server's rule and message, no request
+    await oidc.getByLabel(s.labels.oidc_well_known, { exact: true }).fill("ftp://idp.example.com");
+    await oidc.getByRole("button", { name: s.system.fetchWellKnown }).click();
+    await expectToast(page, locale === "zh" ? "Well-Known URL 必须以 http:// 或 https:// 开头" : "The Well-Known URL must start with http:// or https://");
     await oidc.getByLabel(s.labels.oidc_well_known, { exact: true }).fill(`${sourceUrl}/nothing-here`);
     await oidc.getByRole("button", { name: s.system.fetchWellKnown }).click();
     await expectToast(page, s.system.oidcFailed);
@@ -193,11 +227,21 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
   it("shows the log clean-up with a default time one month ago", async () => {
     await page.goto(`${server.url}/admin/settings?tab=operation`);
     const logs = section(page, s.operation.logs);
-    const input = logs.getByLabel(s.operation.cleanup.label);
-    const value = await input.inputValue();
-    const days = (Date.now() - new Date(value).getTime()) / 86_400_000;
+    // the kit's date-time picker (components/ui/date-time-picker.tsx): its button shows the time
+    const picker = logs.getByRole("button", { name: s.operation.cleanup.label, exact: true });
+    const value = (await picker.innerText()).trim();
+    expect(value).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const days = (Date.now() - new Date(value.replace(" ", "T")).getTime()) / 86_400_000;
     expect(days).toBeGreaterThan(27);
     expect(days).toBeLessThan(32);
+    // cleared: the spec's "please select log time", no request
+    await logs.getByRole("button", { name: m.dateTimePicker.clearLabel.replace("{label}", s.operation.cleanup.label) }).click();
+    await logs.getByRole("button", { name: s.operation.cleanup.action }).click();
+    await expectToast(page, s.operation.cleanup.selectTime);
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    // back to the default (a month ago) before clearing for real
+    await page.reload();
+    await expect.poll(async () => (await picker.innerText()).trim()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     await logs.getByRole("button", { name: s.operation.cleanup.action }).click();
     await page.getByRole("dialog").getByRole("button", { name: s.operation.cleanup.action }).click();
     await expectToast(page, s.operation.cleanup.cleared.replace("{n}", "0"));

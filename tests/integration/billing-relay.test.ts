@@ -174,7 +174,9 @@ describe("settle and refund", () => {
     expect(filtered.data.total).toBe(0);
     const del = await admin.client.del<number>(`/api/log/?target_timestamp=${Math.floor(Date.now() / 1000) + 10}`);
     expect(del.data).toBeGreaterThanOrEqual(2);
-    expect((await admin.client.del("/api/log/")).success).toBe(false);
+    const missing = await admin.client.del("/api/log/");
+    expect(missing.success).toBe(false);
+    expect(missing.message).toBe("Please select the log time");
   });
 });
 

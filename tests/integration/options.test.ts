@@ -111,7 +111,36 @@ describe("options", () => {
     expect((await put("ReverseProxyProvider", "apache")).success).toBe(false);
     expect((await put("QuotaForNewUser", "abc")).message).toBe("QuotaForNewUser must be a number");
     expect((await root.put("/api/option/", { key: "SystemName", value: 5 })).message).toBe("Invalid parameter");
+    // the consecutive-failure threshold is a count of at least 1; retries stop at the relay's 10
+    expect((await put("ChannelDisableThreshold", "0")).message).toBe("ChannelDisableThreshold must be at least 1");
+    expect((await put("ChannelDisableThreshold", "1.5")).message).toBe("ChannelDisableThreshold must be an integer");
+    expect((await put("RetryTimes", "11")).success).toBe(false);
+    expect((await put("RetryTimes", "10")).success).toBe(true);
+    expect((await put("RetryTimes", "0")).success).toBe(true);
+    // auto-retry statuses: exactly what the relay matches
+    expect((await put("global.auto_retry_status_codes", "5xx,42")).message).toBe(
+      "Invalid auto-retry status code: 42; enter comma-separated codes or classes such as 5xx,4xx,429",
+    );
+    expect((await put("global.auto_retry_status_codes", "5xx;429", zh)).message).toBe(
+      "自动重试状态码格式错误：5xx;429，请填写以逗号分隔的状态码或状态码类别，如 5xx,4xx,429",
+    );
+    expect((await put("global.auto_retry_status_codes", " 5XX , 429")).success).toBe(true);
+    // addresses the server stores are http(s) or nothing
+    for (const key of [
+      "TopUpLink",
+      "general_setting.docs_link",
+      "oidc.authorization_endpoint",
+      "oidc.token_endpoint",
+      "oidc.user_info_endpoint",
+      "WeChatServerAddress",
+      "WeChatAccountQRCodeImageURL",
+    ]) {
+      expect((await put(key, "javascript:alert(1)")).message, key).toBe(`${key} must be an address starting with http:// or https://`);
+      expect((await put(key, "https://a.example.com/x")).success, key).toBe(true);
+      expect((await put(key, "")).success, key).toBe(true);
+    }
     const options = await list();
+    expect(options.get("global.auto_retry_status_codes")).toBe("5xx,429");
     expect(options.get("RebatePercentage")).toBe("0");
     expect(options.get("global.auto_retry_count")).toBe("3");
   });
@@ -227,6 +256,9 @@ describe("options", () => {
         "The Well-Known URL must start with http:// or https://",
       );
 
+      // no source set: the server says so rather than "check for updates failed" (docs/settings.md)
+      expect((await put("UpdateCheckUrl", "")).success).toBe(true);
+      expect((await root.post("/api/option/update_check")).message).toBe("No update source is set (UpdateCheckUrl)");
       expect((await put("UpdateCheckUrl", `${base}/release`)).success).toBe(true);
       const { client: admin } = await makeUser(server, root, "admin2", 10);
       const update = await admin.post<{ current_version: string; tag_name: string; body: string; update_available: boolean }>("/api/option/update_check");
@@ -251,12 +283,20 @@ describe("options", () => {
     expect((await put("fallback_single_price", "0.01")).success).toBe(true);
     expect((await put("fallback_pricing_enabled", "true")).success).toBe(true);
     expect((await put("fallback_input_ratio", "2")).message).toMatch(/^Do not set ratios together with a single price/);
-    // switching forms: clear the price first, then set both ratios
+    // while enabled, no change may leave an incomplete state: clearing the price is refused
+    expect((await put("fallback_single_price", "")).message).toMatch(/^Do not set ratios together with a single price/);
+    // switching forms in the documented order: switch off, clear, set, switch on last
+    expect((await put("fallback_pricing_enabled", "false")).success).toBe(true);
     expect((await put("fallback_single_price", "")).success).toBe(true);
     expect((await put("fallback_input_ratio", "2")).success).toBe(true);
+    expect((await put("fallback_pricing_enabled", "true")).message).toMatch(/^Do not set ratios together with a single price/);
     expect((await put("fallback_completion_ratio", "3")).success).toBe(true);
+    expect((await put("fallback_pricing_enabled", "true")).success).toBe(true);
     expect((await put("fallback_single_price", "0.02")).success).toBe(false);
+    expect((await put("fallback_completion_ratio", "")).success).toBe(false);
     expect((await put("fallback_pricing_enabled", "false")).success).toBe(true);
+    expect((await put("fallback_completion_ratio", "")).success).toBe(true);
+    expect((await put("fallback_input_ratio", "")).success).toBe(true);
   });
 
   it("refuses option writes and password changes on a demo site for non-root users", async () => {
@@ -265,6 +305,11 @@ describe("options", () => {
     const refused = await user.put("/api/user/self", { password: "new-pass-99", original_password: "user-pass-1" });
     expect(refused.status).toBe(405);
     expect((await user.del("/api/user/self")).status).toBe(405);
+    // the log clean-up is an admin write like the others: refused to an admin on a demo site
+    const { client: admin } = await makeUser(server, root, "demoadmin", 10);
+    const now = Math.floor(Date.now() / 1000) - 86_400 * 3650;
+    expect((await admin.del(`/api/log/?target_timestamp=${now}`)).status).toBe(405);
+    expect((await root.del<number>(`/api/log/?target_timestamp=${now}`)).success).toBe(true);
     // the root may still change options
     expect((await put("DemoSiteEnabled", "false")).success).toBe(true);
     expect((await user.put("/api/user/self", { password: "new-pass-99", original_password: "user-pass-1" })).success).toBe(true);

@@ -7,6 +7,6 @@ import { deleteLogsBefore, listLogs, logQuery } from "@/lib/logs/query";
 
 export const GET = route({ access: "admin", query: logQuery }, async ({ ctx, query }) => listLogs({ ctx, input: { query, all: true } }));
 
-export const DELETE = route({ access: "admin", query: z.object({ target_timestamp: queryInt(MAX_TIMESTAMP) }) }, async ({ ctx, query }) =>
+export const DELETE = route({ access: "admin", query: z.object({ target_timestamp: queryInt(MAX_TIMESTAMP) }), demoBlocked: true }, async ({ ctx, query }) =>
   deleteLogsBefore({ ctx, input: query.target_timestamp }),
 );

@@ -75,4 +75,14 @@ describe("api helper", () => {
     await expect(api.get("/api/x")).rejects.toBeInstanceOf(ApiError);
     expect(toasts.at(-1)?.content).toEqual({ key: "errors.browserCheck" });
   });
+
+  it("shows the server's reason for a 403 that carries one, the catalogue for a bare 403", async () => {
+    browser({ id: 1 });
+    respond(403, { success: false, message: "Only the root user may change this setting" });
+    await expect(api.put("/api/option/", { key: "SMTPServer", value: "x" })).rejects.toBeInstanceOf(ApiError);
+    expect(toasts.at(-1)?.content).toEqual({ key: "errors.prefixed", values: { message: "Only the root user may change this setting" } });
+    respond(403, {});
+    await expect(api.get("/api/x")).rejects.toBeInstanceOf(ApiError);
+    expect(toasts.at(-1)?.content).toEqual({ key: "errors.forbidden" });
+  });
 });

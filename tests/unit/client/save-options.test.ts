@@ -1,6 +1,6 @@
 // Saving a settings section: changed keys only, the Enabled chain, secrets, trailing slashes, outcomes.
 import { describe, expect, it } from "vitest";
-import { changedOptions, saveOptions, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
+import { changedOptions, saveOptions, unsavedValues, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
 
 const loaded = { A: "1", FooEnabled: "false", BarEnabled: "false", ServerAddress: "https://x.io", SMTPToken: "" };
 
@@ -100,5 +100,55 @@ describe("saveOptions", () => {
   it("reports a refusal of the only key as a partial failure (the server's message is shown too)", async () => {
     const res = await saveOptions([{ key: "X", value: "1" }], async () => ({ ok: false, kind: "refused", message: "bad" }));
     expect(res.outcome).toBe("partial");
+  });
+});
+
+describe("switching the fallback-pricing form while it stays enabled", () => {
+  it("goes through a switch off first and back on last, which the server's rules accept", async () => {
+    const { checkOptionValue, checkOptionCombination } = await import("@/lib/options/rules");
+    const stored: Record<string, string> = {
+      fallback_pricing_enabled: "true",
+      fallback_single_price: "0.5",
+      fallback_input_ratio: "",
+      fallback_completion_ratio: "",
+    };
+    const changes = changedOptions(stored, { ...stored, fallback_single_price: "", fallback_input_ratio: "2", fallback_completion_ratio: "3" });
+    expect(changes[0]).toEqual({ key: "fallback_single_price", value: "" });
+    expect(changes.filter((c) => c.key === "fallback_pricing_enabled").map((c) => c.value)).toEqual(["false", "true"]);
+    const order: string[] = [];
+    // a stand-in for the server: the same rules, applied against what is already stored
+    const put = async (c: OptionChange): Promise<PutOutcome> => {
+      order.push(`${c.key}=${c.value}`);
+      const one = checkOptionValue(c.key, c.value);
+      const state = (k: string) => (k === c.key ? c.value : (stored[k] ?? ""));
+      const refusal = one.ok ? checkOptionCombination(c.key, c.value, state) : one;
+      if (refusal && !refusal.ok) return { ok: false, kind: "refused" };
+      stored[c.key] = c.value;
+      return { ok: true };
+    };
+    const res = await saveOptions(changes, put);
+    expect(res.outcome).toBe("success");
+    expect(order[0]).toBe("fallback_pricing_enabled=false");
+    expect(order[1]).toBe("fallback_single_price=");
+    expect(order[order.length - 1]).toBe("fallback_pricing_enabled=true");
+    expect(stored).toEqual({ fallback_pricing_enabled: "true", fallback_single_price: "", fallback_input_ratio: "2", fallback_completion_ratio: "3" });
+  });
+  it("adds no switch when only the switch or other keys change", () => {
+    const stored = { fallback_pricing_enabled: "true", fallback_single_price: "0.5", A: "1" };
+    expect(changedOptions(stored, { ...stored, A: "2" })).toEqual([{ key: "A", value: "2" }]);
+    expect(changedOptions(stored, { ...stored, fallback_pricing_enabled: "false" })).toEqual([{ key: "fallback_pricing_enabled", value: "false" }]);
+  });
+});
+
+describe("unsavedValues", () => {
+  it("keeps the typed values of the failed and unsent keys only", async () => {
+    const values = { AEnabled: "true", BEnabled: "true", X: "bad", Y: "good" };
+    const res = await saveOptions(
+      Object.entries(values).map(([key, value]) => ({ key, value })),
+      async (c) => (c.key === "X" || c.key === "AEnabled" ? { ok: false, kind: "refused" } : { ok: true }),
+    );
+    expect(res.outcome).toBe("partial");
+    expect(unsavedValues(res, values)).toEqual({ AEnabled: "true", BEnabled: "true", X: "bad" });
+    expect(unsavedValues({ unchanged: false, succeeded: ["Y"], failed: [], skipped: [], outcome: "success" }, values)).toEqual({});
   });
 });

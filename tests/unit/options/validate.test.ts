@@ -62,10 +62,44 @@ describe("validateOption", () => {
     );
     const on = state({ fallback_pricing_enabled: "true", fallback_single_price: "1" });
     expect(v("fallback_input_ratio", "2", on).ok).toBe(false);
-    expect(v("fallback_single_price", "", on).ok).toBe(true);
+    // every incomplete enabled state is refused, clearing included (billing would ignore it)
+    expect(v("fallback_single_price", "", on)).toEqual({ ok: false, key: "fallback_pricing_combination" });
+    const ratios = state({ fallback_pricing_enabled: "true", fallback_input_ratio: "1", fallback_completion_ratio: "2" });
+    expect(v("fallback_completion_ratio", "", ratios)).toEqual({ ok: false, key: "fallback_pricing_combination" });
+    expect(v("fallback_completion_ratio", "3", ratios).ok).toBe(true);
+    expect(v("fallback_single_price", "", state({ fallback_single_price: "1" })).ok).toBe(true);
     expect(v("fallback_single_price", "-3").ok).toBe(false);
     // while disabled, values may be set in any order
     expect(v("fallback_input_ratio", "2", state({ fallback_single_price: "1" })).ok).toBe(true);
+  });
+  it("reads ChannelDisableThreshold as a count of failures, caps RetryTimes at 10, checks the retry statuses", () => {
+    expect(v("ChannelDisableThreshold", OPTION_DEFAULTS.ChannelDisableThreshold).ok).toBe(true);
+    expect(v("ChannelDisableThreshold", "0").ok).toBe(false);
+    expect(v("ChannelDisableThreshold", "2.5")).toEqual({ ok: false, key: "option_not_integer", params: { key: "ChannelDisableThreshold" } });
+    expect(v("ChannelDisableThreshold", "1").ok).toBe(true);
+    expect(v("RetryTimes", "10").ok).toBe(true);
+    expect(v("RetryTimes", "11")).toEqual({ ok: false, key: "option_out_of_range", params: { key: "RetryTimes", min: 0, max: 10 } });
+    expect(v("global.auto_retry_status_codes", OPTION_DEFAULTS["global.auto_retry_status_codes"]).ok).toBe(true);
+    expect(v("global.auto_retry_status_codes", " 5XX, 429 ,")).toEqual({ ok: true, value: "5xx,429" });
+    expect(v("global.auto_retry_status_codes", "")).toEqual({ ok: true, value: "" });
+    for (const bad of ["5x", "600", "4xx;429", "abc", "5xx,42"]) expect(v("global.auto_retry_status_codes", bad).ok, bad).toBe(false);
+    expect(v("global.auto_retry_status_codes", "5xx,42")).toEqual({ ok: false, key: "option_retry_status_codes", params: { code: "42" } });
+  });
+  it("accepts only http(s) addresses (or nothing) in the address options", () => {
+    for (const key of [
+      "TopUpLink",
+      "general_setting.docs_link",
+      "oidc.authorization_endpoint",
+      "oidc.token_endpoint",
+      "oidc.user_info_endpoint",
+      "WeChatServerAddress",
+      "WeChatAccountQRCodeImageURL",
+    ]) {
+      expect(v(key, "javascript:alert(1)"), key).toEqual({ ok: false, key: "option_invalid_url", params: { key } });
+      expect(v(key, " https://a.example.com/x "), key).toEqual({ ok: true, value: "https://a.example.com/x" });
+      expect(v(key, ""), key).toEqual({ ok: true, value: "" });
+      expect(v(key, OPTION_DEFAULTS[key]).ok, key).toBe(true);
+    }
   });
   it("refuses payment settings until the server address is set", () => {
     for (const key of ["PayAddress", "EpayId", "EpayKey", "Price", "MinTopUp", "TopupGroupRatio", "CustomCallbackAddress"]) {
