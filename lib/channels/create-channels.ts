@@ -10,6 +10,7 @@ import { nowSeconds } from "@/lib/billing/ledger";
 import { isChannelType } from "@/lib/channels/channel-types";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
+import { createRefusals } from "@/lib/channels/field-rules";
 
 type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; channel?: ChannelFields };
 
@@ -17,10 +18,9 @@ export async function createChannels({ input }: { ctx: UserCtx; input: CreateInp
   const fields: ChannelFields = input.channel ? { ...input.channel } : input;
   const data = columns(fields, { clampWeight: false });
   if (data.type !== undefined && !isChannelType(data.type as number)) throw new AppError("INVALID_INPUT", "channel_type_invalid");
-  if (!String(data.name ?? "").trim()) throw new AppError("INVALID_INPUT", "channel_name_required");
-  if (!String(data.models ?? "").trim()) throw new AppError("INVALID_INPUT", "channel_models_required");
   const rawKey = (fields.key ?? "").trim();
-  if (!rawKey) throw new AppError("INVALID_INPUT", "channel_key_required");
+  const [missing] = createRefusals({ name: String(data.name ?? ""), models: String(data.models ?? ""), key: rawKey });
+  if (missing) throw new AppError("INVALID_INPUT", missing[1]);
   const keys =
     input.mode === "batch"
       ? rawKey

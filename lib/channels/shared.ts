@@ -25,15 +25,8 @@ export function baseUrlOf(c: { type: number; base_url: string }): string {
   return (c.base_url || DEFAULT_BASE_URL[c.type] || DEFAULT_BASE_URL[1]).replace(/\/+$/, "");
 }
 
-export function parseObject(text: string): Record<string, unknown> | null {
-  if (!text.trim()) return {};
-  try {
-    const v = JSON.parse(text);
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+// The JSON-object reading the channel rules use (pure, shared with the editor).
+export { parseObject } from "@/lib/channels/field-rules";
 
 // What every endpoint returns for a channel: everything but the upstream key, which is
 // replaced by a marker saying whether one is stored.

@@ -173,6 +173,7 @@ export const serverMessages = {
   channel_models_required: { zh: "渠道模型不能为空", en: "The channel models cannot be empty" },
   channel_model_mapping_invalid: { zh: "模型重定向不是合法的 JSON 对象", en: "The model mapping is not a valid JSON object" },
   channel_setting_invalid: { zh: "渠道额外设置不是合法的 JSON 对象", en: "The channel setting is not a valid JSON object" },
+  channel_status_code_mapping_invalid: { zh: "状态码复写不是合法的 JSON 对象", en: "The status code mapping is not a valid JSON object" },
   priority_must_be_integer: { zh: "优先级必须是整数", en: "Priority must be an integer" },
   weight_must_be_non_negative: { zh: "权重必须是非负整数", en: "Weight must be a non-negative integer" },
   select_channels_first: { zh: "请先选择渠道", en: "Please choose channels first" },

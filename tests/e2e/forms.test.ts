@@ -1,6 +1,6 @@
 // The console's forms refuse with the server's message, under the field and in a toast
-// (docs/console-ui.md, "Forms"): the token drawer and the admin's user editor, in zh and en,
-// with screenshots of both in light and dark.
+// (docs/console-ui.md, "Forms"): the token drawer, the admin's user editor and the channel
+// editor, in zh and en, with screenshots of each in light and dark.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
@@ -83,6 +83,55 @@ describe.each(["zh", "en"] as Locale[])("forms (%s)", (locale) => {
     await edit.getByRole("button", { name: m.userEditor.save }).click();
     await expectToast(page, m.userEditor.saved);
     await expect.poll(async () => (await root.get<{ quota: number }>(`/api/user/${bobId}`)).data.quota).toBe(1000);
+    await page.context().close();
+  });
+
+  it("channel editor: the server's messages under the fields, live for the JSON ones; valid input saves", async () => {
+    const page = await open(locale);
+    await page.goto(`${server.url}/channel/add`);
+    const statusMapping = page.getByLabel(m.channels.editor.statusCodeMapping, { exact: true });
+    await statusMapping.fill('{"400":');
+    // a JSON field is refused as it is typed, before any save
+    await expect.poll(() => page.locator('p[role="alert"]').allTextContents()).toEqual([sm("channel_status_code_mapping_invalid")]);
+    await page.getByLabel(m.channels.col.priority, { exact: true }).fill("1.5");
+    await page.getByRole("button", { name: m.channels.save, exact: true }).click();
+    const alerts = page.locator('p[role="alert"]');
+    await expect
+      .poll(() => alerts.allTextContents())
+      .toEqual([
+        sm("channel_name_required"),
+        sm("channel_key_required"),
+        sm("channel_models_required"),
+        sm("priority_must_be_integer"),
+        sm("channel_status_code_mapping_invalid"),
+      ]);
+    // the toast names the server's first refusal for the same body
+    await expectToast(page, fmt(m.errors.prefixed, { message: sm("priority_must_be_integer") }));
+    await shoot(page, locale, "forms-channel-editor-refused");
+    const name = `form-channel-${locale}`;
+    await page.getByLabel(m.channels.fields.name, { exact: true }).fill(name);
+    await page.getByLabel(m.channels.fields.key, { exact: true }).fill("sk-form");
+    await page.getByLabel(m.channels.editor.customModel, { exact: true }).fill("m-form");
+    await page.getByRole("button", { name: m.channels.editor.addModel }).click();
+    await page.getByLabel(m.channels.col.priority, { exact: true }).fill("2");
+    await statusMapping.fill('{"400": "500"}');
+    await expect.poll(() => alerts.count()).toBe(0);
+    await page.getByRole("button", { name: m.channels.save, exact: true }).click();
+    await page.waitForURL(/\/admin\/channels$/);
+    type Ch = { id: number; name: string; priority: number; weight: number; models: string; status_code_mapping: string };
+    const list = await root.get<{ items: Ch[] }>(`/api/channel/?p=1&page_size=50`);
+    const saved = list.data.items.find((c) => c.name === name)!;
+    expect(saved).toMatchObject({ priority: 2, models: "m-form", status_code_mapping: '{"400": "500"}' });
+    // on edit: a blank name is refused, a negative weight becomes 0 (as the server does)
+    await page.goto(`${server.url}/channel/edit/${saved.id}`);
+    await page.getByLabel(m.channels.fields.name, { exact: true }).fill(" ");
+    await page.getByLabel(m.channels.col.weight, { exact: true }).fill("-3");
+    await page.getByRole("button", { name: m.channels.save, exact: true }).click();
+    await expect.poll(() => alerts.allTextContents()).toEqual([sm("channel_name_required")]);
+    await page.getByLabel(m.channels.fields.name, { exact: true }).fill(name);
+    await page.getByRole("button", { name: m.channels.save, exact: true }).click();
+    await page.waitForURL(/\/admin\/channels$/);
+    expect((await root.get<Ch>(`/api/channel/${saved.id}`)).data.weight).toBe(0);
     await page.context().close();
   });
 

@@ -93,6 +93,13 @@ describe("channel create, read, update", () => {
     expect((await admin.client.post("/api/channel/", { type: 1, name: "n", key: "", models: "m" })).success).toBe(false);
     const badMapping = await admin.client.post("/api/channel/", { type: 1, name: "n", key: "k", models: "m", model_mapping: "[1]" });
     expect(badMapping.success).toBe(false);
+    expect(badMapping.message).toBe("The model mapping is not a valid JSON object");
+    // each JSON field the editor shows names itself (docs/console-ui.md, "Forms")
+    const badStatus = await admin.client.post("/api/channel/", { type: 1, name: "n", key: "k", models: "m", status_code_mapping: '{"400":' });
+    expect(badStatus.success).toBe(false);
+    expect(badStatus.message).toBe("The status code mapping is not a valid JSON object");
+    const badSetting = await admin.client.post("/api/channel/", { type: 1, name: "n", key: "k", models: "m", setting: "[]" });
+    expect(badSetting.message).toBe("The channel setting is not a valid JSON object");
     const c = await create({ name: "validate" });
     const p = await admin.client.put("/api/channel/", { id: c.id, priority: "1.5" });
     expect(p.success).toBe(false);

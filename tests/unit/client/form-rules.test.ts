@@ -5,9 +5,12 @@ import { describe, expect, it } from "vitest";
 import type { FieldValues } from "react-hook-form";
 import type { z } from "zod";
 import { ruleResolver } from "@/components/forms/rule-form";
+import { blankChannelForm, channelBody, channelFormSchema, type ChannelForm } from "@/components/channels/channel-form";
+import { createRefusals } from "@/lib/channels/field-rules";
+import { columns, createBody as createChannelBody, updateBody as updateChannelBody } from "@/lib/channels/schemas";
 import { blankTokenForm, tokenBody, tokenFormSchema, type TokenForm } from "@/components/tokens/token-form";
 import { userEditorSchema } from "@/components/users/user-form";
-import { isAppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import type { Locale } from "@/lib/i18n/locale";
 import { setupRoot } from "@/lib/setup/field-rules";
@@ -171,5 +174,67 @@ describe("the token drawer gives the server's messages", () => {
         "en",
       ),
     ).toEqual(["The expiry time format is wrong"]);
+  });
+});
+
+describe("the channel editor gives the server's messages", () => {
+  const form = (change: Partial<ChannelForm>): ChannelForm => ({ ...blankChannelForm(), name: "c", key: "sk-1", models: ["gpt-4o"], ...change });
+  /** The server's answer for the body the editor would send: the route's schema, then the verb's checks. */
+  function server(f: ChannelForm, id: number | null, locale: Locale): string | null {
+    const body = channelBody(f, id);
+    const zod = routeRefusal(id === null ? createChannelBody : updateChannelBody, body, locale);
+    if (zod) return zod;
+    const input = (id === null ? createChannelBody : updateChannelBody).parse(body);
+    return verbRefusal(() => {
+      const data = columns(input, { clampWeight: id !== null });
+      if (id === null) {
+        // as createChannels checks what columns() left
+        const [missing] = createRefusals({ name: String(data.name ?? ""), models: String(data.models ?? ""), key: (input.key ?? "").trim() });
+        if (missing) throw new AppError("INVALID_INPUT", missing[1]);
+      } else if (data.name !== undefined && !String(data.name)) throw new AppError("INVALID_INPUT", "channel_name_required");
+    }, locale);
+  }
+  const created: [string, Partial<ChannelForm>, MessageKey | "name"][] = [
+    ["empty name", { name: "  " }, "channel_name_required"],
+    ["no models", { models: [] }, "channel_models_required"],
+    ["no key", { key: " " }, "channel_key_required"],
+    ["fractional priority", { priority: "1.5" }, "priority_must_be_integer"],
+    ["empty priority", { priority: "" }, "priority_must_be_integer"],
+    ["negative weight", { weight: "-1" }, "weight_must_be_non_negative"],
+    ["bad model mapping", { model_mapping: "{not json" }, "channel_model_mapping_invalid"],
+    ["array model mapping", { model_mapping: "[]" }, "channel_model_mapping_invalid"],
+    ["bad status code mapping", { status_code_mapping: '{"400": ' }, "channel_status_code_mapping_invalid"],
+    ["long name", { name: "n".repeat(201) }, "name"],
+  ];
+  for (const locale of LOCALES) {
+    it(`a new channel (${locale})`, async () => {
+      for (const [what, change, key] of created) {
+        const expected = key === "name" ? renderMessage(locale, "invalid_parameter_detail", { detail: "name" }) : renderMessage(locale, key);
+        expect(await formMessages(channelFormSchema(locale, null), form(change), locale), what).toEqual([expected]);
+        expect(server(form(change), null, locale), what).toBe(expected);
+      }
+    });
+    it(`an edited channel (${locale})`, async () => {
+      const edit = (change: Partial<ChannelForm>) => form({ key: "", ...change });
+      for (const [what, change, key] of [
+        ["empty name", { name: " " }, "channel_name_required"],
+        ["bad status code mapping", { status_code_mapping: "x" }, "channel_status_code_mapping_invalid"],
+        ["huge weight", { weight: "3000000000" }, "weight_must_be_non_negative"],
+      ] as [string, Partial<ChannelForm>, MessageKey][]) {
+        const expected = renderMessage(locale, key);
+        expect(await formMessages(channelFormSchema(locale, 7), edit(change), locale), what).toEqual([expected]);
+        expect(server(edit(change), 7, locale), what).toBe(expected);
+      }
+    });
+  }
+  it("passes what the server takes: a blank key and a negative weight on edit, no models on edit", async () => {
+    const edit = form({ key: "", weight: "-3", models: [] });
+    expect(await formMessages(channelFormSchema("en", 7), edit, "en")).toEqual([]);
+    expect(server(edit, 7, "en")).toBeNull();
+    expect(await formMessages(channelFormSchema("zh", null), form({ model_mapping: '{"a": "b"}', status_code_mapping: "" }), "zh")).toEqual([]);
+  });
+  it("says which JSON field is wrong, in both languages", () => {
+    expect(renderMessage("zh", "channel_status_code_mapping_invalid")).toBe("状态码复写不是合法的 JSON 对象");
+    expect(renderMessage("en", "channel_status_code_mapping_invalid")).toBe("The status code mapping is not a valid JSON object");
   });
 });
