@@ -19,7 +19,8 @@ import { BodyTooLargeError, readCappedText } from "@/lib/net/read-capped";
 import { fetchUserUrl } from "@/lib/net/worker";
 import { getOption } from "@/lib/options/store";
 import { PRESET_RATIOS } from "@/lib/options/presets/ratios";
-import { completionRatioFromPrices, emptyMaps, inputPriceFromRatio, ratioFromInputPrice, round6, type PriceMaps } from "@/lib/client/model-pricing";
+import { emptyMaps } from "@/lib/client/model-pricing";
+import { completionRatioFromPrices, inputPriceFromRatio, ratioFromInputPrice, round6, type PriceMaps } from "@/lib/options/pricing-math";
 
 export const PRESET_SOURCE_KINDS = ["flexible", "openrouter", "mixed"] as const;
 export type PresetSourceKind = (typeof PRESET_SOURCE_KINDS)[number];
@@ -48,7 +49,7 @@ function unwrap(v: unknown, what: string): Record<string, unknown> {
   return inner;
 }
 
-/** OpenRouter's model list as price maps (USD per token → section 9's ratios). */
+/** OpenRouter's model list as price maps (USD per token → the ratios of docs/pricing.md, "Conversions"). */
 export function parseOpenRouter(body: unknown): PriceMaps {
   if (!isObject(body) || !Array.isArray(body.data)) throw invalid("no data array");
   const out = emptyMaps();

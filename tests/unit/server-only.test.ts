@@ -37,6 +37,8 @@ const EXEMPT = new Set([
   // the option rules and access table, shared with the settings forms (docs/settings.md)
   "lib/options/rules.ts",
   "lib/options/access.ts",
+  // the price conversions, shared with the visual editor (docs/pricing.md, "Conversions")
+  "lib/options/pricing-math.ts",
 ]);
 
 function sources(entry: string): string[] {

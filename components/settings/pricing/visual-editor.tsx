@@ -11,7 +11,6 @@ import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
 import { EmptyRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/table";
-import { api, ApiError } from "@/lib/client/api";
 import {
   PRICE_MAP_KEYS,
   modeOf,
@@ -25,7 +24,8 @@ import {
   type PriceMaps,
   type PricingRow,
 } from "@/lib/client/model-pricing";
-import { saveOptions, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
+import { putOption, toastSaveResult } from "@/components/forms/put-option";
+import { saveOptions, type OptionChange } from "@/lib/client/save-options";
 import { toast } from "@/lib/client/toast";
 import { BatchDialog, RowDialog } from "./price-dialogs";
 
@@ -33,16 +33,6 @@ export const EDITOR_PAGE_SIZE = 10;
 
 type CellField = "price" | "ratio" | "completionRatio";
 const CELL_MAP: Record<CellField, PriceMapKey> = { price: "ModelPrice", ratio: "ModelRatio", completionRatio: "CompletionRatio" };
-
-async function putOption(change: OptionChange): Promise<PutOutcome> {
-  try {
-    await api.put("/api/option/", change);
-    return { ok: true };
-  } catch (e) {
-    if (e instanceof ApiError && e.failure.kind === "message") return { ok: false, kind: "refused", message: e.message };
-    return { ok: false, kind: "request" };
-  }
-}
 
 export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => Promise<void> }) {
   const t = useTranslations("pricingEditor");
@@ -107,10 +97,7 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
     }
     setSaving(true);
     try {
-      const result = await saveOptions(changes, putOption);
-      if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
-      else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
-      else toast.error({ key: "settingsKit.saveFailed" });
+      toastSaveResult(await saveOptions(changes, putOption));
       await reload().catch(() => toast.error({ key: "settingsKit.refreshFailed" }));
     } finally {
       setSaving(false);

@@ -4,12 +4,12 @@
 //   CompletionRatio = output price / input price
 //   CacheRatio      = cached-input price / input price
 //   ModelPrice      = USD per call, for the per-call models
-// The conversions themselves are those of lib/client/model-pricing.ts (one implementation,
+// The conversions themselves are those of lib/options/pricing-math.ts (one implementation,
 // shared with the console and the preset sources); a missing output or cache price leaves
 // the model out of that map (ratio 1 applies).
 import "server-only";
 import { PRESET_MODELS, type PresetModel } from "@/lib/options/presets/models";
-import { completionRatioFromPrices, PRICE_MAP_KEYS, ratioFromInputPrice, round6, type PriceMaps } from "@/lib/client/model-pricing";
+import { completionRatioFromPrices, PRICE_MAP_KEYS, ratioFromInputPrice, round6, type PriceMaps } from "@/lib/options/pricing-math";
 
 export type PresetRatios = PriceMaps;
 

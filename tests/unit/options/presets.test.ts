@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { PRESET_MODELS, PRESET_TABLE_DATE, type PresetModel } from "@/lib/options/presets/models";
 import { PRESET_RATIOS, presetRatios } from "@/lib/options/presets/ratios";
-import { round6 } from "@/lib/client/model-pricing";
+import { round6 } from "@/lib/options/pricing-math";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { applyOption } from "@/lib/options/store";
 import { quotaFor, resolvePrice } from "@/lib/billing/pricing";
