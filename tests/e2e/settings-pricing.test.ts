@@ -394,3 +394,37 @@ describe("Models tab", () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+describe("Other ratios: restore server defaults (root)", () => {
+  it("asks first, restores the four price options, and says when it failed (en)", async () => {
+    const m = MESSAGES.en.pricingEditor;
+    expect((await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "mine-only": 3 }) })).success).toBe(true);
+    const { ctx, page } = await newPage("en");
+    try {
+      await page.goto(`${server.url}/admin/settings`);
+      const other = section(page, m.otherTitle);
+      await other.scrollIntoViewIfNeeded();
+      // a failure first: the request is answered 500 in the browser, nothing is restored
+      await page.route("**/api/option/rest_model_ratio", (r) => r.fulfill({ status: 500, body: "" }));
+      await other.getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await dialog(page).getByText(m.restoreConfirm).waitFor();
+      await dialog(page).getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await expectToast(page, m.restoreFailed);
+      expect(await map("ModelRatio")).toEqual({ "mine-only": 3 });
+      await page.unroute("**/api/option/rest_model_ratio");
+      // cancelled: nothing happens
+      await other.getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await dialog(page).getByRole("button", { name: MESSAGES.en.settingsKit.cancel, exact: true }).click();
+      await dialog(page).waitFor({ state: "detached" });
+      expect(await map("ModelRatio")).toEqual({ "mine-only": 3 });
+      await other.getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await dialog(page).getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await expectToast(page, m.restored);
+      expect(await map("ModelRatio")).toEqual(PRESET_RATIOS.ModelRatio);
+      expect(await map("ModelPrice")).toEqual(PRESET_RATIOS.ModelPrice);
+      await shoot(page, "en", "pricing-restore-defaults", false);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
