@@ -6,15 +6,16 @@
 // shows the server's messages, before PUT /api/model_mapping/ checks them again. The model
 // picker lists what GET /api/models answers (docs/relay.md, "Virtual models").
 import * as P from "@radix-ui/react-popover";
+import type { ColumnDef } from "@tanstack/react-table";
 import { useLocale, useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import useSWR from "swr";
+import { DataTable } from "@/components/data-table";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
-import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { api, ApiError } from "@/lib/client/api";
 import { checkDraft, deleteMapping, pickerModels, type MappingDraft, type ModelMapping } from "@/lib/client/model-mapping";
 import { isLocale } from "@/lib/i18n/locale";
@@ -229,6 +230,36 @@ export function ModelMappingTable() {
   };
 
   const names = Object.keys(mapping);
+  const columns: ColumnDef<string>[] = [
+    { id: "name", meta: { label: t("virtualName"), hideable: false, className: "font-mono text-xs" }, cell: ({ row }) => row.original },
+    {
+      id: "models",
+      meta: { label: t("actualModels"), hideable: false },
+      cell: ({ row }) => (
+        <div className="flex flex-wrap gap-1">
+          {orderEntries(mapping[row.original] ?? []).map((r) => (
+            <Badge key={r.model} color="blue">
+              {r.model} · {r.priorities}
+            </Badge>
+          ))}
+        </div>
+      ),
+    },
+    {
+      id: "actions",
+      meta: { label: t("actions"), hideable: false },
+      cell: ({ row }) => (
+        <div className="flex gap-1">
+          <Button size="sm" variant="secondary" disabled={busy} onClick={() => setDialog({ original: row.original })}>
+            {t("edit")}
+          </Button>
+          <Button size="sm" variant="danger" disabled={busy} onClick={() => void remove(row.original)}>
+            {t("delete")}
+          </Button>
+        </div>
+      ),
+    },
+  ];
   return (
     <Card
       title={t("title")}
@@ -244,49 +275,19 @@ export function ModelMappingTable() {
       }
     >
       <p className="-mt-2 mb-3 text-sm text-zinc-500 dark:text-zinc-400">{t("hint")}</p>
-      <Table>
-        <thead>
-          <tr>
-            <Th>{t("virtualName")}</Th>
-            <Th>{t("actualModels")}</Th>
-            <Th>{t("actions")}</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.error ? (
-            <EmptyRow colSpan={3}>{t("loadFailed")}</EmptyRow>
-          ) : !list.data ? (
-            <EmptyRow colSpan={3}>{t("loading")}</EmptyRow>
-          ) : names.length === 0 ? (
-            <EmptyRow colSpan={3}>{t("empty")}</EmptyRow>
-          ) : (
-            names.map((name) => (
-              <tr key={name} data-virtual-model={name}>
-                <Td className="font-mono text-xs">{name}</Td>
-                <Td>
-                  <div className="flex flex-wrap gap-1">
-                    {orderEntries(mapping[name]).map((r) => (
-                      <Badge key={r.model} color="blue">
-                        {r.model} · {r.priorities}
-                      </Badge>
-                    ))}
-                  </div>
-                </Td>
-                <Td>
-                  <div className="flex gap-1">
-                    <Button size="sm" variant="secondary" disabled={busy} onClick={() => setDialog({ original: name })}>
-                      {t("edit")}
-                    </Button>
-                    <Button size="sm" variant="danger" disabled={busy} onClick={() => void remove(name)}>
-                      {t("delete")}
-                    </Button>
-                  </div>
-                </Td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </Table>
+      <DataTable<string>
+        id="model-mapping"
+        columns={columns}
+        rows={list.data ? names : undefined}
+        getRowId={(name) => name}
+        loading={list.isLoading}
+        loadingText={t("loading")}
+        error={list.error}
+        onRetry={() => void list.mutate()}
+        emptyText={t("empty")}
+        errorText={t("loadFailed")}
+        rowProps={(name) => ({ "data-virtual-model": name })}
+      />
       {dialog && <MappingDialog original={dialog.original} mapping={mapping} models={models.data ?? []} onClose={() => setDialog(null)} onSave={save} />}
       {confirm.dialog}
     </Card>
