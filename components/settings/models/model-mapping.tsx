@@ -231,9 +231,15 @@ export function ModelMappingTable() {
 
   const names = Object.keys(mapping);
   const columns: ColumnDef<string>[] = [
-    { id: "name", meta: { label: t("virtualName"), hideable: false, className: "font-mono text-xs" }, cell: ({ row }) => row.original },
+    {
+      id: "name",
+      header: t("virtualName"),
+      meta: { label: t("virtualName"), hideable: false, className: "font-mono text-xs" },
+      cell: ({ row }) => row.original,
+    },
     {
       id: "models",
+      header: t("actualModels"),
       meta: { label: t("actualModels"), hideable: false },
       cell: ({ row }) => (
         <div className="flex flex-wrap gap-1">
@@ -247,6 +253,7 @@ export function ModelMappingTable() {
     },
     {
       id: "actions",
+      header: t("actions"),
       meta: { label: t("actions"), hideable: false },
       cell: ({ row }) => (
         <div className="flex gap-1">

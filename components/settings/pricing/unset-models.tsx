@@ -25,7 +25,14 @@ export function UnsetModels({ version, reload }: { version: string; reload: () =
   // the kit's page sizes (10, 20, 50, 100), 10 first
   const { pageRows, paging } = useClientPaging(list.data, { pageSize: 10 });
   const columns = useMemo<ColumnDef<string>[]>(
-    () => [{ id: "name", meta: { label: t("columns.name"), hideable: false, className: "font-mono text-xs" }, cell: ({ row }) => row.original }],
+    () => [
+      {
+        id: "name",
+        header: t("columns.name"),
+        meta: { label: t("columns.name"), hideable: false, className: "font-mono text-xs" },
+        cell: ({ row }) => row.original,
+      },
+    ],
     [t],
   );
 

@@ -129,6 +129,7 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
   const columns: ColumnDef<PricingRow>[] = [
     {
       id: "name",
+      header: t("columns.name"),
       meta: { label: t("columns.name"), hideable: false },
       cell: ({ row: { original: row } }) => (
         <div className="flex flex-col gap-1">
@@ -139,9 +140,10 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
         </div>
       ),
     },
-    { id: "price", meta: { label: t("columns.price"), hideable: false }, cell: ({ row }) => cell(row.original, "price") },
+    { id: "price", header: t("columns.price"), meta: { label: t("columns.price"), hideable: false }, cell: ({ row }) => cell(row.original, "price") },
     {
       id: "ratio",
+      header: t("columns.ratio"),
       meta: { label: t("columns.ratio"), hideable: false },
       cell: ({ row: { original: row } }) => (
         <div className="flex items-start gap-2">
@@ -150,9 +152,15 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
         </div>
       ),
     },
-    { id: "completionRatio", meta: { label: t("columns.completionRatio"), hideable: false }, cell: ({ row }) => cell(row.original, "completionRatio") },
+    {
+      id: "completionRatio",
+      header: t("columns.completionRatio"),
+      meta: { label: t("columns.completionRatio"), hideable: false },
+      cell: ({ row }) => cell(row.original, "completionRatio"),
+    },
     {
       id: "actions",
+      header: t("actions"),
       meta: { label: t("actions"), hideable: false },
       cell: ({ row: { original: row } }) => (
         <div className="flex gap-1">
