@@ -45,7 +45,7 @@ export type DataTableProps<T> = {
   // false: no column menu (every column always shown).
   columnMenu?: boolean;
   // Extra attributes of a body row (data-testid, className); depth > 0 for a sub-row.
-  rowProps?: (row: T, depth: number) => HTMLAttributes<HTMLTableRowElement> & { "data-testid"?: string };
+  rowProps?: (row: T, depth: number) => HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string | undefined };
   selection?: DataTableSelection<T>;
   // Groups: the rows shown under a row when it is expanded (channel tag mode).
   getSubRows?: (row: T) => T[] | undefined;
@@ -75,7 +75,8 @@ function Checkbox({ label, checked, indeterminate, onChange }: { label: string; 
   );
 }
 
-// The checkbox column: a group's box selects its children; the header's selects every row of the page.
+// The checkbox column: a group's box selects its children; the header's selects (or clears)
+// every row of the page, keeping what is selected on other pages (a list paged in the browser).
 function selectColumn<T>(s: DataTableSelection<T>): ColumnDef<T> {
   return {
     id: "__select",
@@ -90,7 +91,16 @@ function selectColumn<T>(s: DataTableSelection<T>): ColumnDef<T> {
           label={s.allLabel}
           checked={all}
           indeterminate={chosen > 0}
-          onChange={() => table.setRowSelection(all ? {} : selectionRecord(rows.map((r) => r.id)))}
+          onChange={() =>
+            table.setRowSelection((current) => {
+              const next = Object.assign({}, current);
+              for (const r of rows) {
+                if (all) delete next[r.id];
+                else next[r.id] = true;
+              }
+              return next;
+            })
+          }
         />
       );
     },

@@ -5,3 +5,4 @@ export { EmptyStateRow, ErrorMessage, ErrorStateRow, LoadingRow } from "./states
 export type { DataTablePaging, DataTableSelection } from "./types";
 export { useColumnVisibility } from "./use-column-visibility";
 export { useServerPaging } from "./use-server-paging";
+export { useClientPaging } from "./use-client-paging";

@@ -15,13 +15,14 @@ declare module "@tanstack/react-table" {
   }
 }
 
-// Server-side paging: the page shown (0-based), its size and the total the server counted.
+// Paging: the page shown (0-based), its size and the total (counted by the server, or the
+// length of a list paged in the browser: useClientPaging). Without onPageSize the size is fixed.
 export type DataTablePaging = {
   page: number;
   pageSize: number;
   total: number;
   onPage: (page: number) => void;
-  onPageSize: (size: number) => void;
+  onPageSize?: (size: number) => void;
 };
 
 // Row selection: the selected row ids (getRowId's), kept by the page for its batch actions.

@@ -1,20 +1,20 @@
 "use client";
 // One settings section's form (docs/settings.md, "Saving"): a react-hook-form over the
 // section's option keys with the shared rules as its zod schema; saving sends only the
-// changed keys through lib/client/save-options.ts, reports the outcome with the spec's
-// messages, then reloads the options.
+// changed keys through lib/client/save-options.ts, reports the outcome with the messages of
+// docs/settings.md, then reloads the options.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLocale } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useForm, type Resolver, type UseFormReturn } from "react-hook-form";
-import { api, ApiError } from "@/lib/client/api";
-import { changedOptions, saveOptions, unsavedValues, type OptionChange, type PutOutcome, type SaveResult } from "@/lib/client/save-options";
+import { changedOptions, saveOptions, unsavedValues, type OptionChange, type SaveResult } from "@/lib/client/save-options";
 import { toast } from "@/lib/client/toast";
 import { isLocale } from "@/lib/i18n/locale";
 import { isJsonOption, SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { fieldName, optionKey } from "./field-name";
 import { useOptionsState } from "./options-context";
 import { optionSectionSchema } from "./option-schema";
+import { putOption, toastSaveResult } from "./put-option";
 
 export type OptionSectionConfig = {
   /** asked with the changes before anything is sent; false cancels the save */
@@ -46,17 +46,6 @@ export function formValue(key: string, options: Record<string, string>): string 
   if (SECRET_OPTION_KEYS.has(key)) return "";
   const raw = options[key] ?? "";
   return isJsonOption(key) ? prettyJson(raw) : raw;
-}
-
-async function putOption(change: OptionChange): Promise<PutOutcome> {
-  try {
-    await api.put("/api/option/", change);
-    return { ok: true };
-  } catch (e) {
-    // api.put has shown the server's message (or the catalogue's) already
-    if (e instanceof ApiError && e.failure.kind === "message") return { ok: false, kind: "refused", message: e.message };
-    return { ok: false, kind: "request" };
-  }
 }
 
 export function useOptionSection(keys: readonly string[], options: Record<string, string>, config: OptionSectionConfig = {}): OptionSection {
@@ -114,9 +103,7 @@ export function useOptionSection(keys: readonly string[], options: Record<string
         keptRef.current = {};
         const result = await saveOptions(changes, putOption);
         keptRef.current = unsavedValues(result, byKey);
-        if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
-        else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
-        else if (result.outcome === "failed") toast.error({ key: "settingsKit.saveFailed" });
+        toastSaveResult(result);
         // a saved secret is not shown again: its field empties (the badge now says "set")
         for (const key of result.succeeded) if (SECRET_OPTION_KEYS.has(key)) form.resetField(fieldName(key), { defaultValue: "" });
         afterSave?.(result);

@@ -10,7 +10,7 @@ import { useStatus } from "./providers";
 const REFRESHES = 5;
 const REFRESH_MS = 200;
 
-// The admin's footer HTML (sanitized), or a rotating powered-by link. As the spec says, the
+// The admin's footer HTML (sanitized), or a rotating powered-by link. The
 // footer re-reads the stored copy 5 times at 200 ms after load, so a status saved just now
 // shows up (docs/console-ui.md, "Branding and announcement").
 export function Footer() {

@@ -1,5 +1,5 @@
 "use client";
-// The operation tab (docs/settings.md): its sections in the order of the option spec, each
+// The operation tab (docs/settings.md): its sections in the order docs/settings.md lists them, each
 // saving on its own. The two pricing blocks are plug-ins (components/settings/plug-in.ts).
 import { useTranslations } from "next-intl";
 import { FieldGrid, OptionJson, OptionKeywords, OptionNumber, OptionSelect, OptionSwitch, OptionText, SettingsSection } from "@/components/forms";

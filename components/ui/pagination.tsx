@@ -4,7 +4,8 @@ import { PAGE_SIZES } from "@/lib/client/storage";
 import { Button } from "./button";
 import { Select } from "./input";
 
-// Page controls under a table: previous / next, "page x of y", and the page-size choice.
+// Page controls under a table: previous / next, "page x of y", and the page-size choice
+// (PAGE_SIZES; left out when the list has a fixed size, onPageSize absent).
 export function Pagination({
   page,
   pageSize,
@@ -16,7 +17,7 @@ export function Pagination({
   pageSize: number;
   total: number;
   onPage: (p: number) => void;
-  onPageSize: (n: number) => void;
+  onPageSize?: (n: number) => void;
 }) {
   const t = useTranslations("pagination");
   const pages = Math.max(1, Math.ceil(total / pageSize));
@@ -30,13 +31,15 @@ export function Pagination({
       <Button variant="secondary" size="sm" disabled={page + 1 >= pages} onClick={() => onPage(page + 1)}>
         {t("next")}
       </Button>
-      <Select aria-label={t("pageSize")} value={pageSize} onChange={(e) => onPageSize(Number(e.target.value))} className="h-8 w-auto">
-        {PAGE_SIZES.map((n) => (
-          <option key={n} value={n}>
-            {t("perPage", { n })}
-          </option>
-        ))}
-      </Select>
+      {onPageSize && (
+        <Select aria-label={t("pageSize")} value={pageSize} onChange={(e) => onPageSize(Number(e.target.value))} className="h-8 w-auto">
+          {PAGE_SIZES.map((n) => (
+            <option key={n} value={n}>
+              {t("perPage", { n })}
+            </option>
+          ))}
+        </Select>
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // Browser-side branding rules (docs/console-ui.md, "Branding and announcement").
 
-// The logo of a site whose admin set none (public/logo.png, spec route table).
+// The logo of a site whose admin set none (public/logo.png; docs/console-ui.md).
 export const DEFAULT_LOGO = "/logo.png";
 
 // The local calendar day of a date, as the announcement's "closed today" mark stores it.

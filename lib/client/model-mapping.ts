@@ -1,47 +1,19 @@
-// The model mapping dialog's rules (docs/product-rules.md, "Options"; spec section 5 "Model
-// mapping form"): a virtual model name maps to rows {model, priorities}. Pure and free of
-// "server-only": the Models tab checks with it before PUT /api/model_mapping/, whose server
-// checks again.
-export type MappingRow = { model: string; priorities: number };
-export type ModelMapping = Record<string, MappingRow[]>;
+// The model mapping dialog (docs/relay.md, "Virtual models"): the draft it edits checked by
+// the one set of rules the server applies (lib/model-mapping/schema.ts), so that the dialog
+// and PUT /api/model_mapping/ refuse the same things with the same messages (message keys of
+// lib/i18n/server-messages.ts), limits included. Pure and free of "server-only".
+import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
+import { checkMapping, modelMappingSchema, type MappingEntry, type ModelMapping } from "@/lib/model-mapping/schema";
 
-// Message keys under "modelMapping" in messages/*.json.
-export type MappingError = "nameRequired" | "nameExists" | "modelRequired" | "modelRepeated" | "priorityInvalid" | "mapsToItself";
+export type { MappingEntry, ModelMapping };
 
+/** What the dialog holds: the virtual name and its rows as typed. */
 export type MappingDraft = { name: string; rows: Array<{ model: string; priorities: string }> };
 
-/**
- * The entry a draft describes, or the first error. `original` is the virtual name being
- * edited (null when adding): an edit may rename, but not onto another mapping's name.
- */
-export function checkMapping(
-  draft: MappingDraft,
-  mapping: ModelMapping,
-  original: string | null,
-): { ok: true; name: string; rows: MappingRow[] } | { ok: false; error: MappingError; row?: number } {
-  const name = draft.name.trim();
-  if (!name) return { ok: false, error: "nameRequired" };
-  if (name !== original && Object.prototype.hasOwnProperty.call(mapping, name)) return { ok: false, error: "nameExists" };
-  const rows: MappingRow[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; i < draft.rows.length; i++) {
-    const model = draft.rows[i].model.trim();
-    if (!model) continue; // an empty row is left out
-    if (seen.has(model)) return { ok: false, error: "modelRepeated", row: i };
-    // the server refuses it too: a virtual model served by itself would loop
-    if (model === name) return { ok: false, error: "mapsToItself", row: i };
-    seen.add(model);
-    const text = draft.rows[i].priorities.trim();
-    const p = text === "" ? 0 : Number(text);
-    if (!Number.isInteger(p) || p < 0) return { ok: false, error: "priorityInvalid", row: i };
-    rows.push({ model, priorities: p });
-  }
-  if (rows.length === 0) return { ok: false, error: "modelRequired" };
-  return { ok: true, name, rows };
-}
+export type DraftCheck = { ok: true; mapping: ModelMapping } | { ok: false; key: MessageKey; params?: MessageParams; row?: number };
 
 /** The mapping with one entry added, replaced or renamed (the others keep their order). */
-export function putMapping(mapping: ModelMapping, original: string | null, name: string, rows: MappingRow[]): ModelMapping {
+export function putMapping(mapping: ModelMapping, original: string | null, name: string, rows: MappingEntry[]): ModelMapping {
   const out: ModelMapping = {};
   let placed = false;
   for (const [k, v] of Object.entries(mapping)) {
@@ -54,14 +26,37 @@ export function putMapping(mapping: ModelMapping, original: string | null, name:
   return out;
 }
 
+/**
+ * The whole mapping the dialog would save, checked as the server checks it, or the first
+ * refusal (with the draft row it concerns, to mark it). `original` is the virtual name
+ * being edited (null when adding). Two conveniences of the form only: an empty row is left
+ * out, and an empty priority reads 0.
+ */
+export function checkDraft(draft: MappingDraft, mapping: ModelMapping, original: string | null): DraftCheck {
+  const name = draft.name.trim();
+  if (!name) return { ok: false, key: "mapping_virtual_name_required" };
+  // a rename onto another entry's name would replace it in the object: refused as the
+  // server refuses a name given twice
+  if (name !== original && Object.hasOwn(mapping, name)) return { ok: false, key: "mapping_virtual_name_exists", params: { name } };
+  const kept: number[] = [];
+  const rows: MappingEntry[] = [];
+  draft.rows.forEach((r, i) => {
+    if (r.model.trim() === "") return;
+    kept.push(i);
+    const p = r.priorities.trim();
+    rows.push({ model: r.model.trim(), priorities: p === "" ? 0 : Number(p) });
+  });
+  const next = putMapping(mapping, original, name, rows);
+  const check = checkMapping(next);
+  if (check.ok) return check;
+  const issue = modelMappingSchema.safeParse(next).error?.issues[0];
+  const at = issue && issue.path[0] === name && typeof issue.path[1] === "number" ? kept[issue.path[1]] : undefined;
+  return { ok: false, key: check.key as MessageKey, params: check.params, row: at };
+}
+
 export function deleteMapping(mapping: ModelMapping, name: string): ModelMapping {
   const { [name]: _gone, ...rest } = mapping;
   return rest;
-}
-
-/** The rows of an entry, highest priority first (the order the relay tries them). */
-export function byPriority(rows: MappingRow[]): MappingRow[] {
-  return [...rows].sort((a, b) => b.priorities - a.priorities);
 }
 
 /** GET /api/models answers channel type → models: every model once, sorted, for the picker. */

@@ -5,32 +5,27 @@
 // page loads it, and the preset sources (lib/price-presets) convert prices with it.
 import type { BadgeColor } from "@/lib/client/badge-color";
 
-export const PRICE_MAP_KEYS = ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"] as const;
-export type PriceMapKey = (typeof PRICE_MAP_KEYS)[number];
-export type PriceMaps = Record<PriceMapKey, Record<string, number>>;
+export {
+  completionRatioFromPrices,
+  inputPriceFromRatio,
+  outputPriceFromRatios,
+  PRICE_MAP_KEYS,
+  ratioFromInputPrice,
+  round6,
+  type PriceMapKey,
+  type PriceMaps,
+} from "@/lib/options/pricing-math";
+import {
+  completionRatioFromPrices,
+  inputPriceFromRatio,
+  outputPriceFromRatios,
+  PRICE_MAP_KEYS,
+  ratioFromInputPrice,
+  type PriceMapKey,
+  type PriceMaps,
+} from "@/lib/options/pricing-math";
 
-const DECIMALS = 6;
-/** Rounded to 6 decimals, so that 2.5 / 2 reads 1.25 and not floating-point noise. */
-export function round6(x: number): number {
-  return Number(x.toFixed(DECIMALS));
-}
-
-// Section 9: ratio = input price per 1M tokens / 2; price = ratio × 2;
-// completion ratio = output price / input price.
-export function ratioFromInputPrice(inputPerMillion: number): number {
-  return round6(inputPerMillion / 2);
-}
-export function inputPriceFromRatio(ratio: number): number {
-  return round6(ratio * 2);
-}
-export function completionRatioFromPrices(inputPerMillion: number, outputPerMillion: number): number {
-  return round6(outputPerMillion / inputPerMillion);
-}
-export function outputPriceFromRatios(ratio: number, completionRatio: number): number {
-  return round6(ratio * 2 * completionRatio);
-}
-
-/** Section 9's badge colours: above 5 red, above 3 orange, above 1 blue, else green. */
+/** The ratio badge colours (docs/pricing.md, "The visual editor"): above 5 red, above 3 orange, above 1 blue, else green. */
 export function ratioBadgeColor(ratio: number): BadgeColor {
   if (ratio > 5) return "red";
   if (ratio > 3) return "orange";
@@ -66,11 +61,6 @@ export function mapsFromOptions(options: Record<string, string>): PriceMaps {
   const out = emptyMaps();
   for (const k of PRICE_MAP_KEYS) out[k] = parsePriceMap(options[k] ?? "{}") ?? {};
   return out;
-}
-
-/** The text a map is saved as: pretty-printed, keys in their order (section 3: JSON options pretty-printed). */
-export function mapText(map: Record<string, number>): string {
-  return JSON.stringify(map, null, 2);
 }
 
 // ---- the visual editor --------------------------------------------------------------------
@@ -178,7 +168,7 @@ export function draftOf(row: PricingRow, mode: PricingMode = modeOf(row)): RowDr
   };
 }
 
-/** Switches a draft's mode, converting what can be converted (section 4: ratio to price converts). */
+/** Switches a draft's mode, converting what can be converted (docs/pricing.md, "The visual editor": ratio ↔ price converts). */
 export function switchMode(d: RowDraft, mode: PricingMode): RowDraft {
   const next = Object.assign({}, d, { mode });
   const ratio = parseCell(d.ratio);
@@ -200,7 +190,7 @@ export function switchMode(d: RowDraft, mode: PricingMode): RowDraft {
 /**
  * The row a draft describes, or the first error. Per token by price: both prices, the input
  * price above 0 (模型价格不能为0: a zero token price cannot be turned into ratios, and a free
- * model is left out rather than priced at 0), converted by section 9. Per request: the price.
+ * model is left out rather than priced at 0), converted as docs/pricing.md, "Conversions" says. Per request: the price.
  */
 export function rowFromDraft(d: RowDraft): { ok: true; row: PricingRow } | { ok: false; error: PricingError; field?: keyof RowDraft } {
   const name = d.name.trim();
@@ -288,7 +278,7 @@ export function applyBatch(
 
 // ---- the unset-model list -------------------------------------------------------------------
 
-/** Models served by channels with neither a price nor a ratio (section 4). */
+/** Models served by channels with neither a price nor a ratio (docs/pricing.md, "The unset-model list"). */
 export function unsetModels(served: Iterable<string>, maps: Pick<PriceMaps, "ModelRatio" | "ModelPrice">): string[] {
   const out = new Set<string>();
   for (const m of served) if (maps.ModelRatio[m] === undefined && maps.ModelPrice[m] === undefined) out.add(m);

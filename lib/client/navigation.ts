@@ -21,7 +21,7 @@ export function chatNames(chats: unknown[] | undefined): string[] {
   return chats.flatMap((c) => (c && typeof c === "object" ? Object.keys(c as object).slice(0, 1) : []));
 }
 
-// Routes of the spec whose page is not built yet: no sidebar entry, top-bar link or menu item
+// Console routes whose page is not built yet: no sidebar entry, top-bar link or menu item
 // leads to them (docs/console-ui.md, "Unbuilt routes"). The issue that builds a page removes
 // its entry here; /chat/{n} stands for every embedded chat page.
 export const UNBUILT_ROUTES: ReadonlySet<string> = new Set([
@@ -47,7 +47,7 @@ export function sidebarGroups(status: NavStatus, role: number | undefined): NavG
     .filter((g) => g.items.length > 0);
 }
 
-// Every entry the spec lists for this person, built or not.
+// Every entry the console's navigation has for this person, built or not (docs/console-ui.md).
 export function specSidebarGroups(status: NavStatus, role: number | undefined): NavGroup[] {
   const groups: NavGroup[] = [];
   groups.push({

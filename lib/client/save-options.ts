@@ -2,8 +2,9 @@
 // only the changed keys are sent; toggles whose key ends in Enabled go one after another and
 // stop at the first failure, the other keys go in parallel (turned-off toggles, then cleared
 // values, then other values, then turned-on toggles: see saveOptions); an empty secret field is never
-// sent back; ServerAddress, WorkerUrl and PayAddress lose their trailing slashes. Pure: the
+// sent back; the addresses of TRIM_SLASH (lib/options/rules.ts) lose their trailing slashes. Pure: the
 // request is passed in, so that the rules are unit-tested.
+import { TRIM_SLASH } from "@/lib/options/rules";
 
 import { FALLBACK_VALUES } from "@/lib/options/rules";
 
@@ -22,8 +23,6 @@ export type SaveResult = {
   /** which message to show: none, success, partial failure, or request failure */
   outcome: "unchanged" | "success" | "partial" | "failed";
 };
-
-const TRIM_SLASH = new Set(["ServerAddress", "WorkerUrl", "PayAddress"]);
 
 /** The value to send for a key, normalized as the server would store it. */
 export function normalizeOptionValue(key: string, value: string): string {

@@ -7,8 +7,9 @@
 //   - mappingProblem: the rules across entries (a virtual name given twice once trimmed,
 //     an actual model repeated within a mapping, a virtual name that maps to itself),
 //     with the message key and its parameters, which the verb and the option check throw;
-//   - modelMappingSchema: both together, for a client form;
-//   - orderActualModels: the order the relay tries the actual models in.
+//   - modelMappingSchema: both together, with the path of the refused entry (the console's
+//     dialog marks the row with it);
+//   - orderActualModels / orderEntries: the order the relay tries the actual models in.
 // Message keys are those of lib/i18n/server-messages.ts ("msg:<key>" in a zod message).
 import { z } from "zod";
 
@@ -80,12 +81,17 @@ export function normalizeMapping(mapping: ModelMapping): ModelMapping {
   );
 }
 
-// Highest priority first; equal priorities keep the order of the list (a stable sort).
-export function orderActualModels(entries: readonly MappingEntry[]): string[] {
+// Highest priority first; equal priorities keep the order of the list (a stable sort). The
+// console's table shows the entries in this order too.
+export function orderEntries<E extends MappingEntry>(entries: readonly E[]): E[] {
   return entries
-    .map((e, i) => ({ model: e.model, p: e.priorities, i }))
-    .sort((a, b) => b.p - a.p || a.i - b.i)
-    .map((e) => e.model);
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => b.e.priorities - a.e.priorities || a.i - b.i)
+    .map((x) => x.e);
+}
+
+export function orderActualModels(entries: readonly MappingEntry[]): string[] {
+  return orderEntries(entries).map((e) => e.model);
 }
 
 export type MappingCheck = { ok: true; mapping: ModelMapping } | { ok: false; key: string; params?: Record<string, string> };

@@ -15,10 +15,12 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { outboundRefusal, refusalMessageKey } from "@/lib/net/outbound";
+import { BodyTooLargeError, readCappedText } from "@/lib/net/read-capped";
 import { fetchUserUrl } from "@/lib/net/worker";
 import { getOption } from "@/lib/options/store";
 import { PRESET_RATIOS } from "@/lib/options/presets/ratios";
-import { completionRatioFromPrices, emptyMaps, ratioFromInputPrice, round6, type PriceMaps } from "@/lib/client/model-pricing";
+import { emptyMaps } from "@/lib/client/model-pricing";
+import { completionRatioFromPrices, inputPriceFromRatio, ratioFromInputPrice, round6, type PriceMaps } from "@/lib/options/pricing-math";
 
 export const PRESET_SOURCE_KINDS = ["flexible", "openrouter", "mixed"] as const;
 export type PresetSourceKind = (typeof PRESET_SOURCE_KINDS)[number];
@@ -47,7 +49,7 @@ function unwrap(v: unknown, what: string): Record<string, unknown> {
   return inner;
 }
 
-/** OpenRouter's model list as price maps (USD per token → section 9's ratios). */
+/** OpenRouter's model list as price maps (USD per token → the ratios of docs/pricing.md, "Conversions"). */
 export function parseOpenRouter(body: unknown): PriceMaps {
   if (!isObject(body) || !Array.isArray(body.data)) throw invalid("no data array");
   const out = emptyMaps();
@@ -117,28 +119,10 @@ export function parseMixed(prompt: unknown, completion: unknown): PriceMaps {
     if (!isObject(v)) continue;
     const output = nonNegative(v.output);
     // an output price needs the input price: from the prompt file, or the ratio × 2
-    const input = inputPrice[m] ?? (out.ModelRatio[m] > 0 ? out.ModelRatio[m] * 2 : null);
+    const input = inputPrice[m] ?? (out.ModelRatio[m] > 0 ? inputPriceFromRatio(out.ModelRatio[m]) : null);
     if (output !== null && input) out.CompletionRatio[m] = completionRatioFromPrices(input, output);
   }
   return out;
-}
-
-async function readCapped(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_SOURCE_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw invalid(`larger than ${MAX_SOURCE_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 async function fetchJson(url: string): Promise<unknown> {
@@ -155,7 +139,13 @@ async function fetchJson(url: string): Promise<unknown> {
     await res.body?.cancel().catch(() => {});
     throw new AppError("UPSTREAM", "preset_source_failed", { detail: `HTTP ${res.status}` });
   }
-  const text = await readCapped(res);
+  let text: string;
+  try {
+    text = await readCappedText(res, MAX_SOURCE_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw invalid(err.message);
+    throw new AppError("UPSTREAM", "preset_source_failed", { detail: "connection failed" });
+  }
   try {
     return JSON.parse(text);
   } catch {

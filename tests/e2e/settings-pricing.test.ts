@@ -346,10 +346,10 @@ describe("Models tab", () => {
       await add.click();
       const d = dialog(page);
       await d.getByRole("button", { name: m.save, exact: true }).click();
-      await d.getByText(m.errors.nameRequired).waitFor();
+      await d.getByText(renderMessage(locale, "mapping_virtual_name_required"), { exact: true }).waitFor();
       await d.getByLabel(m.virtualName, { exact: true }).fill(`smart-${locale}`);
       await d.getByRole("button", { name: m.save, exact: true }).click();
-      await d.getByText(m.errors.modelRequired).waitFor();
+      await d.getByText(renderMessage(locale, "mapping_actual_models_required"), { exact: true }).waitFor();
       await d.getByRole("button", { name: m.pickModels }).click();
       const list = page.locator("[data-picker-list]");
       expect(await list.evaluate((el) => el.getBoundingClientRect().height)).toBe(400);
@@ -358,11 +358,11 @@ describe("Models tab", () => {
       await d.getByRole("button", { name: m.addRow, exact: true }).click();
       await d.getByLabel(fmt(m.actualModel, { n: 2 }), { exact: true }).fill("gpt-4o");
       await d.getByRole("button", { name: m.save, exact: true }).click();
-      await d.getByText(m.errors.modelRepeated).waitFor();
+      await d.getByText(renderMessage(locale, "mapping_actual_model_repeated", { name: `smart-${locale}`, model: "gpt-4o" }), { exact: true }).waitFor();
       await d.getByLabel(fmt(m.actualModel, { n: 2 }), { exact: true }).fill("deepseek-chat");
       await d.getByLabel(fmt(m.priority, { n: 2 }), { exact: true }).fill("1.5");
       await d.getByRole("button", { name: m.save, exact: true }).click();
-      await d.getByText(m.errors.priorityInvalid).waitFor();
+      await d.getByText(renderMessage(locale, "mapping_priorities_invalid"), { exact: true }).waitFor();
       await shoot(page, locale, "models-mapping-dialog", false);
       await d.getByLabel(fmt(m.priority, { n: 2 }), { exact: true }).fill("5");
       await d.getByRole("button", { name: m.save, exact: true }).click();
@@ -380,7 +380,9 @@ describe("Models tab", () => {
         .getByLabel(fmt(m.actualModel, { n: 1 }), { exact: true })
         .fill("gpt-4o");
       await dialog(page).getByRole("button", { name: m.save, exact: true }).click();
-      await dialog(page).getByText(m.errors.nameExists).waitFor();
+      await dialog(page)
+        .getByText(renderMessage(locale, "mapping_virtual_name_exists", { name: `smart-${locale}` }), { exact: true })
+        .waitFor();
       await dialog(page).getByRole("button", { name: m.cancel, exact: true }).click();
       await shoot(page, locale, "models-mapping");
     } finally {
@@ -390,5 +392,39 @@ describe("Models tab", () => {
 
   it("had no page errors", () => {
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("Other ratios: restore server defaults (root)", () => {
+  it("asks first, restores the four price options, and says when it failed (en)", async () => {
+    const m = MESSAGES.en.pricingEditor;
+    expect((await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "mine-only": 3 }) })).success).toBe(true);
+    const { ctx, page } = await newPage("en");
+    try {
+      await page.goto(`${server.url}/admin/settings`);
+      const other = section(page, m.otherTitle);
+      await other.scrollIntoViewIfNeeded();
+      // a failure first: the request is answered 500 in the browser, nothing is restored
+      await page.route("**/api/option/rest_model_ratio", (r) => r.fulfill({ status: 500, body: "" }));
+      await other.getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await dialog(page).getByText(m.restoreConfirm).waitFor();
+      await dialog(page).getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await expectToast(page, m.restoreFailed);
+      expect(await map("ModelRatio")).toEqual({ "mine-only": 3 });
+      await page.unroute("**/api/option/rest_model_ratio");
+      // cancelled: nothing happens
+      await other.getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await dialog(page).getByRole("button", { name: MESSAGES.en.settingsKit.cancel, exact: true }).click();
+      await dialog(page).waitFor({ state: "detached" });
+      expect(await map("ModelRatio")).toEqual({ "mine-only": 3 });
+      await other.getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await dialog(page).getByRole("button", { name: m.restoreDefaults, exact: true }).click();
+      await expectToast(page, m.restored);
+      expect(await map("ModelRatio")).toEqual(PRESET_RATIOS.ModelRatio);
+      expect(await map("ModelPrice")).toEqual(PRESET_RATIOS.ModelPrice);
+      await shoot(page, "en", "pricing-restore-defaults", false);
+    } finally {
+      await ctx.close();
+    }
   });
 });

@@ -41,6 +41,8 @@ const EXEMPT = new Set([
   "lib/setup/field-rules.ts",
   // the channel input rules, shared with the channel editor (docs/console-ui.md, "Forms")
   "lib/channels/field-rules.ts",
+  // the price conversions, shared with the visual editor (docs/pricing.md, "Conversions")
+  "lib/options/pricing-math.ts",
 ]);
 
 function sources(entry: string): string[] {

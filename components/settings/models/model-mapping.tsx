@@ -1,30 +1,26 @@
 "use client";
 // The model mapping table of the Models tab (docs/options.md, model_mapping): virtual model
 // names, each served by its actual models, highest priority first. Add, edit (the virtual
-// name may be renamed), delete and reload; the dialog checks the rules of
-// lib/client/model-mapping.ts before PUT /api/model_mapping/, whose server checks them again.
-// The model picker lists what GET /api/models answers, in a list 400 px high.
+// name may be renamed), delete and reload; the dialog checks the whole mapping with the
+// server's own rules (lib/model-mapping/schema.ts through lib/client/model-mapping.ts) and
+// shows the server's messages, before PUT /api/model_mapping/ checks them again. The model
+// picker lists what GET /api/models answers (docs/relay.md, "Virtual models").
 import * as P from "@radix-ui/react-popover";
-import { useTranslations } from "next-intl";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useLocale, useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import useSWR from "swr";
+import { DataTable } from "@/components/data-table";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
-import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { api, ApiError } from "@/lib/client/api";
-import {
-  byPriority,
-  checkMapping,
-  deleteMapping,
-  pickerModels,
-  putMapping,
-  type MappingDraft,
-  type MappingError,
-  type ModelMapping,
-} from "@/lib/client/model-mapping";
+import { checkDraft, deleteMapping, pickerModels, type MappingDraft, type ModelMapping } from "@/lib/client/model-mapping";
+import { isLocale } from "@/lib/i18n/locale";
+import { renderMessage } from "@/lib/i18n/server-messages";
+import { orderEntries } from "@/lib/model-mapping/schema";
 import { toast } from "@/lib/client/toast";
 import { useConfirm } from "@/components/forms";
 
@@ -48,7 +44,6 @@ function ModelPicker({ models, chosen, onPick }: { models: string[]; chosen: str
           className="z-[60] flex w-72 flex-col gap-2 rounded-md border border-zinc-200 bg-white p-2 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
         >
           <Input aria-label={t("searchModels")} placeholder={t("searchModels")} value={q} onChange={(e) => setQ(e.target.value)} className="h-8" />
-          {/* section 9: the model picker's list is 400 px high */}
           <ul role="listbox" aria-label={t("pickModels")} className="h-[400px] overflow-y-auto" data-picker-list>
             {shown.length === 0 && <li className="px-2 py-1 text-sm text-zinc-500">{t("noModels")}</li>}
             {shown.map((m) => (
@@ -90,18 +85,20 @@ function MappingDialog({
     name: original ?? "",
     rows: original ? mapping[original].map((r) => ({ model: r.model, priorities: String(r.priorities) })) : [{ model: "", priorities: "0" }],
   }));
-  const [error, setError] = useState<{ error: MappingError; row?: number } | null>(null);
+  const rawLocale = useLocale();
+  const locale = isLocale(rawLocale) ? rawLocale : "zh";
+  const [error, setError] = useState<{ message: string; row?: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const setRow = (i: number, patch: Partial<{ model: string; priorities: string }>) => {
     setDraft((d) => ({ name: d.name, rows: d.rows.map((r, j) => (j === i ? Object.assign({}, r, patch) : r)) }));
     setError(null);
   };
   const submit = async () => {
-    const r = checkMapping(draft, mapping, original);
-    if (!r.ok) return setError({ error: r.error, row: r.row });
+    const r = checkDraft(draft, mapping, original);
+    if (!r.ok) return setError({ message: renderMessage(locale, r.key, r.params), row: r.row });
     setBusy(true);
     try {
-      if (await onSave(putMapping(mapping, original, r.name, r.rows))) onClose();
+      if (await onSave(r.mapping)) onClose();
     } finally {
       setBusy(false);
     }
@@ -170,7 +167,7 @@ function MappingDialog({
         </div>
         {error && (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {t(`errors.${error.error}`)}
+            {error.message}
           </p>
         )}
       </div>
@@ -233,6 +230,43 @@ export function ModelMappingTable() {
   };
 
   const names = Object.keys(mapping);
+  const columns: ColumnDef<string>[] = [
+    {
+      id: "name",
+      header: t("virtualName"),
+      meta: { label: t("virtualName"), hideable: false, className: "font-mono text-xs" },
+      cell: ({ row }) => row.original,
+    },
+    {
+      id: "models",
+      header: t("actualModels"),
+      meta: { label: t("actualModels"), hideable: false },
+      cell: ({ row }) => (
+        <div className="flex flex-wrap gap-1">
+          {orderEntries(mapping[row.original] ?? []).map((r) => (
+            <Badge key={r.model} color="blue">
+              {r.model} · {r.priorities}
+            </Badge>
+          ))}
+        </div>
+      ),
+    },
+    {
+      id: "actions",
+      header: t("actions"),
+      meta: { label: t("actions"), hideable: false },
+      cell: ({ row }) => (
+        <div className="flex gap-1">
+          <Button size="sm" variant="secondary" disabled={busy} onClick={() => setDialog({ original: row.original })}>
+            {t("edit")}
+          </Button>
+          <Button size="sm" variant="danger" disabled={busy} onClick={() => void remove(row.original)}>
+            {t("delete")}
+          </Button>
+        </div>
+      ),
+    },
+  ];
   return (
     <Card
       title={t("title")}
@@ -248,49 +282,19 @@ export function ModelMappingTable() {
       }
     >
       <p className="-mt-2 mb-3 text-sm text-zinc-500 dark:text-zinc-400">{t("hint")}</p>
-      <Table>
-        <thead>
-          <tr>
-            <Th>{t("virtualName")}</Th>
-            <Th>{t("actualModels")}</Th>
-            <Th>{t("actions")}</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.error ? (
-            <EmptyRow colSpan={3}>{t("loadFailed")}</EmptyRow>
-          ) : !list.data ? (
-            <EmptyRow colSpan={3}>{t("loading")}</EmptyRow>
-          ) : names.length === 0 ? (
-            <EmptyRow colSpan={3}>{t("empty")}</EmptyRow>
-          ) : (
-            names.map((name) => (
-              <tr key={name} data-virtual-model={name}>
-                <Td className="font-mono text-xs">{name}</Td>
-                <Td>
-                  <div className="flex flex-wrap gap-1">
-                    {byPriority(mapping[name]).map((r) => (
-                      <Badge key={r.model} color="blue">
-                        {r.model} · {r.priorities}
-                      </Badge>
-                    ))}
-                  </div>
-                </Td>
-                <Td>
-                  <div className="flex gap-1">
-                    <Button size="sm" variant="secondary" disabled={busy} onClick={() => setDialog({ original: name })}>
-                      {t("edit")}
-                    </Button>
-                    <Button size="sm" variant="danger" disabled={busy} onClick={() => void remove(name)}>
-                      {t("delete")}
-                    </Button>
-                  </div>
-                </Td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </Table>
+      <DataTable<string>
+        id="model-mapping"
+        columns={columns}
+        rows={list.data ? names : undefined}
+        getRowId={(name) => name}
+        loading={list.isLoading}
+        loadingText={t("loading")}
+        error={list.error}
+        onRetry={() => void list.mutate()}
+        emptyText={t("empty")}
+        errorText={t("loadFailed")}
+        rowProps={(name) => ({ "data-virtual-model": name })}
+      />
       {dialog && <MappingDialog original={dialog.original} mapping={mapping} models={models.data ?? []} onClose={() => setDialog(null)} onSave={save} />}
       {confirm.dialog}
     </Card>

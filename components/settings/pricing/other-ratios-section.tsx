@@ -1,13 +1,18 @@
 "use client";
 // The operation tab's "Other ratios" section (docs/pricing.md, "Fetch, reset and fill"):
-// fetch or reset the preset ratios (each confirmed first), the preset source, fallback
+// fetch or reset the preset ratios (each confirmed first), the root's "restore server
+// defaults" (POST /api/option/rest_model_ratio: the four price options back to the built-in
+// table, confirmed first), the preset source, fallback
 // pricing (the kit's schema checks the combination as a whole, as the server does:
 // a single price alone, or both ratios and no price) and redirect billing.
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { FieldGrid, OptionNumber, OptionSelect, OptionSwitch, OptionText, SettingsSection, useConfirm } from "@/components/forms";
 import type { SettingsPlugInProps } from "@/components/settings/plug-in";
+import { useSessionUser } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
+import { api } from "@/lib/client/api";
+import { isRootRole } from "@/lib/client/navigation";
 import { toast } from "@/lib/client/toast";
 import { presetCall } from "./preset-calls";
 
@@ -26,6 +31,22 @@ export function OtherRatiosSection({ reload }: SettingsPlugInProps) {
   const [busy, setBusy] = useState(false);
   const fetchConfirm = useConfirm({ title: t("fetchConfirmTitle"), description: t("fetchConfirm"), action: t("fetchPresets") });
   const resetConfirm = useConfirm({ title: t("resetConfirmTitle"), description: t("resetConfirm"), action: t("resetPresets"), danger: true });
+  const restoreConfirm = useConfirm({ title: t("restoreConfirmTitle"), description: t("restoreConfirm"), action: t("restoreDefaults"), danger: true });
+  const isRoot = isRootRole(useSessionUser()?.role ?? 0);
+
+  const restore = async () => {
+    if (!(await restoreConfirm.ask())) return;
+    setBusy(true);
+    try {
+      await api.post("/api/option/rest_model_ratio", {}, { quiet: true });
+      toast.success({ key: "pricingEditor.restored" });
+      await reload().catch(() => toast.error({ key: "settingsKit.refreshFailed" }));
+    } catch {
+      toast.error({ key: "pricingEditor.restoreFailed" });
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const run = async (kind: "fetch" | "reset") => {
     const ask = kind === "fetch" ? fetchConfirm.ask : resetConfirm.ask;
@@ -59,6 +80,11 @@ export function OtherRatiosSection({ reload }: SettingsPlugInProps) {
           <Button variant="secondary" disabled={busy} onClick={() => void run("reset")}>
             {t("resetPresets")}
           </Button>
+          {isRoot && (
+            <Button variant="danger" disabled={busy} onClick={() => void restore()}>
+              {t("restoreDefaults")}
+            </Button>
+          )}
         </div>
         <FieldGrid cols={2}>
           <OptionText name="PresetRatioSourceUrl" label={t("sourceUrl")} hint={t("sourceUrlHint")} type="url" placeholder="https://" />
@@ -84,6 +110,7 @@ export function OtherRatiosSection({ reload }: SettingsPlugInProps) {
       <OptionSwitch name="redirect_billing_enabled" label={t("redirectBilling")} hint={t("redirectBillingHint")} />
       {fetchConfirm.dialog}
       {resetConfirm.dialog}
+      {restoreConfirm.dialog}
     </SettingsSection>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 // The preset actions of the pricing settings (docs/pricing.md, "Fetch, reset and fill"):
-// server verbs called quietly, so that a failure shows the spec's message
+// server verbs called quietly, so that a failure shows the action's own message
 // (获取预设倍率失败，请重试 and its siblings) and then the server's reason, if it gave one.
 import { api, ApiError } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";

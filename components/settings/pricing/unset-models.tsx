@@ -2,18 +2,16 @@
 // The unset-model list (docs/pricing.md, "The unset-model list"): models channels serve with
 // neither a price nor a ratio, 10, 20, 50 or 100 to a page (10 first), and the fill action
 // that prices the selected ones (or all) from the presets.
+import type { ColumnDef } from "@tanstack/react-table";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import useSWR from "swr";
+import { DataTable, useClientPaging } from "@/components/data-table";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Select } from "@/components/ui/input";
-import { EmptyRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/table";
 import { api } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";
 import { presetCall } from "./preset-calls";
-
-export const UNSET_PAGE_SIZES = [10, 20, 50, 100] as const;
 
 export function UnsetModels({ version, reload }: { version: string; reload: () => Promise<void> }) {
   const t = useTranslations("pricingEditor");
@@ -21,14 +19,22 @@ export function UnsetModels({ version, reload }: { version: string; reload: () =
   const list = useSWR(["/api/option/unset_models", version], ([path]) => api.get<string[]>(path, { quiet: true }).then((r) => r.data), {
     revalidateOnFocus: false,
   });
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState<number>(10);
   const [selected, setSelected] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const models = list.data ?? [];
-  const pages = Math.max(1, Math.ceil(models.length / size));
-  const current = Math.min(page, pages - 1);
-  const pageRows = models.slice(current * size, (current + 1) * size);
+  const models = useMemo(() => list.data ?? [], [list.data]);
+  // the kit's page sizes (10, 20, 50, 100), 10 first
+  const { pageRows, paging } = useClientPaging(list.data, { pageSize: 10 });
+  const columns = useMemo<ColumnDef<string>[]>(
+    () => [
+      {
+        id: "name",
+        header: t("columns.name"),
+        meta: { label: t("columns.name"), hideable: false, className: "font-mono text-xs" },
+        cell: ({ row }) => row.original,
+      },
+    ],
+    [t],
+  );
 
   const fill = async () => {
     setBusy(true);
@@ -54,63 +60,19 @@ export function UnsetModels({ version, reload }: { version: string; reload: () =
           {selected.length > 0 ? t("fillSelected", { n: selected.length }) : t("fillAll")}
         </Button>
       </div>
-      <Table>
-        <thead>
-          <tr>
-            <SelectAllHeader label={t("selectPage")} rowIds={pageRows} selected={selected} onSelect={(ids) => setSelected(ids)} />
-            <Th>{t("columns.name")}</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.error ? (
-            <EmptyRow colSpan={2}>{t("loadFailed")}</EmptyRow>
-          ) : !list.data ? (
-            <EmptyRow colSpan={2}>{t("loading")}</EmptyRow>
-          ) : pageRows.length === 0 ? (
-            <EmptyRow colSpan={2}>{t("unsetEmpty")}</EmptyRow>
-          ) : (
-            pageRows.map((m) => (
-              <tr key={m}>
-                <Td className="w-8">
-                  <input
-                    type="checkbox"
-                    className="h-4 w-4 accent-blue-600"
-                    aria-label={t("selectModel", { name: m })}
-                    checked={selected.includes(m)}
-                    onChange={() => setSelected((s) => (s.includes(m) ? s.filter((x) => x !== m) : [...s, m]))}
-                  />
-                </Td>
-                <Td className="font-mono text-xs">{m}</Td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </Table>
-      <div className="mt-3 flex flex-wrap items-center justify-end gap-3 text-sm text-zinc-600 dark:text-zinc-400">
-        <span>{t("total", { total: models.length })}</span>
-        <Button variant="secondary" size="sm" disabled={current <= 0} onClick={() => setPage(current - 1)}>
-          {t("previous")}
-        </Button>
-        <span>{t("page", { page: current + 1, pages })}</span>
-        <Button variant="secondary" size="sm" disabled={current + 1 >= pages} onClick={() => setPage(current + 1)}>
-          {t("next")}
-        </Button>
-        <Select
-          aria-label={t("pageSize")}
-          value={size}
-          onChange={(e) => {
-            setSize(Number(e.target.value));
-            setPage(0);
-          }}
-          className="h-8 w-auto"
-        >
-          {UNSET_PAGE_SIZES.map((n) => (
-            <option key={n} value={n}>
-              {t("perPage", { n })}
-            </option>
-          ))}
-        </Select>
-      </div>
+      <DataTable<string>
+        id="pricing-unset-models"
+        columns={columns}
+        rows={pageRows}
+        getRowId={(m) => m}
+        loading={list.isLoading}
+        error={list.error}
+        onRetry={() => void list.mutate()}
+        emptyText={t("unsetEmpty")}
+        errorText={t("loadFailed")}
+        selection={{ selected, onChange: setSelected, rowLabel: (m) => t("selectModel", { name: m }), allLabel: t("selectPage") }}
+        paging={paging}
+      />
     </Card>
   );
 }

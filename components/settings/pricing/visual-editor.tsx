@@ -3,15 +3,15 @@
 // a page, with search; price, ratio and completion ratio edited in their cells (请输入数字
 // for anything but a number ≥ 0); add, edit (pricing mode), delete and batch set. It edits a
 // copy of the four maps; Save writes the changed options as the settings kit does.
+import type { ColumnDef } from "@tanstack/react-table";
 import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
+import { DataTable, useClientPaging } from "@/components/data-table";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
-import { EmptyRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/table";
-import { api, ApiError } from "@/lib/client/api";
 import {
   PRICE_MAP_KEYS,
   modeOf,
@@ -25,7 +25,8 @@ import {
   type PriceMaps,
   type PricingRow,
 } from "@/lib/client/model-pricing";
-import { saveOptions, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
+import { putOption, toastSaveResult } from "@/components/forms/put-option";
+import { saveOptions, type OptionChange } from "@/lib/client/save-options";
 import { toast } from "@/lib/client/toast";
 import { BatchDialog, RowDialog } from "./price-dialogs";
 
@@ -34,22 +35,11 @@ export const EDITOR_PAGE_SIZE = 10;
 type CellField = "price" | "ratio" | "completionRatio";
 const CELL_MAP: Record<CellField, PriceMapKey> = { price: "ModelPrice", ratio: "ModelRatio", completionRatio: "CompletionRatio" };
 
-async function putOption(change: OptionChange): Promise<PutOutcome> {
-  try {
-    await api.put("/api/option/", change);
-    return { ok: true };
-  } catch (e) {
-    if (e instanceof ApiError && e.failure.kind === "message") return { ok: false, kind: "refused", message: e.message };
-    return { ok: false, kind: "request" };
-  }
-}
-
 export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => Promise<void> }) {
   const t = useTranslations("pricingEditor");
   const [maps, setMaps] = useState<PriceMaps>(base);
   const [cells, setCells] = useState<Record<string, string>>({});
   const [search, setSearch] = useState("");
-  const [page, setPage] = useState(0);
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<{ kind: "add" } | { kind: "edit"; row: PricingRow } | { kind: "batch" } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -72,9 +62,7 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
     const q = search.trim().toLowerCase();
     return q ? rows.filter((r) => r.name.toLowerCase().includes(q)) : rows;
   }, [rows, search]);
-  const pages = Math.max(1, Math.ceil(shown.length / EDITOR_PAGE_SIZE));
-  const current = Math.min(page, pages - 1);
-  const pageRows = shown.slice(current * EDITOR_PAGE_SIZE, (current + 1) * EDITOR_PAGE_SIZE);
+  const { pageRows, paging, reset: firstPage } = useClientPaging(shown, { pageSize: EDITOR_PAGE_SIZE, fixedSize: true });
   const cellErrors = Object.entries(cells).filter(([, text]) => !parseCell(text).ok);
   const dirty = PRICE_MAP_KEYS.some((k) => JSON.stringify(maps[k]) !== JSON.stringify(base[k])) || cellErrors.length > 0;
 
@@ -107,10 +95,7 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
     }
     setSaving(true);
     try {
-      const result = await saveOptions(changes, putOption);
-      if (result.outcome === "success") toast.success({ key: "settingsKit.saved" });
-      else if (result.outcome === "partial") toast.error({ key: "settingsKit.partialFailed" });
-      else toast.error({ key: "settingsKit.saveFailed" });
+      toastSaveResult(await saveOptions(changes, putOption));
       await reload().catch(() => toast.error({ key: "settingsKit.refreshFailed" }));
     } finally {
       setSaving(false);
@@ -141,6 +126,62 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
     );
   };
 
+  const columns: ColumnDef<PricingRow>[] = [
+    {
+      id: "name",
+      header: t("columns.name"),
+      meta: { label: t("columns.name"), hideable: false },
+      cell: ({ row: { original: row } }) => (
+        <div className="flex flex-col gap-1">
+          <span className="font-mono text-xs break-all">{row.name}</span>
+          <span>
+            <Badge color={modeOf(row) === "perRequest" ? "purple" : "gray"}>{t(`modes.${modeOf(row)}`)}</Badge>
+          </span>
+        </div>
+      ),
+    },
+    { id: "price", header: t("columns.price"), meta: { label: t("columns.price"), hideable: false }, cell: ({ row }) => cell(row.original, "price") },
+    {
+      id: "ratio",
+      header: t("columns.ratio"),
+      meta: { label: t("columns.ratio"), hideable: false },
+      cell: ({ row: { original: row } }) => (
+        <div className="flex items-start gap-2">
+          {cell(row, "ratio")}
+          {row.ratio !== undefined && <Badge color={ratioBadgeColor(row.ratio)}>×{row.ratio}</Badge>}
+        </div>
+      ),
+    },
+    {
+      id: "completionRatio",
+      header: t("columns.completionRatio"),
+      meta: { label: t("columns.completionRatio"), hideable: false },
+      cell: ({ row }) => cell(row.original, "completionRatio"),
+    },
+    {
+      id: "actions",
+      header: t("actions"),
+      meta: { label: t("actions"), hideable: false },
+      cell: ({ row: { original: row } }) => (
+        <div className="flex gap-1">
+          <Button size="sm" variant="secondary" onClick={() => setDialog({ kind: "edit", row })}>
+            {t("edit")}
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            onClick={() => {
+              setMaps((m) => removeRow(m, row.name));
+              setSelected((s) => s.filter((x) => x !== row.name));
+            }}
+          >
+            {t("delete")}
+          </Button>
+        </div>
+      ),
+    },
+  ];
+
   return (
     <Card>
       <div className="mb-3 flex flex-wrap items-center gap-2">
@@ -151,7 +192,7 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
           value={search}
           onChange={(e) => {
             setSearch(e.target.value);
-            setPage(0);
+            firstPage();
           }}
           className="w-full sm:w-64"
         />
@@ -178,85 +219,16 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
           </Button>
         </div>
       </div>
-      <Table>
-        <thead>
-          <tr>
-            <SelectAllHeader
-              label={t("selectPage")}
-              rowIds={pageRows.map((r) => r.name)}
-              selected={selected}
-              onSelect={(ids) => {
-                const onPage = new Set(pageRows.map((r) => r.name));
-                setSelected((s) => (ids.length === 0 ? s.filter((x) => !onPage.has(x)) : [...new Set([...s, ...ids])]));
-              }}
-            />
-            <Th>{t("columns.name")}</Th>
-            <Th>{t("columns.price")}</Th>
-            <Th>{t("columns.ratio")}</Th>
-            <Th>{t("columns.completionRatio")}</Th>
-            <Th>{t("actions")}</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {pageRows.length === 0 && <EmptyRow colSpan={6}>{t("empty")}</EmptyRow>}
-          {pageRows.map((row) => (
-            <tr key={row.name} data-model={row.name}>
-              <Td className="w-8">
-                <input
-                  type="checkbox"
-                  className="h-4 w-4 accent-blue-600"
-                  aria-label={t("selectModel", { name: row.name })}
-                  checked={selected.includes(row.name)}
-                  onChange={() => setSelected((s) => (s.includes(row.name) ? s.filter((x) => x !== row.name) : [...s, row.name]))}
-                />
-              </Td>
-              <Td>
-                <div className="flex flex-col gap-1">
-                  <span className="font-mono text-xs break-all">{row.name}</span>
-                  <span>
-                    <Badge color={modeOf(row) === "perRequest" ? "purple" : "gray"}>{t(`modes.${modeOf(row)}`)}</Badge>
-                  </span>
-                </div>
-              </Td>
-              <Td>{cell(row, "price")}</Td>
-              <Td>
-                <div className="flex items-start gap-2">
-                  {cell(row, "ratio")}
-                  {row.ratio !== undefined && <Badge color={ratioBadgeColor(row.ratio)}>×{row.ratio}</Badge>}
-                </div>
-              </Td>
-              <Td>{cell(row, "completionRatio")}</Td>
-              <Td>
-                <div className="flex gap-1">
-                  <Button size="sm" variant="secondary" onClick={() => setDialog({ kind: "edit", row })}>
-                    {t("edit")}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    onClick={() => {
-                      setMaps((m) => removeRow(m, row.name));
-                      setSelected((s) => s.filter((x) => x !== row.name));
-                    }}
-                  >
-                    {t("delete")}
-                  </Button>
-                </div>
-              </Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-      <div className="mt-3 flex flex-wrap items-center justify-end gap-3 text-sm text-zinc-600 dark:text-zinc-400">
-        <span>{t("total", { total: shown.length })}</span>
-        <Button variant="secondary" size="sm" disabled={current <= 0} onClick={() => setPage(current - 1)}>
-          {t("previous")}
-        </Button>
-        <span>{t("page", { page: current + 1, pages })}</span>
-        <Button variant="secondary" size="sm" disabled={current + 1 >= pages} onClick={() => setPage(current + 1)}>
-          {t("next")}
-        </Button>
-      </div>
+      <DataTable<PricingRow>
+        id="pricing-visual-editor"
+        columns={columns}
+        rows={pageRows}
+        getRowId={(r) => r.name}
+        emptyText={t("empty")}
+        rowProps={(r) => ({ "data-model": r.name })}
+        selection={{ selected, onChange: setSelected, rowLabel: (r) => t("selectModel", { name: r.name }), allLabel: t("selectPage") }}
+        paging={paging}
+      />
       {dialog?.kind === "add" || dialog?.kind === "edit" ? (
         <RowDialog
           open
@@ -272,7 +244,7 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
             });
             if (dialog.kind === "add") {
               setSearch(row.name);
-              setPage(0);
+              firstPage();
             }
             setDialog(null);
           }}

@@ -1,4 +1,4 @@
-// The pricing editor's rules (lib/client/model-pricing.ts): section 9's conversions, the
+// The pricing editor's rules (lib/client/model-pricing.ts): the conversions of docs/pricing.md, the
 // badge colours, the rows and their drafts, the cell, add and batch checks.
 import { describe, expect, it } from "vitest";
 import {
@@ -29,7 +29,7 @@ const maps = (): PriceMaps => ({
   ModelPrice: { "dall-e-3": 0.04 },
 });
 
-describe("conversions (section 9)", () => {
+describe('conversions (docs/pricing.md, "Conversions")', () => {
   it("ratio = input price / 2, price = ratio × 2, completion ratio = output / input", () => {
     expect(ratioFromInputPrice(2.5)).toBe(1.25);
     expect(inputPriceFromRatio(1.25)).toBe(2.5);
@@ -92,7 +92,7 @@ describe("cells and drafts", () => {
     expect([r.ratio, r.completionRatio]).toEqual(["1.5", "5"]);
   });
 
-  it("a token price is converted by section 9; a zero token price is refused (模型价格不能为0)", () => {
+  it("a token price is converted to ratios; a zero token price is refused (模型价格不能为0)", () => {
     const d = Object.assign(draftOf({ name: "m" }), { mode: "tokenPrice" as const, inputPrice: "2.5", outputPrice: "10" });
     expect(rowFromDraft(d)).toEqual({ ok: true, row: { name: "m", ratio: 1.25, completionRatio: 4 } });
     expect(rowFromDraft(Object.assign({}, d, { inputPrice: "0" }))).toMatchObject({ ok: false, error: "priceZero" });

@@ -2,7 +2,8 @@
 // ratio = input / 2, completion ratio = output / input, cache ratio = cached / input.
 import { describe, expect, it } from "vitest";
 import { PRESET_MODELS, PRESET_TABLE_DATE, type PresetModel } from "@/lib/options/presets/models";
-import { PRESET_RATIOS, presetRatios, roundRatio } from "@/lib/options/presets/ratios";
+import { PRESET_RATIOS, presetRatios } from "@/lib/options/presets/ratios";
+import { round6 } from "@/lib/options/pricing-math";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { applyOption } from "@/lib/options/store";
 import { quotaFor, resolvePrice } from "@/lib/billing/pricing";
@@ -83,7 +84,7 @@ describe("conversion into ratios", () => {
     expect(r.CompletionRatio).toEqual({ a: 4, b: 1.5, c: 3.666667 });
     expect(r.CacheRatio).toEqual({ a: 0.5, b: 0.1 });
     expect(r.ModelPrice).toEqual({ img: 0.04 });
-    expect(roundRatio(1.2500000000000002)).toBe(1.25);
+    expect(round6(1.2500000000000002)).toBe(1.25);
   });
 
   it("gives every table model its maps, all finite and > 0 with at most 6 decimals", () => {
