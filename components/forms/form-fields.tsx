@@ -19,6 +19,22 @@ function useBound(name: string) {
   return { field, error: fieldState.error?.message };
 }
 
+// A text-like control bound to its field: the props every input, select and textarea takes,
+// spread after the caller's own so that the form owns the value.
+function useBoundControl(name: string) {
+  const id = useId();
+  const { field, error } = useBound(name);
+  const control = {
+    id,
+    "aria-invalid": error ? true : undefined,
+    name: field.name,
+    value: field.value ?? "",
+    onChange: field.onChange,
+    onBlur: field.onBlur,
+  };
+  return { id, error, control };
+}
+
 function Frame({
   id,
   label,
@@ -60,20 +76,10 @@ type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "value" |
 
 /** A text input (also password, email, numeric text: values stay strings). */
 export function FormText({ name, label, hint, className, ...props }: Base & InputProps) {
-  const id = useId();
-  const { field, error } = useBound(name);
+  const { id, error, control } = useBoundControl(name);
   return (
     <Frame id={id} label={label} hint={hint} error={error} className={className}>
-      <Input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        className="w-full aria-invalid:border-red-500"
-        {...props}
-        name={field.name}
-        value={field.value ?? ""}
-        onChange={field.onChange}
-        onBlur={field.onBlur}
-      />
+      <Input className="w-full aria-invalid:border-red-500" {...props} {...control} />
     </Frame>
   );
 }
@@ -86,20 +92,10 @@ export function FormNumber(props: Base & InputProps) {
 type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "value" | "onChange" | "onBlur" | "defaultValue">;
 
 export function FormSelect({ name, label, hint, className, children, ...props }: Base & SelectProps & { children: ReactNode }) {
-  const id = useId();
-  const { field, error } = useBound(name);
+  const { id, error, control } = useBoundControl(name);
   return (
     <Frame id={id} label={label} hint={hint} error={error} className={className}>
-      <Select
-        id={id}
-        aria-invalid={error ? true : undefined}
-        className="w-full aria-invalid:border-red-500"
-        {...props}
-        name={field.name}
-        value={field.value ?? ""}
-        onChange={field.onChange}
-        onBlur={field.onBlur}
-      >
+      <Select className="w-full aria-invalid:border-red-500" {...props} {...control}>
         {children}
       </Select>
     </Frame>
@@ -109,20 +105,10 @@ export function FormSelect({ name, label, hint, className, children, ...props }:
 type TextareaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "value" | "onChange" | "onBlur" | "defaultValue">;
 
 export function FormTextarea({ name, label, hint, className, mono = false, ...props }: Base & TextareaProps & { mono?: boolean }) {
-  const id = useId();
-  const { field, error } = useBound(name);
+  const { id, error, control } = useBoundControl(name);
   return (
     <Frame id={id} label={label} hint={hint} error={error} className={className}>
-      <Textarea
-        id={id}
-        aria-invalid={error ? true : undefined}
-        className={cn(mono && "font-mono", "aria-invalid:border-red-500")}
-        {...props}
-        name={field.name}
-        value={field.value ?? ""}
-        onChange={field.onChange}
-        onBlur={field.onBlur}
-      />
+      <Textarea className={cn(mono && "font-mono", "aria-invalid:border-red-500")} {...props} {...control} />
     </Frame>
   );
 }
