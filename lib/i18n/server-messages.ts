@@ -58,6 +58,8 @@ export const serverMessages = {
   email_code_required: { zh: "请输入邮箱验证码", en: "Please enter the email verification code" },
   email_code_wrong: { zh: "验证码错误或已过期", en: "The verification code is wrong or has expired" },
   email_taken: { zh: "邮箱地址已被占用", en: "This email address is already in use" },
+  mail_not_configured: { zh: "管理员未配置 SMTP 邮件服务器", en: "The admin has not configured an SMTP mail server" },
+  mail_send_failed: { zh: "邮件发送失败，请稍后再试或联系管理员", en: "The mail could not be sent; try again later or contact the admin" },
   turnstile_failed: { zh: "人机验证失败", en: "The human check failed" },
   turnstile_pending: { zh: "请稍后几秒重试，Turnstile 正在检查用户环境！", en: "Retry in a few seconds, the check is in progress" },
 
