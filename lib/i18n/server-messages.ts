@@ -249,6 +249,28 @@ export const serverMessages = {
   mapping_too_many: { zh: "模型映射最多包含 1000 个虚拟模型", en: "A model mapping holds at most 1000 virtual models" },
   mapping_saved: { zh: "模型映射已保存", en: "Model mapping saved" },
   mapping_reloaded: { zh: "已从数据库重新加载模型映射", en: "Model mapping reloaded from the database" },
+  // redemption codes and redeeming (lib/redemptions, docs/redemptions.md)
+  redemption_name_length: { zh: "兑换码名称长度必须在 1-20 之间", en: "The code name must be 1 to 20 characters long" },
+  redemption_count_invalid: { zh: "一次生成的兑换码个数必须在 1-100 之间", en: "The number of codes must be between 1 and 100" },
+  redemption_quota_invalid: { zh: "额度必须是正整数", en: "The quota must be a positive integer" },
+  redemption_time_invalid: { zh: "生效时间或过期时间无效", en: "The effective or expiry time is invalid" },
+  redemption_valid_range: { zh: "生效时间必须早于过期时间", en: "The effective time must be earlier than the expiry time" },
+  redemption_max_uses_invalid: { zh: "最大使用次数必须是 -1（不限）或正整数", en: "Max uses must be -1 (unlimited) or a positive integer" },
+  redemption_max_uses_below_used: { zh: "最大使用次数不能少于已使用次数（{used}）", en: "Max uses cannot be below the uses already made ({used})" },
+  redemption_key_invalid: {
+    zh: "自定义兑换码必须是 8-64 位字母、数字、- 或 _",
+    en: "A custom code must be 8 to 64 letters, digits, - or _",
+  },
+  redemption_key_single: { zh: "指定兑换码时只能生成 1 个", en: "A custom code creates exactly one code" },
+  redemption_key_exists: { zh: "该兑换码已存在", en: "This code already exists" },
+  redemption_edit_not_unused: { zh: "只有未使用的兑换码可以编辑", en: "Only an unused code can be edited" },
+  redemption_used_cannot_change: { zh: "已使用的兑换码不能启用或禁用", en: "A used code cannot be enabled or disabled" },
+  redemption_select_first: { zh: "请先选择兑换码", en: "Select codes first" },
+  redemption_name_blank: { zh: "请输入要删除的兑换码名称", en: "Enter the name of the codes to delete" },
+  redeem_code_required: { zh: "请输入兑换码", en: "Please enter a code" },
+  redemption_not_yet_valid: { zh: "该兑换码尚未生效", en: "This code is not valid yet" },
+  redemption_expired: { zh: "该兑换码已过期", en: "This code has expired" },
+  redemption_gift_already: { zh: "你已经兑换过这个礼品码", en: "You have already redeemed this gift code" },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof serverMessages;

@@ -1,0 +1,8 @@
+// DELETE /api/redemption/delete-by-name?name: delete the codes that carry exactly this name; answers the count (admin)
+import { z } from "zod";
+import { route } from "@/lib/http/route";
+import { deleteByName } from "@/lib/redemptions/delete-by-name";
+
+export const DELETE = route({ access: "admin", query: z.object({ name: z.string().max(200).optional() }) }, async ({ ctx, query }) =>
+  deleteByName({ ctx, input: query }),
+);

@@ -1,0 +1,5 @@
+// DELETE /api/redemption/delete-disabled: delete every disabled code; answers the count (admin)
+import { route } from "@/lib/http/route";
+import { deleteDisabled } from "@/lib/redemptions/delete-disabled";
+
+export const DELETE = route({ access: "admin" }, async ({ ctx }) => deleteDisabled({ ctx }));
