@@ -56,6 +56,11 @@ export function customKeyRefusal(key: string, count: number): MessageKey | null 
   return count !== 1 ? "redemption_key_single" : null;
 }
 
+/** The code typed into the redeem dialog: required. */
+export function redeemCodeRefusal(key: string | undefined): MessageKey | null {
+  return key?.trim() ? null : "redeem_code_required";
+}
+
 const int = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const s = String(v).trim();
   if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(Number(s))) {

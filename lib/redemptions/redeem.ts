@@ -12,14 +12,15 @@ import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { codeHash, live, REDEMPTION_STATUS } from "@/lib/redemptions/shared";
-import { UNLIMITED_USES } from "@/lib/redemptions/field-rules";
+import { redeemCodeRefusal, UNLIMITED_USES } from "@/lib/redemptions/field-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 
 export const LOG_TYPE_TOP_UP = 1;
 
 export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: string } }): Promise<{ quota: number; is_gift: boolean }> {
-  const key = input.key?.trim() ?? "";
-  if (!key) throw new AppError("INVALID_INPUT", "redeem_code_required");
+  const refusal = redeemCodeRefusal(input.key);
+  if (refusal) throw new AppError("INVALID_INPUT", refusal);
+  const key = (input.key ?? "").trim();
   const code = await db().redemption.findFirst({ where: { key: codeHash(key), ...live } });
   if (!code || code.status !== REDEMPTION_STATUS.unused) throw new AppError("RULE", "redemption_invalid");
   const now = nowSeconds();
