@@ -37,7 +37,9 @@ export function couponColumns({ t, display, actions }: { t: T; display: QuotaDis
         <div className="flex flex-wrap gap-1">
           <Badge color={STATUS_COLOR[c.status] ?? "gray"}>{t(`status.${c.status in STATUS_COLOR ? c.status : 0}`)}</Badge>
           {c.is_gift && (
-            <Badge color="purple">{c.max_uses === -1 ? t("giftUsesUnlimited", { used: c.used_count }) : t("giftUses", { used: c.used_count, max: c.max_uses })}</Badge>
+            <Badge color="purple">
+              {c.max_uses === -1 ? t("giftUsesUnlimited", { used: c.used_count }) : t("giftUses", { used: c.used_count, max: c.max_uses })}
+            </Badge>
           )}
         </div>
       ),
@@ -68,7 +70,13 @@ export function couponColumns({ t, display, actions }: { t: T; display: QuotaDis
       cell: ({ row: { original: c } }) => (
         <div className="flex gap-1">
           {c.status === 1 ? (
-            <Button size="sm" variant="secondary" disabled={actions.busy} onClick={() => actions.setStatus(c, 2)} aria-label={t("disableOf", { name: c.name, id: c.id })}>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={actions.busy}
+              onClick={() => actions.setStatus(c, 2)}
+              aria-label={t("disableOf", { name: c.name, id: c.id })}
+            >
               <PowerOff aria-hidden className="h-3.5 w-3.5" />
               {t("disable")}
             </Button>

@@ -169,7 +169,11 @@ export function CouponsPage() {
         onRetry={() => void mutate()}
         emptyText={t("empty")}
         errorText={t("loadFailed")}
-        rowProps={(c) => ({ "data-testid": `coupon-row-${c.id}`, "data-greyed": isGreyed(c) ? "true" : undefined, className: isGreyed(c) ? "opacity-50" : undefined })}
+        rowProps={(c) => ({
+          "data-testid": `coupon-row-${c.id}`,
+          "data-greyed": isGreyed(c) ? "true" : undefined,
+          className: isGreyed(c) ? "opacity-50" : undefined,
+        })}
         selection={{ selected, onChange: setSelected, rowLabel: (c) => t("select", { name: c.name, id: c.id }), allLabel: t("selectAll") }}
         paging={
           paging.pageSize === null

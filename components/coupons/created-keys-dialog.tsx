@@ -41,7 +41,14 @@ export function CreatedKeysDialog({ keys, onClose }: { keys: string[] | null; on
     >
       <Alert tone="warning">{t("once")}</Alert>
       {manual ? (
-        <Textarea readOnly value={all} rows={Math.min(10, keys?.length ?? 1)} aria-label={t("manual")} onFocus={(e) => e.target.select()} className="font-mono text-xs" />
+        <Textarea
+          readOnly
+          value={all}
+          rows={Math.min(10, keys?.length ?? 1)}
+          aria-label={t("manual")}
+          onFocus={(e) => e.target.select()}
+          className="font-mono text-xs"
+        />
       ) : (
         <ul className="flex max-h-80 flex-col gap-1 overflow-y-auto" data-testid="created-keys">
           {(keys ?? []).map((k) => (

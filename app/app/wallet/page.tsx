@@ -1,0 +1,22 @@
+// /app/wallet (docs/redemptions.md, "Wallet page"): a row of cards (balance and plan, redeem),
+// then the wallet's sections, one under another.
+import { getTranslations } from "next-intl/server";
+import { PageTitle } from "@/components/ui/card";
+import { WalletOverview } from "@/components/wallet/wallet-overview";
+
+export async function generateMetadata() {
+  const t = await getTranslations("wallet");
+  return { title: t("title") };
+}
+
+export default async function Page({ searchParams }: { searchParams: Promise<{ code?: string | string[] }> }) {
+  const t = await getTranslations("wallet");
+  const q = await searchParams;
+  const code = (Array.isArray(q.code) ? q.code[0] : q.code)?.trim().slice(0, 200) ?? "";
+  return (
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6">
+      <PageTitle>{t("title")}</PageTitle>
+      <WalletOverview presetCode={code} />
+    </div>
+  );
+}
