@@ -18,7 +18,7 @@ export type CouponRowActions = {
 };
 
 export function couponColumns({ t, display, actions }: { t: T; display: QuotaDisplay; actions: CouponRowActions }): ColumnDef<Coupon>[] {
-  return [
+  const columns: ColumnDef<Coupon>[] = [
     { id: "id", meta: { label: t("col.id") }, cell: ({ row: { original: c } }) => c.id },
     {
       id: "name",
@@ -45,7 +45,11 @@ export function couponColumns({ t, display, actions }: { t: T; display: QuotaDis
       ),
     },
     { id: "quota", meta: { label: t("col.quota") }, cell: ({ row: { original: c } }) => renderQuota(c.quota, display) },
-    { id: "created", meta: { label: t("col.created") }, cell: ({ row: { original: c } }) => formatTimestamp(c.created_time) },
+    {
+      id: "created",
+      meta: { label: t("col.created"), className: "text-xs whitespace-nowrap" },
+      cell: ({ row: { original: c } }) => formatTimestamp(c.created_time),
+    },
     {
       id: "valid",
       meta: { label: t("col.valid") },
@@ -104,4 +108,6 @@ export function couponColumns({ t, display, actions }: { t: T; display: QuotaDis
       ),
     },
   ];
+  // The header is the column's label.
+  return columns.map((c) => Object.assign(c, { header: c.meta?.label ?? "" }) as ColumnDef<Coupon>);
 }

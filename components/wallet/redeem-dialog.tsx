@@ -92,7 +92,7 @@ export function RedeemDialog({
               </span>
               <button
                 type="button"
-                className="font-medium underline underline-offset-2"
+                className="rounded font-medium underline underline-offset-2 outline-none focus-visible:ring-2 focus-visible:ring-green-600"
                 onClick={() => {
                   setRecognised(false);
                   methods.setValue("key", "");

@@ -80,8 +80,8 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
   it("/admin/coupons: batch, keys shown once and copied, search, disable, greyed rows, delete by name", async () => {
     const batch = `promo-${locale}`;
     // a spent gift code and a used single code, made through the API
-    const [gift] = await createCodes({ name: `gift-${locale}`, quota: 1000, is_gift: true, max_uses: 1 });
-    const [single] = await createCodes({ name: `used-${locale}`, quota: 1000 });
+    const [gift] = await createCodes({ name: `gift-${locale}`, quota: 50000, is_gift: true, max_uses: 1 });
+    const [single] = await createCodes({ name: `used-${locale}`, quota: 50000 });
     const taker = await seedUser(server, { username: `taker-${locale}` });
     expect((await taker.client.post("/api/user/topup", { key: gift })).success).toBe(true);
     expect((await taker.client.post("/api/user/topup", { key: single })).success).toBe(true);

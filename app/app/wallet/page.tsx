@@ -1,5 +1,5 @@
-// /app/wallet (docs/redemptions.md, "Wallet page"): a row of cards (balance and plan, redeem),
-// then the wallet's sections, one under another.
+// /app/wallet (docs/redemptions.md, "Wallet page"): the title, then a column of blocks: the row
+// of cards (balance and plan, redeem), then the wallet's sections, one under another.
 import { getTranslations } from "next-intl/server";
 import { PageTitle } from "@/components/ui/card";
 import { WalletOverview } from "@/components/wallet/wallet-overview";
@@ -14,9 +14,11 @@ export default async function Page({ searchParams }: { searchParams: Promise<{ c
   const q = await searchParams;
   const code = (Array.isArray(q.code) ? q.code[0] : q.code)?.trim().slice(0, 200) ?? "";
   return (
-    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6">
+    <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <PageTitle>{t("title")}</PageTitle>
-      <WalletOverview presetCode={code} />
+      <div className="flex flex-col gap-6">
+        <WalletOverview presetCode={code} />
+      </div>
     </div>
   );
 }
