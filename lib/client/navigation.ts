@@ -28,7 +28,6 @@ export const UNBUILT_ROUTES: ReadonlySet<string> = new Set([
   "/app/dashboard",
   "/app/logs/drawing",
   "/app/logs/tasks",
-  "/app/wallet",
   "/app/inbox",
   "/admin/coupons",
   "/admin/messages",
@@ -66,6 +65,8 @@ export function specSidebarGroups(status: NavStatus, role: number | undefined): 
       items: [
         { key: "channels", href: "/admin/channels" },
         { key: "coupons", href: "/admin/coupons" },
+        // the top-up orders: root only (docs/payments.md)
+        ...(isRootRole(role) ? [{ key: "topups", href: "/admin/topups" }] : []),
         { key: "messages", href: "/admin/messages" },
         { key: "users", href: "/admin/users" },
         { key: "settings", href: "/admin/settings" },
