@@ -8,20 +8,13 @@ import "server-only";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
 import { db, type Tx } from "@/lib/db/client";
 import { getBool, getNumber } from "@/lib/options/store";
+import { rebateOf } from "@/lib/payments/rebate";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
 
 export const LOG_TYPE_TOP_UP = 1;
 
 export type CompletedBy = "notify" | "webhook" | "admin";
 export type CompleteResult = "completed" | "already" | "missing";
-
-// floor(quota × percentage / 100) in integers; the percentage may carry decimals (55.5),
-// kept to four places.
-export function rebateOf(quota: bigint, percentage: number): bigint {
-  if (!Number.isFinite(percentage) || percentage <= 0) return 0n;
-  const scaled = BigInt(Math.round(Math.min(percentage, 100) * 10_000));
-  return (quota * scaled) / 1_000_000n;
-}
 
 // With invitations (AffEnabled) and rebates (RebateEnabled) on, the invitee's inviter earns
 // RebatePercentage of the credited quota as invitation earnings (aff_quota), once per order:
