@@ -149,6 +149,40 @@ describe("wallet top-up", () => {
   });
 });
 
+describe("Stripe in the settings and the wallet", () => {
+  it.each(LOCALES)("the root sets the Stripe options; the wallet then offers Stripe at its price (%s)", async (locale) => {
+    const m = MESSAGES[locale];
+    const unit = locale === "zh" ? "9" : "8.5";
+    const { ctx, page } = await newPage(locale);
+    await login(page, locale, "root", ROOT_PASSWORD);
+    await page.goto(`${server.url}/admin/settings?tab=system`);
+    const stripe = page.locator("form").filter({ has: page.getByRole("heading", { name: m.settings.system.stripe, exact: true }) });
+    await stripe.waitFor();
+    await stripe.getByLabel(m.settings.labels.StripeApiSecret).fill("sk_test_e2e_never_shown");
+    await stripe.getByLabel(m.settings.labels.StripeWebhookSecret).fill("whsec_e2e_never_shown");
+    await stripe.getByLabel(m.settings.labels.StripeUnitPrice, { exact: true }).fill(unit);
+    await stripe.getByRole("button", { name: m.settingsKit.save }).click();
+    await expectToast(page, m.settingsKit.saved);
+    await page.reload();
+    await stripe.waitFor();
+    expect(await stripe.locator('[data-secret-state="set"]').count()).toBe(2);
+    expect(await page.content()).not.toContain("sk_test_e2e_never_shown");
+    await shoot(page, locale, "payments-settings-stripe");
+    await ctx.close();
+    const { ctx: ctx2, page: wallet } = await newPage(locale);
+    await login(wallet, locale, USER.username, USER.password);
+    await wallet.goto(`${server.url}/app/wallet`);
+    const form = wallet.getByTestId("topup-form");
+    await form.getByLabel(m.payments.methods.stripe, { exact: true }).check();
+    await form.getByRole("button", { name: fmt(m.payments.presetDollars, { n: 1 }), exact: true }).click();
+    await form.getByRole("button", { name: m.payments.next, exact: true }).click();
+    expect(await wallet.getByTestId("topup-price").textContent()).toBe(`$${Number(unit).toFixed(2)}`);
+    await wallet.getByRole("button", { name: m.payments.back, exact: true }).click();
+    await form.waitFor();
+    await ctx2.close();
+  });
+});
+
 describe("/admin/topups", () => {
   it.each(LOCALES)("lists and searches orders, and completes a pending one by hand (%s)", async (locale) => {
     const m = MESSAGES[locale].payments;
