@@ -1,4 +1,4 @@
-// The shapes of the top-up calls (lib/payments/list-topups.ts).
+// The shapes of the top-up calls (lib/payments/order-view.ts).
 export type TopUpOrder = {
   id: number;
   user_id: number;

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { page, pageSize } from "@/lib/channels/query";
 import { route } from "@/lib/http/route";
-import { listAllTopUps } from "@/lib/payments/list-topups";
+import { listAllTopUps } from "@/lib/payments/list-all-topups";
 
 const listQuery = z.object({ p: page, page_size: pageSize(10), keyword: z.string().trim().max(128).optional() });
 

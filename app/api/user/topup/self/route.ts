@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { page, pageSize } from "@/lib/channels/query";
 import { route } from "@/lib/http/route";
-import { listOwnTopUps } from "@/lib/payments/list-topups";
+import { listOwnTopUps } from "@/lib/payments/list-own-topups";
 
 const query = z.object({ p: page, page_size: pageSize(10), keyword: z.string().trim().max(128).optional() });
 

@@ -1,41 +1,11 @@
-// The top-up orders: a user's own (GET /api/user/topup/self) and, for the root, everyone's
-// (GET /api/user/topup), newest first, paged as new-api pages them ({items, total, page,
-// page_size}). The root searches by trade number (substring), user id or username.
+// GET /api/user/topup (root): every top-up order, newest first, with the owner's username;
+// the keyword matches the trade number (substring), the user id, or the username (substring).
 import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { containsText } from "@/lib/db/like";
-
-type Paging = { page: number; size: number; keyword?: string };
-type Order = Awaited<ReturnType<ReturnType<typeof db>["topUp"]["findMany"]>>[number];
-
-export function orderView(o: Order) {
-  return {
-    id: o.id,
-    user_id: o.user_id,
-    amount: o.amount,
-    money: o.money,
-    currency: o.currency,
-    trade_no: o.trade_no,
-    payment_method: o.payment_method,
-    provider: o.provider,
-    status: o.status,
-    create_time: o.create_time,
-    complete_time: o.complete_time,
-    completed_by: o.completed_by,
-  };
-}
-
-export async function listOwnTopUps({ ctx, input }: { ctx: UserCtx; input: Paging }) {
-  const where: Prisma.TopUpWhereInput = { user_id: ctx.user.id };
-  if (input.keyword) where.trade_no = containsText(input.keyword);
-  const [rows, total] = await Promise.all([
-    db().topUp.findMany({ where, orderBy: { id: "desc" }, skip: (input.page - 1) * input.size, take: input.size }),
-    db().topUp.count({ where }),
-  ]);
-  return { items: rows.map(orderView), total, page: input.page, page_size: input.size };
-}
+import { orderView, type Paging } from "@/lib/payments/order-view";
 
 export async function listAllTopUps({ input }: { ctx: UserCtx; input: Paging }) {
   const where: Prisma.TopUpWhereInput = {};
