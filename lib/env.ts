@@ -38,6 +38,9 @@ const schema = z.object({
   // grows with them, and parsing holds every other call (docs/limits.md).
   RELAY_MAX_JSON_TOKENS: z.coerce.number().int().min(1000).default(200_000),
   RELAY_MAX_JSON_KEYS: z.coerce.number().int().min(100).default(20_000),
+  // Where the Stripe client sends its API calls instead of https://api.stripe.com (a local
+  // mock in the tests): protocol, host and port of this URL (docs/payments.md).
+  STRIPE_API_BASE: z.string().url().optional(),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -86,6 +86,18 @@ export function SystemTab() {
         <OptionJson name="TopupGroupRatio" label={L("TopupGroupRatio")} rows={6} />
       </SettingsSection>
 
+      <SettingsSection title={t("stripe")} keys={["StripeApiSecret", "StripeWebhookSecret", "StripePriceId", "StripeUnitPrice", "StripeMinTopUp"]}>
+        {noServerAddress && <Alert tone="warning">{t("paymentNeedsServerAddress")}</Alert>}
+        <p className="text-sm text-zinc-500">{t("stripeHint", { address: (options.ServerAddress ?? "").trim() || "https://…" })}</p>
+        <FieldGrid>
+          <OptionSecret name="StripeApiSecret" label={L("StripeApiSecret")} />
+          <OptionSecret name="StripeWebhookSecret" label={L("StripeWebhookSecret")} />
+          <OptionText name="StripePriceId" label={L("StripePriceId")} placeholder="price_…" hint={t("stripePriceIdHint")} />
+          <OptionNumber name="StripeUnitPrice" label={L("StripeUnitPrice")} step={0.01} />
+          <OptionNumber name="StripeMinTopUp" label={L("StripeMinTopUp")} />
+        </FieldGrid>
+      </SettingsSection>
+
       <SettingsSection title={t("login")} keys={["PasswordLoginEnabled", "PasswordRegisterEnabled", "EmailVerificationEnabled", "RegisterEnabled"]}>
         <FieldGrid cols={2}>
           <OptionSwitch name="PasswordLoginEnabled" label={L("PasswordLoginEnabled")} confirm={async (next) => next || (await askPasswordOff())} />

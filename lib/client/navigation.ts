@@ -64,6 +64,8 @@ export function specSidebarGroups(status: NavStatus, role: number | undefined): 
       items: [
         { key: "channels", href: "/admin/channels" },
         { key: "coupons", href: "/admin/coupons" },
+        // the top-up orders: root only (docs/payments.md)
+        ...(isRootRole(role) ? [{ key: "topups", href: "/admin/topups" }] : []),
         { key: "messages", href: "/admin/messages" },
         { key: "users", href: "/admin/users" },
         { key: "settings", href: "/admin/settings" },

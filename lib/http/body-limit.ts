@@ -11,12 +11,18 @@ export const CONSOLE_MAX_BODY_BYTES = 1024 * 1024;
 // Routes that take more (their route() is given the same maxBodyBytes).
 export const CHANNEL_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const LARGER: Record<string, number> = { "/api/channel": CHANNEL_MAX_BODY_BYTES };
+// Payment callbacks are public and small: refused past 64 KiB (docs/payments.md).
+export const PAYMENT_CALLBACK_MAX_BODY_BYTES = 64 * 1024;
+const CALLBACKS: Record<string, number> = {
+  "/api/user/epay/notify": PAYMENT_CALLBACK_MAX_BODY_BYTES,
+  "/api/stripe/webhook": PAYMENT_CALLBACK_MAX_BODY_BYTES,
+};
 
 export function consoleBodyLimit(url: string): number {
   const q = url.indexOf("?");
   let path = q === -1 ? url : url.slice(0, q);
   if (path.length > 5 && path.endsWith("/")) path = path.slice(0, -1);
-  return LARGER[path] ?? CONSOLE_MAX_BODY_BYTES;
+  return LARGER[path] ?? CALLBACKS[path] ?? CONSOLE_MAX_BODY_BYTES;
 }
 
 // true: go on at once (no body, or a declared length within the limit: the HTTP parser

@@ -271,6 +271,15 @@ export const serverMessages = {
   redemption_not_yet_valid: { zh: "该兑换码尚未生效", en: "This code is not valid yet" },
   redemption_expired: { zh: "该兑换码已过期", en: "This code has expired" },
   redemption_gift_already: { zh: "你已经兑换过这个礼品码", en: "You have already redeemed this gift code" },
+
+  // online top-up (lib/payments, docs/payments.md)
+  topup_disabled: { zh: "管理员未开启在线充值", en: "The admin has turned off online top-up" },
+  topup_amount_min: { zh: "充值金额不能小于 ${min}", en: "The top-up amount cannot be less than ${min}" },
+  topup_payment_failed: { zh: "拉起支付失败", en: "Payment request failed" },
+  topup_order_not_found: { zh: "订单不存在", en: "The order does not exist" },
+  topup_order_not_pending: { zh: "订单不是待支付状态", en: "The order is not pending" },
+  topup_completed: { zh: "订单已完成，额度已到账", en: "Order completed, the quota was credited" },
+  topup_already_completed: { zh: "订单此前已完成，未重复入账", en: "The order was already completed; nothing was credited again" },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof serverMessages;

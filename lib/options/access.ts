@@ -63,6 +63,9 @@ const ROOT_ONLY_KEYS = new Set([
   "Price",
   "MinTopUp",
   "TopupGroupRatio",
+  "StripePriceId",
+  "StripeUnitPrice",
+  "StripeMinTopUp",
   // modes
   "DemoSiteEnabled",
   "SelfUseModeEnabled",

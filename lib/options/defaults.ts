@@ -199,6 +199,12 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   EpayKey: "",
   PayAddress: "",
   CustomCallbackAddress: "",
+  // Stripe Checkout (docs/payments.md)
+  StripeApiSecret: "",
+  StripeWebhookSecret: "",
+  StripePriceId: "",
+  StripeUnitPrice: "8",
+  StripeMinTopUp: "1",
 
   // outbound requests (docs/outbound.md): channels on loopback and private addresses
   "fetch_setting.allow_private_ip": "false",

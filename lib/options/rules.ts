@@ -40,6 +40,8 @@ export const RANGES: Record<string, NumberRange> = {
   QuotaPerUnit: { min: 1, int: false },
   Price: { min: 0, int: false },
   MinTopUp: { min: 0, int: false },
+  StripeUnitPrice: { min: 0, int: false },
+  StripeMinTopUp: { min: 0, int: false },
   ChannelDisableThreshold: { min: 1, int: true },
   // the relay makes at most 10 retries (lib/relay/handler.ts)
   RetryTimes: { min: 0, max: 10, int: true },
@@ -82,7 +84,21 @@ export const URL_KEYS = new Set([
 ]);
 export const FALLBACK_VALUES = ["fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio"];
 // Payment settings are refused until ServerAddress is set (the callbacks need it).
-export const PAYMENT_KEYS = new Set(["PayAddress", "EpayId", "EpayKey", "Price", "MinTopUp", "TopupGroupRatio", "CustomCallbackAddress"]);
+export const PAYMENT_KEYS = new Set([
+  "PayAddress",
+  "EpayId",
+  "EpayKey",
+  "Price",
+  "MinTopUp",
+  "TopupGroupRatio",
+  "CustomCallbackAddress",
+  // Stripe (docs/payments.md)
+  "StripeApiSecret",
+  "StripeWebhookSecret",
+  "StripePriceId",
+  "StripeUnitPrice",
+  "StripeMinTopUp",
+]);
 
 // Secrets are write-only: GET /api/option/ never returns their values.
 export const SECRET_OPTION_KEYS = new Set([
@@ -96,6 +112,8 @@ export const SECRET_OPTION_KEYS = new Set([
   "SMTPToken",
   "EpayKey",
   "WorkerValidKey",
+  "StripeApiSecret",
+  "StripeWebhookSecret",
 ]);
 
 export const isBooleanOption = (key: string) =>

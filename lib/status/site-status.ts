@@ -3,6 +3,7 @@
 // never a secret.
 import "server-only";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
+import { epayConfig, stripeConfig } from "@/lib/payments/config";
 import { isSetupDone } from "@/lib/setup/state";
 import { APP_VERSION, START_TIME } from "@/lib/version";
 
@@ -26,6 +27,11 @@ export async function siteStatus() {
     start_time: START_TIME,
     price: getNumber("Price", 7.3),
     min_topup: getNumber("MinTopUp", 1),
+    // which online top-up methods are on (docs/payments.md, "Off"); never a key
+    enable_online_topup: epayConfig().enabled,
+    enable_stripe_topup: stripeConfig().enabled,
+    stripe_unit_price: getNumber("StripeUnitPrice", 8),
+    stripe_min_topup: getNumber("StripeMinTopUp", 1),
     // features
     enable_drawing: getBool("DrawingEnabled"),
     enable_task: getBool("TaskEnabled"),

@@ -1,7 +1,9 @@
 // /app/wallet (docs/redemptions.md, "Wallet page"): the title, then a column of blocks: the row
-// of cards (balance and plan, redeem), then the wallet's sections, one under another.
+// of cards (balance and plan, redeem), then the wallet's sections, one under another: online
+// top-up with the order history (docs/payments.md).
 import { getTranslations } from "next-intl/server";
 import { PageTitle } from "@/components/ui/card";
+import { TopUpSection } from "@/components/wallet/topup-section";
 import { WalletOverview } from "@/components/wallet/wallet-overview";
 
 export async function generateMetadata() {
@@ -18,6 +20,7 @@ export default async function Page({ searchParams }: { searchParams: Promise<{ c
       <PageTitle>{t("title")}</PageTitle>
       <div className="flex flex-col gap-6">
         <WalletOverview presetCode={code} />
+        <TopUpSection />
       </div>
     </div>
   );

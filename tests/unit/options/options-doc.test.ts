@@ -158,6 +158,11 @@ const SPEC_KEYS = [
   "EpayKey",
   "PayAddress",
   "CustomCallbackAddress",
+  "StripeApiSecret",
+  "StripeWebhookSecret",
+  "StripePriceId",
+  "StripeUnitPrice",
+  "StripeMinTopUp",
   // Branding
   "SystemName",
   "Logo",

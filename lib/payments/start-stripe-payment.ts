@@ -1,0 +1,74 @@
+// POST /api/user/stripe/pay: creates a pending Stripe order and a Checkout Session for it
+// (client_reference_id and metadata.trade_no = the trade number) and answers the session's
+// URL. The session's amount_total becomes the order's money: the webhook compares the paid
+// total with it (docs/payments.md, "Stripe").
+import "server-only";
+import type Stripe from "stripe";
+import { nowSeconds } from "@/lib/billing/ledger";
+import type { UserCtx } from "@/lib/ctx";
+import { db } from "@/lib/db/client";
+import { AppError, describeError } from "@/lib/errors";
+import { fromCents, quotaPerUnit, siteBase, stripeConfig, stripeMoney, toCents, TOPUP_SUCCESS_PATH } from "@/lib/payments/config";
+import { checkMinimum } from "@/lib/payments/minimum";
+import type { AmountInput } from "@/lib/payments/schemas";
+import { stripeClient } from "@/lib/payments/stripe-client";
+import { newTradeNo } from "@/lib/payments/trade-no";
+
+export async function startStripePayment({ ctx, input }: { ctx: UserCtx; input: AmountInput }) {
+  const cfg = stripeConfig();
+  if (!cfg.enabled) throw new AppError("RULE", "topup_disabled");
+  checkMinimum("stripe", input.amount);
+  const { money, unitPrice } = stripeMoney(input.amount, ctx.user.group);
+  if (!(money > 0)) throw new AppError("RULE", "topup_payment_failed");
+  const tradeNo = newTradeNo(ctx.user.id);
+  const order = await db().topUp.create({
+    data: {
+      user_id: ctx.user.id,
+      amount: BigInt(input.amount) * BigInt(quotaPerUnit()),
+      money,
+      trade_no: tradeNo,
+      payment_method: "stripe",
+      provider: "stripe",
+      currency: "USD",
+      top_up_code: input.top_up_code,
+      status: "pending",
+      create_time: BigInt(nowSeconds()),
+    },
+  });
+  const lineItem: Stripe.Checkout.SessionCreateParams.LineItem = cfg.priceId
+    ? { price: cfg.priceId, quantity: input.amount }
+    : { price_data: { currency: "usd", unit_amount: toCents(unitPrice), product_data: { name: `Top-up ${input.amount} USD` } }, quantity: input.amount };
+  const base = siteBase();
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripeClient(cfg.apiSecret).checkout.sessions.create(
+      {
+        mode: "payment",
+        client_reference_id: tradeNo,
+        metadata: { trade_no: tradeNo },
+        line_items: [lineItem],
+        success_url: base + TOPUP_SUCCESS_PATH,
+        cancel_url: base + "/app/wallet",
+      },
+      { idempotencyKey: tradeNo },
+    );
+  } catch (err) {
+    // describeError masks anything shaped like a key; the payer sees only the catalogue text.
+    console.error("[payments] stripe session failed:", describeError(err));
+    await db().topUp.update({ where: { id: order.id }, data: { status: "failed" } });
+    throw new AppError("UPSTREAM", "topup_payment_failed");
+  }
+  if (!session.url) {
+    await db().topUp.update({ where: { id: order.id }, data: { status: "failed" } });
+    throw new AppError("UPSTREAM", "topup_payment_failed");
+  }
+  await db().topUp.update({
+    where: { id: order.id },
+    data: {
+      provider_ref: session.id,
+      money: typeof session.amount_total === "number" ? fromCents(session.amount_total) : money,
+      currency: (session.currency ?? "usd").toUpperCase(),
+    },
+  });
+  return { pay_link: session.url };
+}
