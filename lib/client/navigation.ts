@@ -28,7 +28,6 @@ export const UNBUILT_ROUTES: ReadonlySet<string> = new Set([
   "/app/dashboard",
   "/app/logs/drawing",
   "/app/logs/tasks",
-  "/app/wallet",
   "/app/inbox",
   "/admin/coupons",
   "/admin/messages",
