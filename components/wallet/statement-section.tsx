@@ -65,15 +65,15 @@ function signed(units: number, display: QuotaDisplay): string {
 
 function columns(t: T, display: QuotaDisplay, onRef: (ref: string) => void): ColumnDef<LedgerRow>[] {
   return [
-    { id: "time", meta: { label: t("columns.time") }, cell: ({ row }) => <span className="whitespace-nowrap">{formatTimestamp(row.original.created_at)}</span> },
+    {
+      id: "time",
+      meta: { label: t("columns.time") },
+      cell: ({ row }) => <span className="whitespace-nowrap">{formatTimestamp(row.original.created_at)}</span>,
+    },
     {
       id: "kind",
       meta: { label: t("columns.kind") },
-      cell: ({ row }) => (
-        <Badge color={KIND_COLOR[row.original.kind] ?? (row.original.delta >= 0 ? "green" : "gray")}>
-          {kindLabel(t, row.original.kind)}
-        </Badge>
-      ),
+      cell: ({ row }) => <Badge color={KIND_COLOR[row.original.kind] ?? (row.original.delta >= 0 ? "green" : "gray")}>{kindLabel(t, row.original.kind)}</Badge>,
     },
     {
       id: "amount",

@@ -1,6 +1,7 @@
 // CSV cells (RFC 4180): a cell holding a comma, a quote or a line break is quoted, its quotes
 // doubled. A text cell starting with = + - @ (or a tab / carriage return) would be read as a
 // formula by a spreadsheet: it gets a leading apostrophe. Numbers are written as they are.
+import "server-only";
 export function csvText(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;

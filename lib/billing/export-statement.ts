@@ -13,7 +13,20 @@ import { statementOwner, statementWhere, tokenNames, type StatementFilters } fro
 export const STATEMENT_EXPORT_MAX_ROWS = 100_000;
 const CHUNK = 1000;
 
-const HEADER = ["id", "time_utc", "created_at", "kind", "kind_label", "delta", "delta_usd", "balance_after", "balance_after_usd", "ref", "token_id", "token_name"];
+const HEADER = [
+  "id",
+  "time_utc",
+  "created_at",
+  "kind",
+  "kind_label",
+  "delta",
+  "delta_usd",
+  "balance_after",
+  "balance_after_usd",
+  "ref",
+  "token_id",
+  "token_name",
+];
 
 function kindLabel(locale: "zh" | "en", kind: string): string {
   const kinds = (locale === "en" ? en : zh).statement.kinds as Record<string, string>;

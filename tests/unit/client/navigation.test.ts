@@ -45,7 +45,12 @@ describe("unbuilt routes", () => {
     for (const item of everything.flatMap((g) => g.items)) expect(pageExists(item.href), item.href).toBe(true);
   });
   it("hides the entries whose page is missing, and keeps the others in the spec's order", () => {
-    expect(keys(everything)).toEqual({ chat: ["playground"], console: ["tokens", "usageLogs"], admin: ["channels", "users", "settings"], personal: ["me"] });
+    expect(keys(everything)).toEqual({
+      chat: ["playground"],
+      console: ["tokens", "usageLogs"],
+      admin: ["channels", "users", "settings"],
+      personal: ["wallet", "me"],
+    });
     expect(isBuilt("/chat/3")).toBe(false);
     expect(isBuilt("/app/tokens")).toBe(true);
   });
