@@ -30,7 +30,7 @@ export type LedgerRow = {
   token_id: number;
   token_name: string;
 };
-type LedgerPage = { items: LedgerRow[]; page: number; page_size: number; total: number };
+type LedgerPage = { items: LedgerRow[]; page: number; page_size: number; total: number; total_capped: boolean };
 type Filters = { kind: string; ref: string; start: number | null; end: number | null };
 type T = ReturnType<typeof useTranslations<"statement">>;
 
@@ -58,8 +58,15 @@ const KIND_COLOR: Record<string, BadgeColor> = {
   admin_adjust: "purple",
 };
 
+// As the console formats quota (renderQuota), with six decimals in currency so that a call of
+// a few units still shows, and the zeros past the cents dropped ($5.00, $0.000172).
+function money(units: number, display: QuotaDisplay): string {
+  const text = renderQuota(units, display, 6);
+  return display.displayInCurrency ? text.replace(/(\.\d\d\d*?)0+$/, "$1") : text;
+}
+
 function signed(units: number, display: QuotaDisplay): string {
-  const text = renderQuota(Math.abs(units), display, 6);
+  const text = money(Math.abs(units), display);
   return units > 0 ? `+${text}` : units < 0 ? `-${text}` : text;
 }
 
@@ -90,7 +97,7 @@ function columns(t: T, display: QuotaDisplay, onRef: (ref: string) => void): Col
     {
       id: "balance",
       meta: { label: t("columns.balanceAfter"), className: "text-right tabular-nums", headerClassName: "text-right" },
-      cell: ({ row }) => <span title={t("units", { units: row.original.balance_after })}>{renderQuota(row.original.balance_after, display, 6)}</span>,
+      cell: ({ row }) => <span title={t("units", { units: row.original.balance_after })}>{money(row.original.balance_after, display)}</span>,
     },
     {
       id: "ref",
@@ -216,6 +223,11 @@ export function StatementSection({ userId }: { userId?: number }) {
           </Button>
         </div>
       </form>
+      {data?.total_capped && (
+        <p role="status" className="mb-2 text-sm text-amber-700 dark:text-amber-400">
+          {t("capped", { rows: data.total })}
+        </p>
+      )}
       <DataTable<LedgerRow>
         id={userId === undefined ? "statement" : "statement-admin"}
         columns={columns(t, display, byRef)}

@@ -5,13 +5,18 @@ import { db } from "@/lib/db/client";
 import type { UserCtx } from "@/lib/ctx";
 import { statementOwner, statementWhere, tokenNames, type StatementQuery } from "@/lib/billing/statement-query";
 
+// The total is counted up to this many rows (an index range of at most that length): a user with
+// millions of relay rows gets `total_capped: true` and narrows the time range for older rows.
+export const STATEMENT_COUNT_CAP = 10_000;
+
 export async function listStatement({ ctx, input }: { ctx: UserCtx; input: { query: StatementQuery; userId?: number } }) {
   const q = input.query;
   const userId = await statementOwner(ctx, input.userId);
   const where = statementWhere(userId, q);
   const [rows, total] = await Promise.all([
     db().quotaLedger.findMany({ where, orderBy: { id: "desc" }, skip: (q.p - 1) * q.page_size, take: q.page_size }),
-    db().quotaLedger.count({ where }),
+    // newest first, like the page: a recent time range is counted without walking older rows
+    db().quotaLedger.count({ where, orderBy: { id: "desc" }, take: STATEMENT_COUNT_CAP + 1 }),
   ]);
   const names = await tokenNames(rows.map((r) => r.token_id));
   const items = rows.map((r) => ({
@@ -24,5 +29,6 @@ export async function listStatement({ ctx, input }: { ctx: UserCtx; input: { que
     token_id: r.token_id,
     token_name: names.get(r.token_id) ?? "",
   }));
-  return { items, page: q.p, page_size: q.page_size, total };
+  const capped = total > STATEMENT_COUNT_CAP;
+  return { items, page: q.p, page_size: q.page_size, total: capped ? STATEMENT_COUNT_CAP : total, total_capped: capped };
 }

@@ -137,13 +137,29 @@ describe("the statement", () => {
     const seen: number[] = [];
     for (let p = 1; p <= Math.ceil(all.length / 3); p++) {
       const page = await statement(alice.client, `p=${p}&page_size=3`);
-      expect(page.data).toMatchObject({ page: p, page_size: 3, total: all.length });
+      expect(page.data).toMatchObject({ page: p, page_size: 3, total: all.length, total_capped: false });
       seen.push(...page.data.items.map((r) => r.id));
     }
     expect(seen).toEqual(all);
     expect((await statement(alice.client, "p=999&page_size=3")).data.items).toEqual([]);
     // out-of-range sizes are clamped as in the other lists
     expect((await statement(alice.client, "page_size=100000")).data.page_size).toBe(100);
+  });
+
+  it("counts at most 10000 rows, saying so, and shows a kind it does not know as it is", async () => {
+    const dave = await makeUser(server, root, "dave");
+    // 10001 rows of a kind no code writes, each moving nothing (the balance stays consistent)
+    await execDb(
+      server,
+      "WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 10001) " +
+        "INSERT INTO quota_ledger (user_id, token_id, delta, balance_after, kind, ref, created_at) SELECT CAST($1 AS INTEGER), 0, 0, 0, 'test_bulk', 'bulk', 1700000000 FROM s",
+      [dave.id],
+    );
+    const first = await statement(dave.client, "page_size=5");
+    expect(first.data).toMatchObject({ total: 10000, total_capped: true, page: 1, page_size: 5 });
+    expect(first.data.items).toHaveLength(5);
+    expect(first.data.items[0]).toMatchObject({ kind: "test_bulk", delta: 0, ref: "bulk" });
+    expect((await statement(dave.client, "kind=test_bulk&start_timestamp=1700000001")).data).toMatchObject({ total: 0, total_capped: false });
   });
 
   it("filters by kind, reference, token and time range", async () => {
@@ -284,7 +300,7 @@ describe("the ledger check", () => {
     const r = await root.get<Check>("/api/ledger/check");
     expect(r.success, r.message).toBe(true);
     expect(r.data).toMatchObject({ ok: true, users: [], tokens: [] });
-    expect(r.data.users_checked).toBe(5);
+    expect(r.data.users_checked).toBe(6);
     expect(r.data.tokens_checked).toBe(1);
     // the token's usage is exactly what its relay movements took
     const used = await queryDb<{ used_quota: unknown }>(server, "SELECT used_quota FROM tokens WHERE id = $1", [tokenId]);
