@@ -74,16 +74,19 @@ function columns(t: T, display: QuotaDisplay, onRef: (ref: string) => void): Col
   return [
     {
       id: "time",
+      header: t("columns.time"),
       meta: { label: t("columns.time") },
       cell: ({ row }) => <span className="whitespace-nowrap">{formatTimestamp(row.original.created_at)}</span>,
     },
     {
       id: "kind",
+      header: t("columns.kind"),
       meta: { label: t("columns.kind") },
       cell: ({ row }) => <Badge color={KIND_COLOR[row.original.kind] ?? (row.original.delta >= 0 ? "green" : "gray")}>{kindLabel(t, row.original.kind)}</Badge>,
     },
     {
       id: "amount",
+      header: t("columns.amount"),
       meta: { label: t("columns.amount"), className: "text-right tabular-nums", headerClassName: "text-right" },
       cell: ({ row }) => (
         <span
@@ -96,11 +99,13 @@ function columns(t: T, display: QuotaDisplay, onRef: (ref: string) => void): Col
     },
     {
       id: "balance",
+      header: t("columns.balanceAfter"),
       meta: { label: t("columns.balanceAfter"), className: "text-right tabular-nums", headerClassName: "text-right" },
       cell: ({ row }) => <span title={t("units", { units: row.original.balance_after })}>{money(row.original.balance_after, display)}</span>,
     },
     {
       id: "ref",
+      header: t("columns.reference"),
       meta: { label: t("columns.reference") },
       cell: ({ row }) =>
         row.original.ref ? (
@@ -116,6 +121,7 @@ function columns(t: T, display: QuotaDisplay, onRef: (ref: string) => void): Col
     },
     {
       id: "token",
+      header: t("columns.token"),
       meta: { label: t("columns.token") },
       cell: ({ row }) => (row.original.token_id ? <Badge>{row.original.token_name || `#${row.original.token_id}`}</Badge> : null),
     },

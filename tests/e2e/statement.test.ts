@@ -61,7 +61,9 @@ beforeAll(async () => {
     CheckInQuota: "5000",
     CheckInMaxQuota: "5000",
   });
-  expect((await root.post("/api/channel/", { name: "mock", type: 1, key: mock.key, base_url: mock.url, models: "gpt-4o-mini", group: "default" })).success).toBe(true);
+  expect(
+    (await root.post("/api/channel/", { name: "mock", type: 1, key: mock.key, base_url: mock.url, models: "gpt-4o-mini", group: "default" })).success,
+  ).toBe(true);
   carol = await makeUser(server, root, "carol");
   expect((await root.put("/api/user/", { id: carol.id, quota: 2_500_000 })).success).toBe(true);
   expect((await carol.client.post("/api/user/check_in")).success).toBe(true);
@@ -132,7 +134,7 @@ describe("the statement in the wallet", () => {
       // a reference shows one call's rows: the reservation and its settlement
       await section.getByRole("button", { name: m.statement.reset, exact: true }).click();
       await section.getByTestId(`ledger-row-${reserve.id}`).waitFor();
-      await section.getByRole("button", { name: reserve.ref, exact: true }).click();
+      await section.getByRole("button", { name: reserve.ref, exact: true }).first().click();
       await expect.poll(() => section.locator("tbody tr").count()).toBe(rows.items.filter((r) => r.ref === reserve.ref).length);
       expect(await section.getByLabel(s.filters.ref, { exact: true }).inputValue()).toBe(reserve.ref);
 
@@ -165,7 +167,7 @@ describe("the statement from the user editor", () => {
       const dialog = page.getByRole("dialog", { name: fmt(m.statement.dialogTitle, { name: "carol" }) });
       await dialog.getByTestId("statement-section").waitFor();
       await expect.poll(() => dialog.locator("tbody tr").count()).toBe(6);
-      expect(await dialog.getByText(m.statement.kinds.check_in, { exact: true }).count()).toBe(1);
+      expect(await dialog.locator("tbody").getByText(m.statement.kinds.check_in, { exact: true }).count()).toBe(1);
       await dialog.getByLabel(m.statement.filters.kind, { exact: true }).selectOption("admin_adjust");
       await dialog.getByRole("button", { name: m.statement.search, exact: true }).click();
       await expect.poll(() => dialog.locator("tbody tr").count()).toBe(1);
