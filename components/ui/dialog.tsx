@@ -11,17 +11,24 @@ type Props = {
   description?: ReactNode;
   children?: ReactNode;
   footer?: ReactNode;
+  // Extra classes of the panel (a wider dialog: "w-[min(72rem,96vw)]").
+  className?: string;
 };
 
 const OVERLAY = "fixed inset-0 z-40 bg-black/40";
 
 // A centred modal dialog.
-export function Dialog({ open, onOpenChange, title, description, children, footer }: Props) {
+export function Dialog({ open, onOpenChange, title, description, children, footer, className }: Props) {
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
         <D.Overlay className={OVERLAY} />
-        <D.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-zinc-900">
+        <D.Content
+          className={cn(
+            "fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[min(32rem,92vw)] -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-zinc-900",
+            className,
+          )}
+        >
           <Header title={title} description={description} />
           {children}
           {footer && <div className="flex justify-end gap-2">{footer}</div>}

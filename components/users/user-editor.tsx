@@ -8,6 +8,8 @@ import useSWR from "swr";
 import { FormSelect, FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Bindings } from "@/components/me/bindings";
+import { Dialog } from "@/components/ui/dialog";
+import { StatementSection } from "@/components/wallet/statement-section";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
@@ -33,6 +35,8 @@ function GroupSelect({ label }: { label: string }) {
 
 export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onSaved?: (u: User) => void; onCancel?: () => void }) {
   const t = useTranslations("userEditor");
+  const ts = useTranslations("statement");
+  const [statement, setStatement] = useState(false);
   const display = useQuotaDisplay();
   const other = userId !== undefined;
   const { data: user, error } = useSWR<User>(other ? `/api/user/${userId}` : "/api/user/self");
@@ -101,6 +105,19 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
             <GroupSelect label={t("group")} />
             <FormText name="quota" label={t("quota")} type="number" hint={t("quotaHint", { amount: renderQuota(Number(quotaValue) || 0, display) })} />
             <FormText name="remark" label={t("remark")} hint={t("remarkHint")} />
+            <div>
+              <Button variant="secondary" onClick={() => setStatement(true)}>
+                {ts("open")}
+              </Button>
+              <Dialog
+                open={statement}
+                onOpenChange={setStatement}
+                title={ts("dialogTitle", { name: user.display_name || user.username })}
+                className="w-[min(72rem,96vw)]"
+              >
+                {statement && <StatementSection userId={userId} />}
+              </Dialog>
+            </div>
           </>
         )}
         <div>

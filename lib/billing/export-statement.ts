@@ -1,0 +1,102 @@
+// GET /api/user/ledger/self/export and GET /api/user/{id}/ledger/export: the filtered statement
+// as CSV (docs/statement.md), streamed newest first in keyset chunks (id < last id, on the
+// index (user_id, id)), at most STATEMENT_EXPORT_MAX_ROWS rows.
+import "server-only";
+import en from "@/messages/en.json";
+import zh from "@/messages/zh.json";
+import { db } from "@/lib/db/client";
+import type { UserCtx } from "@/lib/ctx";
+import { csvLine, csvText, UTF8_BOM } from "@/lib/billing/csv";
+import { unitsToUsd } from "@/lib/billing/ledger-kinds";
+import { statementOwner, statementWhere, tokenNames, type StatementFilters } from "@/lib/billing/statement-query";
+
+export const STATEMENT_EXPORT_MAX_ROWS = 100_000;
+const CHUNK = 1000;
+
+const HEADER = [
+  "id",
+  "time_utc",
+  "created_at",
+  "kind",
+  "kind_label",
+  "delta",
+  "delta_usd",
+  "balance_after",
+  "balance_after_usd",
+  "ref",
+  "token_id",
+  "token_name",
+];
+
+function kindLabel(locale: "zh" | "en", kind: string): string {
+  const kinds = (locale === "en" ? en : zh).statement.kinds as Record<string, string>;
+  return kinds[kind] ?? kind;
+}
+
+const isoUtc = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
+
+export async function exportStatement({ ctx, input }: { ctx: UserCtx; input: { filters: StatementFilters; userId?: number } }): Promise<Response> {
+  const userId = await statementOwner(ctx, input.userId);
+  const where = statementWhere(userId, input.filters);
+  // A bounded count (at most cap + 1 rows are counted) tells, before the first byte, whether
+  // the file will be cut at the cap.
+  const truncated = (await db().quotaLedger.count({ where, take: STATEMENT_EXPORT_MAX_ROWS + 1 })) > STATEMENT_EXPORT_MAX_ROWS;
+  const encoder = new TextEncoder();
+  let lastId: number | null = null;
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(UTF8_BOM + csvLine(HEADER)));
+    },
+    async pull(controller) {
+      try {
+        const take = Math.min(CHUNK, STATEMENT_EXPORT_MAX_ROWS - sent);
+        const rows =
+          take > 0
+            ? await db().quotaLedger.findMany({
+                where: lastId === null ? where : Object.assign({}, where, { id: { lt: lastId } }),
+                orderBy: { id: "desc" },
+                take,
+              })
+            : [];
+        if (!rows.length) {
+          controller.close();
+          return;
+        }
+        const names = await tokenNames(rows.map((r) => r.token_id));
+        let text = "";
+        for (const r of rows) {
+          text += csvLine([
+            String(r.id),
+            isoUtc(r.created_at),
+            String(r.created_at),
+            csvText(r.kind),
+            csvText(kindLabel(ctx.locale, r.kind)),
+            String(r.delta),
+            unitsToUsd(r.delta),
+            String(r.balance_after),
+            unitsToUsd(r.balance_after),
+            csvText(r.ref),
+            String(r.token_id),
+            csvText(names.get(r.token_id) ?? ""),
+          ]);
+        }
+        lastId = rows[rows.length - 1].id;
+        sent += rows.length;
+        controller.enqueue(encoder.encode(text));
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+  });
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="statement-${userId}-${day}.csv"`,
+      "cache-control": "no-store",
+      "x-statement-rows-capped": truncated ? String(STATEMENT_EXPORT_MAX_ROWS) : "0",
+    },
+  });
+}
