@@ -33,7 +33,6 @@ export const UNBUILT_ROUTES: ReadonlySet<string> = new Set([
   "/admin/coupons",
   "/admin/messages",
   "/chat",
-  "/reset",
 ]);
 
 // Whether a page exists for this href (a /chat/{n} link counts as /chat).

@@ -249,6 +249,32 @@ export const serverMessages = {
   mapping_too_many: { zh: "模型映射最多包含 1000 个虚拟模型", en: "A model mapping holds at most 1000 virtual models" },
   mapping_saved: { zh: "模型映射已保存", en: "Model mapping saved" },
   mapping_reloaded: { zh: "已从数据库重新加载模型映射", en: "Model mapping reloaded from the database" },
+
+  // mail: codes, binding, password reset, test mail (docs/mail.md, docs/accounts-api.md)
+  email_code_sent: { zh: "验证码发送成功，请检查你的邮箱", en: "Verification code sent, check your mailbox" },
+  email_bound: { zh: "邮箱账户绑定成功", en: "Email bound" },
+  email_domain_not_allowed: {
+    zh: "管理员启用了邮箱域名白名单，你的邮箱地址的域名不在白名单中",
+    en: "The admin allows only whitelisted email domains; the domain of your address is not on the list",
+  },
+  email_alias_not_allowed: {
+    zh: "管理员启用了邮箱地址别名限制，该地址是别名（含 + 号）或已有地址的变体",
+    en: "The admin does not allow email aliases; this address uses + or is a variant of an existing address",
+  },
+  reset_link_invalid: { zh: "重置链接非法或已过期", en: "The reset link is invalid or has expired" },
+  reset_mail_sent: {
+    zh: "如果该邮箱已注册，重置邮件将在几分钟内送达，请检查你的邮箱",
+    en: "If this address is registered, a reset mail is on its way; check your mailbox",
+  },
+  reset_needs_server_address: {
+    zh: "管理员尚未设置服务器地址，无法发送重置链接",
+    en: "The admin has not set the server address, so no reset link can be sent",
+  },
+  test_mail_sent: { zh: "测试邮件已发送至 {to}", en: "Test mail sent to {to}" },
+  test_mail_no_address: {
+    zh: "你的账户没有绑定邮箱，请填写收件地址",
+    en: "Your account has no email address; enter an address to send to",
+  },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof serverMessages;
