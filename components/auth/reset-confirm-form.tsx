@@ -3,10 +3,10 @@
 // and shows the new password read-only; clicking it copies it (docs/accounts-api.md).
 import { useTranslations } from "next-intl";
 import Link from "next/link";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Field } from "@/components/ui/input";
+import { Field, Input } from "@/components/ui/input";
 import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
 import { AuthCard } from "./auth-card";
@@ -15,6 +15,7 @@ export function ResetConfirmForm({ email, token }: { email: string; token: strin
   const t = useTranslations("reset");
   const [busy, setBusy] = useState(false);
   const [password, setPassword] = useState("");
+  const passwordId = useId();
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -43,17 +44,20 @@ export function ResetConfirmForm({ email, token }: { email: string; token: strin
         {!token && <Alert tone="warning">{t("noToken")}</Alert>}
         <Field label={t("email")} value={email} readOnly />
         {password ? (
-          <>
-            <Field
-              label={t("newPassword")}
+          <div className="flex flex-col gap-1">
+            <label htmlFor={passwordId} className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
+              {t("newPassword")}
+            </label>
+            <Input
+              id={passwordId}
               value={password}
               readOnly
-              className="cursor-pointer font-mono"
+              className="w-full cursor-pointer font-mono"
               onClick={() => void copyText(password, "reset.copied")}
               data-testid="new-password"
-              hint={t("newPasswordHint")}
             />
-          </>
+            <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("newPasswordHint")}</p>
+          </div>
         ) : (
           <Button type="submit" disabled={busy || !token || !email} className="justify-center">
             {t("confirmSubmit")}

@@ -154,7 +154,7 @@ function EmailBindDialog({
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title={t("bindEmail")}
+      title={current ? t("changeEmail") : t("bindEmail")}
       footer={<DialogActions cancel={t("cancel")} onCancel={() => onOpenChange(false)} action={t("bindEmailConfirm")} onAction={bind} busy={busy} />}
     >
       <div className="flex items-end gap-2">
