@@ -18,7 +18,7 @@ export function useCountdown(seconds = RESEND_COOLDOWN_SECONDS) {
   return { left, start: () => setLeft(seconds) };
 }
 
-/** Calls send(); the countdown starts after any answer (a refusal is a request too, as the server counts it). */
+/** Calls send(); the countdown starts once a code was sent (a refused request may be retried at once: the server withdrew nothing it did not send). */
 export function SendCodeButton({ send, label }: { send: () => Promise<unknown>; label?: string }) {
   const t = useTranslations("mail");
   const { left, start } = useCountdown();
