@@ -11,14 +11,17 @@ import { api } from "@/lib/client/api";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import { registerBody, USERNAME_MAX } from "@/lib/users/field-rules";
+import { reportInvalid } from "@/components/ui/form-error";
+import { checkEmailCode } from "@/lib/client/validation";
 import { AuthCard } from "./auth-card";
+import { SendCodeButton } from "./send-code-button";
 
-type RegisterValues = { username: string; password: string; password2: string; email: string };
+type RegisterValues = { username: string; password: string; password2: string; email: string; verification_code: string };
 
 export function RegisterForm({ aff }: { aff: string | null }) {
   const t = useTranslations("register");
   const status = useStatus();
-  const methods = useRuleForm<RegisterValues>(registerBody, { username: "", password: "", password2: "", email: "" });
+  const methods = useRuleForm<RegisterValues>(registerBody, { username: "", password: "", password2: "", email: "", verification_code: "" });
   const [busy, setBusy] = useState(false);
 
   // The invitation code survives a detour (to the login page and back) in localStorage.
@@ -42,7 +45,13 @@ export function RegisterForm({ aff }: { aff: string | null }) {
     );
   }
 
+  const verify = status.email_verification;
+  const sendCode = () =>
+    api.get(`/api/verification?email=${encodeURIComponent(methods.getValues("email").trim())}`).then((r) => toast.success({ text: r.message }));
+
   async function submit(form: RegisterValues) {
+    const invalid = verify ? checkEmailCode(form.email, form.verification_code) : null;
+    if (invalid) return reportInvalid(invalid);
     setBusy(true);
     try {
       const affCode = aff ?? readItem(STORAGE_KEYS.aff) ?? undefined;
@@ -72,7 +81,20 @@ export function RegisterForm({ aff }: { aff: string | null }) {
           <FormText name="username" label={t("username")} maxLength={USERNAME_MAX} placeholder={t("usernamePlaceholder")} autoComplete="username" />
           <FormText name="password" label={t("password")} type="password" placeholder={t("passwordPlaceholder")} autoComplete="new-password" />
           <FormText name="password2" label={t("password2")} type="password" autoComplete="new-password" />
-          <FormText name="email" label={t("email")} type="email" placeholder={t("emailPlaceholder")} autoComplete="email" />
+          <div className="flex items-end gap-2">
+            <FormText
+              name="email"
+              label={verify ? t("emailRequired") : t("email")}
+              type="email"
+              placeholder={t("emailPlaceholder")}
+              autoComplete="email"
+              className="min-w-0 flex-1"
+            />
+            {verify && <SendCodeButton send={sendCode} />}
+          </div>
+          {verify && (
+            <FormText name="verification_code" label={t("verificationCode")} placeholder={t("verificationCodePlaceholder")} autoComplete="one-time-code" />
+          )}
           {aff && <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("invitedBy", { code: aff })}</p>}
           <Button type="submit" disabled={busy} className="justify-center">
             {t("submit")}

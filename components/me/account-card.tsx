@@ -13,7 +13,8 @@ import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
-import { checkDeleteConfirm } from "@/lib/client/validation";
+import { checkDeleteConfirm, checkEmailCode } from "@/lib/client/validation";
+import { SendCodeButton } from "@/components/auth/send-code-button";
 import { passwordChange } from "@/lib/users/field-rules";
 import { Bindings } from "./bindings";
 
@@ -115,16 +116,77 @@ function DeleteAccountDialog({ username, open, onOpenChange }: { username: strin
   );
 }
 
-export function AccountCard({ user }: { user: User }) {
+type EmailForm = { email: string; code: string };
+
+// Binding or changing the account's address with a mailed code (docs/accounts-api.md).
+function EmailBindDialog({
+  current,
+  open,
+  onOpenChange,
+  onBound,
+}: {
+  current: string;
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  onBound: () => void;
+}) {
   const t = useTranslations("me.account");
-  const [dialog, setDialog] = useState<"password" | "delete" | null>(null);
-  const openChange = (which: "password" | "delete") => (o: boolean) => setDialog(o ? which : null);
+  const [form, setForm] = useState<EmailForm>({ email: current, code: "" });
+  const [busy, setBusy] = useState(false);
+  const sendCode = () => api.get(`/api/verification?email=${encodeURIComponent(form.email.trim())}`).then((r) => toast.success({ text: r.message }));
+  async function bind() {
+    const invalid = checkEmailCode(form.email, form.code);
+    if (invalid) return reportInvalid(invalid);
+    setBusy(true);
+    try {
+      await api.get(`/api/oauth/email/bind?email=${encodeURIComponent(form.email.trim())}&code=${encodeURIComponent(form.code.trim())}`);
+      toast.success({ key: "me.account.emailBound" });
+      setForm({ email: form.email.trim(), code: "" });
+      onOpenChange(false);
+      onBound();
+    } catch {
+      // reported by the API helper
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={current ? t("changeEmail") : t("bindEmail")}
+      footer={<DialogActions cancel={t("cancel")} onCancel={() => onOpenChange(false)} action={t("bindEmailConfirm")} onAction={bind} busy={busy} />}
+    >
+      <div className="flex items-end gap-2">
+        <Field
+          label={t("email")}
+          type="email"
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+          autoComplete="email"
+          placeholder={t("emailPlaceholder")}
+          className="min-w-0 flex-1"
+        />
+        <SendCodeButton send={sendCode} />
+      </div>
+      <Field label={t("emailCode")} value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} autoComplete="one-time-code" />
+    </Dialog>
+  );
+}
+
+export function AccountCard({ user, onChanged }: { user: User; onChanged?: () => void }) {
+  const t = useTranslations("me.account");
+  const [dialog, setDialog] = useState<"password" | "delete" | "email" | null>(null);
+  const openChange = (which: "password" | "delete" | "email") => (o: boolean) => setDialog(o ? which : null);
   return (
     <Card title={t("title")}>
       <div className="flex flex-col gap-5">
         <Bindings user={user} />
         <AccessToken />
         <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" onClick={() => setDialog("email")}>
+            {user.email ? t("changeEmail") : t("bindEmail")}
+          </Button>
           <Button variant="secondary" onClick={() => setDialog("password")}>
             {t("changePassword")}
           </Button>
@@ -133,6 +195,7 @@ export function AccountCard({ user }: { user: User }) {
           </Button>
         </div>
       </div>
+      <EmailBindDialog current={user.email} open={dialog === "email"} onOpenChange={openChange("email")} onBound={() => onChanged?.()} />
       <ChangePasswordDialog open={dialog === "password"} onOpenChange={openChange("password")} />
       <DeleteAccountDialog username={user.username} open={dialog === "delete"} onOpenChange={openChange("delete")} />
     </Card>

@@ -30,7 +30,7 @@ export function MePage() {
               {status.aff_enabled && <InvitationCard user={user} onChanged={reload} />}
             </div>
           </div>
-          <AccountCard user={user} />
+          <AccountCard user={user} onChanged={reload} />
           <SettingsCard user={user} onSaved={reload} />
         </div>
       )}

@@ -18,6 +18,7 @@ import {
 import { Alert } from "@/components/ui/card";
 import { DomainWhitelist } from "./domain-whitelist";
 import { OidcSection } from "./oidc-section";
+import { TestMail } from "./test-mail";
 import { useLabel } from "./operation-tab";
 
 function OAuthSection({ title, prefix, trust }: { title: string; prefix: "GitHub" | "LinuxDO" | "IDCFlare"; trust?: boolean }) {
@@ -116,7 +117,7 @@ export function SystemTab() {
         <DomainWhitelist name="EmailDomainWhitelist" label={L("EmailDomainWhitelist")} />
       </SettingsSection>
 
-      <SettingsSection title={t("smtp")} keys={["SMTPServer", "SMTPPort", "SMTPAccount", "SMTPFrom", "SMTPToken", "SMTPSSLEnabled"]}>
+      <SettingsSection title={t("smtp")} keys={["SMTPServer", "SMTPPort", "SMTPAccount", "SMTPFrom", "SMTPToken", "SMTPSSLEnabled"]} actions={<TestMail />}>
         <FieldGrid>
           <OptionText name="SMTPServer" label={L("SMTPServer")} placeholder="smtp.example.com" />
           <OptionNumber name="SMTPPort" label={L("SMTPPort")} />

@@ -31,7 +31,6 @@ export const UNBUILT_ROUTES: ReadonlySet<string> = new Set([
   "/app/inbox",
   "/admin/messages",
   "/chat",
-  "/reset",
 ]);
 
 // Whether a page exists for this href (a /chat/{n} link counts as /chat).

@@ -280,6 +280,32 @@ export const serverMessages = {
   topup_order_not_pending: { zh: "订单不是待支付状态", en: "The order is not pending" },
   topup_completed: { zh: "订单已完成，额度已到账", en: "Order completed, the quota was credited" },
   topup_already_completed: { zh: "订单此前已完成，未重复入账", en: "The order was already completed; nothing was credited again" },
+
+  // mail: codes, binding, password reset, test mail (docs/mail.md, docs/accounts-api.md)
+  email_code_sent: { zh: "验证码发送成功，请检查你的邮箱", en: "Verification code sent, check your mailbox" },
+  email_bound: { zh: "邮箱账户绑定成功", en: "Email bound" },
+  email_domain_not_allowed: {
+    zh: "管理员启用了邮箱域名白名单，你的邮箱地址的域名不在白名单中",
+    en: "The admin allows only whitelisted email domains; the domain of your address is not on the list",
+  },
+  email_alias_not_allowed: {
+    zh: "管理员启用了邮箱地址别名限制，该地址是别名（含 + 号）或已有地址的变体",
+    en: "The admin does not allow email aliases; this address uses + or is a variant of an existing address",
+  },
+  reset_link_invalid: { zh: "重置链接非法或已过期", en: "The reset link is invalid or has expired" },
+  reset_mail_sent: {
+    zh: "如果该邮箱已注册，重置邮件将在几分钟内送达，请检查你的邮箱",
+    en: "If this address is registered, a reset mail is on its way; check your mailbox",
+  },
+  reset_needs_server_address: {
+    zh: "管理员尚未设置服务器地址，无法发送重置链接",
+    en: "The admin has not set the server address, so no reset link can be sent",
+  },
+  test_mail_sent: { zh: "测试邮件已发送至 {to}", en: "Test mail sent to {to}" },
+  test_mail_no_address: {
+    zh: "你的账户没有绑定邮箱，请填写收件地址",
+    en: "Your account has no email address; enter an address to send to",
+  },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof serverMessages;

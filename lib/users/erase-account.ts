@@ -22,6 +22,7 @@ export async function eraseAccount(tx: Tx, id: number, now: bigint): Promise<voi
       password: UNUSABLE_PASSWORD,
       display_name: "",
       email: "",
+      email_key: null,
       github_id: "",
       oidc_id: "",
       wechat_id: "",

@@ -121,3 +121,12 @@ export const settingBody = z.object({
   show_ip_in_logs: z.boolean({ error: "msg:invalid_parameter" }).optional(),
 });
 export type SettingInput = z.infer<typeof settingBody>;
+
+// E-mail codes, binding and password reset (docs/accounts-api.md). The human-check result
+// (turnstile) is accepted here; its check belongs to the human-check work.
+const emailParam = str.trim().max(200, "msg:email_invalid").optional().default("");
+export const verificationQuery = z.object({ email: emailParam, turnstile: str.optional() });
+export const emailBindQuery = z.object({ email: emailParam, code: str.trim().max(64).optional().default("") });
+export const resetRequestQuery = z.object({ email: emailParam, turnstile: str.optional() });
+export const resetBody = z.object({ email: emailParam, token: str.trim().max(128).optional().default("") });
+export const testMailBody = z.object({ to: str.trim().max(200, "msg:email_invalid").optional().default("") });

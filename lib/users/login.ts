@@ -21,7 +21,8 @@ export async function login({ ctx, input }: { ctx: Ctx; input: { username: strin
   const name = input.username.trim();
   let user = await db().user.findUnique({ where: { username: name } });
   if (!user && name.includes("@")) {
-    user = await db().user.findFirst({ where: { email: name, deleted_at: null }, orderBy: { id: "asc" } });
+    // Addresses are unique by their lowercased key (docs/accounts-api.md, "E-mail addresses").
+    user = await db().user.findFirst({ where: { email_key: name.toLowerCase(), deleted_at: null } });
   }
   const ok = await verifyPassword(input.password, user?.password ?? DUMMY_HASH);
   if (!user || !ok || user.deleted_at !== null) throw new AppError("RULE", "login_failed");

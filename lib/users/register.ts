@@ -1,6 +1,8 @@
 // Self-registration with a password. The new user, the new-user bonus, and the invitation
 // rewards (inviter's earnings, invitee's bonus) are written in one transaction; every
 // balance change goes through the ledger. An unknown invitation code is ignored, as in new-api.
+// With EmailVerificationEnabled the address and its mailed code are required
+// (docs/accounts-api.md, "E-mail addresses").
 import "server-only";
 import { hashPassword } from "@/lib/auth/password";
 import { ROLE, USER_STATUS } from "@/lib/auth/roles";
@@ -9,10 +11,11 @@ import { db } from "@/lib/db/client";
 import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { getBool, getNumber } from "@/lib/options/store";
+import { consumeCode, recordWrongGuess } from "@/lib/mail/codes";
 import { newAffCode } from "@/lib/users/aff-code";
+import { checkEmailAvailable, emailKey } from "@/lib/users/email-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { presentUser } from "@/lib/users/present";
-import { z } from "zod";
 
 export type RegisterInput = {
   username: string;
@@ -27,14 +30,11 @@ const nonNegative = (key: string) => BigInt(Math.max(0, Math.trunc(getNumber(key
 export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
   if (!getBool("RegisterEnabled") || getBool("SelfUseModeEnabled")) throw new AppError("RULE", "register_disabled");
   if (!getBool("PasswordRegisterEnabled")) throw new AppError("RULE", "password_register_disabled");
-  if (input.email && !z.email().safeParse(input.email).success) throw new AppError("INVALID_INPUT", "email_invalid");
-  if (getBool("EmailVerificationEnabled")) {
-    // E-mail codes are not issued yet (a later issue): with verification required, no code
-    // can be valid, so registration fails closed rather than skipping the check.
-    if (!input.email) throw new AppError("INVALID_INPUT", "email_required");
-    if (!input.verification_code) throw new AppError("INVALID_INPUT", "email_code_required");
-    throw new AppError("RULE", "email_code_wrong");
-  }
+  const verify = getBool("EmailVerificationEnabled");
+  if (verify && !input.email) throw new AppError("INVALID_INPUT", "email_required");
+  if (verify && !input.verification_code) throw new AppError("INVALID_INPUT", "email_code_required");
+  // Any address given must pass the address rules (domain, alias, one account per address).
+  const email = input.email ? await checkEmailAvailable(input.email) : "";
   if (await db().user.findUnique({ where: { username: input.username }, select: { id: true } })) {
     throw new AppError("RULE", "username_taken");
   }
@@ -46,6 +46,9 @@ export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
   for (let attempt = 0; ; attempt++) {
     try {
       const user = await db().$transaction(async (tx) => {
+        // The mailed code is used in the transaction that creates the account: a refused
+        // registration (username taken) leaves it usable.
+        if (verify && !(await consumeCode("verify", email, input.verification_code, tx))) throw new AppError("RULE", "email_code_wrong");
         // With AffEnabled off a code is ignored: no inviter, no rewards (docs/options.md).
         const inviter =
           input.aff_code && getBool("AffEnabled")
@@ -56,7 +59,8 @@ export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
             username: input.username,
             password: hash,
             display_name: input.username,
-            email: input.email,
+            email,
+            email_key: emailKey(email),
             role: ROLE.user,
             status: USER_STATUS.enabled,
             group: "default",
@@ -79,7 +83,9 @@ export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
       }, TX_OPTIONS);
       return presentUser(user);
     } catch (err) {
+      if (err instanceof AppError && err.key === "email_code_wrong") await recordWrongGuess("verify", email);
       if (!isUniqueViolation(err)) throw err;
+      if (email && (await db().user.findUnique({ where: { email_key: email }, select: { id: true } }))) throw new AppError("RULE", "email_taken");
       // Either the username was taken meanwhile, or (rarely) the random aff_code collided.
       const taken = await db().user.findUnique({ where: { username: input.username }, select: { id: true } });
       if (taken || attempt >= 2) throw new AppError("RULE", "username_taken");

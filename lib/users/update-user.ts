@@ -7,6 +7,7 @@ import type { Prisma } from "@/generated/sqlite/client";
 import { hashPassword } from "@/lib/auth/password";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
+import { emailKey } from "@/lib/users/email-rules";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
@@ -39,7 +40,15 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
   if (input.username !== undefined && input.username !== target.username) data.username = input.username;
   if (input.display_name !== undefined) data.display_name = input.display_name;
   if (input.group !== undefined) data.group = input.group;
-  if (input.email !== undefined) data.email = input.email;
+  if (input.email !== undefined && input.email !== target.email) {
+    // An admin may set any address, but not one another account holds (docs/accounts-api.md).
+    const key = emailKey(input.email);
+    if (key && (await db().user.findFirst({ where: { email_key: key, id: { not: target.id } }, select: { id: true } }))) {
+      throw new AppError("RULE", "email_taken");
+    }
+    data.email = input.email;
+    data.email_key = key;
+  }
   if (input.remark !== undefined) data.remark = input.remark;
   if (input.password) {
     if (input.password.length < PASSWORD_MIN) throw new AppError("INVALID_INPUT", "password_too_short");
@@ -76,7 +85,13 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
     await userChanged(target.id);
     return presentUser(user);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError("RULE", "username_taken");
+    if (isUniqueViolation(err)) {
+      const key = data.email_key ? String(data.email_key) : null;
+      if (key && (await db().user.findFirst({ where: { email_key: key, id: { not: target.id } }, select: { id: true } }))) {
+        throw new AppError("RULE", "email_taken");
+      }
+      throw new AppError("RULE", "username_taken");
+    }
     throw err;
   }
 }

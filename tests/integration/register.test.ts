@@ -82,7 +82,7 @@ describe("register", () => {
     expect((await reg({ username: "r4", password: "12345678" })).success).toBe(true);
   });
 
-  it("fails closed while e-mail verification is required (codes are not issued yet)", async () => {
+  it("with e-mail verification on, asks for the address and the code and refuses a code never mailed", async () => {
     await setOptions(root, { EmailVerificationEnabled: "true" });
     expect((await reg({ username: "r5", password: "12345678" })).message).toBe("Please enter email");
     expect((await reg({ username: "r5", password: "12345678", email: "a@b.co" })).message).toBe("Please enter the email verification code");

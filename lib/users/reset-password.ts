@@ -1,0 +1,32 @@
+// POST /api/user/reset: uses a reset link once and answers a new random password
+// (docs/accounts-api.md, "Password reset"). The new hash changes the password version every
+// session carries (lib/auth/session.ts), so every session of the account ends.
+import "server-only";
+import { hashPassword } from "@/lib/auth/password";
+import { randomAlnum } from "@/lib/auth/lookup-hash";
+import type { Ctx } from "@/lib/ctx";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { consumeCode, normalizeEmail, recordWrongGuess } from "@/lib/mail/codes";
+import { TX_OPTIONS } from "@/lib/users/db-errors";
+
+export const RESET_PASSWORD_LENGTH = 12;
+
+export async function resetPassword({ input }: { ctx: Ctx; input: { email: string; token: string } }): Promise<string> {
+  const email = normalizeEmail(input.email);
+  if (!email || !input.token.trim()) throw new AppError("RULE", "reset_link_invalid");
+  const password = randomAlnum(RESET_PASSWORD_LENGTH);
+  const hash = await hashPassword(password);
+  const done = await db().$transaction(async (tx) => {
+    if (!(await consumeCode("reset", email, input.token, tx))) return false;
+    const user = await tx.user.findFirst({ where: { email_key: email, deleted_at: null }, select: { id: true } });
+    if (!user) return false;
+    await tx.user.update({ where: { id: user.id }, data: { password: hash } });
+    return true;
+  }, TX_OPTIONS);
+  if (!done) {
+    await recordWrongGuess("reset", email);
+    throw new AppError("RULE", "reset_link_invalid");
+  }
+  return password;
+}
