@@ -26,6 +26,6 @@ export async function login({ ctx, input }: { ctx: Ctx; input: { username: strin
   const ok = await verifyPassword(input.password, user?.password ?? DUMMY_HASH);
   if (!user || !ok || user.deleted_at !== null) throw new AppError("RULE", "login_failed");
   if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
-  const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()) } });
+  const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
   return { user: presentUser(updated), cookie: await sessionCookieFor(updated, ctx.https) };
 }
