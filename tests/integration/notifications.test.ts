@@ -3,6 +3,7 @@
 // webhook receiver on 127.0.0.1 whose self-signed certificate (made here with openssl) the
 // server trusts through NODE_EXTRA_CA_CERTS. Only loopback is ever connected to.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
@@ -30,6 +31,8 @@ const PRICE_UNITS = 5000;
 const START = 12_000;
 const THRESHOLD = 10_000;
 const SECRET = "whsec-notify-test-0123";
+// a second node of the same installation shares its secrets (sessions, encrypted channel keys)
+const SHARED = { SESSION_SECRET: randomBytes(32).toString("hex"), ENCRYPTION_KEY: randomBytes(32).toString("hex") };
 
 type HookRequest = { headers: Record<string, string | string[] | undefined>; body: string; json: Record<string, unknown> };
 type Receiver = { port: number; requests: HookRequest[]; statuses: number[]; close(): Promise<void> };
@@ -153,7 +156,7 @@ beforeAll(async () => {
     { stdio: "ignore" },
   );
   hook = await startReceiver(readFileSync(keyPath), readFileSync(certPath));
-  server = await startServer({ env: { NODE_EXTRA_CA_CERTS: certPath } });
+  server = await startServer({ env: Object.assign({ NODE_EXTRA_CA_CERTS: certPath }, SHARED) });
   smtp = await startTestSmtp();
   mock = await startMockUpstream("openai");
   root = await setupRoot(server); // fetch_setting.allow_private_ip on: the SMTP server, the upstream and the receiver are on 127.0.0.1
@@ -385,9 +388,14 @@ describe("root test notification (POST /api/user/{id}/test_notification)", () =>
   });
 });
 
-describe("several nodes", () => {
+// Several nodes share a PostgreSQL database (a SQLite file has one server process).
+describe.skipIf(process.env.TEST_DB !== "postgresql")("several nodes", () => {
   it("two nodes charging the same user at once send one warning (the conditional update on quota_warned_at)", async () => {
-    nodeB = await startServer({ databaseUrl: server.databaseUrl, dbKind: server.dbKind, env: { NODE_EXTRA_CA_CERTS: path.join(certDir, "cert.pem") } });
+    nodeB = await startServer({
+      databaseUrl: server.databaseUrl,
+      dbKind: server.dbKind,
+      env: Object.assign({ NODE_EXTRA_CA_CERTS: path.join(certDir, "cert.pem") }, SHARED),
+    });
     const ivy = await userWithKey("ivy");
     await setQuota(ivy.id, 22_000);
     await ivy.client.put("/api/user/setting", { notify_type: "email", quota_warning_threshold: 20_000, notification_email: "ivy@example.com" });
