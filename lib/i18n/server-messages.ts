@@ -97,6 +97,17 @@ export const serverMessages = {
   threshold_invalid: { zh: "额度预警阈值必须大于0", en: "The quota warning threshold must be greater than 0" },
   // notifications (lib/notify, docs/notifications.md)
   webhook_address_refused: { zh: "Webhook 地址不可用：{detail}", en: "This webhook address cannot be used: {detail}" },
+  // {detail} of the two webhook refusals: the outbound policy's reason (lib/net/outbound.ts)
+  webhook_refused_loopback: { zh: "它指向本机回环地址", en: "it points to a loopback address" },
+  webhook_refused_private: { zh: "它指向内网地址", en: "it points to a private network address" },
+  webhook_refused_link_local: { zh: "它指向链路本地地址", en: "it points to a link-local address" },
+  webhook_refused_metadata: { zh: "它指向云服务器元数据地址", en: "it points to a cloud metadata address" },
+  webhook_refused_unspecified: { zh: "它指向未指定地址", en: "it points to an unspecified address" },
+  webhook_refused_multicast: { zh: "它指向组播地址", en: "it points to a multicast address" },
+  webhook_refused_broadcast: { zh: "它指向广播地址", en: "it points to a broadcast address" },
+  webhook_refused_reserved: { zh: "它指向保留地址段", en: "it points to a reserved address range" },
+  webhook_refused_bad_url: { zh: "它不是有效的 https 地址", en: "it is not a valid https URL" },
+  webhook_refused_too_many_redirects: { zh: "重定向次数过多", en: "it redirected too many times" },
   notify_no_email: {
     zh: "该用户没有可接收通知的邮箱（未设置通知邮箱，也未绑定邮箱）",
     en: "The user has no e-mail address for notifications (no notification e-mail and no bound e-mail)",

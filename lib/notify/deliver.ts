@@ -6,8 +6,7 @@ import { isAppError } from "@/lib/errors";
 import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
 import { sendMail } from "@/lib/mail/send";
 import type { Notice } from "@/lib/notify/notice";
-import type { Channel } from "@/lib/notify/rules";
-import { refusalMessageKey } from "@/lib/net/outbound";
+import { webhookRefusalKey, type Channel } from "@/lib/notify/rules";
 import { sendWebhook, WEBHOOK_TRIES } from "@/lib/notify/webhook";
 
 export type Outcome = { ok: true } | { ok: false; key: MessageKey; params?: MessageParams; detailKey?: MessageKey };
@@ -24,7 +23,7 @@ export async function deliver(channel: Channel, notice: Notice, opts: { tries?: 
   }
   const r = await sendWebhook(channel.url, channel.secret, notice.webhook, opts.tries ?? WEBHOOK_TRIES);
   if (r.ok) return { ok: true };
-  if (r.refused) return { ok: false, key: "notify_webhook_refused", detailKey: refusalMessageKey(r.refused.reason) };
+  if (r.refused) return { ok: false, key: "notify_webhook_refused", detailKey: webhookRefusalKey(r.refused.reason) };
   if (r.error === "not_https") return { ok: false, key: "webhook_https_only" };
   if (r.status !== undefined) return { ok: false, key: "notify_webhook_status", params: { status: r.status } };
   return { ok: false, key: "notify_webhook_error", params: { error: r.error ?? "network" } };

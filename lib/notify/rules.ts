@@ -1,5 +1,8 @@
 // The pure rules of quota warnings (docs/notifications.md), unit-tested without a server:
 // which threshold applies, when a warning is due, where it goes.
+import type { MessageKey } from "@/lib/i18n/server-messages";
+import type { OutboundRefusalReason } from "@/lib/net/outbound";
+
 export const WARNING_COOLDOWN_SECONDS = 2 * 3600;
 
 // The user setting fields notifications read (the whole setting is lib/users/update-setting.ts).
@@ -57,3 +60,6 @@ export function channelOf(setting: NotifySetting, accountEmail: string): Channel
   const to = own || accountEmail.trim();
   return to ? { kind: "email", to } : { kind: "none", reason: "no_email" };
 }
+
+/** The {detail} of a webhook address the outbound policy refuses (when saved or when sent). */
+export const webhookRefusalKey = (reason: OutboundRefusalReason): MessageKey => `webhook_refused_${reason}`;

@@ -1,6 +1,7 @@
 // Password login by username or e-mail. Every failure that could tell whether an account
 // exists (unknown, wrong password, deregistered) answers the same login_failed; a banned
-// account that gave the right password is told it is banned.
+// account that gave the right password is told it is banned. A login records the console's
+// language, in which the user's notifications are written (docs/notifications.md).
 import "server-only";
 import { verifyPassword } from "@/lib/auth/password";
 import { USER_STATUS } from "@/lib/auth/roles";

@@ -8,7 +8,8 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
-import { refusalMessageKey, urlRefusal } from "@/lib/net/outbound";
+import { urlRefusal } from "@/lib/net/outbound";
+import { webhookRefusalKey } from "@/lib/notify/rules";
 import { presentUser } from "@/lib/users/present";
 import { userChanged } from "@/lib/users/changed";
 import { webhookRefusal, type SettingInput } from "@/lib/users/field-rules";
@@ -51,7 +52,7 @@ export async function updateSetting({ ctx, input }: { ctx: UserCtx; input: Setti
   if ("refuse" in merged) throw new AppError("RULE", merged.refuse);
   if (merged.webhook_url && merged.webhook_url !== stored.webhook_url) {
     const refused = urlRefusal(merged.webhook_url);
-    if (refused) throw new AppError("RULE", "webhook_address_refused", { detail: ctx.t(refusalMessageKey(refused.reason)) });
+    if (refused) throw new AppError("RULE", "webhook_address_refused", { detail: ctx.t(webhookRefusalKey(refused.reason)) });
   }
   const user = await db().user.update({ where: { id: ctx.user.id }, data: { setting: JSON.stringify(merged), language: ctx.locale } });
   // the relay's cached copy of the setting and this user's quota-warning threshold

@@ -94,7 +94,7 @@ describe.each(["zh", "en"] as Locale[])("notifications (%s)", (locale) => {
     try {
       await page.getByLabel(m.me.settings.webhookUrl, { exact: true }).fill("https://127.0.0.1:8443/hook");
       await save.click();
-      await expectToast(page, sm("webhook_address_refused", { detail: sm("outbound_loopback") }));
+      await expectToast(page, sm("webhook_address_refused", { detail: sm("webhook_refused_loopback") }));
       await shoot(page, locale, "me-webhook-loopback-refused", false);
     } finally {
       await setOptions(root, { "fetch_setting.allow_private_ip": "true" });
@@ -117,7 +117,7 @@ describe.each(["zh", "en"] as Locale[])("notifications (%s)", (locale) => {
     await page.getByLabel(m.me.settings.notificationEmail, { exact: true }).fill(`${user}@example.com`);
     await save.click();
     await expectToast(page, sm("setting_updated"));
-    await shoot(page, locale, "me-notify-saved");
+    await shoot(page, locale, "me-notify-saved", false);
     await page.context().close();
   });
 
@@ -131,12 +131,14 @@ describe.each(["zh", "en"] as Locale[])("notifications (%s)", (locale) => {
     await expectToast(page, sm("notify_test_sent_email", { to: `${user}@example.com` }));
     await expect.poll(() => smtp.received.length).toBe(before + 1);
     expect(smtp.received.at(-1)!.to).toEqual([`${user}@example.com`]);
-    await shoot(page, locale, "user-editor-test-sent");
+    await page.getByRole("button", { name: m.userEditor.notify.send }).scrollIntoViewIfNeeded();
+    await shoot(page, locale, "user-editor-test-sent", false);
 
     await page.goto(`${server.url}/user/edit/${ids.nomail}`);
     await page.getByRole("button", { name: m.userEditor.notify.send }).click();
     await expectToast(page, prefixed(sm("notify_no_email")));
-    await shoot(page, locale, "user-editor-test-no-email");
+    await page.getByRole("button", { name: m.userEditor.notify.send }).scrollIntoViewIfNeeded();
+    await shoot(page, locale, "user-editor-test-no-email", false);
     await page.context().close();
   });
 });

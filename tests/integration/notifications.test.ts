@@ -298,10 +298,10 @@ describe("webhooks", () => {
     try {
       const lo = await dave.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://127.0.0.1:${hook.port}/hook` });
       expect(lo.success).toBe(false);
-      expect(lo.message).toMatch(/^This webhook address cannot be used: .*loopback/);
+      expect(lo.message).toBe("This webhook address cannot be used: it points to a loopback address");
       const v6 = await daveZh.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://[::1]:${hook.port}/hook` });
       expect(v6.success).toBe(false);
-      expect(v6.message).toMatch(/^Webhook 地址不可用：.*回环/);
+      expect(v6.message).toBe("Webhook 地址不可用：它指向本机回环地址");
       const meta = await dave.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: "https://169.254.169.254/latest" });
       expect(meta.message).toMatch(/metadata/);
       // nothing was stored
@@ -327,7 +327,7 @@ describe("webhooks", () => {
     try {
       const r = await root.post(`/api/user/${frank.id}/test_notification`);
       expect(r.success).toBe(false);
-      expect(r.message).toMatch(/^The webhook address was refused: .*loopback/);
+      expect(r.message).toBe("The webhook address was refused: it points to a loopback address");
       const g = await root.post(`/api/user/${grace.id}/test_notification`);
       expect(g.success).toBe(false);
       expect(g.message).toMatch(/loopback/);
