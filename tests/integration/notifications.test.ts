@@ -273,7 +273,7 @@ describe("webhooks", () => {
     expect(body.values).toMatchObject({
       system_name: "Acme AI",
       username: "carol",
-      balance: 7000,
+      balance: START - PRICE_UNITS,
       threshold: THRESHOLD,
       topup_url: "https://gw.example.com/app/wallet",
     });
