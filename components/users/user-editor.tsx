@@ -10,12 +10,14 @@ import { Button } from "@/components/ui/button";
 import { Bindings } from "@/components/me/bindings";
 import { Dialog } from "@/components/ui/dialog";
 import { StatementSection } from "@/components/wallet/statement-section";
-import { useQuotaDisplay } from "@/components/layout/providers";
+import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
+import { isRootRole } from "@/lib/client/navigation";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
 import { USERNAME_MAX } from "@/lib/users/field-rules";
+import { TestNotification } from "./test-notification";
 import { userEditorSchema, userToForm, type UserEditorForm } from "./user-form";
 
 function GroupSelect({ label }: { label: string }) {
@@ -39,6 +41,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   const [statement, setStatement] = useState(false);
   const display = useQuotaDisplay();
   const other = userId !== undefined;
+  const viewerIsRoot = isRootRole(useSessionUser()?.role ?? 0);
   const { data: user, error } = useSWR<User>(other ? `/api/user/${userId}` : "/api/user/self");
   const schema = useMemo(() => userEditorSchema(other), [other]);
   const methods = useRuleForm<UserEditorForm>(schema, {
@@ -125,6 +128,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
           <p className="mb-2 text-xs text-zinc-500 dark:text-zinc-400">{t("bindingsHint")}</p>
           <Bindings user={user} />
         </div>
+        {other && viewerIsRoot && <TestNotification user={user} />}
         <div className="flex justify-end gap-2">
           {onCancel && (
             <Button variant="secondary" onClick={onCancel}>

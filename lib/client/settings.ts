@@ -2,8 +2,8 @@
 // JSON). Parsing the stored JSON, building the PUT /api/user/setting body, and telling
 // whether anything changed.
 export const THRESHOLD_PRESETS = [100000, 500000, 1000000, 5000000] as const;
-// The form's default; a user whose setting lacks the field is warned at the server's own
-// default (500000), which the form does not invent.
+// The form's default; a user whose setting lacks the field is warned at the site's
+// QuotaRemindThreshold (docs/notifications.md), which the form does not invent.
 export const DEFAULT_THRESHOLD = 100000;
 
 export type NotifyType = "email" | "webhook";

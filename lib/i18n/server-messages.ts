@@ -95,6 +95,29 @@ export const serverMessages = {
   webhook_https_only: { zh: "Webhook地址必须以https://开头", en: "The webhook address must start with https://" },
   notify_email_invalid: { zh: "通知邮箱地址无效", en: "The notification email address is invalid" },
   threshold_invalid: { zh: "额度预警阈值必须大于0", en: "The quota warning threshold must be greater than 0" },
+  // notifications (lib/notify, docs/notifications.md)
+  webhook_address_refused: { zh: "Webhook 地址不可用：{detail}", en: "This webhook address cannot be used: {detail}" },
+  // {detail} of the two webhook refusals: the outbound policy's reason (lib/net/outbound.ts)
+  webhook_refused_loopback: { zh: "它指向本机回环地址", en: "it points to a loopback address" },
+  webhook_refused_private: { zh: "它指向内网地址", en: "it points to a private network address" },
+  webhook_refused_link_local: { zh: "它指向链路本地地址", en: "it points to a link-local address" },
+  webhook_refused_metadata: { zh: "它指向云服务器元数据地址", en: "it points to a cloud metadata address" },
+  webhook_refused_unspecified: { zh: "它指向未指定地址", en: "it points to an unspecified address" },
+  webhook_refused_multicast: { zh: "它指向组播地址", en: "it points to a multicast address" },
+  webhook_refused_broadcast: { zh: "它指向广播地址", en: "it points to a broadcast address" },
+  webhook_refused_reserved: { zh: "它指向保留地址段", en: "it points to a reserved address range" },
+  webhook_refused_bad_url: { zh: "它不是有效的 https 地址", en: "it is not a valid https URL" },
+  webhook_refused_too_many_redirects: { zh: "重定向次数过多", en: "it redirected too many times" },
+  notify_no_email: {
+    zh: "该用户没有可接收通知的邮箱（未设置通知邮箱，也未绑定邮箱）",
+    en: "The user has no e-mail address for notifications (no notification e-mail and no bound e-mail)",
+  },
+  notify_no_webhook: { zh: "该用户选择了 Webhook 通知，但未设置 Webhook 地址", en: "The user chose webhook notifications but set no webhook address" },
+  notify_webhook_refused: { zh: "Webhook 地址被拒绝：{detail}", en: "The webhook address was refused: {detail}" },
+  notify_webhook_status: { zh: "Webhook 请求失败：HTTP {status}", en: "The webhook request failed: HTTP {status}" },
+  notify_webhook_error: { zh: "Webhook 请求失败：{error}", en: "The webhook request failed: {error}" },
+  notify_test_sent_email: { zh: "测试通知已发送到邮箱 {to}", en: "The test notification was sent to {to}" },
+  notify_test_sent_webhook: { zh: "测试通知已发送到 Webhook 地址", en: "The test notification was sent to the webhook address" },
   setting_updated: { zh: "设置已更新", en: "Settings updated" },
 
   // check-in

@@ -15,7 +15,9 @@ export const WORKER_KEY_OPTION = "WorkerValidKey";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export type UserUrlInit = Omit<OutboundInit, "maxRedirects">;
+// maxRedirects 0: a redirect is answered as it came, never followed (a webhook, which carries
+// the user's secret); otherwise MAX_REDIRECTS hops at most.
+export type UserUrlInit = OutboundInit;
 
 /** Whether user-typed URLs go through the worker now. */
 export function workerEnabled(): boolean {
@@ -42,7 +44,7 @@ export async function fetchUserUrl(url: string, init: UserUrlInit = {}): Promise
       maxRedirects: 0,
     });
     const location = res.headers.get("location");
-    if (!REDIRECTS.has(res.status) || location === null) return res;
+    if (!REDIRECTS.has(res.status) || location === null || init.maxRedirects === 0) return res;
     await res.body?.cancel().catch(() => {});
     if (hop >= MAX_REDIRECTS) throw new OutboundRefusedError("too_many_redirects");
     try {

@@ -1,6 +1,7 @@
 // Password login by username or e-mail. Every failure that could tell whether an account
 // exists (unknown, wrong password, deregistered) answers the same login_failed; a banned
-// account that gave the right password is told it is banned.
+// account that gave the right password is told it is banned. A login records the console's
+// language, in which the user's notifications are written (docs/notifications.md).
 import "server-only";
 import { verifyPassword } from "@/lib/auth/password";
 import { USER_STATUS } from "@/lib/auth/roles";
@@ -27,6 +28,6 @@ export async function login({ ctx, input }: { ctx: Ctx; input: { username: strin
   const ok = await verifyPassword(input.password, user?.password ?? DUMMY_HASH);
   if (!user || !ok || user.deleted_at !== null) throw new AppError("RULE", "login_failed");
   if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
-  const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()) } });
+  const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
   return { user: presentUser(updated), cookie: await sessionCookieFor(updated, ctx.https) };
 }

@@ -1,11 +1,17 @@
 // The caller's notification and display settings, kept as JSON in user.setting. Given
 // fields replace stored ones; an empty webhook_secret keeps the stored secret (secrets are
-// never sent back, so the form cannot resend them). Webhooks must use https.
+// never sent back, so the form cannot resend them). Webhooks must use https, and a new
+// webhook address whose host is an IP literal the outbound policy refuses (docs/outbound.md)
+// is refused at once; names are judged when a notification is sent (docs/notifications.md).
+// The caller's console language is kept for the notifications mailed to them.
 import "server-only";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
+import { urlRefusal } from "@/lib/net/outbound";
+import { webhookRefusalKey } from "@/lib/notify/rules";
 import { presentUser } from "@/lib/users/present";
+import { userChanged } from "@/lib/users/changed";
 import { webhookRefusal, type SettingInput } from "@/lib/users/field-rules";
 
 export type UserSetting = {
@@ -41,8 +47,15 @@ export function mergeSetting(stored: UserSetting, input: SettingInput): UserSett
 }
 
 export async function updateSetting({ ctx, input }: { ctx: UserCtx; input: SettingInput }) {
-  const merged = mergeSetting(parseSetting(ctx.user.setting), input);
+  const stored = parseSetting(ctx.user.setting);
+  const merged = mergeSetting(stored, input);
   if ("refuse" in merged) throw new AppError("RULE", merged.refuse);
-  const user = await db().user.update({ where: { id: ctx.user.id }, data: { setting: JSON.stringify(merged) } });
+  if (merged.webhook_url && merged.webhook_url !== stored.webhook_url) {
+    const refused = urlRefusal(merged.webhook_url);
+    if (refused) throw new AppError("RULE", "webhook_address_refused", { detail: ctx.t(webhookRefusalKey(refused.reason)) });
+  }
+  const user = await db().user.update({ where: { id: ctx.user.id }, data: { setting: JSON.stringify(merged), language: ctx.locale } });
+  // the relay's cached copy of the setting and this user's quota-warning threshold
+  await userChanged(ctx.user.id);
   return presentUser(user);
 }

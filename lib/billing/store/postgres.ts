@@ -5,6 +5,7 @@ import "server-only";
 import type pg from "pg";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
+import { noteBalance } from "@/lib/notify/quota-watch";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
 
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
@@ -110,7 +111,11 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
         const delta = r.actual - r.amount;
         if (delta !== 0n) await userChange(q, r.userId, r.tokenId, -delta, "relay_settle", r.ref);
         const remain = await tokenAdjust(q, r, delta);
-        await q('UPDATE "users" SET "used_quota" = "used_quota" + $1, "request_count" = "request_count" + 1 WHERE "id" = $2', [r.actual, r.userId]);
+        const [user] = await q('UPDATE "users" SET "used_quota" = "used_quota" + $1, "request_count" = "request_count" + 1 WHERE "id" = $2 RETURNING "quota"', [
+          r.actual,
+          r.userId,
+        ]);
+        if (user) noteBalance(r.userId, BigInt(user.quota)); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
         if (r.tokenId > 0)
           await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
         if (r.channelId > 0) await q('UPDATE "channels" SET "used_quota" = "used_quota" + $1 WHERE "id" = $2', [r.actual, r.channelId]);

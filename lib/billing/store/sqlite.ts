@@ -21,6 +21,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { holdSqliteUntil, whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
+import { noteBalance } from "@/lib/notify/quota-watch";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
 
 // How long a settlement or refund waits for a reservation to ride with.
@@ -82,6 +83,7 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
       if (!user) throw new AppError("NOT_FOUND", "user_not_found");
       s.ledger.run(r.userId, r.tokenId, -delta, user.quota, "relay_settle", r.ref, now);
     }
+    if (user) noteBalance(r.userId, user.quota); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
     let remain: bigint | null = null;
     if (r.tokenId > 0) {
       const token = s.settleToken.get(r.unlimitedToken ? 0n : delta, r.actual, now, r.tokenId) as { remain_quota: bigint } | undefined;

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ALLOW_PRIVATE_IP_OPTION } from "@/lib/net/outbound";
 import { fetchUserUrl, workerEnabled } from "@/lib/net/worker";
+import { sendWebhook } from "@/lib/notify/webhook";
 import { applyOption } from "@/lib/options/store";
 
 type Seen = { url: string; key: string; method: string; headers: Record<string, string>; body?: string; follow_redirects: boolean };
@@ -82,6 +83,28 @@ describe("fetching a user-typed URL", () => {
     const res = await fetchUserUrl("https://images.example.com/moved");
     expect(await res.text()).toBe("worker fetched https://images.example.com/landing with GET");
     expect(seen.map((s) => s.url)).toEqual(["https://images.example.com/moved", "https://images.example.com/landing"]);
+  });
+
+  it("with maxRedirects 0, answers the redirect the worker hands back as it came", async () => {
+    applyOption("WorkerUrl", workerUrl);
+    const res = await fetchUserUrl("https://images.example.com/moved", { maxRedirects: 0 });
+    expect(res.status).toBe(302);
+    expect(seen.map((s) => s.url)).toEqual(["https://images.example.com/moved"]);
+  });
+
+  it("a webhook goes through the worker: POST, JSON body, the Bearer secret (docs/notifications.md)", async () => {
+    applyOption("WorkerUrl", workerUrl);
+    applyOption("WorkerValidKey", "worker-secret");
+    const body = { type: "test" as const, title: "t", content: "c", values: { a: 1 }, timestamp: 5 };
+    expect(await sendWebhook("https://hooks.example.com/notify", "hook-secret", body)).toEqual({ ok: true, status: 200 });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ url: "https://hooks.example.com/notify", method: "POST", follow_redirects: false });
+    expect(seen[0].headers).toMatchObject({ authorization: "Bearer hook-secret", "content-type": "application/json" });
+    expect(JSON.parse(seen[0].body!)).toEqual(body);
+    // a redirect is a failed delivery, never followed with the secret
+    expect(await sendWebhook("https://hooks.example.com/moved", "hook-secret", body, 1)).toEqual({ ok: false, status: 302 });
+    expect(seen).toHaveLength(2);
+    expect(siteHits).toBe(0);
   });
 
   it("refuses a URL that is not http(s) before asking the worker", async () => {
