@@ -38,7 +38,7 @@ async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserCon
   ]);
   await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   const page = await ctx.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(30_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
   return { ctx, page };
 }
