@@ -255,7 +255,7 @@ describe("shell", () => {
       await page.goto(server.url + "/app/me");
       await page.locator("aside nav a").first().waitFor();
       const hrefs = await page.locator("header a[href^='/'], aside a[href^='/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
-      for (const gone of ["/app/dashboard", "/app/wallet", "/app/inbox", "/admin/coupons", "/admin/messages", "/app/logs/drawing", "/app/logs/tasks"]) {
+      for (const gone of ["/app/dashboard", "/app/inbox", "/admin/coupons", "/admin/messages", "/app/logs/drawing", "/app/logs/tasks"]) {
         expect(hrefs).not.toContain(gone);
       }
       expect(hrefs).toContain("/admin/settings"); // built in parallel (issue 18)
