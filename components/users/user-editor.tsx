@@ -112,14 +112,6 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
               <Button variant="secondary" onClick={() => setStatement(true)}>
                 {ts("open")}
               </Button>
-              <Dialog
-                open={statement}
-                onOpenChange={setStatement}
-                title={ts("dialogTitle", { name: user.display_name || user.username })}
-                className="w-[min(72rem,96vw)]"
-              >
-                {statement && <StatementSection userId={userId} />}
-              </Dialog>
             </div>
           </>
         )}
@@ -140,6 +132,17 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
           </Button>
         </div>
       </form>
+      {/* Outside the form: React bubbles the statement's own submit through the portal. */}
+      {other && (
+        <Dialog
+          open={statement}
+          onOpenChange={setStatement}
+          title={ts("dialogTitle", { name: user.display_name || user.username })}
+          className="w-[min(72rem,96vw)]"
+        >
+          {statement && <StatementSection userId={userId} />}
+        </Dialog>
+      )}
     </FormProvider>
   );
 }

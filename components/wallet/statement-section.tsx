@@ -169,6 +169,8 @@ export function StatementSection({ userId }: { userId?: number }) {
 
   function search(e: FormEvent) {
     e.preventDefault();
+    // the section may sit in a dialog opened from another form (the user editor)
+    e.stopPropagation();
     setFilters({ ...draft });
   }
   function byRef(ref: string) {
