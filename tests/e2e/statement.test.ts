@@ -96,7 +96,7 @@ describe("the statement in the wallet", () => {
       const rows = (await carol.client.get<{ items: Row[]; total: number }>("/api/user/ledger/self?page_size=100")).data;
       expect(rows.total).toBe(6); // adjust, check-in, 2 × (reserve + settle)
       const { ctx, page } = await loggedIn(locale, "carol", "user-pass-1");
-      await page.goto(`${server.url}/app/wallet`);
+      await page.goto(`${server.url}/app/wallet?tab=statement`);
       const section = page.getByTestId("statement-section");
       for (const r of rows.items) await section.getByTestId(`ledger-row-${r.id}`).waitFor();
       for (const kind of ["admin_adjust", "check_in", "relay_reserve", "relay_settle"] as const) {
