@@ -5,6 +5,7 @@ import "server-only";
 import { migrate } from "@/lib/db/migrate";
 import { truncateSqliteWal } from "@/lib/db/client";
 import { loadOptions, sealPlaintextSecretOptions } from "@/lib/options/store";
+import { sealPlaintextWebhookSecrets } from "@/lib/notify/webhook-secret";
 import { subscribeInvalidations } from "@/lib/cache/invalidate";
 
 const holder = globalThis as unknown as { __gatewayBoot?: Promise<void> };
@@ -15,10 +16,11 @@ export function ensureReady(): Promise<void> {
     if (applied.length) console.log(`[db] applied migrations: ${applied.join(", ")}`);
     // secret options stored in plaintext by an older version are sealed (docs/secrets.md)
     const sealed = await sealPlaintextSecretOptions();
-    if (sealed.length) {
-      console.log(`[options] sealed secret options stored in plaintext: ${sealed.join(", ")}`);
-      await truncateSqliteWal();
-    }
+    if (sealed.length) console.log(`[options] sealed secret options stored in plaintext: ${sealed.join(", ")}`);
+    // and users' webhook secrets (docs/secrets.md)
+    const hooks = await sealPlaintextWebhookSecrets();
+    if (hooks) console.log(`[notify] sealed the webhook secrets of ${hooks} users stored in plaintext`);
+    if (sealed.length || hooks) await truncateSqliteWal();
     await loadOptions();
     await subscribeInvalidations();
   })().catch((err) => {

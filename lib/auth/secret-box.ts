@@ -12,6 +12,14 @@ export function seal(plain: string): string {
   return `v1.${nonce.toString("base64url")}.${body.toString("base64url")}`;
 }
 
+// What seal() writes: v1.<12-byte nonce>.<ciphertext and 16-byte tag>, base64url.
+const SEALED_SHAPE = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22,}$/;
+
+/** Whether a stored value has the shape seal() writes (it may still not open, sealed with another key). */
+export function isSealed(value: string): boolean {
+  return SEALED_SHAPE.test(value);
+}
+
 export function open(sealed: string): string {
   const [version, nonce, body] = sealed.split(".");
   if (version !== "v1" || !nonce || !body) throw new Error("secret-box: unknown format");

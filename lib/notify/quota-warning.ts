@@ -11,11 +11,14 @@ import { deliver } from "@/lib/notify/deliver";
 import { quotaWarningNotice, userLocale } from "@/lib/notify/notice";
 import { NO_THRESHOLD, watchUser } from "@/lib/notify/quota-watch";
 import { channelOf, effectiveThreshold, parseNotifySetting, warningDue, WARNING_COOLDOWN_SECONDS } from "@/lib/notify/rules";
+import { openWebhookSecret } from "@/lib/notify/webhook-secret";
 import { mailConfigured } from "@/lib/mail/send";
 
 const MAX_IDS_PER_QUERY = 500;
 const inFlight = new Set<number>();
 
+// not lib/billing/ledger.ts's nowSeconds: lib/billing imports lib/notify (the settlement's
+// noteBalance), and folders of lib/ import one way only (docs/conventions.md)
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export async function checkQuotaWarnings(ids: number[]): Promise<void> {
@@ -41,7 +44,7 @@ async function checkSome(ids: number[]): Promise<void> {
     const now = nowSeconds();
     watchUser(u.id, threshold > 0n ? threshold : NO_THRESHOLD, (warnedAt + WARNING_COOLDOWN_SECONDS) * 1000);
     if (!warningDue({ balance: u.quota, threshold, warnedAt, now })) continue;
-    const channel = channelOf(setting, u.email);
+    const channel = channelOf(setting, u.email, (stored) => openWebhookSecret(stored, u.id));
     // Nowhere to send it: nothing is claimed, and this node asks again after a cooldown.
     if (channel.kind === "none" || (channel.kind === "email" && !mailConfigured())) {
       watchUser(u.id, threshold, (now + WARNING_COOLDOWN_SECONDS) * 1000);

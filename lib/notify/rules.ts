@@ -49,12 +49,16 @@ export function warningDue(input: { balance: bigint; threshold: bigint; warnedAt
 
 export type Channel = { kind: "email"; to: string } | { kind: "webhook"; url: string; secret: string } | { kind: "none"; reason: "no_email" | "no_webhook" };
 
-/** Where a user's notifications go: notify_type webhook to webhook_url; otherwise e-mail to notification_email or the account's address. */
-export function channelOf(setting: NotifySetting, accountEmail: string): Channel {
+/**
+ * Where a user's notifications go: notify_type webhook to webhook_url; otherwise e-mail to
+ * notification_email or the account's address. The stored webhook_secret is sealed
+ * (webhook-secret.ts): `openSecret` opens it, called only when a webhook is chosen.
+ */
+export function channelOf(setting: NotifySetting, accountEmail: string, openSecret: (stored: string) => string): Channel {
   if (setting.notify_type === "webhook") {
     const url = typeof setting.webhook_url === "string" ? setting.webhook_url.trim() : "";
     if (!url) return { kind: "none", reason: "no_webhook" };
-    return { kind: "webhook", url, secret: typeof setting.webhook_secret === "string" ? setting.webhook_secret : "" };
+    return { kind: "webhook", url, secret: typeof setting.webhook_secret === "string" ? openSecret(setting.webhook_secret) : "" };
   }
   const own = typeof setting.notification_email === "string" ? setting.notification_email.trim() : "";
   const to = own || accountEmail.trim();

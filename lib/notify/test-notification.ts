@@ -10,11 +10,12 @@ import type { UserCtx } from "@/lib/ctx";
 import { deliver } from "@/lib/notify/deliver";
 import { testNotice, userLocale } from "@/lib/notify/notice";
 import { channelOf, parseNotifySetting } from "@/lib/notify/rules";
+import { openWebhookSecret } from "@/lib/notify/webhook-secret";
 
 export async function testNotification({ ctx, input }: { ctx: UserCtx; input: { id: number } }): Promise<string> {
   const user = await db().user.findUnique({ where: { id: input.id } });
   if (!user || user.deleted_at !== null) throw new AppError("NOT_FOUND", "user_not_found");
-  const channel = channelOf(parseNotifySetting(user.setting), user.email);
+  const channel = channelOf(parseNotifySetting(user.setting), user.email, (stored) => openWebhookSecret(stored, user.id));
   const outcome = await deliver(channel, testNotice(userLocale(user.language), { username: user.username }), { tries: 1 });
   if (!outcome.ok) {
     const params = outcome.detailKey ? { detail: ctx.t(outcome.detailKey) } : outcome.params;

@@ -6,7 +6,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
-import { open, seal } from "@/lib/auth/secret-box";
+import { isSealed, open, seal } from "@/lib/auth/secret-box";
 import { OPTION_DEFAULTS, SECRET_OPTION_KEYS } from "@/lib/options/defaults";
 
 const state = globalThis as unknown as {
@@ -47,9 +47,6 @@ function openSecret(key: string, stored: string): string {
   }
 }
 
-// What seal() writes: v1.<12-byte nonce>.<ciphertext and 16-byte tag>, base64url.
-const SEALED_SHAPE = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22,}$/;
-
 /**
  * Start-up step (lib/boot.ts): a secret option still stored in plaintext (written before
  * options were sealed) is sealed in place, so that an upgrade leaves none. Returns the keys
@@ -60,7 +57,7 @@ export async function sealPlaintextSecretOptions(): Promise<string[]> {
   const rows = await db().option.findMany({ where: { key: { in: [...SECRET_OPTION_KEYS] } } });
   const sealed: string[] = [];
   for (const row of rows) {
-    if (!row.value || SEALED_SHAPE.test(row.value)) continue;
+    if (!row.value || isSealed(row.value)) continue;
     await db().option.update({ where: { key: row.key }, data: { value: seal(row.value) } });
     sealed.push(row.key);
   }

@@ -1,15 +1,17 @@
 // The caller's notification and display settings, kept as JSON in user.setting. Given
 // fields replace stored ones; an empty webhook_secret keeps the stored secret (secrets are
-// never sent back, so the form cannot resend them). Webhooks must use https, and a new
-// webhook address whose host is an IP literal the outbound policy refuses (docs/outbound.md)
-// is refused at once; names are judged when a notification is sent (docs/notifications.md).
+// never sent back, so the form cannot resend them); the secret is stored sealed. Webhooks
+// must use https, and a new webhook address whose host is an IP literal the outbound policy
+// refuses (docs/outbound.md) is refused at once; names are judged when a notification is sent (docs/notifications.md).
 // The caller's console language is kept for the notifications mailed to them.
 import "server-only";
+import { isSealed } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
 import { urlRefusal } from "@/lib/net/outbound";
 import { webhookRefusalKey } from "@/lib/notify/rules";
+import { sealWebhookSecret } from "@/lib/notify/webhook-secret";
 import { presentUser } from "@/lib/users/present";
 import { userChanged } from "@/lib/users/changed";
 import { webhookRefusal, type SettingInput } from "@/lib/users/field-rules";
@@ -54,6 +56,10 @@ export async function updateSetting({ ctx, input }: { ctx: UserCtx; input: Setti
     const refused = urlRefusal(merged.webhook_url);
     if (refused) throw new AppError("RULE", "webhook_address_refused", { detail: ctx.t(webhookRefusalKey(refused.reason)) });
   }
+  // the secret is stored sealed (docs/secrets.md): a new one as typed, a kept one if an older
+  // version left it in plaintext
+  if (input.webhook_secret) merged.webhook_secret = sealWebhookSecret(input.webhook_secret);
+  else if (merged.webhook_secret && !isSealed(merged.webhook_secret)) merged.webhook_secret = sealWebhookSecret(merged.webhook_secret);
   const user = await db().user.update({ where: { id: ctx.user.id }, data: { setting: JSON.stringify(merged), language: ctx.locale } });
   // the relay's cached copy of the setting and this user's quota-warning threshold
   await userChanged(ctx.user.id);

@@ -38,22 +38,28 @@ export async function expectToast(page: Page, text: string) {
 
 const SHOTS = path.join(process.cwd(), "test-results", "screenshots");
 
-// A screenshot in the light and the dark theme, then back to light: the full page, or
-// only the viewport while a dialog is open (sticky parts misdraw in a full-page shot).
-export async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      localStorage.setItem("theme-mode", t);
-      document.documentElement.classList.toggle("dark", t === "dark");
-      document.documentElement.style.colorScheme = t;
-    }, theme);
-    await page.waitForTimeout(100);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${locale}-${theme}.png`), fullPage });
-  }
-  await page.evaluate(() => {
-    localStorage.setItem("theme-mode", "light");
-    document.documentElement.classList.remove("dark");
-    document.documentElement.style.colorScheme = "light";
-  });
+// A screenshot helper writing to `dir`: the full page, or only the viewport while a dialog is
+// open (sticky parts misdraw in a full-page shot), in the light and the dark theme, then back
+// to light. Files are `<name>-<locale>-<theme>.png`.
+export function shooter(dir: string) {
+  return async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
+    mkdirSync(dir, { recursive: true });
+    for (const theme of ["light", "dark"] as const) {
+      await page.evaluate((t) => {
+        localStorage.setItem("theme-mode", t);
+        document.documentElement.classList.toggle("dark", t === "dark");
+        document.documentElement.style.colorScheme = t;
+      }, theme);
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: path.join(dir, `${name}-${locale}-${theme}.png`), fullPage });
+    }
+    await page.evaluate(() => {
+      localStorage.setItem("theme-mode", "light");
+      document.documentElement.classList.remove("dark");
+      document.documentElement.style.colorScheme = "light";
+    });
+  };
 }
+
+// The same, under test-results/screenshots.
+export const shoot = shooter(SHOTS);

@@ -5,13 +5,12 @@
 // /app/wallet?code=…, sees the code recognised, changes it, is told to enter a code, redeems
 // and sees the toast and the new balance. Screenshots in light and dark under /tmp.
 import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
-import { fmt, launch, MESSAGES, type Locale } from "./browser";
+import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 const SHOTS = "/tmp/codes-shots";
 let server: TestServer;
@@ -44,21 +43,7 @@ async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserCon
 }
 
 // The page (or the viewport while a dialog is open) in light and dark.
-async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      localStorage.setItem("theme-mode", t);
-      document.documentElement.classList.toggle("dark", t === "dark");
-      document.documentElement.style.colorScheme = t;
-    }, theme);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${locale}-${theme}.png`), fullPage });
-  }
-  await page.evaluate(() => {
-    localStorage.setItem("theme-mode", "light");
-    document.documentElement.classList.remove("dark");
-  });
-}
+const shoot = shooter(SHOTS);
 
 const toast = (page: Page, text: string) => page.locator("[data-toast]").filter({ hasText: text }).first();
 

@@ -3,8 +3,6 @@
 // refusal), and save a good one; the user editor shows the root a user's channel and sends
 // a test notification (success, and the reason of a failure), in zh and en, light and dark.
 // Screenshots under /tmp/notify-shots.
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
@@ -12,7 +10,7 @@ import { setOptions, setupRoot, ROOT_PASSWORD } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { expectToast, fmt, launch, MESSAGES, type Locale } from "./browser";
+import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -22,22 +20,7 @@ const ids: Record<string, number> = {};
 const pageErrors: string[] = [];
 const SHOTS = "/tmp/notify-shots";
 
-async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      localStorage.setItem("theme-mode", t);
-      document.documentElement.classList.toggle("dark", t === "dark");
-      document.documentElement.style.colorScheme = t;
-    }, theme);
-    await page.waitForTimeout(100);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${locale}-${theme}.png`), fullPage });
-  }
-  await page.evaluate(() => {
-    localStorage.setItem("theme-mode", "light");
-    document.documentElement.classList.remove("dark");
-  });
-}
+const shoot = shooter(SHOTS);
 
 beforeAll(async () => {
   server = await startServer();

@@ -10,7 +10,7 @@ import { ApiClient } from "../support/client";
 import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
-import { fmt, launch, MESSAGES, type Locale } from "./browser";
+import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 const SHOTS = "/tmp/statement-shots";
 let server: TestServer;
@@ -19,22 +19,7 @@ let mock: MockUpstream;
 let root: ApiClient;
 let carol: { id: number; client: ApiClient };
 
-async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      localStorage.setItem("theme-mode", t);
-      document.documentElement.classList.toggle("dark", t === "dark");
-      document.documentElement.style.colorScheme = t;
-    }, theme);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${locale}-${theme}.png`), fullPage });
-  }
-  await page.evaluate(() => {
-    localStorage.setItem("theme-mode", "light");
-    document.documentElement.classList.remove("dark");
-  });
-}
+const shoot = shooter(SHOTS);
 
 async function loggedIn(locale: Locale, username: string, password: string): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US", acceptDownloads: true });

@@ -127,6 +127,9 @@ async function setQuota(id: number, quota: number, extra: Record<string, unknown
   expect(r.success, r.message).toBe(true);
 }
 
+const rawSetting = async (id: number) => (await queryDb<{ setting: string }>(server, 'SELECT "setting" FROM "users" WHERE "id" = $1', [id]))[0].setting;
+const storedSecret = async (id: number) => String((JSON.parse(await rawSetting(id)) as { webhook_secret?: unknown }).webhook_secret ?? "");
+
 const warnedAt = async (id: number) =>
   Number((await queryDb<{ quota_warned_at: unknown }>(server, 'SELECT "quota_warned_at" FROM "users" WHERE "id" = $1', [id]))[0].quota_warned_at);
 
@@ -259,6 +262,20 @@ describe("webhooks", () => {
     });
     expect(saved.success, saved.message).toBe(true);
     expect(JSON.stringify(saved)).not.toContain(SECRET);
+    // sealed at rest, never answered: the user's own view and the root's say only that one is set
+    const sealed = await storedSecret(carol.id);
+    expect(sealed).toMatch(/^v1\./);
+    expect(await rawSetting(carol.id)).not.toContain(SECRET);
+    for (const [who, path] of [
+      [carol.client, "/api/user/self"],
+      [root, `/api/user/${carol.id}`],
+    ] as const) {
+      const r = await who.get<{ setting: string }>(path);
+      expect(r.success, r.message).toBe(true);
+      expect(JSON.stringify(r)).not.toContain(SECRET);
+      expect(JSON.stringify(r)).not.toContain(sealed);
+      expect(JSON.parse(r.data.setting)).toMatchObject({ webhook_secret_set: true });
+    }
     const before = hook.requests.length;
     hook.statuses.push(500, 500);
     await chat(carol.key);
@@ -283,6 +300,40 @@ describe("webhooks", () => {
     await sleep(2500);
     expect(hook.requests.length - before).toBe(3); // bounded: no fourth try
     expect(server.logs()).not.toContain(SECRET);
+    // saved again with the secret field empty: the stored secret is kept as it was, and sent
+    const again = await carol.client.put("/api/user/setting", {
+      notify_type: "webhook",
+      webhook_url: url,
+      webhook_secret: "",
+      quota_warning_threshold: THRESHOLD,
+    });
+    expect(again.success, again.message).toBe(true);
+    expect(await storedSecret(carol.id)).toBe(sealed);
+    const tested = await root.post(`/api/user/${carol.id}/test_notification`);
+    expect(tested.success, tested.message).toBe(true);
+    expect(hook.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
+  });
+
+  it("a secret left in plaintext by an older version is sealed at start-up, and still sent", async () => {
+    const kim = await userWithKey("kim");
+    const old = "whsec-old-plaintext-5521";
+    const setting = JSON.stringify({ notify_type: "webhook", webhook_url: `https://127.0.0.1:${hook.port}/hook`, webhook_secret: old });
+    await execDb(server, 'UPDATE "users" SET "setting" = $1 WHERE "id" = $2', [setting, kim.id]);
+    // a node of the new version starting on this database (same ENCRYPTION_KEY)
+    const next = await startServer({ databaseUrl: server.databaseUrl, dbKind: server.dbKind, env: Object.assign({ DATA_DIR: server.dataDir }, SHARED) });
+    try {
+      expect(next.logs()).toContain("[notify] sealed the webhook secrets of 1 users stored in plaintext");
+      expect(next.logs()).not.toContain(old);
+    } finally {
+      await next.stop();
+    }
+    expect(await storedSecret(kim.id)).toMatch(/^v1\./);
+    expect(await rawSetting(kim.id)).not.toContain(old);
+    const before = hook.requests.length;
+    const r = await root.post(`/api/user/${kim.id}/test_notification`);
+    expect(r.success, r.message).toBe(true);
+    expect(hook.requests.length).toBe(before + 1);
+    expect(hook.requests.at(-1)!.headers.authorization).toBe(`Bearer ${old}`);
   });
 
   it("refused when saved: http://, a loopback IP literal with private addresses off, [::1]; clear messages in both languages", async () => {

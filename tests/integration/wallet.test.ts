@@ -120,7 +120,9 @@ describe("notification settings", () => {
     // blank secret keeps the stored one
     await client.put("/api/user/setting", { ...base, webhook_url: "https://example.com/other", webhook_secret: "" });
     const stored = await queryDb<{ setting: string }>(server, "SELECT setting FROM users WHERE id = $1", [client.userId]);
-    expect(JSON.parse(stored[0].setting)).toMatchObject({ webhook_secret: "s3cr3t-value", webhook_url: "https://example.com/other" });
+    // kept, and sealed at rest (docs/secrets.md; tests/integration/notifications.test.ts sends it)
+    expect(JSON.parse(stored[0].setting)).toMatchObject({ webhook_secret: expect.stringMatching(/^v1\./), webhook_url: "https://example.com/other" });
+    expect(stored[0].setting).not.toContain("s3cr3t-value");
     const email = await client.put<U>("/api/user/setting", { ...base, notify_type: "email", webhook_url: "", notification_email: "me@example.com" });
     expect(email.success).toBe(true);
   });

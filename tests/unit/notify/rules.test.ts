@@ -47,17 +47,22 @@ describe("warningDue: a charge that leaves the balance below the threshold, once
 });
 
 describe("channelOf", () => {
+  const opened = (stored: string) => `opened:${stored}`;
   it("mails the notification e-mail, else the account's, else nothing", () => {
-    expect(channelOf({ notify_type: "email", notification_email: "n@example.com" }, "a@example.com")).toEqual({ kind: "email", to: "n@example.com" });
-    expect(channelOf({ notification_email: " " }, "a@example.com")).toEqual({ kind: "email", to: "a@example.com" });
-    expect(channelOf({}, "")).toEqual({ kind: "none", reason: "no_email" });
+    expect(channelOf({ notify_type: "email", notification_email: "n@example.com" }, "a@example.com", opened)).toEqual({ kind: "email", to: "n@example.com" });
+    expect(channelOf({ notification_email: " " }, "a@example.com", opened)).toEqual({ kind: "email", to: "a@example.com" });
+    expect(channelOf({}, "", opened)).toEqual({ kind: "none", reason: "no_email" });
   });
-  it("posts to the webhook with its secret when webhooks are chosen", () => {
-    expect(channelOf({ notify_type: "webhook", webhook_url: "https://h.example/x", webhook_secret: "s3" }, "a@example.com")).toEqual({
+  it("posts to the webhook with its secret opened when webhooks are chosen; the secret is opened only then", () => {
+    expect(channelOf({ notify_type: "webhook", webhook_url: "https://h.example/x", webhook_secret: "v1.sealed" }, "a@example.com", opened)).toEqual({
       kind: "webhook",
       url: "https://h.example/x",
-      secret: "s3",
+      secret: "opened:v1.sealed",
     });
-    expect(channelOf({ notify_type: "webhook", webhook_url: "" }, "a@example.com")).toEqual({ kind: "none", reason: "no_webhook" });
+    expect(channelOf({ notify_type: "webhook", webhook_url: "https://h.example/x" }, "a@example.com", opened)).toMatchObject({ secret: "" });
+    expect(channelOf({ notify_type: "webhook", webhook_url: "" }, "a@example.com", opened)).toEqual({ kind: "none", reason: "no_webhook" });
+    const calls: string[] = [];
+    channelOf({ notify_type: "email", webhook_secret: "v1.sealed" }, "a@example.com", (s) => (calls.push(s), s));
+    expect(calls).toEqual([]);
   });
 });
