@@ -10,7 +10,6 @@ import { Dialog } from "@/components/ui/dialog";
 import { useStatus } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { safeReturnTo } from "@/lib/client/errors";
-import { isBuilt } from "@/lib/client/navigation";
 import { setLocalUser, type LocalUser } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import { loginBody } from "@/lib/users/field-rules";
@@ -56,11 +55,9 @@ export function LoginForm({ expired, returnTo }: { expired: boolean; returnTo: s
               {t("toRegister")}
             </Link>
           )}
-          {isBuilt("/reset") && (
-            <Link href="/reset" className="text-blue-600 hover:underline dark:text-blue-400">
-              {t("toReset")}
-            </Link>
-          )}
+          <Link href="/reset" className="text-blue-600 hover:underline dark:text-blue-400">
+            {t("toReset")}
+          </Link>
         </div>
       }
     >

@@ -81,19 +81,22 @@ export function RegisterForm({ aff }: { aff: string | null }) {
           <FormText name="username" label={t("username")} maxLength={USERNAME_MAX} placeholder={t("usernamePlaceholder")} autoComplete="username" />
           <FormText name="password" label={t("password")} type="password" placeholder={t("passwordPlaceholder")} autoComplete="new-password" />
           <FormText name="password2" label={t("password2")} type="password" autoComplete="new-password" />
-          <div className="flex items-end gap-2">
-            <FormText
-              name="email"
-              label={verify ? t("emailRequired") : t("email")}
-              type="email"
-              placeholder={t("emailPlaceholder")}
-              autoComplete="email"
-              className="min-w-0 flex-1"
-            />
-            {verify && <SendCodeButton send={sendCode} />}
-          </div>
+          {/* Only a verified address is taken (docs/accounts-api.md, "E-mail addresses"). */}
           {verify && (
-            <FormText name="verification_code" label={t("verificationCode")} placeholder={t("verificationCodePlaceholder")} autoComplete="one-time-code" />
+            <>
+              <div className="flex items-end gap-2">
+                <FormText
+                  name="email"
+                  label={t("emailRequired")}
+                  type="email"
+                  placeholder={t("emailPlaceholder")}
+                  autoComplete="email"
+                  className="min-w-0 flex-1"
+                />
+                <SendCodeButton send={sendCode} />
+              </div>
+              <FormText name="verification_code" label={t("verificationCode")} placeholder={t("verificationCodePlaceholder")} autoComplete="one-time-code" />
+            </>
           )}
           {aff && <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("invitedBy", { code: aff })}</p>}
           <Button type="submit" disabled={busy} className="justify-center">

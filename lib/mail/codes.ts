@@ -1,15 +1,19 @@
 // E-mail codes and reset tokens (docs/mail.md, "Codes and reset links"): one live secret per
 // (purpose, address) in the email_codes table, stored as a keyed hash, so that every node
 // sees the same codes. Issuing is refused within 30 seconds of the previous one for the same
-// purpose and address; a secret is consumed once, before it expires, and dies after
-// MAX_ATTEMPTS wrong guesses. Every step is one conditional statement, so concurrent
-// requests (on one node or several) cannot issue twice within the cooldown or use a secret twice.
+// purpose and address; a secret is consumed once, before it expires; a 6-digit code allows
+// MAX_ATTEMPTS guesses (a reset token, 32 random letters and digits, cannot be guessed and
+// has no such limit). Every step is one conditional statement, so concurrent requests (on one
+// node or several) cannot issue twice within the cooldown, guess more than MAX_ATTEMPTS
+// times, or use a secret twice.
 import "server-only";
 import { randomInt } from "node:crypto";
 import { lookupHash, randomAlnum } from "@/lib/auth/lookup-hash";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
+import { normalizeEmail } from "@/lib/mail/address";
 
 export type CodePurpose = "verify" | "reset";
 
@@ -19,9 +23,6 @@ export const MAX_ATTEMPTS = 5;
 export const CODE_LENGTH = 6;
 export const RESET_TOKEN_LENGTH = 32;
 
-/** The stored form of an address: trimmed and lowercased. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
 const hashOf = (purpose: CodePurpose, email: string, secret: string) => lookupHash(`email-code:${purpose}:${email}:${secret}`);
 
 function newSecret(purpose: CodePurpose): string {
@@ -29,10 +30,6 @@ function newSecret(purpose: CodePurpose): string {
   let code = "";
   for (let i = 0; i < CODE_LENGTH; i++) code += String(randomInt(10));
   return code;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
 }
 
 /**
@@ -73,10 +70,25 @@ export async function withdrawCode(purpose: CodePurpose, rawEmail: string, secre
 }
 
 /**
- * Uses a secret once: true when it matched, was unused, unexpired and within MAX_ATTEMPTS.
- * `tx` lets the caller consume inside the transaction of the change the code pays for
- * (rolled back with it); a false answer is then followed by recordWrongGuess, outside the
- * transaction that the refusal rolls back.
+ * Counts one guess against the live verification code of an address, before the code is
+ * compared: one conditional update (unused, unexpired, attempts < MAX_ATTEMPTS → attempts + 1),
+ * so that concurrent guesses cannot get past the limit. False when there is no live code or
+ * MAX_ATTEMPTS guesses were already made: the caller refuses without comparing. Called outside
+ * the transaction of the change the code pays for, so that a refusal (which rolls that
+ * transaction back) does not undo the count. Reset tokens are not counted (see above).
+ */
+export async function countGuess(rawEmail: string): Promise<boolean> {
+  const counted = await db().emailCode.updateMany({
+    where: { purpose: "verify", email: normalizeEmail(rawEmail), used: false, expires_at: { gt: BigInt(nowSeconds()) }, attempts: { lt: MAX_ATTEMPTS } },
+    data: { attempts: { increment: 1 } },
+  });
+  return counted.count === 1;
+}
+
+/**
+ * Uses a secret once: true when it matched, was unused and unexpired. A verification code
+ * must first have been counted by countGuess (which enforces the guess limit). `tx` lets the
+ * caller consume inside the transaction of the change the code pays for (rolled back with it).
  */
 export async function consumeCode(
   purpose: CodePurpose,
@@ -88,20 +100,8 @@ export async function consumeCode(
   const candidate = secret.trim();
   if (!candidate) return false;
   const used = await tx.emailCode.updateMany({
-    where: {
-      purpose,
-      email,
-      code_hash: hashOf(purpose, email, candidate),
-      used: false,
-      expires_at: { gt: BigInt(nowSeconds()) },
-      attempts: { lt: MAX_ATTEMPTS },
-    },
+    where: { purpose, email, code_hash: hashOf(purpose, email, candidate), used: false, expires_at: { gt: BigInt(nowSeconds()) } },
     data: { used: true },
   });
   return used.count === 1;
-}
-
-/** Counts a wrong guess against the live secret of (purpose, address): MAX_ATTEMPTS of them kill it. */
-export async function recordWrongGuess(purpose: CodePurpose, rawEmail: string): Promise<void> {
-  await db().emailCode.updateMany({ where: { purpose, email: normalizeEmail(rawEmail), used: false }, data: { attempts: { increment: 1 } } });
 }

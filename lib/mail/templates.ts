@@ -1,6 +1,7 @@
 // The bodies of the mails the server sends, in the request's language (zh default, en), as
 // plain text and HTML. Every interpolated value is escaped in the HTML part; the site's name
 // (SystemName) and address (ServerAddress) come from the options (docs/mail.md, "Bodies").
+// The notifications (lib/notify/notice.ts) use the same escaping and site lookup.
 import "server-only";
 import type { Locale } from "@/lib/i18n/locale";
 import type { MailMessage } from "@/lib/mail/send";
@@ -15,8 +16,11 @@ export type MailKind = { kind: "verification"; code: string; minutes: number } |
 type Block = { text: string } | { code: string } | { link: string };
 type Body = { subject: string; blocks: Block[] };
 
-function site() {
-  return { name: getOption("SystemName").trim() || "AI Gateway", address: getOption("ServerAddress").trim().replace(/\/+$/, "") };
+const DEFAULT_SITE_NAME = "AI Gateway";
+
+/** The site's name (SystemName, else the default) and address (ServerAddress, no trailing slash) for mail bodies. */
+export function mailSite(): { name: string; address: string } {
+  return { name: getOption("SystemName").trim() || DEFAULT_SITE_NAME, address: getOption("ServerAddress").trim().replace(/\/+$/, "") };
 }
 
 function compose(locale: Locale, mail: MailKind, name: string): Body {
@@ -62,7 +66,7 @@ function compose(locale: Locale, mail: MailKind, name: string): Body {
 
 /** The subject, plain text and HTML of one mail to `to`. */
 export function renderMail(locale: Locale, to: string, mail: MailKind): MailMessage {
-  const { name, address } = site();
+  const { name, address } = mailSite();
   const body = compose(locale, mail, name);
   const footer = address ? `${name} · ${address}` : name;
   const text = [...body.blocks.map((b) => ("text" in b ? b.text : "code" in b ? b.code : b.link)), "", "--", footer].join("\n");

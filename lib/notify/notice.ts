@@ -1,15 +1,15 @@
 // The words of a notification, in the user's language (zh by default, en): the quota
 // warning and the root's test notification, as a mail (plain text and HTML) and as the
 // webhook's JSON body (docs/notifications.md). Kept here rather than with the other mail
-// templates: these are notifications, sent by e-mail or by webhook alike.
+// templates: these are notifications, sent by e-mail or by webhook alike; the HTML escaping
+// and the site's name and address are the mail templates' (lib/mail/templates.ts).
 import "server-only";
 import type { Locale } from "@/lib/i18n/locale";
-import { getBool, getNumber, getOption } from "@/lib/options/store";
+import { escapeHtml as esc, mailSite } from "@/lib/mail/templates";
+import { getBool, getNumber } from "@/lib/options/store";
 import type { WebhookBody } from "@/lib/notify/webhook";
 
 export type Notice = { subject: string; text: string; html: string; webhook: WebhookBody };
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function userLocale(language: string): Locale {
   return language === "en" ? "en" : "zh";
@@ -23,8 +23,7 @@ export function formatAmount(quota: bigint): string {
 }
 
 function siteValues() {
-  const system = getOption("SystemName").trim() || "AI Gateway";
-  const server = getOption("ServerAddress").trim().replace(/\/+$/, "");
+  const { name: system, address: server } = mailSite();
   return { system, server, wallet: server ? `${server}/app/wallet` : "" };
 }
 

@@ -5,7 +5,7 @@ import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { consumeCode, recordWrongGuess } from "@/lib/mail/codes";
+import { consumeCode, countGuess } from "@/lib/mail/codes";
 import { checkEmailAvailable } from "@/lib/users/email-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 
@@ -13,13 +13,13 @@ export async function bindEmail({ ctx, input }: { ctx: UserCtx; input: { email: 
   if (!input.email.trim()) throw new AppError("INVALID_INPUT", "email_required");
   if (!input.code.trim()) throw new AppError("INVALID_INPUT", "email_code_required");
   const email = await checkEmailAvailable(input.email, ctx.user.id);
+  if (!(await countGuess(email))) throw new AppError("RULE", "email_code_wrong");
   try {
     await db().$transaction(async (tx) => {
       if (!(await consumeCode("verify", email, input.code, tx))) throw new AppError("RULE", "email_code_wrong");
       await tx.user.update({ where: { id: ctx.user.id }, data: { email, email_key: email } });
     }, TX_OPTIONS);
   } catch (err) {
-    if (err instanceof AppError && err.key === "email_code_wrong") await recordWrongGuess("verify", email);
     if (isUniqueViolation(err)) throw new AppError("RULE", "email_taken");
     throw err;
   }

@@ -1,9 +1,7 @@
-// Database error helpers shared by the account verbs. Prisma reports a unique-constraint
-// violation as P2002 on both providers (through the driver adapters too).
+// Database helpers shared by the account verbs. The unique-violation test lives with the
+// database layer (lib/db/errors.ts), where every folder may import it.
 import "server-only";
-export function isUniqueViolation(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
-}
+export { isUniqueViolation } from "@/lib/db/errors";
 
 // Interactive transactions that may queue behind others (SQLite serializes them; the
 // PostgreSQL pool has 10 connections): wait longer than Prisma's 2 s default to start.

@@ -5,10 +5,9 @@
 // (compared lowercased). Checked wherever an address is accepted: the code request,
 // registration and binding.
 import "server-only";
-import { z } from "zod";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { normalizeEmail } from "@/lib/mail/codes";
+import { normalizeEmail, requireEmailAddress } from "@/lib/mail/address";
 import { getBool, getOption } from "@/lib/options/store";
 
 const GMAIL_DOMAINS = ["gmail.com", "googlemail.com"];
@@ -29,9 +28,7 @@ export function whitelist(): string[] {
 
 /** The option-driven rules that need no database: validity, whitelist, plus-addressing. */
 export function checkEmailShape(rawEmail: string): string {
-  const email = normalizeEmail(rawEmail);
-  if (!email) throw new AppError("INVALID_INPUT", "email_required");
-  if (email.length > 100 || !z.email().safeParse(email).success) throw new AppError("INVALID_INPUT", "email_invalid");
+  const email = requireEmailAddress(rawEmail);
   const { local, domain } = split(email);
   if (getBool("EmailDomainRestrictionEnabled") && !whitelist().includes(domain)) throw new AppError("RULE", "email_domain_not_allowed");
   if (getBool("EmailAliasRestrictionEnabled") && local.includes("+")) throw new AppError("RULE", "email_alias_not_allowed");

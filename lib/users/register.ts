@@ -1,8 +1,8 @@
 // Self-registration with a password. The new user, the new-user bonus, and the invitation
 // rewards (inviter's earnings, invitee's bonus) are written in one transaction; every
 // balance change goes through the ledger. An unknown invitation code is ignored, as in new-api.
-// With EmailVerificationEnabled the address and its mailed code are required
-// (docs/accounts-api.md, "E-mail addresses").
+// With EmailVerificationEnabled the address and its mailed code are required; without it no
+// address is taken at all (docs/accounts-api.md, "E-mail addresses").
 import "server-only";
 import { hashPassword } from "@/lib/auth/password";
 import { ROLE, USER_STATUS } from "@/lib/auth/roles";
@@ -11,7 +11,7 @@ import { db } from "@/lib/db/client";
 import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { getBool, getNumber } from "@/lib/options/store";
-import { consumeCode, recordWrongGuess } from "@/lib/mail/codes";
+import { consumeCode, countGuess } from "@/lib/mail/codes";
 import { newAffCode } from "@/lib/users/aff-code";
 import { checkEmailAvailable, emailKey } from "@/lib/users/email-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
@@ -33,8 +33,10 @@ export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
   const verify = getBool("EmailVerificationEnabled");
   if (verify && !input.email) throw new AppError("INVALID_INPUT", "email_required");
   if (verify && !input.verification_code) throw new AppError("INVALID_INPUT", "email_code_required");
-  // Any address given must pass the address rules (domain, alias, one account per address).
-  const email = input.email ? await checkEmailAvailable(input.email) : "";
+  // Only a verified address is stored: with verification off an address typed by anyone would
+  // reserve it (one account per address) against its real owner, so none is taken; the account
+  // gets one by a verified binding or from an admin. A verified one passes every address rule.
+  const email = verify ? await checkEmailAvailable(input.email) : "";
   if (await db().user.findUnique({ where: { username: input.username }, select: { id: true } })) {
     throw new AppError("RULE", "username_taken");
   }
@@ -42,6 +44,8 @@ export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
   const newUserQuota = nonNegative("QuotaForNewUser");
   const inviterReward = nonNegative("QuotaForInviter");
   const inviteeReward = nonNegative("QuotaForInvitee");
+  // The guess is counted before the transaction, so that the refusal does not undo it.
+  if (verify && !(await countGuess(email))) throw new AppError("RULE", "email_code_wrong");
 
   for (let attempt = 0; ; attempt++) {
     try {
@@ -83,7 +87,6 @@ export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
       }, TX_OPTIONS);
       return presentUser(user);
     } catch (err) {
-      if (err instanceof AppError && err.key === "email_code_wrong") await recordWrongGuess("verify", email);
       if (!isUniqueViolation(err)) throw err;
       if (email && (await db().user.findUnique({ where: { email_key: email }, select: { id: true } }))) throw new AppError("RULE", "email_taken");
       // Either the username was taken meanwhile, or (rarely) the random aff_code collided.

@@ -1,7 +1,8 @@
 // E-mail in the browser against a real SMTP server on 127.0.0.1 (tests/support/smtp.ts):
 // registration with a mailed code (30-second countdown), binding on /app/me, the password
-// reset from the login page's "Forgot password?" to /user/reset, and the settings' test-mail
-// button, in zh and en, with screenshots in light and dark (docs/mail.md, docs/accounts-api.md).
+// reset from the login page's "Forgot password?" to /user/reset, the settings' test-mail
+// button, and the register form without verification (no e-mail field), in zh and en, with
+// screenshots in light and dark (docs/mail.md, docs/accounts-api.md).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
@@ -192,6 +193,20 @@ describe.each(["zh", "en"] as Locale[])("mail (%s)", (locale) => {
     await expectToast(page, sm("mail_send_failed"));
     smtp.rejectWith(0);
     expect(await page.content()).not.toContain("smtp-pass");
+    await page.context().close();
+  });
+});
+
+describe("registration without e-mail verification", () => {
+  it.each(["zh", "en"] as Locale[])("shows no e-mail field (%s): only a verified address is taken", async (locale) => {
+    await setOptions(root, { EmailVerificationEnabled: "false" });
+    const m = MESSAGES[locale];
+    const page = await newPage(locale);
+    await page.goto(`${server.url}/register`);
+    await page.getByLabel(m.register.username, { exact: true }).waitFor();
+    expect(await page.getByLabel(m.register.emailRequired, { exact: true }).count()).toBe(0);
+    expect(await page.getByTestId("send-code").count()).toBe(0);
+    await shoot(page, locale, "mail-register-no-email");
     await page.context().close();
   });
 });

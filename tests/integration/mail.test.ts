@@ -172,6 +172,24 @@ describe("registration with a mailed code", () => {
     });
   });
 
+  it("under concurrency: 20 parallel wrong guesses count as 20, so the code is dead after 5 and the right one is refused", async () => {
+    await setOptions(root, { EmailVerificationEnabled: "true" });
+    const code = await requestCode("guess@example.com");
+    const wrong = code === "000000" ? "111111" : "000000";
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => reg({ username: `guess${i}`, password: "12345678", email: "guess@example.com", verification_code: wrong })),
+    );
+    for (const g of guesses) expect(g).toMatchObject({ success: false, message: "The verification code is wrong or has expired" });
+    const [row] = await queryDb<{ attempts: unknown }>(server, 'SELECT "attempts" FROM "email_codes" WHERE "email" = $1', ["guess@example.com"]);
+    expect(Number(row.attempts)).toBe(5);
+    expect(await reg({ username: "guess", password: "12345678", email: "guess@example.com", verification_code: code })).toMatchObject({
+      success: false,
+      message: "The verification code is wrong or has expired",
+    });
+    const users = await queryDb<{ n: unknown }>(server, "SELECT count(*) AS n FROM users WHERE username LIKE 'guess%'", []);
+    expect(Number(users[0].n)).toBe(0);
+  });
+
   it("under concurrency: one code per address per cooldown, and a code makes one account", async () => {
     const since = smtp.received.length;
     const asks = await Promise.all(Array.from({ length: 6 }, () => anon().get("/api/verification?email=race@example.com")));
@@ -210,10 +228,40 @@ describe("registration with a mailed code", () => {
 });
 
 describe("address rules", () => {
-  it("one account per address: registration and the admin's edit refuse a taken one", async () => {
-    const r = await anon().post<{ id: number }>("/api/user/register", { username: "erin", password: "12345678", email: "Erin@Example.com" });
+  it("with verification off, registration takes no address (nobody can reserve another's)", async () => {
+    for (const username of ["squat1", "squat2"]) {
+      const r = await anon().post<{ id: number; email: string }>("/api/user/register", { username, password: "12345678", email: "owner@example.com" });
+      expect(r.success, r.message).toBe(true);
+      expect(r.data.email).toBe("");
+    }
+    const rows = await queryDb<{ n: unknown }>(
+      server,
+      "SELECT count(*) AS n FROM users WHERE username LIKE 'squat%' AND (email <> '' OR email_key IS NOT NULL)",
+      [],
+    );
+    expect(Number(rows[0].n)).toBe(0);
+    // the real owner can still prove the address and register with it
+    await setOptions(root, { EmailVerificationEnabled: "true" });
+    const code = await requestCode("owner@example.com");
+    const owner = await anon().post<{ email: string }>("/api/user/register", {
+      username: "owner",
+      password: "12345678",
+      email: "owner@example.com",
+      verification_code: code,
+    });
+    expect(owner.success, owner.message).toBe(true);
+    expect(owner.data.email).toBe("owner@example.com");
+  });
+
+  it("one account per address: the code request, registration and the admin's edit refuse a taken one", async () => {
+    const r = await anon().post<{ id: number }>("/api/user/register", { username: "erin", password: "12345678" });
     expect(r.success, r.message).toBe(true);
-    expect(await anon().post("/api/user/register", { username: "erin2", password: "12345678", email: "erin@example.com" })).toMatchObject({
+    expect((await root.put("/api/user/", { id: r.data.id, email: "Erin@Example.com" })).success).toBe(true);
+    await setOptions(root, { EmailVerificationEnabled: "true" });
+    expect(await anon().get("/api/verification?email=erin@example.com")).toMatchObject({ success: false, message: "This email address is already in use" });
+    expect(
+      await anon().post("/api/user/register", { username: "erin2", password: "12345678", email: "erin@example.com", verification_code: "123456" }),
+    ).toMatchObject({
       success: false,
       message: "This email address is already in use",
     });
@@ -232,7 +280,10 @@ describe("address rules", () => {
     expect(await anon().get("/api/verification?email=x@other.org")).toMatchObject({ success: false, message: refused });
     expect(await anon().get("/api/verification?email=x@sub.example.com")).toMatchObject({ success: false, message: refused });
     await requestCode("x@CORP.com");
-    expect(await anon().post("/api/user/register", { username: "wl1", password: "12345678", email: "wl@other.org" })).toMatchObject({
+    await setOptions(root, { EmailVerificationEnabled: "true" });
+    expect(
+      await anon().post("/api/user/register", { username: "wl1", password: "12345678", email: "wl@other.org", verification_code: "123456" }),
+    ).toMatchObject({
       success: false,
       message: refused,
     });
@@ -242,19 +293,23 @@ describe("address rules", () => {
   });
 
   it("with the alias restriction on, plus-addressing and Gmail's dotted variants are refused", async () => {
-    expect((await anon().post("/api/user/register", { username: "jd", password: "12345678", email: "john.doe@gmail.com" })).success).toBe(true);
+    const jd = await makeUser(server, root, "jd");
+    expect((await root.put("/api/user/", { id: jd.id, email: "john.doe@gmail.com" })).success).toBe(true);
     await setOptions(root, { EmailAliasRestrictionEnabled: "true" });
     const refused = "The admin does not allow email aliases; this address uses + or is a variant of an existing address";
     expect(await anon().get("/api/verification?email=name%2Bx@example.com")).toMatchObject({ success: false, message: refused });
     expect(await anon().get("/api/verification?email=johndoe@gmail.com")).toMatchObject({ success: false, message: refused });
     expect(await anon().get("/api/verification?email=j.o.h.n.doe@googlemail.com")).toMatchObject({ success: false, message: refused });
-    expect(await anon().post("/api/user/register", { username: "jd2", password: "12345678", email: "JohnDoe@gmail.com" })).toMatchObject({
+    await setOptions(root, { EmailVerificationEnabled: "true" });
+    expect(
+      await anon().post("/api/user/register", { username: "jd2", password: "12345678", email: "JohnDoe@gmail.com", verification_code: "123456" }),
+    ).toMatchObject({
       success: false,
       message: refused,
     });
     await requestCode("johndoe2@gmail.com");
     await requestCode("john.doe@example.com"); // other domains keep their dots
-    await setOptions(root, { EmailAliasRestrictionEnabled: "false" });
+    await setOptions(root, { EmailAliasRestrictionEnabled: "false", EmailVerificationEnabled: "false" });
     await ageCodes("johndoe@gmail.com");
     await requestCode("johndoe@gmail.com");
   });
@@ -289,14 +344,15 @@ describe("e-mail binding (/app/me)", () => {
 });
 
 describe("password reset", () => {
-  it("mails a single-use link; the new password works and every old session ends", async () => {
-    const r = await anon().post<{ id: number }>("/api/user/register", { username: "grace", password: "grace-old-1", email: "grace@example.com" });
-    expect(r.success, r.message).toBe(true);
-    const session = await loginAs(server, "grace", "grace-old-1");
+  it("mails a single-use link in the holder's language; the new password works and every old session ends", async () => {
+    const grace = await makeUser(server, root, "grace", 1, "grace-old-1");
+    expect((await root.put("/api/user/", { id: grace.id, email: "grace@example.com" })).success).toBe(true);
+    const session = await loginAs(server, "grace", "grace-old-1"); // in English: the account's language
 
     const since = smtp.received.length;
-    const asked = await anon().get("/api/reset_password?email=Grace@example.com&turnstile=");
-    expect(asked).toMatchObject({ success: true, message: "If this address is registered, a reset mail is on its way; check your mailbox" });
+    // asked from a Chinese browser: the answer is in Chinese, the mail in the holder's English
+    const asked = await anon("zh").get("/api/reset_password?email=Grace@example.com&turnstile=");
+    expect(asked).toMatchObject({ success: true, message: "如果该邮箱已注册，重置邮件将在几分钟内送达，请检查你的邮箱" });
     const mail = await mailTo("grace@example.com", since);
     expect(mail.subject).toBe("Gate <Test> password reset");
     const link = /(https?:\/\/\S+\/user\/reset\?\S+)/.exec(mail.text)?.[1] ?? "";
@@ -324,6 +380,33 @@ describe("password reset", () => {
     expect((await anon().login("grace", "grace-old-1")).success).toBe(false);
     expect((await anon().login("grace@example.com", done.data)).success).toBe(true);
     // the link is single use
+    expect(await anon().post("/api/user/reset", { email: "grace@example.com", token })).toMatchObject({
+      success: false,
+      message: "The reset link is invalid or has expired",
+    });
+  });
+
+  async function resetToken(email: string): Promise<string> {
+    await ageCodes(email);
+    const since = smtp.received.length;
+    expect((await anon().get(`/api/reset_password?email=${encodeURIComponent(email)}`)).success).toBe(true);
+    const mail = await mailTo(email, since);
+    return new URL(/(https?:\/\/\S+\/user\/reset\?\S+)/.exec(mail.text)?.[1] ?? "").searchParams.get("token") ?? "";
+  }
+
+  it("wrong tokens do not kill the link (a 32-character token has no guess limit)", async () => {
+    const token = await resetToken("grace@example.com");
+    const wrong = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => anon().post("/api/user/reset", { email: "grace@example.com", token: `${i}`.padEnd(32, "x") })),
+    );
+    for (const w of wrong) expect(w).toMatchObject({ success: false, message: "The reset link is invalid or has expired" });
+    const done = await anon().post<string>("/api/user/reset", { email: "grace@example.com", token });
+    expect(done.success, done.message).toBe(true);
+  });
+
+  it("an expired link is refused", async () => {
+    const token = await resetToken("grace@example.com");
+    await query(server, 'UPDATE "email_codes" SET "expires_at" = "created_at" - 1 WHERE "purpose" = \'reset\' AND "email" = $1', ["grace@example.com"]);
     expect(await anon().post("/api/user/reset", { email: "grace@example.com", token })).toMatchObject({
       success: false,
       message: "The reset link is invalid or has expired",

@@ -67,7 +67,7 @@ describe("notices", () => {
     expect(zh.text).toContain("https://gw.example.com/app/wallet");
     const en = quotaWarningNotice("en", { username: "<b>", balance: 200000n, threshold: 500000n });
     expect(en.subject).toBe("Acme AI: your balance is running low");
-    expect(en.html).toContain("&#60;b&#62;");
+    expect(en.html).toContain("&lt;b&gt;");
     expect(en.html).not.toContain("<b>");
     expect(en.webhook).toMatchObject({
       type: "quota_warning",
