@@ -153,7 +153,7 @@ describe("epay", () => {
     const a = ((await client.post("/api/user/pay", { amount: 10, payment_method: "zfb" })) as unknown as PayAnswer).data;
     const b = ((await client.post("/api/user/pay", { amount: 3, payment_method: "wx" })) as unknown as PayAnswer).data;
     const na = paidNotify(a.out_trade_no, "73.00");
-    const nb = paidNotify(b.out_trade_no, "21.90");
+    const nb = paidNotify(b.out_trade_no, "21.90", { type: "wxpay" });
     const answers = await Promise.all([notify(nb), notify(na, "GET"), notify(na), notify(nb, "GET"), notify(na), notify(nb)]);
     for (const r of answers) expect(r).toEqual({ status: 200, text: "success" });
     expect((await quotaOf(client)).quota).toBe(13 * QPU);
@@ -419,7 +419,7 @@ describe("manual completion and the order lists", () => {
     const answers = await Promise.all([
       root.post<{ completed: boolean }>("/api/user/topup/complete", { trade_no: order.out_trade_no }),
       root.post<{ completed: boolean }>("/api/user/topup/complete", { trade_no: order.out_trade_no }),
-      notify(paidNotify(order.out_trade_no, "29.20")),
+      notify(paidNotify(order.out_trade_no, "29.20", { type: "wxpay" })),
       root.post<{ completed: boolean }>("/api/user/topup/complete", { trade_no: order.out_trade_no }),
     ]);
     const completions = [answers[0], answers[1], answers[3]] as { success: boolean; data: { completed: boolean }; message: string }[];
