@@ -201,7 +201,7 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
 
       // the plan label and the redeem button; the spent code is refused from the button too
       await page.getByText(m.wallet.payAsYouGo, { exact: true }).waitFor();
-      await page.getByRole("button", { name: m.wallet.redeem.open }).click();
+      await page.getByRole("button", { name: m.wallet.redeem.open, exact: true }).click();
       await dialog.getByLabel(m.wallet.redeem.code, { exact: true }).fill(code);
       await dialog.getByRole("button", { name: m.wallet.redeem.submit, exact: true }).click();
       await toast(page, sm("redemption_invalid")).waitFor();
