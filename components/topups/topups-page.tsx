@@ -78,7 +78,21 @@ export function TopUpsPage() {
     { id: "trade_no", header: t("col.trade_no"), cell: ({ row: { original: o } }) => <code className="font-mono text-xs">{o.trade_no}</code> },
     { id: "method", header: t("col.method"), cell: ({ row: { original: o } }) => methodLabel(o.payment_method, t) },
     { id: "amount", header: t("col.amount"), cell: ({ row: { original: o } }) => renderQuota(o.amount, display) },
-    { id: "money", header: t("col.money"), cell: ({ row: { original: o } }) => orderMoney(o) },
+    {
+      id: "money",
+      header: t("col.money"),
+      cell: ({ row: { original: o } }) => (
+        <>
+          <div>{orderMoney(o)}</div>
+          {o.paid_money && <div className="text-xs text-zinc-500">{t("paidMoney", { money: o.paid_money })}</div>}
+        </>
+      ),
+    },
+    {
+      id: "code",
+      header: t("col.code"),
+      cell: ({ row: { original: o } }) => (o.top_up_code ? <code className="font-mono text-xs">{o.top_up_code}</code> : "—"),
+    },
     { id: "status", header: t("col.status"), cell: ({ row: { original: o } }) => <OrderStatus order={o} t={t} /> },
     { id: "created", header: t("col.created"), cell: ({ row: { original: o } }) => formatTimestamp(o.create_time) },
     {

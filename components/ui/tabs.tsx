@@ -4,9 +4,25 @@ import type { ReactNode } from "react";
 
 export type TabItem = { value: string; label: ReactNode; content: ReactNode };
 
-export function Tabs({ items, defaultValue }: { items: TabItem[]; defaultValue?: string }) {
+// Uncontrolled with `defaultValue`; controlled when `value` (and `onValueChange`) are given.
+export function Tabs({
+  items,
+  defaultValue,
+  value,
+  onValueChange,
+}: {
+  items: TabItem[];
+  defaultValue?: string;
+  value?: string;
+  onValueChange?: (value: string) => void;
+}) {
   return (
-    <T.Root defaultValue={defaultValue ?? items[0]?.value} className="flex flex-col gap-4">
+    <T.Root
+      defaultValue={value === undefined ? (defaultValue ?? items[0]?.value) : undefined}
+      value={value}
+      onValueChange={onValueChange}
+      className="flex flex-col gap-4"
+    >
       <T.List className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
         {items.map((i) => (
           <T.Trigger

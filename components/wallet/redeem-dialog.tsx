@@ -1,21 +1,20 @@
 "use client";
 // The redeem dialog of /app/wallet (docs/redemptions.md): idle, submitting, then success
-// (toast with the amount, balance reloaded) or the server's refusal. A code handed in the
+// (toast with the amount; the balance, the statement and the top-up history reloaded) or the server's refusal. A code handed in the
 // address (?code=) is pre-filled and shown as recognised, with a link to type another.
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { FormProvider } from "react-hook-form";
-import { mutate } from "swr";
 import { z } from "zod";
 import { FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { useQuotaDisplay } from "@/components/layout/providers";
-import { SELF_PATH } from "@/components/me/use-self";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import { redeemCodeRefusal } from "@/lib/redemptions/field-rules";
+import { refreshWallet } from "./refresh-wallet";
 
 type RedeemForm = { key: string };
 const schema = z.object({ key: z.string().refine((k) => redeemCodeRefusal(k) === null, "msg:redeem_code_required") });
@@ -52,7 +51,7 @@ export function RedeemDialog({
       // `turnstile` carries the human-check token once that widget is on the page (docs/redemptions.md).
       const r = await api.post<{ quota: number; is_gift: boolean }>("/api/user/topup?turnstile=", { key: values.key.trim() });
       toast.success({ key: r.data.is_gift ? "wallet.redeem.giftSuccess" : "wallet.redeem.success", values: { amount: renderQuota(r.data.quota, display) } });
-      await mutate(SELF_PATH);
+      await refreshWallet();
       onRedeemed();
     } catch {
       // the server's refusal was shown by the API helper

@@ -21,7 +21,8 @@ import type { PayMethod } from "./types";
 // The spec's quick amounts, in dollars.
 export const TOPUP_PRESETS = [1, 10, 50, 100, 500, 1000];
 
-type Quote = { amount: number; unit_price: number };
+// With a StripePriceId the server names no figure: Stripe's Price sets the charge (docs/payments.md).
+type Quote = { amount: number | null; unit_price: number | null; priced_by_stripe: boolean };
 type Confirm = { amount: number; method: PayMethod; code: string; quote: Quote };
 
 // The amount as typed, forced to a whole number of at least 1.
@@ -135,16 +136,27 @@ export function TopUpSection() {
                   <dd className="font-mono text-zinc-900 dark:text-zinc-100">{confirm.code}</dd>
                 </>
               )}
-              <dt className="text-zinc-500 dark:text-zinc-400">{t("confirmUnit")}</dt>
-              <dd className="text-zinc-900 dark:text-zinc-100">
-                {currency}
-                {confirm.quote.unit_price.toFixed(2)}
-              </dd>
-              <dt className="text-zinc-500 dark:text-zinc-400">{t("confirmPrice")}</dt>
-              <dd className="text-lg font-semibold text-zinc-900 dark:text-zinc-100" data-testid="topup-price">
-                {currency}
-                {confirm.quote.amount.toFixed(2)}
-              </dd>
+              {confirm.quote.priced_by_stripe || confirm.quote.amount === null || confirm.quote.unit_price === null ? (
+                <>
+                  <dt className="text-zinc-500 dark:text-zinc-400">{t("confirmPrice")}</dt>
+                  <dd className="text-zinc-900 dark:text-zinc-100" data-testid="topup-price">
+                    {t("pricedByStripe")}
+                  </dd>
+                </>
+              ) : (
+                <>
+                  <dt className="text-zinc-500 dark:text-zinc-400">{t("confirmUnit")}</dt>
+                  <dd className="text-zinc-900 dark:text-zinc-100">
+                    {currency}
+                    {confirm.quote.unit_price.toFixed(2)}
+                  </dd>
+                  <dt className="text-zinc-500 dark:text-zinc-400">{t("confirmPrice")}</dt>
+                  <dd className="text-lg font-semibold text-zinc-900 dark:text-zinc-100" data-testid="topup-price">
+                    {currency}
+                    {confirm.quote.amount.toFixed(2)}
+                  </dd>
+                </>
+              )}
             </dl>
             <div className="flex gap-2">
               <Button variant="secondary" onClick={() => setConfirm(null)} disabled={busy}>

@@ -12,7 +12,9 @@ export type TopUpOrder = {
   create_time: number;
   complete_time: number;
   completed_by: string;
-  username?: string;
+  top_up_code: string;
+  username?: string; // root's list only
+  paid_money?: string; // root's list only: what the provider reported as paid
 };
 export type TopUpPage = { items: TopUpOrder[]; total: number; page: number; page_size: number };
 export type PayMethod = "zfb" | "wx" | "stripe";

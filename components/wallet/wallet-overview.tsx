@@ -1,25 +1,50 @@
 "use client";
 // The wallet's first row of cards: the balance (as the console shows quota everywhere), the
-// plan label "pay as you go", and the redeem button with its dialog. A ?code= in the address
+// plan label "pay as you go", and the buttons: redeem (with its dialog), buy redemption codes
+// (the super admin's TopUpLink, published as top_up_link, in a new tab; without one the
+// spec's "not set" message), and top up (the top-up tab, only when an online payment method
+// is on). A ?code= in the address
 // opens the dialog with the code pre-filled; after a redemption the address loses it, so a
 // reload does not offer the spent code again. The balance is SWR's /api/user/self: any
-// section that changes it reloads it with mutate(SELF_PATH) (docs/redemptions.md).
+// section that changes it reloads it with refreshWallet() (docs/redemptions.md), as does a
+// return to the page from a payment page through the browser's back button.
 import { useTranslations } from "next-intl";
-import { Gift } from "lucide-react";
+import { CreditCard, ExternalLink, Gift } from "lucide-react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useQuotaDisplay } from "@/components/layout/providers";
+import { useEffect, useState } from "react";
+import { useQuotaDisplay, useStatus } from "@/components/layout/providers";
 import { useSelf } from "@/components/me/use-self";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, Stat } from "@/components/ui/card";
 import { renderQuota } from "@/lib/client/format";
+import { toast } from "@/lib/client/toast";
 import { RedeemDialog } from "./redeem-dialog";
+import { refreshWallet } from "./refresh-wallet";
 
 export function WalletOverview({ presetCode }: { presetCode: string }) {
   const t = useTranslations("wallet");
   const display = useQuotaDisplay();
+  const status = useStatus();
   const router = useRouter();
+  const canTopUp = status.enable_online_topup || status.enable_stripe_topup;
+  const topUpLink = status.top_up_link.trim();
+  useEffect(() => {
+    // back from the provider's page: the browser may show this page from its cache
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) void refreshWallet();
+    };
+    window.addEventListener("pageshow", onShow);
+    return () => window.removeEventListener("pageshow", onShow);
+  }, []);
+  function buyCodes() {
+    if (!topUpLink) {
+      toast.error({ key: "wallet.noTopUpLink" });
+      return;
+    }
+    window.open(topUpLink, "_blank", "noopener,noreferrer");
+  }
   const { data: user } = useSelf();
   const [redeeming, setRedeeming] = useState(presetCode !== "");
   const [preset, setPreset] = useState(presetCode);
@@ -36,10 +61,26 @@ export function WalletOverview({ presetCode }: { presetCode: string }) {
         </Card>
         <Card title={t("redeem.cardTitle")}>
           <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("redeem.cardText")}</p>
-          <Button onClick={() => setRedeeming(true)}>
-            <Gift aria-hidden className="h-4 w-4" />
-            {t("redeem.open")}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button onClick={() => setRedeeming(true)}>
+              <Gift aria-hidden className="h-4 w-4" />
+              {t("redeem.open")}
+            </Button>
+            <Button variant="secondary" onClick={buyCodes}>
+              <ExternalLink aria-hidden className="h-4 w-4" />
+              {t("buyCodes")}
+            </Button>
+            {canTopUp && (
+              <Link
+                href="/app/wallet?tab=topup"
+                scroll={false}
+                className="inline-flex h-9 items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-4 text-sm font-medium whitespace-nowrap text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+              >
+                <CreditCard aria-hidden className="h-4 w-4" />
+                {t("topUp")}
+              </Link>
+            )}
+          </div>
         </Card>
       </div>
       <RedeemDialog

@@ -1,5 +1,6 @@
-// The ledger's kinds as the statement offers them in its filter (client and server). A kind
-// missing here still shows in the statement, under its raw name (docs/statement.md).
+// The ledger's kinds as the statement offers them in its filter (client and server). The list
+// is exhaustive: a LedgerKind (lib/billing/ledger.ts) missing here fails the type check below,
+// so `npx tsc --noEmit` and the build fail (docs/statement.md).
 import type { LedgerKind } from "@/lib/billing/ledger";
 
 export const LEDGER_KINDS = [
@@ -14,6 +15,11 @@ export const LEDGER_KINDS = [
   "relay_settle",
   "relay_refund",
 ] as const satisfies readonly LedgerKind[];
+
+// Compile-time check: every LedgerKind is in LEDGER_KINDS (`satisfies` above checks the other way).
+type MissingLedgerKinds = Exclude<LedgerKind, (typeof LEDGER_KINDS)[number]>;
+const everyLedgerKindListed: [MissingLedgerKinds] extends [never] ? true : { missing: MissingLedgerKinds } = true;
+void everyLedgerKindListed;
 
 // The kinds written by the relay for one call (reserve, then settle or refund), all with
 // ref = the call's request id and token_id = the token used.

@@ -299,6 +299,10 @@ export const serverMessages = {
   topup_disabled: { zh: "管理员未开启在线充值", en: "The admin has turned off online top-up" },
   topup_amount_min: { zh: "充值金额不能小于 ${min}", en: "The top-up amount cannot be less than ${min}" },
   topup_payment_failed: { zh: "拉起支付失败", en: "Payment request failed" },
+  topup_too_many_pending: {
+    zh: "一小时内未支付的订单已达 {max} 个，请先完成或等待后再试",
+    en: "You have {max} unpaid orders from the last hour; pay one or try again later",
+  },
   topup_order_not_found: { zh: "订单不存在", en: "The order does not exist" },
   topup_order_not_pending: { zh: "订单不是待支付状态", en: "The order is not pending" },
   topup_completed: { zh: "订单已完成，额度已到账", en: "Order completed, the quota was credited" },

@@ -6,12 +6,11 @@
 // through here after checking what it has to check.
 import "server-only";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { LOG_TYPE } from "@/lib/logs/writer";
 import { db, type Tx } from "@/lib/db/client";
 import { getBool, getNumber } from "@/lib/options/store";
 import { rebateOf } from "@/lib/payments/rebate";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
-
-export const LOG_TYPE_TOP_UP = 1;
 
 export type CompletedBy = "notify" | "webhook" | "admin";
 export type CompleteResult = "completed" | "already" | "missing";
@@ -45,7 +44,6 @@ export async function completeOrder(input: {
       where: { id: order.id, status: "pending" },
       data: {
         status: "success",
-        credited: true,
         complete_time: now,
         completed_by: input.by,
         provider_ref: input.providerRef ?? order.provider_ref,
@@ -62,7 +60,7 @@ export async function completeOrder(input: {
         user_id: order.user_id,
         username: user.username,
         created_at: now,
-        type: LOG_TYPE_TOP_UP,
+        type: LOG_TYPE.topup,
         quota: order.amount,
         content: `online top-up ${order.money.toFixed(2)} ${order.currency} (${order.payment_method}, ${order.trade_no}): +${order.amount}`,
         ip: input.ip ?? "",

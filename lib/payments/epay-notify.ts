@@ -1,6 +1,7 @@
 // GET|POST /api/user/epay/notify: the epay provider reports a payment. Credited only when
 // everything holds: a key is configured and the signature verifies under it, the merchant
-// id is ours, trade_status is TRADE_SUCCESS, the order exists, is an epay order, and the
+// id is ours, trade_status is TRADE_SUCCESS, the order exists, is an epay order paid with its
+// own method (`type`: zfb -> alipay, wx -> wxpay), and the
 // money equals the order's to the cent. Then the order completes once (complete-order.ts).
 // The answer is the protocol's plain "success" (the order is paid, now or before) or
 // "fail"; it never says why (docs/payments.md, "What a callback reveals").
@@ -9,7 +10,7 @@ import type { Ctx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { epayConfig, toCents } from "@/lib/payments/config";
 import { completeOrder } from "@/lib/payments/complete-order";
-import { verifyEpaySignature } from "@/lib/payments/epay";
+import { EPAY_TYPES, type EpayMethod, verifyEpaySignature } from "@/lib/payments/epay";
 
 const MONEY = /^\d{1,12}(\.\d{1,2})?$/;
 
@@ -23,6 +24,9 @@ export async function handleEpayNotify({ ctx, input }: { ctx: Ctx; input: { para
   if (!tradeNo || !MONEY.test(p.money ?? "")) return "fail";
   const order = await db().topUp.findUnique({ where: { trade_no: tradeNo } });
   if (!order || order.provider !== "epay") return "fail";
+  // the method paid with must be the order's (zfb -> alipay, wx -> wxpay)
+  const method = order.payment_method as EpayMethod;
+  if (!(method in EPAY_TYPES) || p.type !== EPAY_TYPES[method]) return "fail";
   if (toCents(Number(p.money)) !== toCents(order.money)) return "fail";
   if (order.status === "success") return "success";
   if (order.status !== "pending") return "fail";

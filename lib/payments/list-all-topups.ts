@@ -23,7 +23,14 @@ export async function listAllTopUps({ input }: { ctx: UserCtx; input: Paging }) 
   const owners = await db().user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.user_id))] } }, select: { id: true, username: true } });
   const names = new Map(owners.map((u) => [u.id, u.username]));
   return {
-    items: rows.map((r) => Object.assign(orderView(r), { username: names.get(r.user_id) ?? "", rebate_quota: r.rebate_quota, provider_ref: r.provider_ref })),
+    items: rows.map((r) =>
+      Object.assign(orderView(r), {
+        username: names.get(r.user_id) ?? "",
+        rebate_quota: r.rebate_quota,
+        provider_ref: r.provider_ref,
+        paid_money: r.paid_money,
+      }),
+    ),
     total,
     page: input.page,
     page_size: input.size,

@@ -1,5 +1,6 @@
 // What the order lists answer for one order (lib/payments/list-own-topups.ts,
-// list-all-topups.ts): never a secret; the provider's reference only for the root.
+// list-all-topups.ts): never a secret; the provider's reference and the amount the provider
+// reported as paid (`paid_money`) only for the root. `top_up_code` is what the payer typed.
 import "server-only";
 import type { TopUp } from "@/generated/sqlite/client";
 
@@ -19,5 +20,6 @@ export function orderView(o: TopUp) {
     create_time: o.create_time,
     complete_time: o.complete_time,
     completed_by: o.completed_by,
+    top_up_code: o.top_up_code,
   };
 }

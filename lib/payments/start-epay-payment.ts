@@ -10,6 +10,7 @@ import { callbackBase, epayConfig, epayMoney, quotaPerUnit, siteBase, TOPUP_SUCC
 import { EPAY_SUBMIT_PATH, EPAY_TYPES, signEpayForm } from "@/lib/payments/epay";
 import { checkMinimum } from "@/lib/payments/minimum";
 import type { EpayPayInput } from "@/lib/payments/schemas";
+import { checkPendingCap } from "@/lib/payments/pending-cap";
 import { newTradeNo } from "@/lib/payments/trade-no";
 
 export const EPAY_NOTIFY_PATH = "/api/user/epay/notify";
@@ -20,6 +21,7 @@ export async function startEpayPayment({ ctx, input }: { ctx: UserCtx; input: Ep
   checkMinimum("epay", input.amount);
   const { money } = epayMoney(input.amount, ctx.user.group);
   if (!(money > 0)) throw new AppError("RULE", "topup_payment_failed");
+  await checkPendingCap(ctx.user.id);
   const tradeNo = newTradeNo(ctx.user.id);
   await db().topUp.create({
     data: {

@@ -12,6 +12,7 @@ import { fromCents, quotaPerUnit, siteBase, stripeConfig, stripeMoney, toCents, 
 import { checkMinimum } from "@/lib/payments/minimum";
 import type { AmountInput } from "@/lib/payments/schemas";
 import { stripeClient } from "@/lib/payments/stripe-client";
+import { checkPendingCap } from "@/lib/payments/pending-cap";
 import { newTradeNo } from "@/lib/payments/trade-no";
 
 export async function startStripePayment({ ctx, input }: { ctx: UserCtx; input: AmountInput }) {
@@ -20,6 +21,7 @@ export async function startStripePayment({ ctx, input }: { ctx: UserCtx; input: 
   checkMinimum("stripe", input.amount);
   const { money, unitPrice } = stripeMoney(input.amount, ctx.user.group);
   if (!(money > 0)) throw new AppError("RULE", "topup_payment_failed");
+  await checkPendingCap(ctx.user.id);
   const tradeNo = newTradeNo(ctx.user.id);
   const order = await db().topUp.create({
     data: {

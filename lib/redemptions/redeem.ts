@@ -9,13 +9,12 @@
 import "server-only";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
+import { LOG_TYPE } from "@/lib/logs/writer";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { codeHash, live, REDEMPTION_STATUS } from "@/lib/redemptions/shared";
 import { redeemCodeRefusal, UNLIMITED_USES } from "@/lib/redemptions/field-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
-
-export const LOG_TYPE_TOP_UP = 1;
 
 export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: string } }): Promise<{ quota: number; is_gift: boolean }> {
   const refusal = redeemCodeRefusal(input.key);
@@ -60,7 +59,7 @@ export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: stri
           user_id: ctx.user.id,
           username: ctx.user.username,
           created_at: at,
-          type: LOG_TYPE_TOP_UP,
+          type: LOG_TYPE.topup,
           quota: code.quota,
           content: `redeemed ${code.is_gift ? "gift " : ""}code #${code.id}: +${code.quota}`,
           ip: ctx.ip,

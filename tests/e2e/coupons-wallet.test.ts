@@ -186,10 +186,32 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
 
       // the plan label and the redeem button; the spent code is refused from the button too
       await page.getByText(m.wallet.payAsYouGo, { exact: true }).waitFor();
-      await page.getByRole("button", { name: m.wallet.redeem.open }).click();
+      await page.getByRole("button", { name: m.wallet.redeem.open, exact: true }).click();
       await dialog.getByLabel(m.wallet.redeem.code, { exact: true }).fill(code);
       await dialog.getByRole("button", { name: m.wallet.redeem.submit, exact: true }).click();
       await toast(page, sm("redemption_invalid")).waitFor();
+      await dialog.getByRole("button", { name: m.wallet.redeem.cancel, exact: true }).click();
+      await dialog.waitFor({ state: "hidden" });
+
+      // the statement tab (loaded with the page, before the redemption) shows the redemption
+      // without a reload: the redemption revalidated it; the tab is written to the address
+      await page.getByRole("tab", { name: m.statement.title }).click();
+      const statement = page.getByTestId("statement-section");
+      await expect.poll(() => statement.locator("tbody").getByText(m.statement.kinds.redeem, { exact: true }).count()).toBe(1);
+      await page.waitForURL((u) => u.searchParams.get("tab") === "statement");
+
+      // no online payment method: no top-up button; no TopUpLink: the spec's message
+      expect(await page.getByRole("link", { name: m.wallet.topUp }).count()).toBe(0);
+      await page.getByRole("button", { name: m.wallet.buyCodes }).click();
+      await toast(page, m.wallet.noTopUpLink).waitFor();
+      const saved = await root.client.put("/api/option/", { key: "TopUpLink", value: `${server.url}/about?shop=${locale}` });
+      expect(saved.success, saved.message).toBe(true);
+      await page.reload();
+      const [shop] = await Promise.all([ctx.waitForEvent("page"), page.getByRole("button", { name: m.wallet.buyCodes }).click()]);
+      await shop.waitForURL((u) => u.pathname === "/about" && u.searchParams.get("shop") === locale);
+      await shop.close();
+      await shoot(page, locale, "wallet-statement-tab");
+      await root.client.put("/api/option/", { key: "TopUpLink", value: "" });
     } finally {
       await ctx.close();
     }

@@ -72,9 +72,15 @@ describe("wallet top-up", () => {
     const { ctx, page } = await newPage(locale);
     await login(page, locale, USER.username, USER.password);
     const quotaBefore = (await shopper.get<{ quota: number }>("/api/user/self")).data.quota;
-    await page.goto(`${server.url}/app/wallet`);
+    // the overview's "Top up" link switches from the statement tab to the top-up tab
+    await page.goto(`${server.url}/app/wallet?tab=statement`);
     const form = page.getByTestId("topup-form");
+    await page.getByTestId("statement-section").waitFor();
+    expect(await form.isVisible()).toBe(false);
+    await page.getByRole("link", { name: MESSAGES[locale].wallet.topUp, exact: true }).click();
     await form.waitFor();
+    await page.waitForURL((u) => u.searchParams.get("tab") === "topup");
+    expect(await page.getByTestId("statement-section").isVisible()).toBe(false);
     const amount = form.getByLabel(m.amount, { exact: true });
     // the amount is forced to a whole number of at least 1
     await amount.fill("0");
@@ -141,6 +147,8 @@ describe("wallet top-up", () => {
       await login(page, "en", USER.username, USER.password);
       await page.goto(`${server.url}/app/wallet`);
       await page.getByText(MESSAGES.en.payments.off).first().waitFor();
+      // no online method: the overview offers no "Top up" link
+      expect(await page.getByRole("link", { name: MESSAGES.en.wallet.topUp, exact: true }).count()).toBe(0);
       expect(await page.getByRole("button", { name: MESSAGES.en.payments.next, exact: true }).isDisabled()).toBe(true);
       await ctx.close();
     } finally {
@@ -179,6 +187,15 @@ describe("Stripe in the settings and the wallet", () => {
     expect(await wallet.getByTestId("topup-price").textContent()).toBe(`$${Number(unit).toFixed(2)}`);
     await wallet.getByRole("button", { name: m.payments.back, exact: true }).click();
     await form.waitFor();
+    // with a Stripe Price, Stripe sets the charge: the confirm view names no figure
+    await setOptions(root, { StripePriceId: "price_e2e_topup" });
+    try {
+      await form.getByRole("button", { name: m.payments.next, exact: true }).click();
+      expect(await wallet.getByTestId("topup-price").textContent()).toBe(m.payments.pricedByStripe);
+      await shoot(wallet, locale, "payments-wallet-confirm-stripe-price");
+    } finally {
+      await setOptions(root, { StripePriceId: "" });
+    }
     await ctx2.close();
   });
 });
@@ -186,7 +203,9 @@ describe("Stripe in the settings and the wallet", () => {
 describe("/admin/topups", () => {
   it.each(LOCALES)("lists and searches orders, and completes a pending one by hand (%s)", async (locale) => {
     const m = MESSAGES[locale].payments;
-    const pending = (await shopper.post("/api/user/pay", { amount: 2, payment_method: "zfb" })) as unknown as { data: Record<string, string> };
+    const pending = (await shopper.post("/api/user/pay", { amount: 2, payment_method: "zfb", top_up_code: `grp-${locale}` })) as unknown as {
+      data: Record<string, string>;
+    };
     const tradeNo = pending.data.out_trade_no;
     const { ctx, page } = await newPage(locale);
     await login(page, locale, "root", ROOT_PASSWORD);
@@ -200,6 +219,7 @@ describe("/admin/topups", () => {
     const row = page.getByTestId(`order-row-${tradeNo}`);
     await row.waitFor();
     expect(await row.textContent()).toContain(m.status.pending);
+    expect(await row.textContent()).toContain(`grp-${locale}`);
     expect(await page.locator("tbody tr").count()).toBe(1);
     await search.getByLabel(m.adminSearch).fill("");
     await search.getByRole("button", { name: m.search }).click();

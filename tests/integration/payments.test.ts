@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { ApiClient } from "../support/client";
-import { queryDb } from "../support/db";
+import { execDb, queryDb } from "../support/db";
 import { epaySign, signedNotify, startStripeMock, stripeEvent, type StripeMock } from "../support/payments";
 import { startServer, type TestServer } from "../support/server";
 
@@ -100,7 +100,7 @@ describe("epay", () => {
 
   it("prices an amount for the caller's group and applies the minimum", async () => {
     const { id, client } = await makeUser(server, root, "pricer");
-    expect((await client.post("/api/user/amount", { amount: 10, top_up_code: "" })).data).toEqual({ amount: 73, unit_price: 7.3 });
+    expect((await client.post("/api/user/amount", { amount: 10, top_up_code: "" })).data).toEqual({ amount: 73, unit_price: 7.3, priced_by_stripe: false });
     const low = await client.post("/api/user/amount", { amount: 1 });
     expect(low.success).toBe(false);
     expect(low.message).toBe("The top-up amount cannot be less than $2");
@@ -111,7 +111,7 @@ describe("epay", () => {
     expect((await client.post("/api/user/pay", { amount: 10, payment_method: "paypal" })).success).toBe(false);
     expect((await client.post("/api/user/amount", { amount: -5 })).success).toBe(false);
     await root.put("/api/user/", { id, group: "vip" });
-    expect((await client.post("/api/user/amount", { amount: 10 })).data).toEqual({ amount: 65.7, unit_price: 6.57 });
+    expect((await client.post("/api/user/amount", { amount: 10 })).data).toEqual({ amount: 65.7, unit_price: 6.57, priced_by_stripe: false });
     const status = await new ApiClient(server.url).get<Record<string, unknown>>("/api/status");
     expect(status.data).toMatchObject({ enable_online_topup: true, price: 7.3, min_topup: 2 });
     expect(JSON.stringify(status.data)).not.toContain(EPAY_KEY);
@@ -153,7 +153,7 @@ describe("epay", () => {
     const a = ((await client.post("/api/user/pay", { amount: 10, payment_method: "zfb" })) as unknown as PayAnswer).data;
     const b = ((await client.post("/api/user/pay", { amount: 3, payment_method: "wx" })) as unknown as PayAnswer).data;
     const na = paidNotify(a.out_trade_no, "73.00");
-    const nb = paidNotify(b.out_trade_no, "21.90");
+    const nb = paidNotify(b.out_trade_no, "21.90", { type: "wxpay" });
     const answers = await Promise.all([notify(nb), notify(na, "GET"), notify(na), notify(nb, "GET"), notify(na), notify(nb)]);
     for (const r of answers) expect(r).toEqual({ status: 200, text: "success" });
     expect((await quotaOf(client)).quota).toBe(13 * QPU);
@@ -168,7 +168,7 @@ describe("epay", () => {
     expect(mine.data.items.every((o) => o.status === "success")).toBe(true);
   });
 
-  it("credits nothing for forged, unsigned, other-merchant, unpaid, under-paid and unknown-order notifies", async () => {
+  it("credits nothing for forged, unsigned, other-merchant, other-method, unpaid, under-paid and unknown-order notifies", async () => {
     const { client } = await makeUser(server, root, "victim");
     const order = ((await client.post("/api/user/pay", { amount: 10, payment_method: "zfb" })) as unknown as PayAnswer).data;
     const t = order.out_trade_no;
@@ -183,6 +183,9 @@ describe("epay", () => {
       underPaid: signedNotify({ ...base, money: "72.99" }, EPAY_KEY),
       overPaid: signedNotify({ ...base, money: "73.01" }, EPAY_KEY),
       unknownOrder: signedNotify({ ...base, out_trade_no: "USR1NOUNKNOWN" }, EPAY_KEY),
+      // paid with another method than the order's (zfb -> alipay)
+      otherMethod: signedNotify({ ...base, type: "wxpay" }, EPAY_KEY),
+      noMethod: signedNotify({ ...base, type: "" }, EPAY_KEY),
     };
     for (const [name, params] of Object.entries(bad)) {
       for (const method of ["GET", "POST"] as const) expect(await notify(params, method), `${name} ${method}`).toEqual({ status: 200, text: "fail" });
@@ -198,6 +201,22 @@ describe("epay", () => {
     // and the genuine notice still works afterwards
     expect(await notify(signedNotify(base, EPAY_KEY))).toEqual({ status: 200, text: "success" });
     expect((await quotaOf(client)).quota).toBe(10 * QPU);
+  });
+
+  it("refuses a new order when the user holds 10 pending orders from the last hour", async () => {
+    const { client } = await makeUser(server, root, "hoarder");
+    for (let i = 0; i < 10; i++) expect((await client.post("/api/user/pay", { amount: 2, payment_method: "wx" })).success, `order ${i}`).toBe(true);
+    const refused = await client.post("/api/user/pay", { amount: 2, payment_method: "zfb" });
+    expect(refused.success).toBe(false);
+    expect(refused.message).toBe("You have 10 unpaid orders from the last hour; pay one or try again later");
+    const rows = await queryDb<{ n: unknown }>(server, "SELECT COUNT(*) AS n FROM top_ups t JOIN users u ON u.id = t.user_id WHERE u.username = 'hoarder'");
+    expect(Number(rows[0].n)).toBe(10);
+    // an order older than an hour no longer counts
+    await execDb(
+      server,
+      "UPDATE top_ups SET create_time = create_time - 7200 WHERE id = (SELECT MIN(t.id) FROM top_ups t JOIN users u ON u.id = t.user_id WHERE u.username = 'hoarder')",
+    );
+    expect((await client.post("/api/user/pay", { amount: 2, payment_method: "zfb" })).success).toBe(true);
   });
 
   it("refuses a notify body over 64 KiB before reading it", async () => {
@@ -226,7 +245,7 @@ describe("Stripe", () => {
 
   it("creates a Checkout Session against the API and credits a valid webhook once, three at once", async () => {
     const { client } = await makeUser(server, root, "card");
-    expect((await client.post("/api/user/stripe/amount", { amount: 5 })).data).toEqual({ amount: 40, unit_price: 8 });
+    expect((await client.post("/api/user/stripe/amount", { amount: 5 })).data).toEqual({ amount: 40, unit_price: 8, priced_by_stripe: false });
     const before = stripe.requests.length;
     const r = await client.post<{ pay_link: string }>("/api/user/stripe/pay", { amount: 5 });
     expect(r.success).toBe(true);
@@ -284,9 +303,76 @@ describe("Stripe", () => {
     expect(await topUpRows(tradeNo)).toBe(1);
   });
 
+  it("credits once when async_payment_succeeded comes before checkout.session.completed", async () => {
+    const { client } = await makeUser(server, root, "card-async");
+    expect((await client.post("/api/user/stripe/pay", { amount: 2 })).success).toBe(true);
+    const tradeNo = String(stripe.requests[stripe.requests.length - 1].body.client_reference_id);
+    const [order] = await queryDb<{ provider_ref: string }>(server, "SELECT provider_ref FROM top_ups WHERE trade_no = $1", [tradeNo]);
+    const session = {
+      id: order.provider_ref,
+      client_reference_id: tradeNo,
+      metadata: { trade_no: tradeNo },
+      payment_status: "paid",
+      amount_total: 1600,
+      currency: "usd",
+    };
+    const late = stripeEvent(WHSEC, session, { type: "checkout.session.async_payment_succeeded" });
+    const completed = stripeEvent(WHSEC, session);
+    expect((await webhook(late.payload, late.signature)).status).toBe(200);
+    expect((await webhook(completed.payload, completed.signature)).status).toBe(200);
+    expect((await webhook(late.payload, late.signature)).status).toBe(200);
+    expect((await quotaOf(client)).quota).toBe(2 * QPU);
+    expect(await topUpRows(tradeNo)).toBe(1);
+  });
+
+  it("finds the order by client_reference_id when the webhook arrives before the session id is stored", async () => {
+    const { client } = await makeUser(server, root, "card-early");
+    const early: { status: number }[] = [];
+    stripe.beforeAnswer = async (s) => {
+      // our server is still waiting for this answer: the order has no session id yet
+      const [o] = await queryDb<{ provider_ref: string; status: string }>(server, "SELECT provider_ref, status FROM top_ups WHERE trade_no = $1", [
+        String(s.client_reference_id),
+      ]);
+      expect(o).toEqual({ provider_ref: "", status: "pending" });
+      const byRef = stripeEvent(WHSEC, {
+        id: s.id,
+        client_reference_id: s.client_reference_id,
+        payment_status: "paid",
+        amount_total: s.amount_total,
+        currency: "usd",
+      });
+      const byMeta = stripeEvent(WHSEC, {
+        id: s.id,
+        metadata: { trade_no: s.client_reference_id },
+        payment_status: "paid",
+        amount_total: s.amount_total,
+        currency: "usd",
+      });
+      early.push(...(await Promise.all([webhook(byRef.payload, byRef.signature), webhook(byMeta.payload, byMeta.signature)])));
+    };
+    try {
+      expect((await client.post("/api/user/stripe/pay", { amount: 4 })).success).toBe(true);
+    } finally {
+      stripe.beforeAnswer = undefined;
+    }
+    expect(early.map((r) => r.status)).toEqual([200, 200]);
+    const tradeNo = String(stripe.requests[stripe.requests.length - 1].body.client_reference_id);
+    expect((await quotaOf(client)).quota).toBe(4 * QPU);
+    expect(await topUpRows(tradeNo)).toBe(1);
+    // the completed event again, now that the session id is stored: acknowledged, not credited again
+    const [order] = await queryDb<{ provider_ref: string; status: string }>(server, "SELECT provider_ref, status FROM top_ups WHERE trade_no = $1", [tradeNo]);
+    expect(order.status).toBe("success");
+    const again = stripeEvent(WHSEC, { id: order.provider_ref, client_reference_id: tradeNo, payment_status: "paid", amount_total: 3200, currency: "usd" });
+    expect((await webhook(again.payload, again.signature)).status).toBe(200);
+    expect((await quotaOf(client)).quota).toBe(4 * QPU);
+    expect(await topUpRows(tradeNo)).toBe(1);
+  });
+
   it("uses a configured Stripe Price, and records the session's total as what must be paid", async () => {
     await setOptions(root, { StripePriceId: "price_test_topup" });
     const { client } = await makeUser(server, root, "card2");
+    // the quote names no figure: Stripe's Price sets what is charged
+    expect((await client.post("/api/user/stripe/amount", { amount: 3 })).data).toEqual({ amount: null, unit_price: null, priced_by_stripe: true });
     const before = stripe.requests.length;
     expect((await client.post("/api/user/stripe/pay", { amount: 3 })).success).toBe(true);
     const sent = stripe.requests[before];
@@ -333,7 +419,7 @@ describe("manual completion and the order lists", () => {
     const answers = await Promise.all([
       root.post<{ completed: boolean }>("/api/user/topup/complete", { trade_no: order.out_trade_no }),
       root.post<{ completed: boolean }>("/api/user/topup/complete", { trade_no: order.out_trade_no }),
-      notify(paidNotify(order.out_trade_no, "29.20")),
+      notify(paidNotify(order.out_trade_no, "29.20", { type: "wxpay" })),
       root.post<{ completed: boolean }>("/api/user/topup/complete", { trade_no: order.out_trade_no }),
     ]);
     const completions = [answers[0], answers[1], answers[3]] as { success: boolean; data: { completed: boolean }; message: string }[];

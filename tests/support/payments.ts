@@ -76,6 +76,8 @@ export type StripeMock = Listening & {
   requests: { auth: string; idempotencyKey: string; body: Record<string, unknown> }[];
   prices: Record<string, number>; // price id -> unit amount in cents
   fail: boolean;
+  // awaited before the session is answered: a test sends a webhook while our server still waits for Stripe
+  beforeAnswer?: (session: { id: string; client_reference_id: unknown; amount_total: number }) => Promise<void>;
 };
 
 export async function startStripeMock(): Promise<StripeMock> {
@@ -115,6 +117,7 @@ export async function startStripeMock(): Promise<StripeMock> {
       success_url: body.success_url,
       cancel_url: body.cancel_url,
     };
+    if (mock.beforeAnswer) await mock.beforeAnswer(session);
     res.writeHead(200, { "content-type": "application/json", "request-id": `req_${n}` }).end(JSON.stringify(session));
   });
   mock.url = await listen(server);

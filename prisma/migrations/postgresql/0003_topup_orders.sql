@@ -1,6 +1,5 @@
 -- AlterTable
 ALTER TABLE "top_ups" ADD COLUMN     "completed_by" TEXT NOT NULL DEFAULT '',
-ADD COLUMN     "credited" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "currency" TEXT NOT NULL DEFAULT 'CNY',
 ADD COLUMN     "paid_money" TEXT NOT NULL DEFAULT '',
 ADD COLUMN     "provider" TEXT NOT NULL DEFAULT '',

@@ -17,8 +17,7 @@ CREATE TABLE "new_top_ups" (
     "paid_money" TEXT NOT NULL DEFAULT '',
     "top_up_code" TEXT NOT NULL DEFAULT '',
     "completed_by" TEXT NOT NULL DEFAULT '',
-    "rebate_quota" BIGINT NOT NULL DEFAULT 0,
-    "credited" BOOLEAN NOT NULL DEFAULT false
+    "rebate_quota" BIGINT NOT NULL DEFAULT 0
 );
 INSERT INTO "new_top_ups" ("amount", "complete_time", "create_time", "id", "money", "payment_method", "status", "trade_no", "user_id") SELECT "amount", "complete_time", "create_time", "id", "money", "payment_method", "status", "trade_no", "user_id" FROM "top_ups";
 DROP TABLE "top_ups";

@@ -3,4 +3,4 @@ import { route } from "@/lib/http/route";
 import { stripePayBody } from "@/lib/payments/schemas";
 import { startStripePayment } from "@/lib/payments/start-stripe-payment";
 
-export const POST = route({ access: "user", body: stripePayBody }, async ({ ctx, body }) => startStripePayment({ ctx, input: body }));
+export const POST = route({ access: "user", body: stripePayBody, rateLimit: "critical" }, async ({ ctx, body }) => startStripePayment({ ctx, input: body }));
