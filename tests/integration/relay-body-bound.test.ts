@@ -70,7 +70,7 @@ function sendHuge(): Promise<{ status: number; bytes: number; body: { error: { m
 
 // A child process that plays the upstream of model m-img (it answers any chat call and notes
 // what image it received) and, once told "go" on stdin, POSTs one chat call whose image is a
-// ~29 MiB data URL of random bytes. Both run outside this process: building, sending and
+// ~29 MiB data URL of random bytes (again at each "go"; it exits when stdin ends). Both run outside this process: building, sending and
 // parsing 30 MB here would pause this process's own timers in the middle of the timed calls.
 const IMAGE_CALL = `
 const http = require("node:http");
@@ -90,13 +90,14 @@ const up = http.createServer((req, res) => {
   });
 });
 up.listen(0, "127.0.0.1", () => process.stdout.write(JSON.stringify({ url: "http://127.0.0.1:" + up.address().port }) + "\\n"));
-process.stdin.once("data", () => {
+process.stdin.on("end", () => process.exit(0));
+process.stdin.on("data", () => {
   const req = http.request(process.argv[1], { method: "POST", headers: { authorization: "Bearer " + process.argv[2], "content-type": "application/json", "content-length": body.length } }, (res) => {
     let text = "";
     res.on("data", (d) => (text += d));
-    res.on("end", () => { process.stdout.write(JSON.stringify({ status: res.statusCode, bytes: body.length, body: JSON.parse(text), seen, imageLength: image.length }) + "\\n"); process.exit(0); });
+    res.on("end", () => process.stdout.write(JSON.stringify({ status: res.statusCode, bytes: body.length, body: JSON.parse(text), seen, imageLength: image.length }) + "\\n"));
   });
-  req.on("error", (e) => { process.stdout.write(JSON.stringify({ status: 0, error: String(e) }) + "\\n"); process.exit(0); });
+  req.on("error", (e) => process.stdout.write(JSON.stringify({ status: 0, error: String(e) }) + "\\n"));
   req.end(body);
 });
 `;
@@ -107,7 +108,7 @@ type ImageAnswer = {
   seen: { model: string; length: number; same: boolean } | null;
   imageLength: number;
 };
-async function startImageCall(): Promise<{ upstreamUrl: string; send(): Promise<ImageAnswer> }> {
+async function startImageCall(): Promise<{ upstreamUrl: string; send(): Promise<ImageAnswer>; stop(): void }> {
   const child = spawn(process.execPath, ["-e", IMAGE_CALL, `${server.url}/v1/chat/completions`, key], { stdio: ["pipe", "pipe", "inherit"] });
   let out = "";
   const lines: string[] = [];
@@ -132,6 +133,7 @@ async function startImageCall(): Promise<{ upstreamUrl: string; send(): Promise<
       child.stdin.write("go\n");
       return JSON.parse(await nextLine()) as ImageAnswer;
     },
+    stop: () => child.stdin.end(),
   };
 }
 
@@ -149,6 +151,26 @@ async function smallCalls(until: Promise<unknown>): Promise<number[]> {
   return times;
 }
 
+// Measures the small calls while `call` runs: a baseline first, then during the call. A call
+// held by work on the event loop is held at every try; the shared test machine can stall any
+// process once (a neighbour, a collection), so a second try is made only when the first saw
+// a call held past the limit, and the test fails only when both did. The limit: the slowest
+// call before the body, taken as at least 50 ms, plus 50 ms (an unbounded body or a parse on
+// the event loop holds calls for hundreds of milliseconds or seconds).
+async function heldCalls<T>(label: string, start: () => Promise<T>): Promise<{ answer: T; during: number[]; slowest: number; limit: number }> {
+  let last: { answer: T; during: number[]; slowest: number; limit: number } | null = null;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const baseline = await smallCalls(new Promise((r) => setTimeout(r, 700)));
+    const call = start();
+    const during = await smallCalls(call);
+    const answer = await call;
+    console.log(`small calls (try ${attempt}): before ${summary(baseline)}; during ${label} ${summary(during)}`);
+    last = { answer, during, slowest: Math.max(...during), limit: Math.max(50, ...baseline) + 50 };
+    if (last.slowest < last.limit) break;
+  }
+  return last!;
+}
+
 const summary = (t: number[]) => {
   const s = [...t].sort((a, b) => a - b);
   return `${s.length} calls, median ${s[s.length >> 1].toFixed(1)} ms, max ${s[s.length - 1].toFixed(1)} ms`;
@@ -156,18 +178,11 @@ const summary = (t: number[]) => {
 
 describe("relay body bound", () => {
   it("refuses 900,000 messages with an OpenAI-shaped 413 and holds no other call for more than 50 ms", async () => {
-    const baseline = await smallCalls(new Promise((r) => setTimeout(r, 700)));
     // sent by another process: building and writing 27 MB here would pause this process's
     // own timers and garbage collector in the middle of the timed calls
-    const call = sendHuge();
-    const during = await smallCalls(call);
-    const answer = await call;
-    // A call during the refusal takes at most 50 ms longer than the machine's own noise: the
-    // slowest call before the body, taken as at least 50 ms (the test machine is shared; an
-    // unbounded body holds calls for seconds).
+    const { answer, during, slowest, limit } = await heldCalls("the refusal", () => sendHuge());
     expect(during.length).toBeGreaterThan(3);
-    console.log(`small calls: before ${summary(baseline)}; during ${summary(during)}`);
-    expect(Math.max(...during)).toBeLessThan(Math.max(50, ...baseline) + 50);
+    expect(slowest).toBeLessThan(limit);
     expect(answer.bytes).toBeGreaterThan(25 * 1024 * 1024);
     expect(answer.status).toBe(413);
     expect(answer.body.error.type).toBe("invalid_request_error");
@@ -233,18 +248,15 @@ describe("relay body bound", () => {
     const image = await startImageCall();
     const r = await root.post("/api/channel/", { type: 1, group: "default", name: "img", key: "sk-img", base_url: image.upstreamUrl, models: "m-img" });
     expect(r.success, r.message).toBe(true);
-    const baseline = await smallCalls(new Promise((r) => setTimeout(r, 700)));
-    const call = image.send();
-    const during = await smallCalls(call);
-    const answer = await call;
-    console.log(`small calls: before ${summary(baseline)}; during the image ${summary(during)}`);
+    const { answer, during, slowest, limit } = await heldCalls("the image", () => image.send());
+    image.stop();
     expect(answer.bytes).toBeGreaterThan(29 * 1024 * 1024);
     expect(answer.status).toBe(200);
     expect(answer.body.choices?.[0].message.content).toBe("a picture");
     // the upstream received the very image the client sent
     expect(answer.seen).toEqual({ model: "m-img", length: answer.imageLength, same: true });
     expect(during.length).toBeGreaterThan(3);
-    expect(Math.max(...during)).toBeLessThan(Math.max(50, ...baseline) + 50);
+    expect(slowest).toBeLessThan(limit);
   });
 
   it("refuses a body nested deeper than 512 levels with a 400 in the ingress format's shape", async () => {
