@@ -10,9 +10,12 @@ import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
 import { flushAll, registerShutdown } from "@/lib/lifecycle";
 import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
+import { handleTaskRelay, isTaskPath } from "@/lib/tasks/handler";
+import { startTaskPoller, stopTaskPoller } from "@/lib/tasks/poller";
 import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
+import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
 
 // When whoever reads our output goes away (a supervisor or a test runner that died), a write
 // fails with EPIPE; unhandled, that error is itself logged to the same broken pipe, and the
@@ -45,6 +48,15 @@ async function main() {
     req.headers[CLIENT_PROTO_HEADER] = proto;
 
     const url = req.url ?? "/";
+    // the task relay (Midjourney, Suno, videos; docs/tasks.md), before the chat relay
+    if (isTaskPath(url)) {
+      handleTaskRelay(req, res).catch((err) => {
+        console.error("[tasks] request failed:", describeError(err));
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end();
+      });
+      return;
+    }
     if (isRelayPath(url)) {
       handleRelay(req, res).catch((err) => {
         console.error("[relay] request failed:", describeError(err));
@@ -82,12 +94,17 @@ async function main() {
       res.end("internal server error");
     });
   }
+  startTaskPoller();
   registerShutdown(async () => {
+    stopRollupJob();
+    await stopTaskPoller();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await flushAll();
   });
   server.listen(config.PORT, config.HOSTNAME, () => {
     console.log(`[server] ready on http://localhost:${config.PORT} (${dev ? "development" : "production"}, ${config.databaseKind})`);
+    // the hourly rollups of the data dashboard, every DataExportInterval minutes (docs/dashboard.md)
+    startRollupJob();
   });
 }
 

@@ -2,7 +2,7 @@
 // gateway, against the same mock upstream, in one run on this machine.
 //
 //   npm run bench [-- --rounds=1 --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,floor,gateway,portkey --profile --no-write
-//                    --node-args="--trace-gc" --gateway-log=FILE]
+//                    --node-args="--trace-gc" --gateway-log=FILE --sensitive-words=10000]
 //   npm run bench -- --report-only   (re-render RESULTS.md from results.json)
 //
 // For each target (direct to the mock; a bare node:http proxy, the floor of any Node
@@ -52,6 +52,10 @@ const PROFILE = args.profile === "true";
 const NODE_ARGS = (args["node-args"] ?? "").split(/\s+/).filter(Boolean);
 const GATEWAY_LOG = args["gateway-log"];
 const ROUNDS = Math.min(10, Math.max(1, Number(args.rounds ?? 1)));
+// --sensitive-words=N: the gateway runs with the word filter on (CheckSensitiveEnabled and
+// CheckSensitiveOnPromptEnabled) and N generated words, none of which the bench prompt holds,
+// so every call is scanned in full and passes (docs/relay-options.md, "Sensitive words")
+const SENSITIVE_WORDS = Math.min(1_000_000, Math.max(0, Math.floor(Number(args["sensitive-words"] ?? 0))));
 
 const CHAT = { model: MODEL, messages: [{ role: "user", content: "Say hello." }], max_tokens: 16 };
 const CHAT_STREAM = { ...CHAT, stream: true, stream_options: { include_usage: true } };
@@ -391,6 +395,12 @@ async function startGateway(mockPort) {
   if (logConsume !== undefined && logConsume !== "true") await root.call("PUT", "/api/option/", { key: "LogConsumeEnabled", value: "true" });
   await root.call("PUT", "/api/option/", { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1 }) });
   await root.call("PUT", "/api/option/", { key: "CompletionRatio", value: JSON.stringify({ [MODEL]: 2 }) });
+  if (SENSITIVE_WORDS > 0) {
+    const words = Array.from({ length: SENSITIVE_WORDS }, (_, i) => `blocked-term-${i.toString(36)}-zq`).join("\n");
+    await root.call("PUT", "/api/option/", { key: "SensitiveWords", value: words });
+    await root.call("PUT", "/api/option/", { key: "CheckSensitiveEnabled", value: "true" });
+    await root.call("PUT", "/api/option/", { key: "CheckSensitiveOnPromptEnabled", value: "true" });
+  }
   // the mock upstream is on 127.0.0.1: loopback channels need the root's consent (docs/outbound.md)
   await root.call("PUT", "/api/option/", { key: "fetch_setting.allow_private_ip", value: "true" });
   await root.call("POST", "/api/channel/", {

@@ -38,9 +38,25 @@ const schema = z.object({
   // grows with them, and parsing holds every other call (docs/limits.md).
   RELAY_MAX_JSON_TOKENS: z.coerce.number().int().min(1000).default(200_000),
   RELAY_MAX_JSON_KEYS: z.coerce.number().int().min(100).default(20_000),
+  // the task poller (docs/tasks.md): seconds between polls of an unfinished task, and how long
+  // a task may stay unfinished before it is failed and refunded
+  TASK_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  TASK_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(30 * 86400)
+    .default(3 * 3600),
   // Where the Stripe client sends its API calls instead of https://api.stripe.com (a local
   // mock in the tests): protocol, host and port of this URL (docs/payments.md).
   STRIPE_API_BASE: z.string().url().optional(),
+  // Third-party sign-in and the human check: each provider's base URL, pointed at a local
+  // server speaking its protocol in the tests (docs/oauth.md).
+  GITHUB_OAUTH_URL: z.string().url().default("https://github.com"),
+  GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  LINUXDO_URL: z.string().url().default("https://connect.linux.do"),
+  IDCFLARE_URL: z.string().url().default("https://connect.idcflare.com"),
+  TURNSTILE_VERIFY_URL: z.string().url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -6,9 +6,10 @@ export async function generateMetadata() {
   return { title: t("title") };
 }
 
-type Search = Promise<{ expired?: string; returnTo?: string }>;
+// step=2fa: a third-party sign-in answered {require_2fa: true}; the page opens at the code step.
+type Search = Promise<{ expired?: string; returnTo?: string; step?: string }>;
 
 export default async function LoginPage({ searchParams }: { searchParams: Search }) {
   const q = await searchParams;
-  return <LoginForm expired={q.expired === "true"} returnTo={q.returnTo ?? null} />;
+  return <LoginForm expired={q.expired === "true"} returnTo={q.returnTo ?? null} codeStep={q.step === "2fa"} />;
 }

@@ -14,35 +14,57 @@ import { setLocalUser, type LocalUser } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import { loginBody } from "@/lib/users/field-rules";
 import { AuthCard } from "./auth-card";
+import { OAuthButtons } from "./oauth-buttons";
+import { useTurnstile } from "./turnstile";
+import { PasskeyLoginButton } from "./passkey-login-button";
+import { TwoFactorStep } from "./two-factor-step";
 
 // The super admin's factory password: logging in with it asks for a change at once.
 const FACTORY_ROOT = { username: "root", password: "123456" };
 
 type LoginValues = { username: string; password: string };
 
-export function LoginForm({ expired, returnTo }: { expired: boolean; returnTo: string | null }) {
+export function LoginForm({ expired, returnTo, codeStep = false }: { expired: boolean; returnTo: string | null; codeStep?: boolean }) {
   const t = useTranslations("login");
   const status = useStatus();
   const methods = useRuleForm<LoginValues>(loginBody, { username: "", password: "" });
   const [busy, setBusy] = useState(false);
   const [factoryWarning, setFactoryWarning] = useState(false);
+  // A password login of a user with 2FA on waits for the code (docs/two-factor.md).
+  // A third-party sign-in of such a user arrives with step=2fa (its pending cookie is set).
+  const [pending2fa, setPending2fa] = useState<LoginValues | null>(codeStep ? { username: "", password: "" } : null);
   const target = safeReturnTo(returnTo);
+  const human = useTurnstile();
 
   async function submit(form: LoginValues) {
+    if (!human.ready()) return;
     setBusy(true);
     try {
-      const r = await api.post<LocalUser>("/api/user/login", { username: form.username.trim(), password: form.password });
-      setLocalUser(r.data);
-      toast.success({ key: "login.success" });
-      if (form.username.trim() === FACTORY_ROOT.username && form.password === FACTORY_ROOT.password) {
-        setFactoryWarning(true);
+      const r = await api.post<LocalUser | { require_2fa: true }>(`/api/user/login${human.param(true)}`, {
+        username: form.username.trim(),
+        password: form.password,
+      });
+      if ("require_2fa" in r.data) {
+        setPending2fa(form);
+        setBusy(false);
         return;
       }
-      // A full load: the server renders the shell for the new session.
-      window.location.assign(target);
+      signedIn(r.data, form);
     } catch {
+      human.reset();
       setBusy(false);
     }
+  }
+
+  function signedIn(user: LocalUser, form: LoginValues | null) {
+    setLocalUser(user);
+    toast.success({ key: "login.success" });
+    if (form && form.username.trim() === FACTORY_ROOT.username && form.password === FACTORY_ROOT.password) {
+      setFactoryWarning(true);
+      return;
+    }
+    // A full load: the server renders the shell for the new session.
+    window.location.assign(target);
   }
 
   return (
@@ -61,16 +83,23 @@ export function LoginForm({ expired, returnTo }: { expired: boolean; returnTo: s
         </div>
       }
     >
-      <FormProvider {...methods}>
-        <form onSubmit={methods.handleSubmit(submit, toastFirstError)} noValidate className="flex flex-col gap-4">
-          {expired && <Alert tone="warning">{t("expired")}</Alert>}
-          <FormText name="username" label={t("username")} autoComplete="username" />
-          <FormText name="password" label={t("password")} type="password" autoComplete="current-password" />
-          <Button type="submit" disabled={busy} className="justify-center">
-            {t("submit")}
-          </Button>
-        </form>
-      </FormProvider>
+      {pending2fa ? (
+        <TwoFactorStep onDone={(user) => signedIn(user, pending2fa)} onBack={() => setPending2fa(null)} />
+      ) : (
+        <FormProvider {...methods}>
+          <form onSubmit={methods.handleSubmit(submit, toastFirstError)} noValidate className="flex flex-col gap-4">
+            {expired && <Alert tone="warning">{t("expired")}</Alert>}
+            <FormText name="username" label={t("username")} autoComplete="username" />
+            <FormText name="password" label={t("password")} type="password" autoComplete="current-password" />
+            {human.widget}
+            <Button type="submit" disabled={busy} className="justify-center">
+              {t("submit")}
+            </Button>
+            <PasskeyLoginButton onDone={(user) => signedIn(user, null)} />
+          </form>
+        </FormProvider>
+      )}
+      {!pending2fa && <OAuthButtons returnTo={target} />}
       <Dialog
         open={factoryWarning}
         onOpenChange={(open) => !open && window.location.assign(target)}

@@ -14,7 +14,9 @@ import { registerBody, USERNAME_MAX } from "@/lib/users/field-rules";
 import { reportInvalid } from "@/components/ui/form-error";
 import { checkEmailCode } from "@/lib/client/validation";
 import { AuthCard } from "./auth-card";
+import { OAuthButtons } from "./oauth-buttons";
 import { SendCodeButton } from "./send-code-button";
+import { useTurnstile } from "./turnstile";
 
 type RegisterValues = { username: string; password: string; password2: string; email: string; verification_code: string };
 
@@ -23,6 +25,7 @@ export function RegisterForm({ aff }: { aff: string | null }) {
   const status = useStatus();
   const methods = useRuleForm<RegisterValues>(registerBody, { username: "", password: "", password2: "", email: "", verification_code: "" });
   const [busy, setBusy] = useState(false);
+  const human = useTurnstile();
 
   // The invitation code survives a detour (to the login page and back) in localStorage.
   useEffect(() => {
@@ -47,18 +50,25 @@ export function RegisterForm({ aff }: { aff: string | null }) {
 
   const verify = status.email_verification;
   const sendCode = () =>
-    api.get(`/api/verification?email=${encodeURIComponent(methods.getValues("email").trim())}`).then((r) => toast.success({ text: r.message }));
+    human.ready()
+      ? api
+          .get(`/api/verification?email=${encodeURIComponent(methods.getValues("email").trim())}${human.param(false)}`)
+          .then((r) => toast.success({ text: r.message }))
+          .finally(human.reset)
+      : Promise.reject(new Error("turnstile"));
 
   async function submit(form: RegisterValues) {
     const invalid = verify ? checkEmailCode(form.email, form.verification_code) : null;
     if (invalid) return reportInvalid(invalid);
+    if (!human.ready()) return;
     setBusy(true);
     try {
       const affCode = aff ?? readItem(STORAGE_KEYS.aff) ?? undefined;
-      await api.post("/api/user/register", { ...form, username: form.username.trim(), email: form.email.trim(), aff_code: affCode });
+      await api.post(`/api/user/register${human.param(true)}`, { ...form, username: form.username.trim(), email: form.email.trim(), aff_code: affCode });
       toast.success({ key: "register.success" });
       window.location.assign("/login");
     } catch {
+      human.reset();
       setBusy(false);
     }
   }
@@ -99,11 +109,13 @@ export function RegisterForm({ aff }: { aff: string | null }) {
             </>
           )}
           {aff && <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("invitedBy", { code: aff })}</p>}
+          {human.widget}
           <Button type="submit" disabled={busy} className="justify-center">
             {t("submit")}
           </Button>
         </form>
       </FormProvider>
+      <OAuthButtons returnTo="/app/tokens" aff={aff ?? readItem(STORAGE_KEYS.aff) ?? ""} />
     </AuthCard>
   );
 }

@@ -11,25 +11,28 @@ import { api } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";
 import { AuthCard } from "./auth-card";
 import { useCountdown } from "./send-code-button";
+import { useTurnstile } from "./turnstile";
 
 export function ResetRequestForm() {
   const t = useTranslations("reset");
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const { left, start } = useCountdown();
+  const human = useTurnstile();
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     if (!email.trim()) return reportInvalid("emailRequired");
+    if (!human.ready()) return;
     setBusy(true);
     try {
-      // The human check (when on) is added by its own work; the parameter is already accepted.
-      const r = await api.get(`/api/reset_password?email=${encodeURIComponent(email.trim())}`);
+      const r = await api.get(`/api/reset_password?email=${encodeURIComponent(email.trim())}${human.param(false)}`);
       toast.success({ text: r.message });
       start();
     } catch {
       // reported by the API helper
     } finally {
+      human.reset();
       setBusy(false);
     }
   }
@@ -53,6 +56,7 @@ export function ResetRequestForm() {
           autoComplete="email"
           placeholder={t("emailPlaceholder")}
         />
+        {human.widget}
         <Button type="submit" disabled={busy || left > 0} className="justify-center">
           {left > 0 ? t("retryIn", { seconds: left }) : t("submit")}
         </Button>

@@ -23,12 +23,15 @@ import { keyFormat } from "@/lib/client/relay";
 import { toast } from "@/lib/client/toast";
 import { blankChannelForm, channelBody, channelFormSchema, channelToForm, type ChannelForm } from "./channel-form";
 import { GroupCheckboxes } from "./group-checkboxes";
+import { ResponsesOnlyField } from "./responses-only-field";
 import type { Channel } from "./types";
 
 const BASE_URL_HINTS: Record<number, string> = {
   3: "https://{resource}.openai.azure.com",
   4: "http://localhost:11434",
   8: "https://example.com/v1/chat/completions",
+  2: "http://127.0.0.1:8080", // a Midjourney-proxy server (docs/tasks.md)
+  36: "https://suno-api.example.com", // a Suno API server (docs/tasks.md)
 };
 
 // The 400 px model picker, fed by GET /api/models (models configured per channel type).
@@ -97,6 +100,8 @@ export function ChannelEditor({ id }: { id: number | null }) {
   });
   const type = Number(typeText);
   const format = keyFormat(type);
+  const tt = useTranslations("tasks.channel");
+  const taskKeyHint = type === 2 ? tt("mjKeyHint") : type === 36 ? tt("sunoKeyHint") : null;
 
   // The JSON fields are checked as they are typed (before any save), as they always were.
   useEffect(() => {
@@ -196,10 +201,13 @@ export function ChannelEditor({ id }: { id: number | null }) {
                   rows={batch ? 5 : 2}
                   autoComplete="off"
                   placeholder={format ?? (batch ? t("keyBatchPlaceholder") : t("keyPlaceholder"))}
-                  hint={[id !== null ? (keySet ? t("keyKept") : t("keyMissing")) : null, format ? t("keyFormat", { format }) : null].filter(Boolean).join(" ")}
+                  hint={[id !== null ? (keySet ? t("keyKept") : t("keyMissing")) : null, format ? t("keyFormat", { format }) : null, taskKeyHint]
+                    .filter(Boolean)
+                    .join(" ")}
                 />
                 {id === null && <FormSwitch name="batch" label={t("batch")} hint={t("batchHint")} />}
                 <FormText name="other" label={otherLabel} placeholder={type === 3 ? "2024-10-21" : ""} hint={type === 3 ? t("apiVersionHint") : undefined} />
+                <ResponsesOnlyField type={type} />
               </div>
             </Card>
 

@@ -3,6 +3,7 @@
 // (docs/console-ui.md, "Forms").
 import { z } from "zod";
 import { splitList } from "@/lib/channels/split-list";
+import { isResponsesOnly, RESPONSES_ONLY_TYPES, withResponsesOnly } from "@/lib/channels/responses-only";
 import { createBody, createRefusals, jsonColumnRefusal, priorityRefusal, updateBody, weightRefusal } from "@/lib/channels/field-rules";
 import type { Locale } from "@/lib/i18n/locale";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
@@ -25,6 +26,9 @@ export type ChannelForm = {
   status_code_mapping: string;
   remark: string;
   batch: boolean;
+  /** the setting `responses_only` (lib/channels/responses-only.ts); `setting` keeps the other keys as loaded */
+  responses_only: boolean;
+  setting: string;
 };
 
 export const blankChannelForm = (): ChannelForm => ({
@@ -44,6 +48,8 @@ export const blankChannelForm = (): ChannelForm => ({
   status_code_mapping: "",
   remark: "",
   batch: false,
+  responses_only: false,
+  setting: "",
 });
 
 export function channelToForm(c: Channel): ChannelForm {
@@ -64,6 +70,8 @@ export function channelToForm(c: Channel): ChannelForm {
     status_code_mapping: c.status_code_mapping,
     remark: c.remark,
     batch: false,
+    responses_only: isResponsesOnly(c.type, c.setting),
+    setting: c.setting,
   };
 }
 
@@ -84,6 +92,7 @@ export function channelBody(f: ChannelForm, id: number | null) {
     test_model: f.test_model,
     status_code_mapping: f.status_code_mapping,
     remark: f.remark,
+    setting: withResponsesOnly(f.setting, f.responses_only && RESPONSES_ONLY_TYPES.has(Number(f.type))),
   };
   return id === null ? { ...body, key: f.key, mode: f.batch ? "batch" : "single" } : { ...body, id, ...(f.key.trim() ? { key: f.key } : {}) };
 }

@@ -14,6 +14,7 @@ export type Channel = {
   model_mapping: string;
   status_code_mapping: string;
   other_info: string;
+  setting: string;
   test_model: string;
   auto_ban: number;
   remark: string;

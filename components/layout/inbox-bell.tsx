@@ -4,16 +4,14 @@ import Link from "next/link";
 import useSWR from "swr";
 import { api } from "@/lib/client/api";
 import { unreadBadge } from "@/lib/client/format";
-
-const UNREAD_PATH = "/api/user/messages/unread_count";
-const REFRESH_MS = 30_000;
+import { INBOX_POLL_MS, UNREAD_PATH } from "@/lib/client/inbox";
 
 // Polled quietly: a failing count must not toast every 30 seconds (a 401 still logs out).
 const fetchUnread = (path: string) => api.get<{ unread_count: number }>(path, { quiet: true }).then((r) => r.data.unread_count);
 
 export function InboxBell() {
   const t = useTranslations("shell");
-  const { data } = useSWR(UNREAD_PATH, fetchUnread, { refreshInterval: REFRESH_MS });
+  const { data } = useSWR(UNREAD_PATH, fetchUnread, { refreshInterval: INBOX_POLL_MS });
   const badge = unreadBadge(data ?? 0);
   return (
     <Link

@@ -4,7 +4,6 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { DEFAULT_LOGO } from "@/lib/client/branding";
-import { isBuilt } from "@/lib/client/navigation";
 import { InboxBell } from "./inbox-bell";
 import { LanguageMenu } from "./language-menu";
 import { MobileNav } from "./mobile-nav";
@@ -68,7 +67,7 @@ export function TopBar() {
         <NewYearEgg />
         <ThemeToggle />
         <LanguageMenu />
-        {user && isBuilt("/app/inbox") && <InboxBell />}
+        {user && <InboxBell />}
         <UserMenu />
       </div>
     </header>

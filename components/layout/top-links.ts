@@ -1,6 +1,6 @@
 "use client";
 import { usePathname } from "next/navigation";
-import { isActive, isBuilt } from "@/lib/client/navigation";
+import { isActive } from "@/lib/client/navigation";
 import { useStatus } from "./providers";
 
 export type TopLink = { key: string; href: string; active: boolean; external?: boolean };
@@ -14,7 +14,7 @@ export function useTopLinks(): TopLink[] {
     { key: "home", href: "/", active: pathname === "/" },
     {
       key: "console",
-      href: status.enable_data_export && isBuilt("/app/dashboard") ? "/app/dashboard" : "/app/tokens",
+      href: status.enable_data_export ? "/app/dashboard" : "/app/tokens",
       active: /^\/(app|admin|user|channel)(\/|$)/.test(pathname),
     },
     { key: "pricing", href: "/pricing", active: isActive("/pricing", pathname) },

@@ -42,7 +42,13 @@ export function LogDetail({ log, admin }: { log: Log; admin: boolean }) {
   add(t("requestId"), log.request_id);
   add(t("content"), log.content);
   add(t("systemPrompt"), other.system_prompt);
-  add(t("context"), other.context);
+  // LogChatContentEnabled's context: [{role, content}], one line per message (docs/relay-options.md)
+  add(
+    t("context"),
+    Array.isArray(other.context)
+      ? other.context.map((m: { role?: unknown; content?: unknown }) => `${String(m?.role)}: ${String(m?.content)}`).join("\n")
+      : other.context,
+  );
   add(t("input"), other.input_content);
   add(t("output"), other.output_content);
   return (

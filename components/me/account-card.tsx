@@ -15,13 +15,16 @@ import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
 import { checkDeleteConfirm, checkEmailCode } from "@/lib/client/validation";
 import { SendCodeButton } from "@/components/auth/send-code-button";
-import { passwordChange } from "@/lib/users/field-rules";
+import { useTurnstile } from "@/components/auth/turnstile";
+import { firstPasswordSet, passwordChange } from "@/lib/users/field-rules";
 import { Bindings } from "./bindings";
+import { ensureFreshFactor } from "./fresh-factor";
 
 function AccessToken() {
   const t = useTranslations("me.account");
   const [token, setToken] = useState("");
   async function generate() {
+    if (!(await ensureFreshFactor())) return;
     try {
       const r = await api.get<string>("/api/user/token");
       setToken(r.data);
@@ -45,18 +48,31 @@ function AccessToken() {
 
 type PasswordForm = { original_password: string; password: string; password2: string };
 
-function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+// first: the account has no password yet (made through a provider): no original asked.
+function ChangePasswordDialog({
+  open,
+  onOpenChange,
+  first,
+  onChanged,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  first: boolean;
+  onChanged?: () => void;
+}) {
   const t = useTranslations("me.account");
   const empty: PasswordForm = { original_password: "", password: "", password2: "" };
-  const methods = useRuleForm<PasswordForm>(passwordChange, empty);
+  const methods = useRuleForm<PasswordForm>(first ? firstPasswordSet : passwordChange, empty);
   const [busy, setBusy] = useState(false);
   async function save(form: PasswordForm) {
+    if (!(await ensureFreshFactor())) return;
     setBusy(true);
     try {
-      await api.put("/api/user/self", { original_password: form.original_password, password: form.password });
-      toast.success({ key: "me.account.passwordChanged" });
+      await api.put("/api/user/self", first ? { password: form.password } : { original_password: form.original_password, password: form.password });
+      toast.success({ key: first ? "me.account.passwordSet" : "me.account.passwordChanged" });
       methods.reset(empty);
       onOpenChange(false);
+      if (first) onChanged?.();
     } catch {
       // reported by the API helper
     } finally {
@@ -67,7 +83,8 @@ function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenCha
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title={t("changePassword")}
+      title={first ? t("setPassword") : t("changePassword")}
+      description={first ? t("setPasswordHelp") : undefined}
       footer={
         <DialogActions
           cancel={t("cancel")}
@@ -79,7 +96,7 @@ function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       }
     >
       <FormProvider {...methods}>
-        <FormText name="original_password" label={t("originalPassword")} type="password" autoComplete="current-password" />
+        {!first && <FormText name="original_password" label={t("originalPassword")} type="password" autoComplete="current-password" />}
         <FormText name="password" label={t("newPassword")} type="password" autoComplete="new-password" hint={t("passwordHint")} />
         <FormText name="password2" label={t("confirmPassword")} type="password" autoComplete="new-password" />
       </FormProvider>
@@ -94,6 +111,7 @@ function DeleteAccountDialog({ username, open, onOpenChange }: { username: strin
   async function remove() {
     const invalid = checkDeleteConfirm(typed, username);
     if (invalid) return reportInvalid(invalid);
+    if (!(await ensureFreshFactor())) return;
     setBusy(true);
     try {
       await api.del("/api/user/self");
@@ -133,7 +151,14 @@ function EmailBindDialog({
   const t = useTranslations("me.account");
   const [form, setForm] = useState<EmailForm>({ email: current, code: "" });
   const [busy, setBusy] = useState(false);
-  const sendCode = () => api.get(`/api/verification?email=${encodeURIComponent(form.email.trim())}`).then((r) => toast.success({ text: r.message }));
+  const human = useTurnstile();
+  const sendCode = () =>
+    human.ready()
+      ? api
+          .get(`/api/verification?email=${encodeURIComponent(form.email.trim())}${human.param(false)}`)
+          .then((r) => toast.success({ text: r.message }))
+          .finally(human.reset)
+      : Promise.reject(new Error("turnstile"));
   async function bind() {
     const invalid = checkEmailCode(form.email, form.code);
     if (invalid) return reportInvalid(invalid);
@@ -169,6 +194,7 @@ function EmailBindDialog({
         />
         <SendCodeButton send={sendCode} />
       </div>
+      {human.widget}
       <Field label={t("emailCode")} value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} autoComplete="one-time-code" />
     </Dialog>
   );
@@ -181,14 +207,14 @@ export function AccountCard({ user, onChanged }: { user: User; onChanged?: () =>
   return (
     <Card title={t("title")}>
       <div className="flex flex-col gap-5">
-        <Bindings user={user} />
+        <Bindings user={user} self onChanged={onChanged} />
         <AccessToken />
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" onClick={() => setDialog("email")}>
             {user.email ? t("changeEmail") : t("bindEmail")}
           </Button>
           <Button variant="secondary" onClick={() => setDialog("password")}>
-            {t("changePassword")}
+            {user.has_password === false ? t("setPassword") : t("changePassword")}
           </Button>
           <Button variant="danger" onClick={() => setDialog("delete")}>
             {t("deleteAccount")}
@@ -196,7 +222,13 @@ export function AccountCard({ user, onChanged }: { user: User; onChanged?: () =>
         </div>
       </div>
       <EmailBindDialog current={user.email} open={dialog === "email"} onOpenChange={openChange("email")} onBound={() => onChanged?.()} />
-      <ChangePasswordDialog open={dialog === "password"} onOpenChange={openChange("password")} />
+      <ChangePasswordDialog
+        key={user.has_password === false ? "first" : "change"}
+        open={dialog === "password"}
+        onOpenChange={openChange("password")}
+        first={user.has_password === false}
+        onChanged={onChanged}
+      />
       <DeleteAccountDialog username={user.username} open={dialog === "delete"} onOpenChange={openChange("delete")} />
     </Card>
   );

@@ -7,6 +7,7 @@ import { BalanceCard } from "./balance-card";
 import { CheckInCard } from "./check-in-card";
 import { InvitationCard } from "./invitation-card";
 import { ProfileHeader } from "./profile-header";
+import { SecurityCard } from "./security-card";
 import { SettingsCard } from "./settings-card";
 import { useSelf } from "./use-self";
 
@@ -31,6 +32,7 @@ export function MePage() {
             </div>
           </div>
           <AccountCard user={user} onChanged={reload} />
+          <SecurityCard />
           <SettingsCard user={user} onSaved={reload} />
         </div>
       )}

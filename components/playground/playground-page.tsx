@@ -21,10 +21,11 @@ import {
   FIRST_MESSAGE_ID,
   greeting,
   parseMaxTokens,
-  readChatStream,
+  readStreamData,
   TEMPERATURE,
   type ChatMessage,
 } from "@/lib/client/playground";
+import { StreamClient } from "@/lib/client/stream-client";
 import { ModelPicker } from "./model-picker";
 
 type Groups = Record<string, { desc: string; ratio: number }>;
@@ -43,7 +44,7 @@ export function PlaygroundPage() {
   const [panelOpen, setPanelOpen] = useState(false);
   const [expired, setExpired] = useState(false);
   const nextId = useRef(FIRST_MESSAGE_ID);
-  const abort = useRef<AbortController | null>(null);
+  const stream = useRef<StreamClient | null>(null);
   const list = useRef<HTMLOListElement | null>(null);
   const modelChosen = useRef(false);
 
@@ -67,7 +68,7 @@ export function PlaygroundPage() {
     if (el) el.scrollTop = el.scrollHeight;
   }, [messages]);
   useEffect(() => {
-    return () => abort.current?.abort();
+    return () => stream.current?.close();
   }, []);
 
   const busy = messages.some((m) => m.status === "loading" || m.status === "incomplete");
@@ -89,41 +90,41 @@ export function PlaygroundPage() {
     setMessages([...history, { id: replyId, role: "assistant", content: "", createAt: now, status: "loading" }]);
     setInput("");
     const body = chatRequest({ group, model, temperature, maxTokens: parseMaxTokens(maxTokens), systemPrompt }, history);
-    const controller = new AbortController();
-    abort.current = controller;
-    try {
-      const res = await fetch("/pg/chat/completions", {
-        method: "POST",
-        headers: { ...requestHeaders(true), accept: "text/event-stream" },
-        body: JSON.stringify(body),
-        credentials: "same-origin",
-        signal: controller.signal,
-      });
-      if (!res.ok || !res.body) {
-        const message = failedAnswerText(res.status, await res.text().catch(() => ""));
-        fail(replyId, message);
-        // The session is gone: the catalogue logs out and goes to log in again.
-        if (res.status === 401) reportFailure({ kind: "expired" });
-        return;
+    // The stream client (lib/client/stream-client.ts): one POST, no reconnect (a chat reply
+    // is not resumable).
+    const client = new StreamClient("/pg/chat/completions", { payload: JSON.stringify(body), headers: requestHeaders(true) });
+    stream.current = client;
+    let finished = false;
+    client.on("message", (ev) => {
+      if (finished) return;
+      const step = readStreamData(ev.data);
+      if (step.kind === "skip") return;
+      if (step.kind === "delta") patch(replyId, (m) => ({ ...m, status: "incomplete", content: m.content + step.text }));
+      else {
+        finished = true;
+        if (step.kind === "done") patch(replyId, (m) => ({ ...m, status: "complete" }));
+        else fail(replyId, step.text);
+        client.close();
       }
-      const ended = await readChatStream(res.body, (step) => {
-        if (step.kind === "delta") patch(replyId, (m) => ({ ...m, status: "incomplete", content: m.content + step.text }));
-        else if (step.kind === "done") patch(replyId, (m) => ({ ...m, status: "complete" }));
-        else if (step.kind === "error") fail(replyId, step.text);
-      });
-      // The stream closed without [DONE]: what arrived is the reply.
-      if (!ended) patch(replyId, (m) => (m.status === "error" ? m : { ...m, status: "complete" }));
-    } catch (err) {
-      if (controller.signal.aborted) patch(replyId, (m) => ({ ...m, status: "complete" }));
-      else fail(replyId, err instanceof Error ? err.message : String(err));
-    } finally {
-      if (abort.current === controller) abort.current = null;
-    }
+    });
+    client.on("error", (failure) => {
+      finished = true;
+      if ("error" in failure) fail(replyId, failure.error.message);
+      else {
+        fail(replyId, failedAnswerText(failure.status, failure.body));
+        // The session is gone: the catalogue logs out and goes to log in again.
+        if (failure.status === 401) reportFailure({ kind: "expired" });
+      }
+    });
+    await client.stream();
+    // The stream closed without [DONE] (or was stopped): what arrived is the reply.
+    if (!finished) patch(replyId, (m) => (m.status === "error" ? m : { ...m, status: "complete" }));
+    if (stream.current === client) stream.current = null;
   }
 
   function clearContext() {
-    abort.current?.abort();
-    abort.current = null;
+    stream.current?.close();
+    stream.current = null;
     setMessages(startMessages());
   }
 

@@ -21,14 +21,36 @@ export function OperationTab({ options, reload }: SettingsPlugInProps) {
     <div className="flex flex-col gap-5">
       <SettingsSection
         title={t("monitoring")}
-        keys={["AutomaticDisableChannelEnabled", "AutomaticEnableChannelEnabled", "ChannelDisableThreshold", "RetryTimes", "AutomaticDisableKeywords"]}
+        keys={[
+          "AutomaticDisableChannelEnabled",
+          "AutomaticEnableChannelEnabled",
+          "ChannelDisableThreshold",
+          "ChannelDisableFailureCount",
+          "RetryTimes",
+          "AutomaticDisableKeywords",
+        ]}
       >
         <FieldGrid cols={2}>
           <OptionSwitch name="AutomaticDisableChannelEnabled" label={L("AutomaticDisableChannelEnabled")} hint={t("hints.autoDisable")} />
           <OptionSwitch name="AutomaticEnableChannelEnabled" label={L("AutomaticEnableChannelEnabled")} hint={t("hints.autoEnable")} />
         </FieldGrid>
         <FieldGrid cols={2}>
-          <OptionNumber name="ChannelDisableThreshold" label={L("ChannelDisableThreshold")} hint={t("hints.threshold")} suffix={t("times")} min={1} step={1} />
+          <OptionNumber
+            name="ChannelDisableThreshold"
+            label={L("ChannelDisableThreshold")}
+            hint={t("hints.threshold")}
+            suffix={t("seconds")}
+            min={1}
+            step={1}
+          />
+          <OptionNumber
+            name="ChannelDisableFailureCount"
+            label={L("ChannelDisableFailureCount")}
+            hint={t("hints.failureCount")}
+            suffix={t("times")}
+            min={1}
+            step={1}
+          />
           <OptionNumber name="RetryTimes" label={L("RetryTimes")} min={0} max={10} step={1} />
         </FieldGrid>
         <OptionKeywords name="AutomaticDisableKeywords" label={L("AutomaticDisableKeywords")} hint={t("hints.keywords")} />

@@ -99,12 +99,16 @@ export function SystemTab() {
         </FieldGrid>
       </SettingsSection>
 
-      <SettingsSection title={t("login")} keys={["PasswordLoginEnabled", "PasswordRegisterEnabled", "EmailVerificationEnabled", "RegisterEnabled"]}>
+      <SettingsSection
+        title={t("login")}
+        keys={["PasswordLoginEnabled", "PasswordRegisterEnabled", "EmailVerificationEnabled", "RegisterEnabled", "PasskeyLoginEnabled"]}
+      >
         <FieldGrid cols={2}>
           <OptionSwitch name="PasswordLoginEnabled" label={L("PasswordLoginEnabled")} confirm={async (next) => next || (await askPasswordOff())} />
           <OptionSwitch name="PasswordRegisterEnabled" label={L("PasswordRegisterEnabled")} />
           <OptionSwitch name="EmailVerificationEnabled" label={L("EmailVerificationEnabled")} />
           <OptionSwitch name="RegisterEnabled" label={L("RegisterEnabled")} />
+          <OptionSwitch name="PasskeyLoginEnabled" label={L("PasskeyLoginEnabled")} hint={t("passkeyHint")} />
         </FieldGrid>
         {passwordDialog}
       </SettingsSection>

@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Bindings } from "@/components/me/bindings";
 import { Dialog } from "@/components/ui/dialog";
 import { StatementSection } from "@/components/wallet/statement-section";
+import { TwoFactorAdmin } from "./two-factor-admin";
 import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
 import { isRootRole } from "@/lib/client/navigation";
 import { api } from "@/lib/client/api";
@@ -42,7 +43,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   const display = useQuotaDisplay();
   const other = userId !== undefined;
   const viewerIsRoot = isRootRole(useSessionUser()?.role ?? 0);
-  const { data: user, error } = useSWR<User>(other ? `/api/user/${userId}` : "/api/user/self");
+  const { data: user, error, mutate } = useSWR<User>(other ? `/api/user/${userId}` : "/api/user/self");
   const schema = useMemo(() => userEditorSchema(other), [other]);
   const methods = useRuleForm<UserEditorForm>(schema, {
     username: "",
@@ -118,8 +119,9 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
         <div>
           <h3 className="mb-1 text-sm font-medium text-zinc-700 dark:text-zinc-300">{t("bindings")}</h3>
           <p className="mb-2 text-xs text-zinc-500 dark:text-zinc-400">{t("bindingsHint")}</p>
-          <Bindings user={user} />
+          <Bindings user={user} clearFor={other && viewerIsRoot ? user.id : undefined} onChanged={() => void mutate()} />
         </div>
+        {other && userId !== undefined && <TwoFactorAdmin userId={userId} viewerIsRoot={viewerIsRoot} />}
         {other && viewerIsRoot && <TestNotification user={user} />}
         <div className="flex justify-end gap-2">
           {onCancel && (

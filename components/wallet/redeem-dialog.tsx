@@ -14,6 +14,7 @@ import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import { redeemCodeRefusal } from "@/lib/redemptions/field-rules";
+import { useTurnstile } from "@/components/auth/turnstile";
 import { refreshWallet } from "./refresh-wallet";
 
 type RedeemForm = { key: string };
@@ -35,6 +36,7 @@ export function RedeemDialog({
   const methods = useRuleForm<RedeemForm>(schema, { key: presetCode });
   const [recognised, setRecognised] = useState(presetCode !== "");
   const [busy, setBusy] = useState(false);
+  const human = useTurnstile();
   const { reset, handleSubmit, watch } = methods;
   useEffect(() => {
     if (open) {
@@ -46,16 +48,18 @@ export function RedeemDialog({
   const shown = useMemo(() => (key.length > 12 ? `${key.slice(0, 6)}…${key.slice(-4)}` : key), [key]);
 
   async function redeem(values: RedeemForm) {
+    if (!human.ready()) return;
     setBusy(true);
     try {
-      // `turnstile` carries the human-check token once that widget is on the page (docs/redemptions.md).
-      const r = await api.post<{ quota: number; is_gift: boolean }>("/api/user/topup?turnstile=", { key: values.key.trim() });
+      // `turnstile` carries the human-check token when the check is on (docs/redemptions.md).
+      const r = await api.post<{ quota: number; is_gift: boolean }>(`/api/user/topup${human.param(true)}`, { key: values.key.trim() });
       toast.success({ key: r.data.is_gift ? "wallet.redeem.giftSuccess" : "wallet.redeem.success", values: { amount: renderQuota(r.data.quota, display) } });
       await refreshWallet();
       onRedeemed();
     } catch {
       // the server's refusal was shown by the API helper
     } finally {
+      human.reset();
       setBusy(false);
     }
   }
@@ -103,6 +107,7 @@ export function RedeemDialog({
           ) : (
             <FormText name="key" label={t("code")} placeholder={t("placeholder")} autoComplete="off" autoFocus />
           )}
+          {human.widget}
         </form>
       </FormProvider>
     </Dialog>

@@ -6,6 +6,7 @@ import { open } from "@/lib/auth/secret-box";
 import { onInvalidate } from "@/lib/cache/invalidate";
 import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
 import { db } from "@/lib/db/client";
+import { isResponsesOnly } from "@/lib/channels/responses-only";
 
 export type CachedChannel = {
   id: number;
@@ -16,6 +17,8 @@ export type CachedChannel = {
   key: string; // decrypted upstream credential: never leaves the relay
   other: string;
   setting: string;
+  /** the setting `responses_only`, read once here (lib/channels/responses-only.ts) */
+  responses_only: boolean;
   auto_ban: number;
   group: string;
   models: string[];
@@ -73,6 +76,7 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
       key: decrypt(c.key, c.id),
       other: c.other,
       setting: c.setting,
+      responses_only: isResponsesOnly(c.type, c.setting),
       auto_ban: c.auto_ban,
       group: c.group,
       models: c.models

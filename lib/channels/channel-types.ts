@@ -3,6 +3,7 @@
 // and the console's client components all read it from here.
 export const CHANNEL_TYPE = {
   OPENAI: 1,
+  MIDJOURNEY_PROXY: 2, // the task relay (docs/tasks.md)
   AZURE: 3,
   OLLAMA: 4,
   CUSTOM: 8,
@@ -17,6 +18,7 @@ export const CHANNEL_TYPE = {
   MOONSHOT: 25,
   PERPLEXITY: 27,
   AWS_CLAUDE: 33,
+  SUNO: 36, // the task relay (docs/tasks.md)
   SILICONFLOW: 40,
   VERTEX_AI: 41,
   MISTRAL: 42,
@@ -29,6 +31,7 @@ export type ChannelTypeId = (typeof CHANNEL_TYPE)[keyof typeof CHANNEL_TYPE];
 // In the order the console offers them (by id).
 export const CHANNEL_TYPES: ReadonlyArray<{ id: ChannelTypeId; name: string }> = [
   { id: CHANNEL_TYPE.OPENAI, name: "OpenAI" },
+  { id: CHANNEL_TYPE.MIDJOURNEY_PROXY, name: "Midjourney Proxy" },
   { id: CHANNEL_TYPE.AZURE, name: "Azure OpenAI" },
   { id: CHANNEL_TYPE.OLLAMA, name: "Ollama" },
   { id: CHANNEL_TYPE.CUSTOM, name: "Custom" },
@@ -43,6 +46,7 @@ export const CHANNEL_TYPES: ReadonlyArray<{ id: ChannelTypeId; name: string }> =
   { id: CHANNEL_TYPE.MOONSHOT, name: "Moonshot" },
   { id: CHANNEL_TYPE.PERPLEXITY, name: "Perplexity" },
   { id: CHANNEL_TYPE.AWS_CLAUDE, name: "AWS Claude" },
+  { id: CHANNEL_TYPE.SUNO, name: "Suno API" },
   { id: CHANNEL_TYPE.SILICONFLOW, name: "SiliconFlow" },
   { id: CHANNEL_TYPE.VERTEX_AI, name: "Vertex AI" },
   { id: CHANNEL_TYPE.MISTRAL, name: "Mistral" },

@@ -21,31 +21,8 @@ export function chatNames(chats: unknown[] | undefined): string[] {
   return chats.flatMap((c) => (c && typeof c === "object" ? Object.keys(c as object).slice(0, 1) : []));
 }
 
-// Console routes whose page is not built yet: no sidebar entry, top-bar link or menu item
-// leads to them (docs/console-ui.md, "Unbuilt routes"). The issue that builds a page removes
-// its entry here; /chat/{n} stands for every embedded chat page.
-export const UNBUILT_ROUTES: ReadonlySet<string> = new Set([
-  "/app/dashboard",
-  "/app/logs/drawing",
-  "/app/logs/tasks",
-  "/app/inbox",
-  "/admin/messages",
-  "/chat",
-]);
-
-// Whether a page exists for this href (a /chat/{n} link counts as /chat).
-export function isBuilt(href: string): boolean {
-  return !UNBUILT_ROUTES.has(href.startsWith("/chat/") ? "/chat" : href);
-}
-
+// Every entry the console's navigation has for this person (docs/console-ui.md).
 export function sidebarGroups(status: NavStatus, role: number | undefined): NavGroup[] {
-  return specSidebarGroups(status, role)
-    .map((g) => ({ ...g, items: g.items.filter((i) => isBuilt(i.href)) }))
-    .filter((g) => g.items.length > 0);
-}
-
-// Every entry the console's navigation has for this person, built or not (docs/console-ui.md).
-export function specSidebarGroups(status: NavStatus, role: number | undefined): NavGroup[] {
   const groups: NavGroup[] = [];
   groups.push({
     key: "chat",

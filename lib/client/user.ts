@@ -25,6 +25,8 @@ export type User = {
   remark: string;
   created_time: number;
   DeletedAt: string | null;
+  // Only in GET /api/user/self: false for an account made through a provider without a password yet.
+  has_password?: boolean;
 };
 
 export type Page<T> = { items: T[]; page: number; total: number };

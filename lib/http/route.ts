@@ -12,6 +12,7 @@ import { AppError, consoleStatus, isAppError, describeError } from "@/lib/errors
 import { authenticate } from "@/lib/http/auth";
 import { CONSOLE_MAX_BODY_BYTES } from "@/lib/http/body-limit";
 import { toJson } from "@/lib/http/json";
+import { requireHumanCheck } from "@/lib/http/human-check";
 import { hit } from "@/lib/http/rate-limit";
 import { clientIp, isHttps } from "@/lib/http/request-info";
 import { pickLocale, LOCALE_COOKIE } from "@/lib/i18n/locale";
@@ -32,6 +33,8 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P
   // Refused with 405 on a demo site unless the actor is the super admin.
   demoBlocked?: boolean;
   maxBodyBytes?: number;
+  // The human check (lib/http/human-check.ts): ?turnstile= verified first when it is on.
+  humanCheck?: boolean;
 };
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
@@ -128,6 +131,7 @@ export function route<
         const allowed = await hit(`critical:${ctx.ip}`, CRITICAL_RATE_LIMIT, CRITICAL_RATE_LIMIT_WINDOW_SECONDS);
         if (!allowed) throw new AppError("RATE_LIMITED", "too_many_requests");
       }
+      if (options.humanCheck) await requireHumanCheck(ctx, new URL(request.url).searchParams.get("turnstile"));
       let full: Ctx | UserCtx = ctx;
       if (options.access !== "public") {
         const user = await authenticate(request.headers);

@@ -61,7 +61,6 @@ export const serverMessages = {
   mail_not_configured: { zh: "管理员未配置 SMTP 邮件服务器", en: "The admin has not configured an SMTP mail server" },
   mail_send_failed: { zh: "邮件发送失败，请稍后再试或联系管理员", en: "The mail could not be sent; try again later or contact the admin" },
   turnstile_failed: { zh: "人机验证失败", en: "The human check failed" },
-  turnstile_pending: { zh: "请稍后几秒重试，Turnstile 正在检查用户环境！", en: "Retry in a few seconds, the check is in progress" },
 
   // users
   cannot_manage_equal_or_higher: {
@@ -333,6 +332,91 @@ export const serverMessages = {
     zh: "你的账户没有绑定邮箱，请填写收件地址",
     en: "Your account has no email address; enter an address to send to",
   },
+  // ---- relay options (issue 13, docs/relay-options.md) ----
+  relay_sensitive_refused: {
+    zh: "请求内容包含本站不允许的敏感词，已被拒绝",
+    en: "The request was refused: its content contains words this site does not allow",
+  },
+  relay_browser_extension_refused: {
+    zh: "本站不接受来自浏览器扩展的调用",
+    en: "This site does not accept calls made from browser extensions",
+  },
+  // inbox and admin messages (docs/messages.md)
+  message_not_found: { zh: "消息不存在", en: "The message does not exist" },
+  message_title_blank: { zh: "标题不能为空", en: "The title cannot be empty" },
+  message_title_too_long: { zh: "标题最多 200 个字符", en: "The title can have at most 200 characters" },
+  message_content_required: { zh: "内容不能为空", en: "The content cannot be empty" },
+  message_content_too_long: { zh: "内容最多 65536 个字符", en: "The content can have at most 65536 characters" },
+  message_recipients_required: { zh: "请至少选择一个接收用户", en: "Choose at least one recipient" },
+  message_recipients_too_many: { zh: "一次最多发送给 50000 个用户", en: "A message can go to at most 50000 users at once" },
+  message_recipients_unknown: { zh: "接收用户不存在：{ids}", en: "These recipients do not exist: {ids}" },
+  // the data dashboard (docs/dashboard.md)
+  data_export_disabled: { zh: "管理员未开启数据看板", en: "The admin has not enabled the data dashboard" },
+  data_range_invalid: { zh: "结束时间不能早于开始时间", en: "The end time cannot be earlier than the start time" },
+  data_range_too_long: { zh: "时间范围不能超过 {days} 天", en: "The time range cannot exceed {days} days" },
+  // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
+  task_not_found: { zh: "任务不存在", en: "Task not found" },
+  task_not_succeeded: { zh: "任务状态不是成功，不能执行此操作", en: "The task has not succeeded; this action is refused" },
+  task_upstream_unreachable: { zh: "上游服务调用失败，请稍后重试", en: "The upstream could not be reached; please try again later" },
+  drawing_disabled: { zh: "绘图功能已关闭", en: "Drawing is disabled" },
+  task_disabled: { zh: "异步任务功能已关闭", en: "Asynchronous tasks are disabled" },
+  // Third-party sign-in and binding (docs/oauth.md)
+  oauth_state_invalid: {
+    zh: "登录状态无效或已过期，请重新发起登录",
+    en: "The sign-in state is invalid or has expired; start the sign-in again",
+  },
+  oauth_provider_disabled: { zh: "管理员未开启通过该方式登录以及注册", en: "The admin has not enabled sign-in and sign-up through this provider" },
+  oauth_needs_server_address: {
+    zh: "管理员尚未设置服务器地址，无法使用第三方登录",
+    en: "The admin has not set the server address, so third-party sign-in cannot be used",
+  },
+  oauth_exchange_failed: { zh: "无法向第三方换取授权，请稍后重试", en: "The provider did not accept the authorization; try again later" },
+  oauth_userinfo_failed: { zh: "无法从第三方读取用户信息，请稍后重试", en: "The user's details could not be read from the provider; try again later" },
+  oauth_already_bound: { zh: "该第三方账户已被其他用户绑定", en: "This third-party account is already bound to another user" },
+  oauth_account_deregistered: { zh: "该第三方账户绑定的用户已注销", en: "The user bound to this third-party account has been deregistered" },
+  oauth_account_inactive: { zh: "该第三方账户未激活或已被禁言", en: "This third-party account is not active or is silenced" },
+  oauth_trust_level_low: {
+    zh: "信任等级 {level} 低于管理员要求的最低信任等级 {minimum}",
+    en: "Trust level {level} is below the minimum trust level {minimum} the admin requires",
+  },
+  oauth_bound: { zh: "绑定成功", en: "Bound" },
+  oauth_binding_cleared: { zh: "已解除绑定", en: "Binding cleared" },
+  oidc_config_failed: {
+    zh: "获取 OIDC 配置失败，请检查网络和 Well-Known URL",
+    en: "Failed to fetch the OIDC configuration; check the network and the Well-Known URL",
+  },
+  oidc_token_invalid: { zh: "OIDC 身份令牌校验失败", en: "The OIDC ID token failed validation" },
+  wechat_server_failed: { zh: "无法连接微信服务器，请联系管理员", en: "The WeChat server cannot be reached; contact the admin" },
+  wechat_code_invalid: { zh: "验证码错误或已过期", en: "The verification code is wrong or has expired" },
+  telegram_auth_invalid: { zh: "Telegram 登录数据校验失败", en: "The Telegram sign-in data failed verification" },
+  telegram_auth_expired: { zh: "Telegram 登录数据已过期，请重新登录", en: "The Telegram sign-in data has expired; sign in again" },
+  // two-factor authentication and passkeys (docs/two-factor.md)
+  twofa_enter_code: { zh: "请输入两步验证码", en: "Enter your two-factor code" },
+  twofa_code_invalid: { zh: "验证码错误或已使用", en: "The code is wrong or has already been used" },
+  twofa_code_format: { zh: "请输入 6 位验证码或备用码", en: "Enter the 6-digit code or a backup code" },
+  twofa_too_many_attempts: { zh: "验证尝试次数过多，请稍后再试", en: "Too many attempts; try again later" },
+  twofa_login_expired: { zh: "登录验证已过期，请重新输入用户名和密码", en: "The sign-in step has expired; enter your username and password again" },
+  twofa_already_enabled: { zh: "两步验证已启用", en: "Two-factor authentication is already on" },
+  twofa_not_enabled: { zh: "两步验证未启用", en: "Two-factor authentication is not on" },
+  twofa_setup_missing: { zh: "请先开始设置两步验证", en: "Start the two-factor setup first" },
+  twofa_fresh_required: {
+    zh: "此操作需要先完成两步验证（验证码或通行密钥）",
+    en: "This action needs a fresh second factor (a code or a passkey) first",
+  },
+  twofa_enabled: { zh: "两步验证已启用", en: "Two-factor authentication is on" },
+  twofa_disabled: { zh: "两步验证已关闭", en: "Two-factor authentication is off" },
+  twofa_reset_done: { zh: "已重置该用户的两步验证和通行密钥", en: "The user's two-factor authentication and passkeys were reset" },
+  passkey_login_disabled: { zh: "管理员未开启通行密钥登录", en: "The admin has not turned on passkey sign-in" },
+  passkey_failed: { zh: "通行密钥验证失败", en: "The passkey check failed" },
+  passkey_unknown: { zh: "该通行密钥未注册", en: "This passkey is not registered" },
+  passkey_needs_server_address: {
+    zh: "管理员尚未设置服务器地址，无法使用通行密钥",
+    en: "The admin has not set the server address, so passkeys cannot be used",
+  },
+  passkey_limit: { zh: "最多可注册 {max} 个通行密钥", en: "At most {max} passkeys can be registered" },
+  passkey_not_found: { zh: "通行密钥不存在", en: "Passkey not found" },
+  // Sign-in by GET refused from another site (docs/oauth.md, "Cross-site requests")
+  cross_site_refused: { zh: "拒绝来自其他站点的请求", en: "Cross-site request refused" },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof serverMessages;

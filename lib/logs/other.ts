@@ -8,6 +8,9 @@ import { getBool } from "@/lib/options/store";
 // writes logs); lib/billing/pricing.ts's ResolvedPrice fits it.
 type LoggedPrice = { modelRatio: number; modelPrice: number; completionRatio: number; groupRatio: number; cacheRatio: number };
 
+/** Characters kept of each chat content field when LogChatContentEnabled (lib/relay/content-log.ts). */
+export const MAX_LOGGED_CONTENT = 16_384;
+
 export type LogOtherInput = {
   price: LoggedPrice;
   userGroupRatio?: number;

@@ -7,7 +7,6 @@ import { db } from "@/lib/db/client";
 import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { page, pageSize } from "@/lib/channels/query";
-import { LOG_TYPE } from "@/lib/logs/writer";
 import { containsText } from "@/lib/db/like";
 import type { UserCtx } from "@/lib/ctx";
 import { MAX_INT32, MAX_TIMESTAMP, queryInt } from "@/lib/http/params";
@@ -31,7 +30,7 @@ export const logQuery = z.object({
 export type LogQuery = z.infer<typeof logQuery>;
 
 // userId set: the self view (username and channel filters do not apply).
-function where(q: LogQuery, userId: number | null): Prisma.LogWhereInput {
+export function logWhere(q: LogQuery, userId: number | null): Prisma.LogWhereInput {
   const w: Prisma.LogWhereInput = {};
   if (userId !== null) w.user_id = userId;
   else {
@@ -76,32 +75,10 @@ function ownerOf(ctx: UserCtx, all: boolean): number | null {
 
 export async function listLogs({ ctx, input: { query: q, all } }: { ctx: UserCtx; input: { query: LogQuery; all: boolean } }) {
   const userId = ownerOf(ctx, all);
-  const w = where(q, userId);
+  const w = logWhere(q, userId);
   const [rows, total] = await Promise.all([
     db().log.findMany({ where: w, orderBy: { id: "desc" }, skip: (q.p - 1) * q.page_size, take: q.page_size }),
     db().log.count({ where: w }),
   ]);
   return { items: rows.map((r) => view(r, userId === null)), page: q.p, page_size: q.page_size, total };
-}
-
-// quota: sum over the filtered rows; rpm and tpm: consumption rows of the last 60 seconds
-// under the same filters (time range aside).
-export async function logStat({ ctx, input: { query: q, all } }: { ctx: UserCtx; input: { query: LogQuery; all: boolean } }) {
-  const w = where(q, ownerOf(ctx, all));
-  const since = BigInt(Math.floor(Date.now() / 1000) - 60);
-  const recent: Prisma.LogWhereInput = Object.assign({}, w, { type: LOG_TYPE.consume, created_at: { gte: since } });
-  const [sum, last] = await Promise.all([
-    db().log.aggregate({ where: q.type ? w : Object.assign({}, w, { type: LOG_TYPE.consume }), _sum: { quota: true } }),
-    db().log.aggregate({ where: recent, _count: { _all: true }, _sum: { prompt_tokens: true, completion_tokens: true } }),
-  ]);
-  return {
-    quota: sum._sum.quota ?? 0n,
-    rpm: last._count._all,
-    tpm: (last._sum.prompt_tokens ?? 0) + (last._sum.completion_tokens ?? 0),
-  };
-}
-
-export async function deleteLogsBefore({ input: target }: { ctx: UserCtx; input: number | undefined }): Promise<number> {
-  if (!target || target <= 0) throw new AppError("INVALID_INPUT", "log_target_required");
-  return (await db().log.deleteMany({ where: { created_at: { lt: BigInt(target) } } })).count;
 }

@@ -40,6 +40,7 @@ const ROOT_ONLY_KEYS = new Set([
   "TelegramOAuthEnabled",
   "TelegramBotName",
   "TurnstileCheckEnabled",
+  "PasskeyLoginEnabled",
   "TurnstileSiteKey",
   // mail
   "SMTPServer",

@@ -51,6 +51,7 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   AutomaticDisableChannelEnabled: "false",
   AutomaticEnableChannelEnabled: "false",
   ChannelDisableThreshold: "5",
+  ChannelDisableFailureCount: "5",
   AutomaticDisableKeywords: [
     "Your credit balance is too low",
     "This organization has been disabled.",
@@ -178,6 +179,8 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   TelegramBotToken: "",
   TelegramBotName: "",
   TurnstileCheckEnabled: "false",
+  // passkey sign-in from the login page (docs/two-factor.md)
+  PasskeyLoginEnabled: "false",
   TurnstileSiteKey: "",
   TurnstileSecretKey: "",
 

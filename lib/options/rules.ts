@@ -43,6 +43,7 @@ export const RANGES: Record<string, NumberRange> = {
   StripeUnitPrice: { min: 0, int: false },
   StripeMinTopUp: { min: 0, int: false },
   ChannelDisableThreshold: { min: 1, int: true },
+  ChannelDisableFailureCount: { min: 1, int: true },
   // the relay makes at most 10 retries (lib/relay/handler.ts)
   RetryTimes: { min: 0, max: 10, int: true },
   CheckInQuota: { min: 0, max: QUOTA_MAX, int: true },

@@ -28,17 +28,20 @@ import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
 import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
-import { listModels } from "@/lib/relay/models";
+import { countTokens } from "@/lib/relay/count-tokens";
+import { describeModel, listModels } from "@/lib/relay/models";
 import { billingSubscription, billingUsage } from "@/lib/relay/billing-dashboard";
 import { OFFLOAD_FROM, parseOffThread, type LiftedStrings } from "@/lib/relay/json-worker";
 import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
 import { servesEmbeddings } from "@/lib/relay/providers/registry";
 import { checkRateLimit, recordSuccess, type RateLimitSubject } from "@/lib/relay/rate-limit";
-import { apiKeyOf, errorFormatOf, matchRoute, type RelayRoute } from "@/lib/relay/routes";
+import { apiKeyOf, errorFormatOf, matchRoute, modelsFormat, type RelayRoute } from "@/lib/relay/routes";
 import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
 import { authenticateToken, checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
 import { actualModelsOf, planChain } from "@/lib/relay/virtual-models";
+import { promptCheckApplies, promptHasSensitiveWord } from "@/lib/relay/sensitive";
+import { chatContentOf, MAX_LOGGED_CONTENT } from "@/lib/relay/content-log";
 import { isEmbeddingRequest, RelayError, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
 
 // The caller as billing sees it: a token of a user, or the console user in the playground.
@@ -245,6 +248,20 @@ function retryAllowed(o: ForwardOutcome): boolean {
     .some((p) => p && (p === s || (p.length === 3 && p.endsWith("xx") && p[0] === s[0])));
 }
 
+// global.block_browser_extension_enabled: a call whose Origin is a browser extension's
+// (chrome-extension://, moz-extension://, safari-web-extension://...) is refused.
+const EXTENSION_ORIGIN = /^[a-z0-9.+-]*extension:\/\//i;
+function fromBrowserExtension(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  return typeof origin === "string" && EXTENSION_ORIGIN.test(origin);
+}
+
+// general_setting.ping_interval_*: the keep-alive interval of streams in ms, 0 when off.
+function pingInterval(): number {
+  if (!getBool("general_setting.ping_interval_enabled")) return 0;
+  return Math.max(1, Math.floor(getNumber("general_setting.ping_interval_seconds", 60))) * 1000;
+}
+
 function maxAttempts(): number {
   let retries = Math.max(0, Math.floor(getNumber("RetryTimes", 0)));
   if (getBool("global.auto_retry_enabled")) retries = Math.max(retries, Math.floor(getNumber("global.auto_retry_count", 3)));
@@ -258,7 +275,11 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   const path = q === -1 ? url : url.slice(0, q);
   const search = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
   const route = matchRoute(req.method ?? "GET", path);
-  const errorFormat: IngressName = route?.ingress ?? errorFormatOf(path);
+  const errorFormat: IngressName = route
+    ? route.kind === "models" || route.kind === "model"
+      ? modelsFormat(route.ingress, req.headers)
+      : route.ingress
+    : errorFormatOf(path);
   if (!route) {
     writeError(errorFormat, res, { status: 404, message: `Unknown relay route: ${req.method} ${path}`, type: "invalid_request_error", code: "not_found" });
     return;
@@ -269,14 +290,12 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     if (!res.writableFinished) abort.abort();
   });
   try {
+    if (getBool("global.block_browser_extension_enabled") && fromBrowserExtension(req)) throw new AppError("FORBIDDEN", "relay_browser_extension_refused");
+    if (route.kind === "model" || route.kind === "count_tokens") return await modelInfoOrCount(req, res, route, search, abort, errorFormat);
     if (route.kind === "models" || route.kind === "billing") {
       const ctx = await authenticateToken(apiKeyOf(req.headers, search), { ip: String(req.headers[CLIENT_IP_HEADER] ?? "") });
       const body =
-        route.kind === "models"
-          ? await listModels(route.ingress, ctx)
-          : route.what === "subscription"
-            ? await billingSubscription(ctx)
-            : await billingUsage(ctx);
+        route.kind === "models" ? await listModels(errorFormat, ctx) : route.what === "subscription" ? await billingSubscription(ctx) : await billingUsage(ctx);
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
       return;
@@ -297,7 +316,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
 async function relayCall(
   req: IncomingMessage,
   res: ServerResponse,
-  route: Exclude<RelayRoute, { kind: "models" } | { kind: "billing" }>,
+  route: Exclude<RelayRoute, { kind: "models" } | { kind: "billing" } | { kind: "model" } | { kind: "count_tokens" }>,
   search: URLSearchParams,
   cancel: Canceller,
   startedAt: number,
@@ -344,6 +363,8 @@ async function relayCall(
   // 3. may they call this model, within their limits, and how much to hold
   if (token) checkTokenModel(token.token, model);
   const caller = token ? tokenCaller(token) : playgroundCaller(sessionUser!, json?.group);
+  // the word filter, before anything is counted or reserved (lib/relay/sensitive.ts)
+  if (promptCheckApplies(caller.group) && promptHasSensitiveWord(request)) throw new AppError("INVALID_INPUT", "relay_sensitive_refused");
   await checkRateLimit(caller.rate);
   // A virtual model (docs/relay.md, "Virtual models") is served by its actual models in turn,
   // each link with the price it is billed at; for any other model this is one Map lookup.
@@ -407,10 +428,24 @@ async function relayCall(
   if (first.upstreamModel !== served) {
     price = redirectedPrice(servedPrice, served, first.upstreamModel, caller.group, (redirectBilling ??= getBool(REDIRECT_BILLING_OPTION)));
   }
+  // relay options read once per call (docs/relay-options.md)
+  const clientBody = route.kind === "chat" && !route.playground && getBool("global.pass_through_request_enabled") ? json : undefined;
+  const pingMs = pingInterval();
+  const logContent = route.kind === "chat" && getBool("LogChatContentEnabled");
   const attemptOn = (ch: SelectedChannel): Promise<ForwardOutcome> => {
     tried.push(ch.id);
     exclude.add(ch.id);
-    return forward({ ingress: route.ingress, request, channel: ch, clientRes: res, signal: cancel, offload: large?.strings });
+    return forward({
+      ingress: route.ingress,
+      request,
+      channel: ch,
+      clientRes: res,
+      signal: cancel,
+      offload: large?.strings,
+      raw: clientBody,
+      pingMs,
+      captureOutput: logContent ? MAX_LOGGED_CONTENT : 0,
+    });
   };
   let started: Promise<ForwardOutcome> | undefined;
   let amount = estimateOf(price, request, large?.strings);
@@ -449,9 +484,14 @@ async function relayCall(
         noteChannelSuccess(channel.id);
         break;
       }
-      if (outcome.upstreamError) noteChannelFailure(channel, outcome.upstreamError);
+      // one failure per call and channel toward ChannelDisableFailureCount, however often
+      // the call retried it (the channel's first attempt is the one that counts)
+      if (outcome.upstreamError && tried.indexOf(channel.id) === tried.length - 1) noteChannelFailure(channel, outcome.upstreamError);
       if (!retryAllowed(outcome) || ++attempt >= max) break;
-      const next = await channelFor(attempt);
+      // with global.auto_retry_force_channel_switch off, a retry goes to the same channel
+      // again when no other is left; on, it never does. A 429 is never retried at once on
+      // the channel that sent it: it asked to be left alone.
+      const next = (await channelFor(attempt)) ?? (outcome.status === 429 || getBool("global.auto_retry_force_channel_switch") ? null : channel);
       if (!next) break;
       channel = next;
       price =
@@ -481,6 +521,7 @@ async function relayCall(
     ip: showIp(caller.setting) ? ip : "",
     request_id: reservation.ref,
   };
+  const content = logContent ? chatContentOf(request as ChatRequest) : undefined;
   const other = (failure?: UpstreamError) =>
     logOther({
       usageBounded,
@@ -499,6 +540,10 @@ async function relayCall(
       usageEstimated: outcome.usageEstimated,
       errorType: failure?.type,
       errorCode: failure?.code ?? undefined,
+      systemPrompt: content?.systemPrompt,
+      context: content?.context,
+      inputContent: content?.inputContent,
+      outputContent: outcome.output,
     });
   // Log entries are built as Object.assign(literal, base), never as { ...base, more }: on
   // Node 20 that spread makes a new hidden class on every call (docs/relay.md).
@@ -528,6 +573,31 @@ async function relayCall(
   if (outcome.status === 499 || res.destroyed) return;
   const shown = getBool("global.hide_upstream_error_enabled") ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" } : err;
   writeError(route.ingress, res, shown);
+}
+
+// GET /v1/models/{model}, /v1beta/models/{model} (lib/relay/models.ts) and POST
+// /v1/messages/count_tokens (lib/relay/count-tokens.ts): answered by the relay itself, nothing billed.
+async function modelInfoOrCount(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: Extract<RelayRoute, { kind: "model" } | { kind: "count_tokens" }>,
+  search: URLSearchParams,
+  cancel: Canceller,
+  format: IngressName,
+): Promise<void> {
+  const ctx = await authenticateToken(apiKeyOf(req.headers, search), { ip: String(req.headers[CLIENT_IP_HEADER] ?? "") });
+  let body: string | null;
+  if (route.kind === "model") body = await describeModel(format, ctx, route.model);
+  else {
+    const raw = await readBody(req, env().RELAY_MAX_BODY_BYTES);
+    body = await countTokens(raw.length > OFFLOAD_FROM ? (await parseLargeJson(raw)).json : parseJson(raw, false), ctx, cancel);
+  }
+  if (body === null) {
+    const message = `The model '${(route as { model: string }).model}' does not exist or this token may not use it`;
+    return writeError(format, res, { status: 404, message, type: "invalid_request_error", code: "model_not_found" });
+  }
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
 }
 
 function showIp(setting: string): boolean {

@@ -1,8 +1,9 @@
 // Channel health as the relay sees it. A failing channel is disabled automatically (status 3
 // with the reason and time) when the admin turned AutomaticDisableChannelEnabled on and the
 // channel did not opt out (auto_ban = 0): at once when the upstream's message contains one of
-// AutomaticDisableKeywords (case-insensitive, one per line), or after ChannelDisableThreshold
-// consecutive failures. Any success resets the count. Counts are per node, in memory.
+// AutomaticDisableKeywords (case-insensitive, one per line), or after ChannelDisableFailureCount
+// consecutive failures. (ChannelDisableThreshold is the channel test's response-time limit in
+// seconds, as in new-api: lib/relay/test-channel.ts.) Any success resets the count. Counts are per node, in memory.
 import "server-only";
 import { autoDisableChannel } from "@/lib/channels/auto-disable-channel";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
@@ -39,7 +40,7 @@ export function noteChannelFailure(channel: { id: number; auto_ban: number }, er
   const n = counts ? (failures.get(channel.id) ?? 0) + 1 : 0;
   if (counts) failures.set(channel.id, n);
   if (!getBool("AutomaticDisableChannelEnabled") || channel.auto_ban === 0) return;
-  const threshold = Math.max(1, Math.floor(getNumber("ChannelDisableThreshold", 5)));
+  const threshold = Math.max(1, Math.floor(getNumber("ChannelDisableFailureCount", 5)));
   // A keyword (e.g. "credit balance is too low", which some providers send with 400)
   // disables at once; otherwise only repeated failures that are the channel's own.
   if (!keyword && (!counts || n < threshold)) return;

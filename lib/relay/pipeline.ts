@@ -63,6 +63,15 @@ export interface ForwardOptions {
   transport?: Transport;
   /** a large body's long strings (lib/relay/json-worker.ts): the upstream body is serialised on a worker thread */
   offload?: LiftedStrings;
+  /**
+   * global.pass_through_request_enabled: the client's parsed body, sent unchanged but for the
+   * model when the channel's wire is the ingress format's own (adapter.ingress)
+   */
+  raw?: Record<string, unknown>;
+  /** general_setting.ping_interval_*: ms of upstream silence after which a stream gets an SSE `: ping` comment (0: never) */
+  pingMs?: number;
+  /** LogChatContentEnabled: keep the answer's text (choice 0), up to this many characters (0: nothing kept) */
+  captureOutput?: number;
 }
 
 /** Non-token quantities some endpoints are billed by. */
@@ -86,6 +95,8 @@ export interface ForwardOutcome {
   upstreamError?: UpstreamError;
   /** whether the caller may try another channel (never once bytes reached the client) */
   retryable: boolean;
+  /** the answer's text (choice 0) when captureOutput asked for it, cut to that length */
+  output?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -258,10 +269,26 @@ function responseEvents(r: ChatResponse, emit: (e: StreamEvent) => void): void {
 
 async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatRequest): Promise<ForwardOutcome> {
   const ch = opts.channel;
+  // a Responses client on a channel with the Responses API: its own body, only the model mapped
+  if (req.responsesBody && adapter.nativeResponses?.(ch))
+    return passthrough(opts, adapter, { endpoint: "responses", json: req.responsesBody, contentType: "application/json" });
+  if (req.untranslatable) return refused(400, req.untranslatable, true, "unsupported_parameter", "invalid_request_error");
   if (req.n !== undefined && req.n > 1 && !adapter.supports.n) return refused(400, "this channel does not support n > 1", true, "unsupported");
+  if (req.responseFormat && adapter.supports.structuredOutput === false)
+    return refused(
+      400,
+      `This request cannot be served by this channel: text.format: ${req.responseFormat.type} output has no equivalent on this channel's API`,
+      true,
+      "unsupported_parameter",
+      "invalid_request_error",
+    );
   const format = formats[opts.ingress];
   let up: UpstreamRequest;
-  if (opts.offload) {
+  if (opts.raw && adapter.rawChatPayload && adapter.ingress === opts.ingress) {
+    // pass-through: the client's own body on its own wire, only the model replaced
+    const p = adapter.rawChatPayload(opts.raw, req, ch);
+    up = { url: p.url, headers: p.headers, body: opts.offload ? await serializeOffThread(p.json, opts.offload) : JSON.stringify(p.json) };
+  } else if (opts.offload) {
     const p = adapter.chatPayload(req, ch);
     up = { url: p.url, headers: p.headers, body: await serializeOffThread(p.json, opts.offload) };
   } else up = adapter.chatRequest(req, ch);
@@ -302,7 +329,9 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
       clientRes.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       clientRes.end(body);
     }
-    return { ok: true, status: 200, usage, usageEstimated, firstByteSentToClient: true, frtMs, retryable: false };
+    const outcome: ForwardOutcome = { ok: true, status: 200, usage, usageEstimated, firstByteSentToClient: true, frtMs, retryable: false };
+    if (opts.captureOutput) outcome.output = loggedText(parsed.choices[0]?.text ?? "").slice(0, opts.captureOutput);
+    return outcome;
   }
 
   return streamChat(opts, adapter, req, res, c, format.streamRenderer(req));
@@ -326,6 +355,8 @@ async function streamChat(
   let sent = false;
   let frtMs = 0;
   let firstChunk = true;
+  const capture = opts.captureOutput ?? 0;
+  let output = "";
 
   const emit = (e: StreamEvent) => {
     switch (e.type) {
@@ -340,6 +371,8 @@ async function streamChat(
       case "reasoning":
         if (!e.text) return; // an empty delta is no content: it must not commit the answer
         counter.add(e.text);
+        // an image (Gemini's image output, one whole event) is logged as [image], never its data
+        if (capture && e.type === "text" && e.index === 0 && output.length < capture) output += e.text.startsWith(IMAGE_MARK) ? "[image]" : e.text;
         break;
       case "tool_call_start":
         counter.add(e.name);
@@ -351,11 +384,20 @@ async function streamChat(
     const s = renderer.event(e);
     if (s) out += s;
   };
-  const commit = () => {
-    opts.onFirstByte?.();
-    frtMs = performance.now() - c.t0;
+  // the headers go out with the first content, or earlier with a keep-alive ping; the first
+  // response time is that of the first content either way (a ping is no answer)
+  const commitHeaders = () => {
     startSse(clientRes);
     sent = true;
+  };
+  let answered = false;
+  const commit = () => {
+    if (!answered) {
+      answered = true;
+      opts.onFirstByte?.();
+      frtMs = performance.now() - c.t0;
+    }
+    if (!sent) commitHeaders();
   };
   const finalUsage = (): Usage => {
     if (gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0)) return usage;
@@ -365,6 +407,17 @@ async function streamChat(
     return u;
   };
 
+  // Keep-alive: after pingMs without a write to the client, an SSE comment goes out (and the
+  // answer is committed if nothing was yet: from then on this attempt is the one the client
+  // gets). Comments are no events: nothing of them reaches the usage, the billing or the log.
+  const pinger = opts.pingMs
+    ? setTimeout(() => {
+        if (clientRes.destroyed || clientRes.writableEnded) return;
+        if (!sent) commitHeaders();
+        clientRes.write(PING);
+        pinger!.refresh();
+      }, opts.pingMs)
+    : undefined;
   try {
     await readSse(
       res.body,
@@ -372,9 +425,10 @@ async function streamChat(
         parser.parse(msg.data, msg.event, emit);
         if (streamError) return false;
         if (!out) return;
-        if (!sent) commit();
+        if (!answered) commit();
         const chunk = out;
         out = "";
+        if (pinger) pinger.refresh();
         return write(clientRes, chunk);
       },
       () => {
@@ -386,6 +440,7 @@ async function streamChat(
     );
   } catch (e) {
     c.clear();
+    if (pinger) clearTimeout(pinger);
     const u = finalUsage();
     const estimated = !(gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0));
     if (sent && !clientRes.destroyed) {
@@ -394,6 +449,7 @@ async function streamChat(
     return abortedOutcome(opts, e, sent, frtMs, u, estimated);
   }
   c.clear();
+  if (pinger) clearTimeout(pinger);
   const estimated = !(gotUsage && (usage.prompt_tokens > 0 || usage.completion_tokens > 0));
   const u = finalUsage();
   if (streamError) {
@@ -410,10 +466,21 @@ async function streamChat(
       retryable: !sent && isRetryableStatus(err.status),
     };
   }
-  if (!sent) commit();
+  if (!answered) commit();
   clientRes.end(out + renderer.end(u));
-  return { ok: true, status: 200, usage: u, usageEstimated: estimated, firstByteSentToClient: true, frtMs, retryable: false };
+  const outcome: ForwardOutcome = { ok: true, status: 200, usage: u, usageEstimated: estimated, firstByteSentToClient: true, frtMs, retryable: false };
+  if (capture) outcome.output = output.slice(0, capture);
+  return outcome;
 }
+
+// Gemini's image output reaches clients as a Markdown image with a data URL (providers/gemini.ts,
+// imageText); the content log (LogChatContentEnabled) keeps "[image]" in its place.
+const IMAGE_MARK = "![image](data:";
+const IMAGE_MARKDOWN = /!\[image\]\(data:[^)]*\)/g;
+const loggedText = (text: string) => (text.includes(IMAGE_MARK) ? text.replace(IMAGE_MARKDOWN, "[image]") : text);
+
+/** The keep-alive comment (general_setting.ping_interval_*): SSE clients ignore comment lines. */
+const PING = ": ping\n\n";
 
 // ---- pass-through endpoints ----
 
@@ -480,15 +547,35 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
   const contentType = res.header("content-type") ?? "application/octet-stream";
   let sent = false;
   let frtMs = 0;
-  const commit = () => {
-    opts.onFirstByte?.();
-    frtMs = performance.now() - c.t0;
+  // a keep-alive ping sends the headers only; the first response time is that of the
+  // upstream's first bytes (a ping is no answer)
+  const commitHeaders = () => {
     if (contentType.includes("text/event-stream")) startSse(clientRes);
     else {
       clientRes.writeHead(200, { "content-type": contentType });
       clientRes.flushHeaders();
     }
     sent = true;
+  };
+  let answered = false;
+  const commit = () => {
+    if (!answered) {
+      answered = true;
+      opts.onFirstByte?.();
+      frtMs = performance.now() - c.t0;
+    }
+    if (!sent) commitHeaders();
+  };
+  // /v1/responses is a chat route: its answer's text is captured for the content log
+  // (LogChatContentEnabled), read from the answer or from the response.completed event that
+  // is parsed for its usage anyway
+  const capture = p.endpoint === "responses" ? (opts.captureOutput ?? 0) : 0;
+  let output: string | undefined;
+  const captureFrom = (j: unknown) => {
+    if (!capture || !j || typeof j !== "object") return;
+    const o = j as Record<string, unknown>;
+    const r = o.type === "response.completed" || o.type === "response.incomplete" ? o.response : o.object === "response" ? o : undefined;
+    if (r && typeof r === "object") output = responsesOutputText(r as Record<string, unknown>, capture);
   };
   const isJson = contentType.includes("application/json");
   // whisper-1 reports a duration, not tokens: its transcript is counted instead (as one-api does)
@@ -502,6 +589,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
       try {
         const j = JSON.parse(upstreamText);
         take(j);
+        captureFrom(j);
         if (countsTranscript && typeof j?.text === "string") transcript = j.text;
       } catch {
         // not JSON after all: forwarded as is, usage estimated
@@ -515,27 +603,48 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     } else if (contentType.includes("text/event-stream")) {
       // bytes go to the client as they come (whole lines, redacted); events are parsed beside them for usage only
       const scrub = new PassthroughRedactor(ch, true);
-      await readSse(
-        res.body,
-        (msg) => {
-          if (msg.data !== "[DONE]" && msg.data.includes("usage")) {
-            try {
-              take(JSON.parse(msg.data));
-            } catch {
-              // a malformed event is the client's to see, not ours to fix
+      // keep-alive comments as for chat streams; the redactor forwards whole lines only, so a
+      // comment always falls between two lines
+      const pinger = opts.pingMs
+        ? setTimeout(function ping() {
+            if (clientRes.destroyed || clientRes.writableEnded) return;
+            if (!sent) {
+              c.clear();
+              commitHeaders();
             }
-          }
-        },
-        (chunk) => {
-          if (!sent) {
-            c.clear();
-            commit();
-          }
-          const out = scrub.push(chunk);
-          return out.length ? write(clientRes, out) : undefined;
-        },
-      );
-      if (!sent) commit();
+            clientRes.write(PING);
+            pinger!.refresh();
+          }, opts.pingMs)
+        : undefined;
+      try {
+        await readSse(
+          res.body,
+          (msg) => {
+            if (msg.data !== "[DONE]" && msg.data.includes("usage")) {
+              try {
+                const j: unknown = JSON.parse(msg.data);
+                take(j);
+                captureFrom(j);
+              } catch {
+                // a malformed event is the client's to see, not ours to fix
+              }
+            }
+          },
+          (chunk) => {
+            if (!answered) {
+              c.clear();
+              commit();
+            }
+            const out = scrub.push(chunk);
+            if (!out.length) return undefined;
+            if (pinger) pinger.refresh();
+            return write(clientRes, out);
+          },
+        );
+      } finally {
+        if (pinger) clearTimeout(pinger);
+      }
+      if (!answered) commit();
       clientRes.end(scrub.end());
     } else {
       // binary (audio/speech) or plain text (transcripts as text, srt, vtt): streamed through
@@ -568,7 +677,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     usage.prompt_tokens = input === undefined ? 0 : estimateInputTokens(p.endpoint === "rerank" ? [p.json?.query, p.json?.documents] : input, opts.offload);
     if (countsTranscript) usage.completion_tokens = estimateTextTokens(transcript);
   }
-  return {
+  const outcome: ForwardOutcome = {
     ok: true,
     status: 200,
     usage,
@@ -578,6 +687,22 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     frtMs,
     retryable: false,
   };
+  if (capture) outcome.output = output ?? "";
+  return outcome;
+}
+
+/** The text of a Response object's message items (output_text parts), cut to `max` characters. */
+function responsesOutputText(r: Record<string, unknown>, max: number): string {
+  let text = "";
+  if (!Array.isArray(r.output)) return text;
+  for (const item of r.output as Record<string, unknown>[]) {
+    if (!item || item.type !== "message" || !Array.isArray(item.content)) continue;
+    for (const part of item.content as Record<string, unknown>[]) {
+      if (part && part.type === "output_text" && typeof part.text === "string") text += part.text;
+      if (text.length >= max) return text.slice(0, max);
+    }
+  }
+  return text;
 }
 
 /** OpenAI /v1/embeddings served by a wire with its own embeddings shape (Gemini's batchEmbedContents). */

@@ -9,12 +9,13 @@ export type RelayRoute =
   | { kind: "passthrough"; ingress: "openai-chat"; endpoint: PassthroughEndpoint }
   | { kind: "embeddings"; ingress: "gemini"; gemini: { model: string; single: boolean } }
   | { kind: "models"; ingress: IngressName }
+  | { kind: "model"; ingress: IngressName; model: string }
+  | { kind: "count_tokens"; ingress: "anthropic-messages" }
   | { kind: "billing"; ingress: "openai-chat"; what: "subscription" | "usage" };
 
 const PASSTHROUGH: Record<string, PassthroughEndpoint> = {
   "/v1/completions": "completions",
   "/v1/embeddings": "embeddings",
-  "/v1/responses": "responses",
   "/v1/images/generations": "images/generations",
   "/v1/audio/speech": "audio/speech",
   "/v1/audio/transcriptions": "audio/transcriptions",
@@ -28,7 +29,7 @@ export const isRelayPath = (path: string) => path.startsWith("/v1/") || path.sta
 // The format a path's errors are written in, even when the route itself is unknown.
 export function errorFormatOf(path: string): IngressName {
   if (path.startsWith("/v1beta/")) return "gemini";
-  if (path === "/v1/messages") return "anthropic-messages";
+  if (path === "/v1/messages" || path.startsWith("/v1/messages/")) return "anthropic-messages";
   return "openai-chat";
 }
 
@@ -37,6 +38,17 @@ export function matchRoute(method: string, path: string): RelayRoute | null {
   if (method === "GET") {
     if (p === "/v1/models") return { kind: "models", ingress: "openai-chat" };
     if (p === "/v1beta/models") return { kind: "models", ingress: "gemini" };
+    // one model: OpenAI's shape, or Anthropic's for a client that says so (see modelsFormat)
+    const one = /^\/(v1|v1beta)\/models\/(.+)$/.exec(p);
+    if (one && !one[2].includes(":")) {
+      let model = one[2];
+      try {
+        model = decodeURIComponent(model);
+      } catch {
+        // a malformed escape: looked up as written, and not found
+      }
+      return { kind: "model", ingress: one[1] === "v1beta" ? "gemini" : "openai-chat", model };
+    }
     if (p === "/v1/dashboard/billing/subscription") return { kind: "billing", ingress: "openai-chat", what: "subscription" };
     if (p === "/v1/dashboard/billing/usage") return { kind: "billing", ingress: "openai-chat", what: "usage" };
     return null;
@@ -45,6 +57,9 @@ export function matchRoute(method: string, path: string): RelayRoute | null {
   if (p === "/v1/chat/completions") return { kind: "chat", ingress: "openai-chat" };
   if (p === "/pg/chat/completions") return { kind: "chat", ingress: "openai-chat", playground: true };
   if (p === "/v1/messages") return { kind: "chat", ingress: "anthropic-messages" };
+  if (p === "/v1/messages/count_tokens") return { kind: "count_tokens", ingress: "anthropic-messages" };
+  // any channel: passed through where the upstream has the Responses API, else translated
+  if (p === "/v1/responses") return { kind: "chat", ingress: "openai-responses" };
   if (p.startsWith("/v1beta/models/")) {
     const g = parseGeminiPath(p);
     if (g && (g.action === "generateContent" || g.action === "streamGenerateContent")) {
@@ -68,4 +83,10 @@ export function apiKeyOf(headers: Record<string, string | string[] | undefined>,
   };
   const bearer = h("authorization")?.replace(/^Bearer\s+/i, "") || null;
   return h("x-api-key") ?? h("x-goog-api-key") ?? bearer ?? search.get("key");
+}
+
+// GET /v1/models and /v1/models/{model} are shared by OpenAI and Anthropic clients: the
+// Anthropic SDKs always send `anthropic-version`, OpenAI's never do.
+export function modelsFormat(ingress: IngressName, headers: Record<string, string | string[] | undefined>): IngressName {
+  return ingress === "openai-chat" && headers["anthropic-version"] !== undefined ? "anthropic-messages" : ingress;
 }

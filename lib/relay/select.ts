@@ -14,6 +14,7 @@ export type SelectedChannel = {
   other: string;
   upstreamModel: string;
   setting: string;
+  responsesOnly: boolean;
   auto_ban: number;
   group: string;
   priority: number;
@@ -64,6 +65,7 @@ function view(c: CachedChannel, group: string, model: string, priority: number):
     other: c.other,
     upstreamModel: mapModel(c, model),
     setting: c.setting,
+    responsesOnly: c.responses_only,
     auto_ban: c.auto_ban,
     group,
     priority,

@@ -2,11 +2,15 @@
 // non-streaming chat through the channel's own adapter, timed. The response time is written
 // back to the channel; a pass re-enables a channel the system had disabled (when
 // AutomaticEnableChannelEnabled); a failure counts toward automatic disabling like any
-// relay failure. Messages never contain the channel's key (adapters redact upstream errors).
+// relay failure. A test that passes but takes longer than ChannelDisableThreshold seconds is a
+// failure too, and disables the channel when AutomaticDisableChannelEnabled and the channel
+// did not opt out (new-api's meaning of the option; docs/relay-options.md). Messages never
+// contain the channel's key (adapters redact upstream errors).
 import "server-only";
 import { db } from "@/lib/db/client";
 import { outboundRefusal } from "@/lib/net/outbound";
-import { getBool } from "@/lib/options/store";
+import { getBool, getNumber } from "@/lib/options/store";
+import { autoDisableChannel } from "@/lib/channels/auto-disable-channel";
 import type { UserCtx } from "@/lib/ctx";
 import { autoEnableChannel } from "@/lib/channels/auto-enable-channel";
 import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
@@ -41,7 +45,7 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
   if (!adapter) return { success: false, message: `channel type ${c.type} cannot be tested by the relay`, time: 0, isRetryable: false };
   const row = await db().channel.findUnique({ where: { id }, select: { test_model: true } });
   const name = testModel(c, model, row?.test_model ?? "");
-  const view = { id: c.id, type: c.type, base_url: c.base_url, key: c.key, other: c.other, upstreamModel: mapModel(c, name) };
+  const view = { id: c.id, type: c.type, base_url: c.base_url, key: c.key, other: c.other, upstreamModel: mapModel(c, name), responsesOnly: c.responses_only };
   const request: ChatRequest = {
     model: name,
     messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
@@ -61,7 +65,12 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
       result = { success: false, message: `${err.status}: ${err.message}`, time, isRetryable: retestMayPass(err.status) };
     } else {
       adapter.parseChat(JSON.parse(text));
-      result = { success: true, message: "", time, isRetryable: false };
+      const limit = getNumber("ChannelDisableThreshold", 5);
+      if (limit > 0 && time > limit) {
+        const message = `response time ${time.toFixed(2)}s is over the threshold of ${limit}s`;
+        result = { success: false, message, time, isRetryable: true };
+        if (getBool("AutomaticDisableChannelEnabled") && c.auto_ban !== 0 && c.status === 1) await autoDisableChannel(id, message);
+      } else result = { success: true, message: "", time, isRetryable: false };
     }
   } catch (e) {
     const time = (performance.now() - started) / 1000;

@@ -60,7 +60,23 @@ export interface ChatRequest {
   /** the client asked for usage in the stream (OpenAI stream_options.include_usage) */
   streamUsage?: boolean;
   extra?: WireExtra;
+  /** how much the model should think (OpenAI's reasoning effort); each adapter maps it to its wire */
+  reasoningEffort?: ReasoningEffort;
+  /**
+   * Responses ingress only: the client's own body, sent as is (model mapped) to a channel that
+   * serves /v1/responses natively (lib/relay/formats/openai-responses.ts)
+   */
+  responsesBody?: Record<string, unknown>;
+  /** why the request cannot be served on another wire (a Responses feature that needs the upstream's stored state) */
+  untranslatable?: string;
+  /** structured output (the Responses API's text.format): JSON mode, or JSON following a schema */
+  responseFormat?: ResponseFormat;
 }
+
+export type ResponseFormat =
+  { type: "json_object" } | { type: "json_schema"; name: string; schema?: Record<string, unknown>; strict?: boolean; description?: string };
+
+export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh";
 
 export interface Usage {
   /** every input token, cached ones included (OpenAI's convention) */
@@ -151,6 +167,8 @@ export interface ChannelView {
   upstreamModel: string;
   /** extra headers configured on the channel */
   headers?: Record<string, string>;
+  /** an OpenAI-wire channel whose models exist only on /v1/responses (the channel setting `responses_only`) */
+  responsesOnly?: boolean;
 }
 
 export const emptyUsage = (): Usage => ({

@@ -49,6 +49,7 @@ export async function siteStatus() {
     password_register_enabled: getBool("PasswordRegisterEnabled"),
     register_enabled: getBool("RegisterEnabled"),
     turnstile_check: getBool("TurnstileCheckEnabled"),
+    passkey_login: getBool("PasskeyLoginEnabled"),
     turnstile_site_key: getOption("TurnstileSiteKey"),
     email_verification: getBool("EmailVerificationEnabled"),
     github_oauth: getBool("GitHubOAuthEnabled"),

@@ -7,6 +7,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/client";
 import { TOKEN_STATUS } from "@/lib/tokens/shared";
+import { resummarizeUser } from "@/lib/rollups/maintain";
 
 export const tombstoneUsername = (id: number) => `deleted-user-${id}`;
 // Not a scrypt hash: verifyPassword (lib/auth/password.ts) refuses it for every password,
@@ -34,10 +35,14 @@ export async function eraseAccount(tx: Tx, id: number, now: bigint): Promise<voi
       remark: "",
     },
   });
+  // The second factors go with the person (docs/two-factor.md).
+  await tx.twoFactor.deleteMany({ where: { user_id: id } });
+  await tx.passkey.deleteMany({ where: { user_id: id } });
   // The keys stop working; the rows stay (soft-deleted) because logs and the ledger cite their ids.
   await tx.token.updateMany({ where: { user_id: id, deleted_at: null }, data: { deleted_at: now, status: TOKEN_STATUS.disabled } });
   // Logs keep user_id and the figures; the name and address they carried are the person's.
   // Renaming them also keeps a later account of the same name from inheriting this history
   // in the admin's username filter.
   await tx.log.updateMany({ where: { user_id: id }, data: { username, ip: "" } });
+  await resummarizeUser(tx, id); // the hourly rollups carry the logs' username (docs/dashboard.md)
 }

@@ -49,6 +49,11 @@ export const passwordChange = z
   .object({ original_password: str, password, password2: str })
   .refine((b) => b.password2 === b.password, { message: "msg:passwords_differ", path: ["password2"] });
 
+// A first password (an account made through a provider has none): no original to give.
+export const firstPasswordSet = z
+  .object({ password, password2: str })
+  .refine((b) => b.password2 === b.password, { message: "msg:passwords_differ", path: ["password2"] });
+
 /** A webhook address must use https (and be given when webhooks are chosen). */
 export function webhookRefusal(notifyType: string | undefined, webhookUrl: string | undefined): "webhook_https_only" | null {
   if (notifyType === "webhook" && !/^https:\/\/[^\s/]+/i.test(webhookUrl ?? "")) return "webhook_https_only";

@@ -1,7 +1,9 @@
 // Password login by username or e-mail. Every failure that could tell whether an account
 // exists (unknown, wrong password, deregistered) answers the same login_failed; a banned
 // account that gave the right password is told it is banned. A login records the console's
-// language, in which the user's notifications are written (docs/notifications.md).
+// language, in which the user's notifications are written (docs/notifications.md). A user
+// with TOTP on gets no session yet: a pending step bound to the browser by a cookie, which
+// POST /api/user/login/2fa completes with a code (docs/two-factor.md, "Sign-in").
 import "server-only";
 import { verifyPassword } from "@/lib/auth/password";
 import { USER_STATUS } from "@/lib/auth/roles";
@@ -10,6 +12,10 @@ import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import type { Ctx } from "@/lib/http/route";
 import { getBool } from "@/lib/options/store";
+import { passwordVersion } from "@/lib/auth/session";
+import { createChallenge, CHALLENGE_TTL_SECONDS } from "@/lib/twofa/challenges";
+import { PENDING_LOGIN_COOKIE, setCookie } from "@/lib/twofa/cookies";
+import { totpEnabled } from "@/lib/twofa/factor";
 import { presentUser, type PublicUser } from "@/lib/users/present";
 import { sessionCookieFor } from "@/lib/users/session";
 
@@ -17,7 +23,9 @@ import { sessionCookieFor } from "@/lib/users/session";
 // takes as long as for a known account.
 const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
-export async function login({ ctx, input }: { ctx: Ctx; input: { username: string; password: string } }): Promise<{ user: PublicUser; cookie: string }> {
+export type LoginResult = { user: PublicUser; cookie: string; require2fa?: undefined } | { require2fa: true; cookie: string };
+
+export async function login({ ctx, input }: { ctx: Ctx; input: { username: string; password: string } }): Promise<LoginResult> {
   if (!getBool("PasswordLoginEnabled")) throw new AppError("RULE", "password_login_disabled");
   const name = input.username.trim();
   let user = await db().user.findUnique({ where: { username: name } });
@@ -28,6 +36,11 @@ export async function login({ ctx, input }: { ctx: Ctx; input: { username: strin
   const ok = await verifyPassword(input.password, user?.password ?? DUMMY_HASH);
   if (!user || !ok || user.deleted_at !== null) throw new AppError("RULE", "login_failed");
   if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
+  if (await totpEnabled(user.id)) {
+    // The step remembers the password version: a password change meanwhile voids it.
+    const id = await createChallenge("login_2fa", user.id, passwordVersion(user.password));
+    return { require2fa: true, cookie: setCookie(PENDING_LOGIN_COOKIE, id, CHALLENGE_TTL_SECONDS.login_2fa, ctx.https) };
+  }
   const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
   return { user: presentUser(updated), cookie: await sessionCookieFor(updated, ctx.https) };
 }

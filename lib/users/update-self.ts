@@ -1,11 +1,13 @@
 // A user edits their own display name and password. A password change needs the current
-// password; it changes the session's password version, so every other session ends and
+// password, except the first password of an account made through a provider (its stored
+// password is empty, docs/oauth.md); either way the fresh second factor rule holds. It changes the session's password version, so every other session ends and
 // the caller gets a fresh cookie.
 import "server-only";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
+import { requireFreshFactor } from "@/lib/twofa/fresh";
 import { presentUser, type PublicUser } from "@/lib/users/present";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
 import { sessionCookieFor } from "@/lib/users/session";
@@ -22,16 +24,19 @@ export async function updateSelf({
   const changingPassword = input.password !== undefined && input.password !== "";
   if (changingPassword) {
     const next = input.password!;
-    if (!input.original_password || !(await verifyPassword(input.original_password, ctx.user.password))) {
+    const firstPassword = ctx.user.password === "";
+    if (!firstPassword && (!input.original_password || !(await verifyPassword(input.original_password, ctx.user.password)))) {
       throw new AppError("RULE", "original_password_wrong");
     }
     if (next.length < PASSWORD_MIN) throw new AppError("INVALID_INPUT", "password_too_short");
     if (next.length > PASSWORD_MAX) throw new AppError("INVALID_INPUT", "password_too_long");
+    // A fresh second factor when the user has one (docs/two-factor.md, "Sensitive actions").
+    await requireFreshFactor(ctx);
     data.password = await hashPassword(next);
   }
   if (Object.keys(data).length === 0) return { user: presentUser(ctx.user), cookie: null };
   // A password change is guarded by the password we authenticated with, so that two
-  // concurrent changes cannot both pass the original-password check.
+  // concurrent changes cannot both pass the original-password check (nor two first passwords).
   const where = changingPassword ? { id: ctx.user.id, password: ctx.user.password, deleted_at: null } : { id: ctx.user.id, deleted_at: null };
   const changed = await db().user.updateMany({ where, data });
   if (changed.count !== 1) throw new AppError("RULE", "original_password_wrong");

@@ -315,8 +315,8 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
   it("logs in with the new password; a lost session goes to the expired login", async () => {
     await login(page, server.url, m, ALICE.username, ALICE.newPassword);
     await page.waitForURL((u) => u.pathname === "/app/tokens");
-    // The page's own calls must be answered before the session is cut. (The inbox bell and
-    // its unread-count poll are hidden while /app/inbox is not built: docs/console-ui.md.)
+    // The page's own calls must be answered before the session is cut. (The inbox bell's
+    // unread-count poll answers 401 too once it is cut, which signs out the same way.)
     const calls = ["/api/user/self", "/api/user/models", "/api/user/aff"].map((p) => page.waitForResponse((r) => new URL(r.url()).pathname === p));
     await page.goto(server.url + "/app/me");
     await Promise.all(calls);

@@ -83,7 +83,7 @@ async function newPage(locale: Locale, viewport = { width: 1440, height: 900 }):
     if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) list.push(`console: ${m.text()}`);
   });
   // Left out: the relay's own refusals (shown in the chat) and the sidebar's link prefetches
-  // (?_rsc=) of console pages not built yet (/app/inbox, /chat/{n}...).
+  // (?_rsc=).
   page.on("response", (r) => {
     if (r.status() >= 400 && !r.url().includes("/pg/") && !r.url().includes("_rsc=")) list.push(`${r.status()} ${r.url()}`);
   });

@@ -117,7 +117,7 @@ describe("channel create, read, update", () => {
     const unknownType = await admin.client.post("/api/channel/", { type: 999, name: "n", key: "k", models: "m" });
     expect(unknownType.success).toBe(false);
     expect(unknownType.message).toBe("Unknown channel type");
-    const toUnknown = await admin.client.put("/api/channel/", { id: c.id, type: 2 });
+    const toUnknown = await admin.client.put("/api/channel/", { id: c.id, type: 998 });
     expect(toUnknown.message).toBe("Unknown channel type");
     // A stored type the list does not know is kept on edit.
     await query(server, 'UPDATE "channels" SET "type" = 999 WHERE "id" = $1', [c.id]);

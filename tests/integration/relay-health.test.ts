@@ -60,11 +60,11 @@ beforeAll(async () => {
   broken = await startMockUpstream("openai");
   root = await setupRoot(server);
   await setOptions(root, {
-    ModelRatio: JSON.stringify({ "m-ok": 1, "m-flaky": 1, "m-keyword": 1, "m-optout": 1, "m-slow": 1 }),
+    ModelRatio: JSON.stringify({ "m-ok": 1, "m-flaky": 1, "m-keyword": 1, "m-optout": 1, "m-slow": 1, "m-retry": 1 }),
     RetryTimes: "0",
     AutomaticDisableChannelEnabled: "true",
     AutomaticEnableChannelEnabled: "true",
-    ChannelDisableThreshold: "2",
+    ChannelDisableFailureCount: "2",
   });
   user = await makeUser(server, root, "carol");
   expect((await root.put("/api/user/", { id: user.id, quota: 1_000_000 })).success).toBe(true);
@@ -171,6 +171,33 @@ describe("automatic disabling and enabling", () => {
     } finally {
       broken.behavior.failStatus = undefined;
       broken.behavior.failMessage = undefined;
+    }
+  });
+});
+
+describe("retries on a model with one channel", () => {
+  it("count one failure per call toward the disable threshold, and never retry a 429 on the channel that sent it", async () => {
+    const up = await startMockUpstream("openai");
+    await setOptions(root, { RetryTimes: "3" });
+    try {
+      await addChannel({ name: "retry", key: up.key, base_url: up.url, models: "m-retry" });
+      // a 503 is retried on the same channel (no other is left): four attempts, one failure counted
+      up.behavior.failStatus = 503;
+      expect((await chat("m-retry")).status).toBe(503);
+      expect(up.requests).toHaveLength(4);
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await channel("retry")).status).toBe(1); // 1 failure of the 2 the threshold asks
+      // a 429 asks to be left alone: one attempt only
+      up.requests.length = 0;
+      up.behavior.failStatus = 429;
+      expect((await chat("m-retry")).status).toBe(429);
+      expect(up.requests).toHaveLength(1);
+      // the second failing call reaches the threshold
+      await until(async () => (await channel("retry")).status === 3, "auto-disable after two calls");
+      expect(JSON.parse((await channel("retry")).other_info).status_reason).toMatch(/2 consecutive failures/);
+    } finally {
+      await setOptions(root, { RetryTimes: "0" });
+      await up.close();
     }
   });
 });

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { MAX_TIMESTAMP, queryInt } from "@/lib/http/params";
 import { route } from "@/lib/http/route";
-import { deleteLogsBefore, listLogs, logQuery } from "@/lib/logs/query";
+import { listLogs, logQuery } from "@/lib/logs/query";
+import { deleteLogsBefore } from "@/lib/rollups/maintain";
 
 export const GET = route({ access: "admin", query: logQuery }, async ({ ctx, query }) => listLogs({ ctx, input: { query, all: true } }));
 

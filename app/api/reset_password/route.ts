@@ -3,7 +3,7 @@ import { Reply, route } from "@/lib/http/route";
 import { requestPasswordReset } from "@/lib/users/request-password-reset";
 import { resetRequestQuery } from "@/lib/users/schemas";
 
-export const GET = route({ access: "public", query: resetRequestQuery, rateLimit: "critical" }, async ({ ctx, query }) => {
+export const GET = route({ access: "public", query: resetRequestQuery, rateLimit: "critical", humanCheck: true }, async ({ ctx, query }) => {
   const { message } = await requestPasswordReset({ ctx, input: { email: query.email } });
   return new Reply({ message });
 });

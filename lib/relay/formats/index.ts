@@ -3,10 +3,12 @@ import "server-only";
 import { anthropicMessages } from "./anthropic-messages";
 import { gemini } from "./gemini";
 import { openaiChat } from "./openai-chat";
+import { openaiResponses } from "./openai-responses";
 import type { IngressFormat, IngressName } from "./types";
 
 export const formats: Record<IngressName, IngressFormat> = {
   "openai-chat": openaiChat,
+  "openai-responses": openaiResponses,
   "anthropic-messages": anthropicMessages,
   gemini,
 };

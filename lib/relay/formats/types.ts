@@ -4,7 +4,7 @@ import "server-only";
 import type { ZodError } from "zod";
 import { RelayError, type ChatRequest, type ChatResponse, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
 
-export type IngressName = "openai-chat" | "anthropic-messages" | "gemini";
+export type IngressName = "openai-chat" | "openai-responses" | "anthropic-messages" | "gemini";
 
 /** Facts an ingress takes from the URL rather than the body (Gemini's model and action). */
 export interface ParseContext {

@@ -1,6 +1,9 @@
 // Anthropic Messages (channel type 14): POST {base}/v1/messages, x-api-key, anthropic-version.
+// The claude.* options apply here (docs/relay-options.md, "Claude"): the default max_tokens per
+// model, extra headers per model, and the `-thinking` suffix that turns on extended thinking.
 import "server-only";
-import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason, ToolCall, Usage } from "@/lib/relay/types";
+import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
+import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason, ReasoningEffort, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, redact, tryJson, typeForStatus } from "./common";
 import type { ProviderAdapter, StreamParser } from "./types";
@@ -9,8 +12,80 @@ type Json = Record<string, unknown>;
 export const ANTHROPIC_VERSION = "2023-06-01";
 const DEFAULT_BASE = "https://api.anthropic.com";
 
-// max_tokens is required by Anthropic; Claude 3 models cap output at 4096, later ones go higher
-const defaultMaxTokens = (model: string) => (/claude-3-(opus|sonnet|haiku)/.test(model) ? 4096 : 8192);
+// max_tokens is required by Anthropic: claude.default_max_tokens gives it per model (the
+// upstream model, suffix dropped), else its "default", else 8192.
+export const FALLBACK_MAX_TOKENS = 8192;
+function defaultMaxTokens(model: string): number {
+  const m = getJson<Record<string, unknown> | null>("claude.default_max_tokens", null);
+  if (!m || typeof m !== "object") return FALLBACK_MAX_TOKENS;
+  const v = Object.hasOwn(m, model) ? m[model] : m.default;
+  return typeof v === "number" && Number.isInteger(v) && v > 0 ? v : FALLBACK_MAX_TOKENS;
+}
+
+const THINKING_SUFFIX = "-thinking";
+/** Anthropic's smallest thinking budget. */
+export const MIN_THINKING_BUDGET = 1024;
+
+/** The model to send and whether the thinking adapter turns extended thinking on for it. */
+function thinkingModel(model: string): { model: string; thinking: boolean } | null {
+  if (!model.endsWith(THINKING_SUFFIX) || !getBool("claude.thinking_adapter_enabled")) return null;
+  return { model: model.slice(0, -THINKING_SUFFIX.length), thinking: true };
+}
+
+/** The upstream model name: a `-thinking` suffix is dropped when the thinking adapter is on. */
+export function claudeUpstreamModel(model: string): string {
+  return thinkingModel(model)?.model ?? model;
+}
+
+// Extended thinking with budget = share × max_tokens (claude.thinking_adapter_budget_tokens_percentage,
+// 0.1 to 1), kept below max_tokens as Anthropic requires; a budget under Anthropic's minimum
+// (1024) is raised to it and max_tokens grows by as much, so the answer keeps the room the
+// client asked for. Thinking accepts no temperature but 1 and no top_k; top_p is dropped too.
+function addThinking(body: Json, maxTokens: number): void {
+  let share = getNumber("claude.thinking_adapter_budget_tokens_percentage", 0.8);
+  if (!(share >= 0.1 && share <= 1)) share = 0.8;
+  let budget = Math.min(Math.floor(maxTokens * share), maxTokens - 1);
+  if (budget < MIN_THINKING_BUDGET) {
+    budget = MIN_THINKING_BUDGET;
+    body.max_tokens = MIN_THINKING_BUDGET + maxTokens;
+  }
+  body.thinking = { type: "enabled", budget_tokens: budget };
+  if (body.temperature !== undefined) body.temperature = 1;
+  delete body.top_p;
+  delete body.top_k;
+}
+
+// claude.model_headers_settings: {"model": {"header": "value" or ["value", ...]}}, compiled
+// once per change of the option's text. Looked up by the model the client named, then by the
+// upstream model. anthropic-beta values join the channel's own (comma-separated); other
+// headers replace the channel's. The headers that carry the key or frame the body are never
+// set from here.
+const RESERVED_HEADERS = new Set(["x-api-key", "authorization", "content-type", "content-length", "host", "transfer-encoding"]);
+let headerSource: string | undefined;
+let headerSettings = new Map<string, [string, string][]>();
+function modelHeaders(model: string, upstream: string): [string, string][] | undefined {
+  const raw = getOption("claude.model_headers_settings");
+  if (raw !== headerSource) {
+    headerSource = raw;
+    headerSettings = new Map();
+    const m = getJson<Record<string, unknown> | null>("claude.model_headers_settings", null);
+    if (m && typeof m === "object")
+      for (const name in m) {
+        const h = m[name];
+        if (!h || typeof h !== "object" || Array.isArray(h)) continue;
+        const list: [string, string][] = [];
+        for (const k in h as Record<string, unknown>) {
+          const v = (h as Record<string, unknown>)[k];
+          const value = Array.isArray(v) ? v.filter((x) => typeof x === "string").join(",") : typeof v === "string" ? v : "";
+          const key = k.trim().toLowerCase();
+          if (key && value && !RESERVED_HEADERS.has(key) && !/[\r\n]/.test(value)) list.push([key, value]);
+        }
+        if (list.length) headerSettings.set(name, list);
+      }
+  }
+  if (headerSettings.size === 0) return undefined;
+  return headerSettings.get(model) ?? headerSettings.get(upstream);
+}
 
 function block(p: ContentPart): Json {
   if (p.type === "text") return { type: "text", text: p.text };
@@ -30,7 +105,9 @@ function parseArgs(text: string): unknown {
   }
 }
 
-export function anthropicBody(req: ChatRequest, model: string): Json {
+export function anthropicBody(req: ChatRequest, upstreamModel: string): Json {
+  const t = thinkingModel(upstreamModel);
+  const model = t ? t.model : upstreamModel;
   const messages: { role: string; content: Json[] }[] = [];
   const push = (role: string, blocks: Json[]) => {
     if (!blocks.length) return;
@@ -51,7 +128,8 @@ export function anthropicBody(req: ChatRequest, model: string): Json {
       push("assistant", blocks);
     } else push("user", m.content.map(block).filter(nonEmpty));
   }
-  const body: Json = { model, max_tokens: req.maxTokens ?? defaultMaxTokens(model), messages };
+  const maxTokens = req.maxTokens ?? defaultMaxTokens(model);
+  const body: Json = { model, max_tokens: maxTokens, messages };
   if (req.system) body.system = req.system;
   if (req.tools?.length)
     body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters ?? { type: "object", properties: {} } }));
@@ -64,8 +142,31 @@ export function anthropicBody(req: ChatRequest, model: string): Json {
   if (req.topP !== undefined) body.top_p = req.topP;
   if (req.stop) body.stop_sequences = req.stop;
   if (req.extra?.wire === "anthropic") for (const k in req.extra.fields) if (!(k in body)) body[k] = req.extra.fields[k];
+  // a client that asked for thinking itself keeps its own settings; a `-thinking` model name
+  // comes before a reasoning effort
+  if (t && body.thinking === undefined) addThinking(body, maxTokens);
+  if (req.reasoningEffort) thinkingForEffort(req, body);
   if (req.stream) body.stream = true;
   return body;
+}
+
+// A reasoning effort (the Responses API's reasoning.effort) as extended thinking. OpenAI counts
+// reasoning inside max_output_tokens, Anthropic's budget inside max_tokens: a client's own limit
+// bounds the budget; without one the budget is added to the default. Anthropic refuses thinking
+// below 1024 tokens, with a forced tool choice, and with a temperature or top_p of its own.
+const THINKING_BUDGET: Record<ReasoningEffort, number> = { none: 0, minimal: 1024, low: 2048, medium: 8192, high: 24576, xhigh: 32000 };
+function thinkingForEffort(req: ChatRequest, body: Json): void {
+  if ("thinking" in body || req.reasoningEffort === undefined) return;
+  const choice = body.tool_choice as Json | undefined;
+  if (choice && (choice.type === "any" || choice.type === "tool")) return;
+  let budget = THINKING_BUDGET[req.reasoningEffort];
+  if (budget === 0) return;
+  if (req.maxTokens === undefined) body.max_tokens = (body.max_tokens as number) + budget;
+  else budget = Math.min(budget, (body.max_tokens as number) - 1);
+  if (budget < 1024) return;
+  body.thinking = { type: "enabled", budget_tokens: budget };
+  delete body.temperature;
+  delete body.top_p;
 }
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
@@ -176,25 +277,56 @@ function streamParser(): StreamParser {
   };
 }
 
-function messagesHeaders(ch: ChannelView): Record<string, string> {
+function messagesHeaders(ch: ChannelView, requestModel: string): Record<string, string> {
   const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": ch.key, "anthropic-version": ANTHROPIC_VERSION };
   if (ch.headers) for (const k in ch.headers) headers[k.toLowerCase()] = ch.headers[k];
+  const extra = modelHeaders(requestModel, claudeUpstreamModel(ch.upstreamModel));
+  if (extra)
+    for (const [k, v] of extra)
+      headers[k] = k === "anthropic-beta" && headers[k] ? [...new Set((headers[k] + "," + v).split(",").map((x) => x.trim()))].join(",") : v;
   return headers;
 }
 
 const messagesUrl = (ch: ChannelView) => joinVersioned(ch.base_url || DEFAULT_BASE, "/v1", "/messages");
 
+// count_tokens takes the request's prompt fields only (it refuses max_tokens, stream, sampling)
+const COUNTED_FIELDS = ["model", "messages", "system", "tools", "tool_choice", "thinking"];
+function countTokensBody(req: ChatRequest, model: string): Json {
+  const full = anthropicBody(req, model);
+  const body: Json = {};
+  for (const k of COUNTED_FIELDS) if (full[k] !== undefined) body[k] = full[k];
+  return body;
+}
+
 export const anthropic: ProviderAdapter = {
   name: "anthropic",
-  supports: { stream: true, tools: true, images: true, n: false, passthrough: [] },
+  // Anthropic's Messages API has no JSON mode nor response schema: a structured-output request is refused
+  supports: { stream: true, tools: true, images: true, n: false, passthrough: [], structuredOutput: false },
   chatRequest(req, ch: ChannelView) {
-    return { url: messagesUrl(ch), headers: messagesHeaders(ch), body: JSON.stringify(anthropicBody(req, ch.upstreamModel)) };
+    return { url: messagesUrl(ch), headers: messagesHeaders(ch, req.model), body: JSON.stringify(anthropicBody(req, ch.upstreamModel)) };
   },
   chatPayload(req, ch: ChannelView) {
-    return { url: messagesUrl(ch), headers: messagesHeaders(ch), json: anthropicBody(req, ch.upstreamModel) };
+    return { url: messagesUrl(ch), headers: messagesHeaders(ch, req.model), json: anthropicBody(req, ch.upstreamModel) };
+  },
+  ingress: "anthropic-messages",
+  rawChatPayload(json, req, ch) {
+    const body = Object.assign({}, json);
+    body.model = ch.upstreamModel;
+    return { url: messagesUrl(ch), headers: messagesHeaders(ch, req.model), json: body };
   },
   parseChat,
   streamParser,
+  countTokens: {
+    request: (req, ch) => ({
+      url: joinVersioned(ch.base_url || DEFAULT_BASE, "/v1", "/messages/count_tokens"),
+      headers: messagesHeaders(ch, req.model),
+      body: JSON.stringify(countTokensBody(req, ch.upstreamModel)),
+    }),
+    parse: (body) => {
+      const n = (body as Json | null)?.input_tokens;
+      return typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : undefined;
+    },
+  },
   parseError(status, body, ch) {
     const j = tryJson(body) as Json | undefined;
     const e = j?.error as Json | undefined;

@@ -1,8 +1,23 @@
 // Google Gemini (channel type 24): POST {base}/v1beta/models/{model}:generateContent or
 // :streamGenerateContent?alt=sse, and :embedContent / :batchEmbedContents for embeddings; key
 // in the x-goog-api-key header (never in the URL, where it could end up in a log line).
+// The gemini.* options apply here (docs/relay-options.md, "Gemini"): safety settings and API
+// version per model, the `-thinking` / `-nothinking` suffixes, and image output for the
+// models listed in gemini.supported_imagine_models.
 import "server-only";
-import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbedInput, FinishReason, ToolCall, Usage } from "@/lib/relay/types";
+import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
+import type {
+  ChannelView,
+  ChatRequest,
+  ChatResponse,
+  Choice,
+  ContentPart,
+  EmbedInput,
+  FinishReason,
+  ReasoningEffort,
+  ToolCall,
+  Usage,
+} from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, redact, tryJson, typeForStatus } from "./common";
 import type { ProviderAdapter, StreamParser } from "./types";
@@ -29,7 +44,107 @@ function args(text: string): Json {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {};
 }
 
-export function geminiBody(req: ChatRequest): Json {
+// ---- the gemini.* options ----
+
+/** A per-model value of a {"default": ..., "model": ...} option: the model's, else the default. */
+function perModel(key: string, model: string): unknown {
+  const m = getJson<Record<string, unknown> | null>(key, null);
+  if (!m || typeof m !== "object" || Array.isArray(m)) return undefined;
+  return Object.hasOwn(m, model) ? m[model] : m.default;
+}
+
+/** Whether a JSON-array option lists the model. */
+function listed(key: string, model: string): boolean {
+  const list = getJson<unknown>(key, null);
+  return Array.isArray(list) && list.includes(model);
+}
+
+// The harm categories Gemini's generateContent accepts a threshold for.
+export const HARM_CATEGORIES = [
+  "HARM_CATEGORY_HARASSMENT",
+  "HARM_CATEGORY_HATE_SPEECH",
+  "HARM_CATEGORY_SEXUALLY_EXPLICIT",
+  "HARM_CATEGORY_DANGEROUS_CONTENT",
+  "HARM_CATEGORY_CIVIC_INTEGRITY",
+] as const;
+
+// gemini.safety_settings: per model (else "default") either one threshold for every category
+// ("OFF", "BLOCK_NONE", "BLOCK_ONLY_HIGH"...) or an object {category: threshold}. The list
+// sent is built once per model and option text, and shared by the calls (read-only).
+let safetySource: string | undefined;
+const safetyByModel = new Map<string, Json[] | null>();
+function safetySettings(model: string): Json[] | null {
+  const raw = getOption("gemini.safety_settings");
+  if (raw !== safetySource) {
+    safetySource = raw;
+    safetyByModel.clear();
+  }
+  let list = safetyByModel.get(model);
+  if (list === undefined) {
+    const v = perModel("gemini.safety_settings", model);
+    list = null;
+    if (typeof v === "string" && v) list = HARM_CATEGORIES.map((category) => ({ category, threshold: v }));
+    else if (v && typeof v === "object" && !Array.isArray(v)) {
+      list = [];
+      for (const category in v as Record<string, unknown>) {
+        const threshold = (v as Record<string, unknown>)[category];
+        if (typeof threshold === "string" && threshold) list.push({ category, threshold });
+      }
+      if (!list.length) list = null;
+    }
+    if (safetyByModel.size >= 1000) safetyByModel.clear();
+    safetyByModel.set(model, list);
+  }
+  return list;
+}
+
+/** gemini.version_settings: the API version for a model (v1beta unless set). */
+function apiVersion(model: string): string {
+  const v = perModel("gemini.version_settings", model);
+  return typeof v === "string" && /^v\d+[a-z0-9]*$/.test(v) ? v : "v1beta";
+}
+
+type Thinking = "on" | "off";
+/** The model without a thinking suffix, and what the suffix asks for (gemini.thinking_adapter_enabled). */
+function splitThinking(model: string): [string, Thinking | undefined] {
+  if (!model.endsWith("thinking") || !getBool("gemini.thinking_adapter_enabled")) return [model, undefined];
+  if (model.endsWith("-nothinking")) return [model.slice(0, -"-nothinking".length), "off"];
+  if (model.endsWith("-thinking")) return [model.slice(0, -"-thinking".length), "on"];
+  return [model, undefined];
+}
+
+/** The model name sent to Gemini (a thinking suffix dropped when the adapter is on). */
+export function geminiUpstreamModel(model: string): string {
+  return splitThinking(model)[0];
+}
+
+// `-thinking`: thoughts included, and for a model listed in gemini.models_supported_thinking_budget
+// a budget of share × the client's max output tokens (gemini.thinking_adapter_budget_tokens_percentage,
+// 0.002 to 1; no budget, Gemini's dynamic one, when the client gave none). `-nothinking`: a
+// budget of 0 for a listed model; an unlisted one only loses the suffix.
+function thinkingConfig(mode: Thinking, model: string, maxTokens: number | undefined): Json | undefined {
+  const budgeted = listed("gemini.models_supported_thinking_budget", model);
+  if (mode === "off") return budgeted ? { thinkingBudget: 0 } : undefined;
+  const c: Json = { includeThoughts: true };
+  if (budgeted && maxTokens) {
+    let share = getNumber("gemini.thinking_adapter_budget_tokens_percentage", 0.6);
+    if (!(share >= 0.002 && share <= 1)) share = 0.6;
+    c.thinkingBudget = Math.max(1, Math.floor(maxTokens * share));
+  }
+  return c;
+}
+
+const IMAGE_MODALITIES = ["TEXT", "IMAGE"];
+
+/** An image Gemini produced, as text every client can show: a Markdown image with a data URL. */
+function imageText(p: Json): string | undefined {
+  const d = (p.inlineData ?? p.inline_data) as Json | undefined;
+  if (!d || typeof d.data !== "string") return undefined;
+  const mime = String(d.mimeType ?? d.mime_type ?? "image/png");
+  return mime.startsWith("image/") ? `![image](data:${mime};base64,${d.data})` : undefined;
+}
+
+export function geminiBody(req: ChatRequest, upstreamModel: string): Json {
   const contents: { role: string; parts: Json[] }[] = [];
   const push = (role: string, parts: Json[]) => {
     if (!parts.length) return;
@@ -64,14 +179,38 @@ export function geminiBody(req: ChatRequest): Json {
         typeof c === "object" ? { mode: "ANY", allowedFunctionNames: [c.name] } : { mode: c === "required" ? "ANY" : c === "none" ? "NONE" : "AUTO" },
     };
   }
+  const [model, thinking] = splitThinking(upstreamModel);
   const g: Json = {};
   if (req.temperature !== undefined) g.temperature = req.temperature;
   if (req.topP !== undefined) g.topP = req.topP;
   if (req.maxTokens !== undefined) g.maxOutputTokens = req.maxTokens;
   if (req.stop) g.stopSequences = req.stop;
   if (req.n !== undefined && req.n > 1) g.candidateCount = req.n;
+  // a `-thinking` / `-nothinking` model name comes before a reasoning effort
+  if (thinking) {
+    const t = thinkingConfig(thinking, model, req.maxTokens);
+    if (t) g.thinkingConfig = t;
+  } else if (req.reasoningEffort) g.thinkingConfig = thinkingForEffort(req.reasoningEffort);
+  if (listed("gemini.supported_imagine_models", model)) g.responseModalities = IMAGE_MODALITIES;
+  // structured output: JSON mode, and the schema as JSON Schema (responseJsonSchema, the
+  // JSON-Schema form of responseSchema, as the tools' parametersJsonSchema)
+  if (req.responseFormat) {
+    g.responseMimeType = "application/json";
+    if (req.responseFormat.type === "json_schema" && req.responseFormat.schema) g.responseJsonSchema = req.responseFormat.schema;
+  }
   if (Object.keys(g).length) body.generationConfig = g;
+  const safety = safetySettings(model);
+  if (safety) body.safetySettings = safety;
   return body;
+}
+
+// A reasoning effort (the Responses API's reasoning.effort) as a thinking budget: "none" turns
+// thinking off; the others stay within what every 2.5 model accepts (512 to 24576), and the
+// thoughts are asked back so that the client sees its reasoning.
+const THINKING_BUDGET: Record<ReasoningEffort, number> = { none: 0, minimal: 512, low: 1024, medium: 8192, high: 24576, xhigh: 24576 };
+function thinkingForEffort(effort: ReasoningEffort): Json {
+  const budget = THINKING_BUDGET[effort];
+  return budget === 0 ? { thinkingBudget: 0 } : { thinkingBudget: budget, includeThoughts: true };
 }
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
@@ -107,6 +246,8 @@ function parseChat(body: unknown): ChatResponse {
       if (typeof p.text === "string") {
         if (p.thought) reasoning += p.text;
         else text += p.text;
+      } else if (p.inlineData || p.inline_data) {
+        text += imageText(p) ?? "";
       } else if (p.functionCall) {
         const f = p.functionCall as Json;
         calls.push({ id: String(f.id ?? `call_${i}_${calls.length}`), name: String(f.name ?? ""), arguments: JSON.stringify(f.args ?? {}) });
@@ -151,6 +292,9 @@ function streamParser(): StreamParser {
           for (const p of parts) {
             if (typeof p.text === "string") {
               if (p.text) emit({ type: p.thought ? "reasoning" : "text", index, text: p.text });
+            } else if (p.inlineData || p.inline_data) {
+              const image = imageText(p);
+              if (image) emit({ type: "text", index, text: image });
             } else if (p.functionCall) {
               const f = p.functionCall as Json;
               const callIndex = calls.get(index) ?? 0;
@@ -172,8 +316,9 @@ function headersFor(ch: ChannelView): Record<string, string> {
   return headers;
 }
 
-const modelUrl = (ch: ChannelView, action: string) =>
-  joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", `/models/${encodeURIComponent(ch.upstreamModel)}:${action}`);
+// the version of gemini.version_settings, unless the channel's base URL names one itself
+const modelUrl = (ch: ChannelView, action: string, model = geminiUpstreamModel(ch.upstreamModel)) =>
+  joinVersioned(ch.base_url || DEFAULT_BASE, "/" + apiVersion(model), `/models/${encodeURIComponent(model)}:${action}`);
 
 // One input as Gemini's EmbedContentRequest. The hints are sent only when given: Gemini
 // refuses outputDimensionality on its older models.
@@ -190,14 +335,32 @@ export const gemini: ProviderAdapter = {
   supports: { stream: true, tools: true, images: true, n: true, passthrough: [] },
   chatRequest(req, ch: ChannelView) {
     const action = req.stream ? "streamGenerateContent?alt=sse" : "generateContent";
-    return { url: modelUrl(ch, action), headers: headersFor(ch), body: JSON.stringify(geminiBody(req)) };
+    return { url: modelUrl(ch, action), headers: headersFor(ch), body: JSON.stringify(geminiBody(req, ch.upstreamModel)) };
   },
   chatPayload(req, ch: ChannelView) {
     const action = req.stream ? "streamGenerateContent?alt=sse" : "generateContent";
-    return { url: modelUrl(ch, action), headers: headersFor(ch), json: geminiBody(req) };
+    return { url: modelUrl(ch, action), headers: headersFor(ch), json: geminiBody(req, ch.upstreamModel) };
+  },
+  ingress: "gemini",
+  rawChatPayload(json, req, ch) {
+    // Gemini names the model in the URL: the body goes as the client wrote it
+    const action = req.stream ? "streamGenerateContent?alt=sse" : "generateContent";
+    return { url: modelUrl(ch, action, ch.upstreamModel), headers: headersFor(ch), json };
   },
   parseChat,
   streamParser,
+  // :countTokens with the whole generateContent request, so that the system instruction and the
+  // tools are counted too
+  countTokens: {
+    request(req, ch) {
+      const generateContentRequest = Object.assign({ model: `models/${geminiUpstreamModel(ch.upstreamModel)}` }, geminiBody(req, ch.upstreamModel));
+      return { url: modelUrl(ch, "countTokens"), headers: headersFor(ch), body: JSON.stringify({ generateContentRequest }) };
+    },
+    parse(body) {
+      const n = (body as Json | null)?.totalTokens;
+      return typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : undefined;
+    },
+  },
   // Natively: embedContent for one input asked as one, batchEmbedContents otherwise. Every
   // request of a batch must name the batch's model, so each one gets the channel's model.
   embeddings: {

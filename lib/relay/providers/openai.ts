@@ -5,6 +5,7 @@ import "server-only";
 import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
+import { isResponseObject, parseResponseObject, responsesRequestBody, responsesStreamParser } from "./openai-responses";
 import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 
 type Json = Record<string, unknown>;
@@ -48,6 +49,18 @@ export function openaiChatBody(req: ChatRequest, model: string): Json {
   if (req.n !== undefined) body.n = req.n;
   const extra = req.extra?.wire === "openai" ? req.extra.fields : undefined;
   if (req.maxTokens !== undefined && !(extra && "max_completion_tokens" in extra)) body.max_tokens = req.maxTokens;
+  if (req.reasoningEffort && !(extra && "reasoning_effort" in extra)) body.reasoning_effort = req.reasoningEffort;
+  const rf = req.responseFormat;
+  if (rf && !(extra && "response_format" in extra)) {
+    if (rf.type === "json_object") body.response_format = { type: "json_object" };
+    else {
+      const js: Json = { name: rf.name };
+      if (rf.description !== undefined) js.description = rf.description;
+      if (rf.schema !== undefined) js.schema = rf.schema;
+      if (rf.strict !== undefined) js.strict = rf.strict;
+      body.response_format = { type: "json_schema", json_schema: js };
+    }
+  }
   if (extra) for (const k in extra) if (!(k in body)) body[k] = extra[k];
   if (req.stream) {
     body.stream = true;
@@ -163,6 +176,24 @@ function streamParser(): StreamParser {
   };
 }
 
+// A channel flagged "Responses only" answers in the Responses shape (openai-responses.ts):
+// the answer tells which shape it is, so the parsers need no channel.
+const parseAnswer = (body: unknown): ChatResponse => (isResponseObject(body) ? parseResponseObject(body) : parseChat(body));
+
+function answerStreamParser(): StreamParser {
+  let inner: StreamParser | undefined;
+  return {
+    parse(data, event, emit) {
+      if (!inner) {
+        // Responses events carry "type": "response.…" (or "error"); chat chunks have no type
+        const responses = (event !== undefined && (event.startsWith("response.") || event === "error")) || /^\{\s*"type"\s*:\s*"(response\.|error")/.test(data);
+        inner = responses ? responsesStreamParser() : streamParser();
+      }
+      inner.parse(data, event, emit);
+    },
+  };
+}
+
 function parseError(status: number, body: string, ch: ChannelView) {
   const j = tryJson(body) as Json | undefined;
   const e = (j?.error ?? undefined) as Json | string | undefined;
@@ -217,6 +248,8 @@ interface WireConfig {
   url(ch: ChannelView, path: string): string;
   auth(ch: ChannelView): Record<string, string>;
   passthrough: readonly PassthroughEndpoint[];
+  /** the host serves /v1/responses itself (a Responses client's body is passed through) */
+  responses: boolean;
 }
 
 function headers(cfg: WireConfig, ch: ChannelView, contentType: string): Record<string, string> {
@@ -230,6 +263,12 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
     name: cfg.name,
     supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough },
     chatRequest(req, ch): UpstreamRequest {
+      if (ch.responsesOnly)
+        return {
+          url: cfg.url(ch, "responses"),
+          headers: headers(cfg, ch, "application/json"),
+          body: JSON.stringify(responsesRequestBody(req, ch.upstreamModel)),
+        };
       return {
         url: cfg.url(ch, "chat/completions"),
         headers: headers(cfg, ch, "application/json"),
@@ -237,11 +276,23 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
       };
     },
     chatPayload(req, ch): UpstreamPayload {
+      if (ch.responsesOnly)
+        return { url: cfg.url(ch, "responses"), headers: headers(cfg, ch, "application/json"), json: responsesRequestBody(req, ch.upstreamModel) };
       return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), json: openaiChatBody(req, ch.upstreamModel) };
     },
-    parseChat,
-    streamParser,
+    ingress: "openai-chat",
+    rawChatPayload(json, req, ch): UpstreamPayload {
+      // a Responses-only channel does not speak chat completions: its body is always rebuilt
+      if (ch.responsesOnly)
+        return { url: cfg.url(ch, "responses"), headers: headers(cfg, ch, "application/json"), json: responsesRequestBody(req, ch.upstreamModel) };
+      const body = Object.assign({}, json);
+      body.model = ch.upstreamModel;
+      return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), json: body };
+    },
+    parseChat: parseAnswer,
+    streamParser: answerStreamParser,
     parseError,
+    nativeResponses: (ch) => cfg.responses || ch.responsesOnly === true,
     passthroughRequest(endpoint, ch, contentType) {
       return { url: cfg.url(ch, endpoint), headers: headers(cfg, ch, contentType) };
     },
@@ -258,23 +309,29 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
   };
 }
 
-/** Default base URL and version prefix of each OpenAI-wire channel type. */
-const OPENAI_HOSTS: Record<number, { base: string; prefix: string; name: string }> = {
-  1: { name: "openai", base: "https://api.openai.com", prefix: "/v1" },
-  4: { name: "ollama", base: "http://localhost:11434", prefix: "/v1" },
-  8: { name: "custom", base: "", prefix: "/v1" },
-  20: { name: "openrouter", base: "https://openrouter.ai/api", prefix: "/v1" },
-  25: { name: "moonshot", base: "https://api.moonshot.cn", prefix: "/v1" },
-  27: { name: "perplexity", base: "https://api.perplexity.ai", prefix: "" },
-  40: { name: "siliconflow", base: "https://api.siliconflow.cn", prefix: "/v1" },
-  42: { name: "mistral", base: "https://api.mistral.ai", prefix: "/v1" },
-  43: { name: "deepseek", base: "https://api.deepseek.com", prefix: "/v1" },
-  48: { name: "xai", base: "https://api.x.ai", prefix: "/v1" },
+/**
+ * Default base URL and version prefix of each OpenAI-wire channel type, and whether the host
+ * has the Responses API (otherwise a Responses client is served through chat completions).
+ * A custom host is not assumed to have it: most OpenAI-compatible servers (vLLM, one-api) have
+ * only chat completions; one that does serves /v1/responses natively when the channel is
+ * flagged "Responses only" (docs/relay.md, "The Responses API").
+ */
+const OPENAI_HOSTS: Record<number, { base: string; prefix: string; name: string; responses: boolean }> = {
+  1: { name: "openai", base: "https://api.openai.com", prefix: "/v1", responses: true },
+  4: { name: "ollama", base: "http://localhost:11434", prefix: "/v1", responses: false },
+  8: { name: "custom", base: "", prefix: "/v1", responses: false },
+  20: { name: "openrouter", base: "https://openrouter.ai/api", prefix: "/v1", responses: true },
+  25: { name: "moonshot", base: "https://api.moonshot.cn", prefix: "/v1", responses: false },
+  27: { name: "perplexity", base: "https://api.perplexity.ai", prefix: "", responses: false },
+  40: { name: "siliconflow", base: "https://api.siliconflow.cn", prefix: "/v1", responses: false },
+  42: { name: "mistral", base: "https://api.mistral.ai", prefix: "/v1", responses: false },
+  43: { name: "deepseek", base: "https://api.deepseek.com", prefix: "/v1", responses: false },
+  48: { name: "xai", base: "https://api.x.ai", prefix: "/v1", responses: true },
 };
 export const OPENAI_WIRE_TYPES = Object.keys(OPENAI_HOSTS).map(Number);
 
 export function openaiCompatible(type: number): ProviderAdapter {
-  const host = OPENAI_HOSTS[type] ?? { name: `openai-wire-${type}`, base: "", prefix: "/v1" };
+  const host = OPENAI_HOSTS[type] ?? { name: `openai-wire-${type}`, base: "", prefix: "/v1", responses: false };
   return makeAdapter({
     name: host.name,
     url(ch, path) {
@@ -284,6 +341,7 @@ export function openaiCompatible(type: number): ProviderAdapter {
     },
     auth: (ch): Record<string, string> => (ch.key ? { authorization: `Bearer ${ch.key}` } : {}),
     passthrough: ALL_PASSTHROUGH,
+    responses: host.responses,
   });
 }
 
@@ -302,5 +360,6 @@ export const azure: ProviderAdapter = makeAdapter({
     return `${base}/openai/deployments/${encodeURIComponent(deployment(ch.upstreamModel))}/${path}?api-version=${version}`;
   },
   auth: (ch) => ({ "api-key": ch.key }),
+  responses: true,
   passthrough: ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions", "audio/translations"],
 });

@@ -36,7 +36,17 @@ export interface ProviderAdapter {
     /** several choices per request (n > 1) */
     n: boolean;
     passthrough: readonly PassthroughEndpoint[];
+    /** false: the wire has no structured output (ChatRequest.responseFormat), so such a request is refused */
+    structuredOutput?: boolean;
   };
+  /**
+   * The ingress format that speaks this wire. With global.pass_through_request_enabled, a client
+   * of that format has its own body sent (rawChatPayload) instead of one rebuilt from the
+   * canonical request (docs/relay-options.md, "Pass-through").
+   */
+  readonly ingress?: "openai-chat" | "anthropic-messages" | "gemini";
+  /** The client's body, unchanged but for the model (the channel's upstream model). */
+  rawChatPayload?(json: Record<string, unknown>, req: ChatRequest, ch: ChannelView): UpstreamPayload;
   chatRequest(req: ChatRequest, ch: ChannelView): UpstreamRequest;
   /** chatRequest with the body not yet serialised; kept apart so that the usual call builds no extra object */
   chatPayload(req: ChatRequest, ch: ChannelView): UpstreamPayload;
@@ -54,6 +64,17 @@ export interface ProviderAdapter {
     /** the vectors in input order, and the input tokens when the upstream counts them */
     parse(body: unknown, req: EmbeddingRequest): { vectors: number[][]; promptTokens?: number };
   };
+  /** The wire's own count of a request's input tokens (POST /v1/messages/count_tokens). Absent: the relay estimates. */
+  countTokens?: {
+    request(req: ChatRequest, ch: ChannelView): UpstreamRequest;
+    /** the count, or undefined when the answer has none */
+    parse(body: unknown): number | undefined;
+  };
+  /**
+   * Whether this channel serves OpenAI's /v1/responses itself: a Responses client's body is then
+   * passed through (model mapped) instead of translated. Absent: never.
+   */
+  nativeResponses?(ch: ChannelView): boolean;
   /** URL and headers for a pass-through endpoint; the body is prepared by the caller */
   passthroughRequest?(endpoint: PassthroughEndpoint, ch: ChannelView, contentType: string): { url: string; headers: Record<string, string> };
 }

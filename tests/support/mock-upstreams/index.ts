@@ -33,9 +33,15 @@ export interface Behavior {
   text?: string;
   /** pieces the stream text is cut into (default: by word) */
   reasoning?: string;
+  /** a stream goes silent this long after its second event (keep-alive tests) */
+  pauseMs?: number;
+  /** OpenAI / Azure: the models exist only on /v1/responses (chat completions answer 404, as OpenAI does for such models) */
+  responsesOnly?: boolean;
 }
 
 export const USAGE = { prompt: 21, completion: 9, cached: 5, cacheCreation: 2, reasoning: 3 };
+/** what the Anthropic and Gemini mocks answer to a token count */
+export const COUNTED_TOKENS = 4242;
 
 export interface MockUpstream {
   kind: MockKind;
@@ -54,6 +60,9 @@ const KEYS: Record<MockKind, string> = {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A 1×1 PNG, the image the Gemini mock draws. */
+export const MOCK_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 function lastUserText(kind: MockKind, j: any): string {
   try {
@@ -117,8 +126,9 @@ function keyOf(kind: MockKind, req: http.IncomingMessage): string | undefined {
 const words = (s: string) => s.match(/\S+\s*/g) ?? [s];
 
 /** Writes SSE events one by one, each in its own write (sometimes cut in two) with a tick between. */
-async function sse(res: http.ServerResponse, events: string[]): Promise<void> {
+async function sse(res: http.ServerResponse, events: string[], pauseMs = 0): Promise<void> {
   for (let i = 0; i < events.length; i++) {
+    if (i === 2 && pauseMs) await sleep(pauseMs);
     const e = events[i];
     if (i % 3 === 1 && e.length > 8) {
       const mid = Math.floor(e.length / 2);
@@ -193,7 +203,7 @@ async function openaiChat(b: Behavior, j: any, res: http.ServerResponse) {
   ev.push(chunk([{ index: 0, delta: {}, finish_reason: b.toolCall ? "tool_calls" : "stop" }]));
   if (j.stream_options?.include_usage && !b.noUsage) ev.push(chunk([], { usage: openaiUsage(b) }));
   ev.push("data: [DONE]\n\n");
-  return sse(res, ev);
+  return sse(res, ev, b.pauseMs);
 }
 
 async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: http.IncomingMessage, res: http.ServerResponse) {
@@ -232,34 +242,7 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
       usage: openaiUsage(b),
     });
   }
-  if (path.endsWith("responses")) {
-    const u = b.noUsage
-      ? undefined
-      : {
-          input_tokens: USAGE.prompt,
-          output_tokens: USAGE.completion,
-          total_tokens: USAGE.prompt + USAGE.completion,
-          input_tokens_details: { cached_tokens: USAGE.cached },
-          output_tokens_details: { reasoning_tokens: USAGE.reasoning },
-        };
-    const response = {
-      id: "resp_1",
-      object: "response",
-      status: "completed",
-      model: j.model,
-      output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hi there", annotations: [] }] }],
-      usage: u,
-    };
-    if (j.stream) {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      return sse(res, [
-        `event: response.created\ndata: ${JSON.stringify({ type: "response.created", sequence_number: 0, response: { ...response, status: "in_progress", output: [], usage: null } })}\n\n`,
-        `event: response.output_text.delta\ndata: ${JSON.stringify({ type: "response.output_text.delta", sequence_number: 1, item_id: "msg_1", output_index: 0, content_index: 0, delta: "hi there" })}\n\n`,
-        `event: response.completed\ndata: ${JSON.stringify({ type: "response.completed", sequence_number: 2, response })}\n\n`,
-      ]);
-    }
-    return send(response);
-  }
+  if (path.endsWith("responses")) return openaiResponses(b, j, res);
   if (path.endsWith("images/generations"))
     return send({ created: 1700000000, data: Array.from({ length: j.n ?? 1 }, () => ({ url: "https://img.example/x.png" })) });
   if (path.endsWith("audio/speech")) {
@@ -287,6 +270,75 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
     });
   res.writeHead(404, { "content-type": "application/json" });
   res.end(errorBody("openai", 404, `no route ${path}`));
+}
+
+// The Responses API as OpenAI serves it: a Response object, or its event sequence (created,
+// in_progress, output items with their parts and deltas, completed with usage); reasoning,
+// a function call, an error event mid-stream on demand. Default text "hi there".
+async function openaiResponses(b: Behavior, j: any, res: http.ServerResponse) {
+  const usage = b.noUsage
+    ? null
+    : {
+        input_tokens: USAGE.prompt,
+        output_tokens: USAGE.completion,
+        total_tokens: USAGE.prompt + USAGE.completion,
+        input_tokens_details: { cached_tokens: USAGE.cached },
+        output_tokens_details: { reasoning_tokens: USAGE.reasoning },
+      };
+  const text = b.text ?? "hi there";
+  const output: any[] = [];
+  if (b.reasoning) output.push({ type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: b.reasoning }] });
+  if (b.toolCall)
+    output.push({
+      type: "function_call",
+      id: "fc_1",
+      call_id: "call_resp_1",
+      name: b.toolCall.name,
+      arguments: JSON.stringify(b.toolCall.args),
+      status: "completed",
+    });
+  else output.push({ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
+  const response = { id: "resp_1", object: "response", created_at: 1700000000, status: "completed", model: j.model, output, usage };
+  if (!j.stream) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(response));
+    return;
+  }
+  let seq = 0;
+  const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`;
+  const started = { ...response, status: "in_progress", output: [], usage: null };
+  const out = [ev("response.created", { response: started }), ev("response.in_progress", { response: started })];
+  output.forEach((item, i) => {
+    if (item.type === "reasoning") {
+      out.push(ev("response.output_item.added", { output_index: i, item: { ...item, summary: [] } }));
+      out.push(ev("response.reasoning_summary_text.delta", { item_id: item.id, output_index: i, summary_index: 0, delta: b.reasoning }));
+      out.push(ev("response.output_item.done", { output_index: i, item }));
+    } else if (item.type === "function_call") {
+      out.push(ev("response.output_item.added", { output_index: i, item: { ...item, arguments: "", status: "in_progress" } }));
+      const args: string = item.arguments;
+      out.push(ev("response.function_call_arguments.delta", { item_id: item.id, output_index: i, delta: args.slice(0, 4) }));
+      out.push(ev("response.function_call_arguments.delta", { item_id: item.id, output_index: i, delta: args.slice(4) }));
+      out.push(ev("response.function_call_arguments.done", { item_id: item.id, output_index: i, arguments: args }));
+      out.push(ev("response.output_item.done", { output_index: i, item }));
+    } else {
+      out.push(ev("response.output_item.added", { output_index: i, item: { ...item, status: "in_progress", content: [] } }));
+      out.push(
+        ev("response.content_part.added", { item_id: item.id, output_index: i, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }),
+      );
+      for (const w of words(text)) out.push(ev("response.output_text.delta", { item_id: item.id, output_index: i, content_index: 0, delta: w }));
+      if (b.failMidStream) return;
+      out.push(ev("response.output_text.done", { item_id: item.id, output_index: i, content_index: 0, text }));
+      out.push(ev("response.output_item.done", { output_index: i, item }));
+    }
+  });
+  if (b.failMidStream) {
+    out.push(ev("error", { code: "server_error", message: "mock upstream failed mid-stream", param: null }));
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    return sse(res, out);
+  }
+  out.push(ev("response.completed", { response }));
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  return sse(res, out, b.pauseMs);
 }
 
 // ---- Anthropic ----
@@ -360,7 +412,7 @@ async function anthropicMessages(b: Behavior, j: any, res: http.ServerResponse) 
   out.push(ev("content_block_stop", { index: idx }));
   out.push(ev("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: b.noUsage ? undefined : { output_tokens: USAGE.completion } }));
   out.push(ev("message_stop", {}));
-  return sse(res, out);
+  return sse(res, out, b.pauseMs);
 }
 
 // ---- Gemini ----
@@ -377,13 +429,15 @@ async function geminiGenerate(b: Behavior, j: any, model: string, stream: boolea
         totalTokenCount: USAGE.prompt + USAGE.completion,
       };
   const n = j.generationConfig?.candidateCount ?? 1;
+  // as Gemini's image models do when asked for IMAGE output: the picture as an inline part
+  const image = (j.generationConfig?.responseModalities ?? []).includes("IMAGE") ? [{ inlineData: { mimeType: "image/png", data: MOCK_PNG } }] : [];
   if (!stream) {
     const candidates = Array.from({ length: n }, (_, index) => ({
       content: {
         role: "model",
         parts: b.toolCall
           ? [{ functionCall: { name: b.toolCall.name, args: b.toolCall.args } }]
-          : [...(b.reasoning ? [{ text: b.reasoning, thought: true }] : []), { text: n > 1 ? `${text} #${index}` : text }],
+          : [...(b.reasoning ? [{ text: b.reasoning, thought: true }] : []), { text: n > 1 ? `${text} #${index}` : text }, ...image],
       },
       finishReason: "STOP",
       index,
@@ -398,12 +452,13 @@ async function geminiGenerate(b: Behavior, j: any, model: string, stream: boolea
   if (b.toolCall)
     out.push(chunk({ candidates: [{ content: { role: "model", parts: [{ functionCall: { name: b.toolCall.name, args: b.toolCall.args } }] }, index: 0 }] }));
   else for (const w of words(text)) out.push(chunk({ candidates: [{ content: { role: "model", parts: [{ text: w }] }, index: 0 }] }));
+  if (image.length) out.push(chunk({ candidates: [{ content: { role: "model", parts: image }, index: 0 }] }));
   if (b.failMidStream) {
     out.push(`data: ${JSON.stringify({ error: { code: 503, message: "mock upstream unavailable mid-stream", status: "UNAVAILABLE" } })}\r\n\r\n`);
     return sse(res, out);
   }
   out.push(chunk({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 }], usageMetadata }));
-  return sse(res, out);
+  return sse(res, out, b.pauseMs);
 }
 
 // Gemini's embeddings: embedContent answers {embedding:{values}}, batchEmbedContents
@@ -487,18 +542,37 @@ export async function startMockUpstream(kind: MockKind): Promise<MockUpstream> {
           }
           if (m && json) json.model = json.model ?? m[1];
           const rest = m ? m[2] : "responses";
-          if (rest === "chat/completions") return await openaiChat(b, json, res);
+          if (rest === "chat/completions" && !b.responsesOnly) return await openaiChat(b, json, res);
           return await openaiOther(rest, b, json ?? {}, body, req, res);
         }
-        if (path === "/v1/chat/completions") return await openaiChat(b, json, res);
+        if (path === "/v1/chat/completions" && !b.responsesOnly) return await openaiChat(b, json, res);
+        if (path === "/v1/chat/completions") {
+          res.writeHead(404, { "content-type": "application/json" });
+          res.end(errorBody(kind, 404, `This model is only supported in v1/responses and not in v1/chat/completions.`));
+          return;
+        }
         return await openaiOther(path, b, json ?? {}, body, req, res);
       }
       if (kind === "anthropic" && path === "/v1/messages") return await anthropicMessages(b, json, res);
+      // token counts: a fixed figure, so that a test can tell the upstream's count from an estimate
+      if (kind === "anthropic" && path === "/v1/messages/count_tokens") {
+        const extra = Object.keys(json ?? {}).filter((k) => !["model", "messages", "system", "tools", "tool_choice", "thinking"].includes(k));
+        res.writeHead(extra.length ? 400 : 200, { "content-type": "application/json" });
+        res.end(extra.length ? errorBody(kind, 400, `${extra[0]}: Extra inputs are not permitted`) : JSON.stringify({ input_tokens: COUNTED_TOKENS }));
+        return;
+      }
       if (kind === "gemini") {
-        const m = /^\/v1beta\/models\/([^:]+):(\w+)$/.exec(path);
+        // both API versions (gemini.version_settings picks one per model)
+        const m = /^\/v1(?:beta)?\/models\/([^:]+):(\w+)$/.exec(path);
         if (m && (m[2] === "generateContent" || m[2] === "streamGenerateContent"))
           return await geminiGenerate(b, json, m[1], m[2] === "streamGenerateContent" && url.searchParams.get("alt") === "sse", res);
         if (m && (m[2] === "embedContent" || m[2] === "batchEmbedContents")) return geminiEmbed(json, m[1], m[2] === "batchEmbedContents", res);
+        if (m && m[2] === "countTokens") {
+          const ok = json?.generateContentRequest?.model === `models/${m[1]}` && Array.isArray(json.generateContentRequest.contents);
+          res.writeHead(ok ? 200 : 400, { "content-type": "application/json; charset=UTF-8" });
+          res.end(ok ? JSON.stringify({ totalTokens: COUNTED_TOKENS }) : errorBody(kind, 400, "generateContentRequest is malformed"));
+          return;
+        }
       }
       res.writeHead(404, { "content-type": "application/json" });
       res.end(errorBody(kind, 404, `no route ${path}`));

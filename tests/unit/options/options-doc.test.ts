@@ -35,6 +35,7 @@ const SPEC_KEYS = [
   "AutomaticDisableChannelEnabled",
   "AutomaticEnableChannelEnabled",
   "ChannelDisableThreshold",
+  "ChannelDisableFailureCount",
   "AutomaticDisableKeywords",
   "RetryTimes",
   // Logs

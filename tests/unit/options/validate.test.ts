@@ -72,7 +72,7 @@ describe("validateOption", () => {
     // while disabled, values may be set in any order
     expect(v("fallback_input_ratio", "2", state({ fallback_single_price: "1" })).ok).toBe(true);
   });
-  it("reads ChannelDisableThreshold as a count of failures, caps RetryTimes at 10, checks the retry statuses", () => {
+  it("reads ChannelDisableThreshold as whole seconds (at least 1), caps RetryTimes at 10, checks the retry statuses", () => {
     expect(v("ChannelDisableThreshold", OPTION_DEFAULTS.ChannelDisableThreshold).ok).toBe(true);
     expect(v("ChannelDisableThreshold", "0").ok).toBe(false);
     expect(v("ChannelDisableThreshold", "2.5")).toEqual({ ok: false, key: "option_not_integer", params: { key: "ChannelDisableThreshold" } });

@@ -83,8 +83,8 @@ export async function startRelay(channel: (model: string) => ChannelView): Promi
         );
       }
       const endpoint = path.slice("/v1/".length) as PassthroughEndpoint;
-      if (path === "/v1/chat/completions" || path === "/v1/messages") {
-        ingress = path === "/v1/messages" ? "anthropic-messages" : "openai-chat";
+      if (path === "/v1/chat/completions" || path === "/v1/messages" || path === "/v1/responses") {
+        ingress = path === "/v1/messages" ? "anthropic-messages" : path === "/v1/responses" ? "openai-responses" : "openai-chat";
         let body: unknown;
         try {
           body = JSON.parse(raw.toString());

@@ -67,7 +67,18 @@ describe.each(["openai", "azure"] as const)("%s channel", (which) => {
       expect(res.status).toBe(200);
       if (stream) {
         const events = await sseEvents(res);
-        expect(events.map((e) => e.event)).toEqual(["response.created", "response.output_text.delta", "response.completed"]);
+        // passed through: the mock's own sequence, event for event
+        expect(events.map((e) => e.event)).toEqual([
+          "response.created",
+          "response.in_progress",
+          "response.output_item.added",
+          "response.content_part.added",
+          "response.output_text.delta",
+          "response.output_text.delta",
+          "response.output_text.done",
+          "response.output_item.done",
+          "response.completed",
+        ]);
       } else expect(((await res.json()) as any).output[0].content[0].text).toBe("hi there");
       expect(m.requests[0].url).toBe(which === "openai" ? "/v1/responses" : "/openai/responses?api-version=2024-10-21");
       expect(last().usage).toEqual({

@@ -2,7 +2,7 @@
 import { checkIn } from "@/lib/checkin/check-in";
 import { Reply, route } from "@/lib/http/route";
 
-export const POST = route({ access: "user" }, async ({ ctx }) => {
+export const POST = route({ access: "user", humanCheck: true }, async ({ ctx }) => {
   const data = await checkIn({ ctx });
   return new Reply({ data, message: ctx.t("check_in_success", { quota: data.quota }) });
 });

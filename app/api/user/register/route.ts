@@ -3,4 +3,6 @@ import { route } from "@/lib/http/route";
 import { register } from "@/lib/users/register";
 import { registerBody } from "@/lib/users/schemas";
 
-export const POST = route({ access: "public", body: registerBody, rateLimit: "critical" }, async ({ ctx, body }) => register({ ctx, input: body }));
+export const POST = route({ access: "public", body: registerBody, rateLimit: "critical", humanCheck: true }, async ({ ctx, body }) =>
+  register({ ctx, input: body }),
+);

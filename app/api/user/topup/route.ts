@@ -7,10 +7,9 @@ import { listAllTopUps } from "@/lib/payments/list-all-topups";
 import { redeem } from "@/lib/redemptions/redeem";
 import { redeemBody } from "@/lib/redemptions/schemas";
 
-// `turnstile` carries the human-check token; the check itself belongs to the human-check
-// work (docs/redemptions.md, "Human check").
+// `turnstile` carries the human-check token, verified first when the check is on (docs/oauth.md).
 export const POST = route(
-  { access: "user", rateLimit: "critical", body: redeemBody, query: z.object({ turnstile: z.string().max(4096).optional() }) },
+  { access: "user", rateLimit: "critical", humanCheck: true, body: redeemBody, query: z.object({ turnstile: z.string().max(4096).optional() }) },
   async ({ ctx, body }) => redeem({ ctx, input: body }),
 );
 

@@ -1,0 +1,5 @@
+// GET /api/data/?start_timestamp&end_timestamp&username: hourly usage rows per model, of every user or one username (admin)
+import { route } from "@/lib/http/route";
+import { allData, dataQuery } from "@/lib/rollups/data";
+
+export const GET = route({ access: "admin", query: dataQuery }, async ({ ctx, query }) => allData({ ctx, input: query }));

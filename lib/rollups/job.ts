@@ -1,0 +1,181 @@
+// The rollup job (docs/dashboard.md, "Keeping the rollups exact"): folds the consumption logs
+// written since the last run into log_rollups (per user and model) and log_model_rollups (per
+// model, all users together), by a watermark over log ids.
+//
+// Each step takes the logs with last_log_id < id <= to, adds their sums to their hours' rows
+// and moves last_log_id to `to`, all in one transaction: log_rollups and log_model_rollups are
+// always exactly the sums of the consumption logs with id <= last_log_id. A log the relay's batched writer
+// inserts late (created_at in an hour already summed) has a larger id than every row
+// summed before it, so the next run adds it to its hour. What the watermark needs is that no
+// log with id <= `to` can appear after the step:
+//   - SQLite: the connection writes one transaction at a time and ids grow with commits;
+//     MAX(id) read inside the step's write transaction is final.
+//   - PostgreSQL: ids come from a sequence when an INSERT runs, and commits may land out of
+//     order. The job first takes LOCK TABLE logs IN SHARE MODE for an instant: it waits for
+//     every transaction that is writing logs to end, so MAX(id) read under it is a bound
+//     below which nothing can still commit.
+// Runs every DataExportInterval minutes while DataExportEnabled is on; on PostgreSQL a
+// session advisory lock and the last_run_at of the state row make it run on one node of a
+// cluster per interval (every node ticks; the first to take the lock does the work).
+import "server-only";
+import { getBool, getNumber } from "@/lib/options/store";
+import { describeError } from "@/lib/errors";
+import { pgPool } from "@/lib/db/raw";
+import { asBig, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep } from "@/lib/rollups/store";
+import { LOG_TYPE } from "@/lib/logs/writer";
+
+/** Log ids summed per step: a step on SQLite holds the event loop for a few ms. */
+export const STEP_IDS = 20_000;
+/** The PostgreSQL advisory lock of the job (lib/db/migrate.ts uses 4_242_001). */
+export const ROLLUP_LOCK_ID = 4_242_010;
+const TICK_MS = 30_000;
+
+const KEYS = '"hour", "user_id", "username", "model_name"';
+const SUMS = '"count", "prompt_tokens", "completion_tokens", "quota"';
+
+/**
+ * Adds the consumption logs with lo < id <= hi to their hours' rows. The unary "+" keeps
+ * SQLite (no statistics) off the (type, created_at) index, which would read every
+ * consumption log of the table for one step: the primary key reads just the step's ids.
+ */
+export const SUMMARIZE_RANGE = `INSERT INTO "log_rollups" (${KEYS}, ${SUMS})
+SELECT "created_at" - ("created_at" % 3600), "user_id", "username", "model_name", COUNT(*), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "logs" WHERE "id" > ? AND "id" <= ? AND +"type" = ${LOG_TYPE.consume}
+GROUP BY "created_at" - ("created_at" % 3600), "user_id", "username", "model_name"
+ON CONFLICT (${KEYS}) DO UPDATE SET "count" = "log_rollups"."count" + excluded."count",
+  "prompt_tokens" = "log_rollups"."prompt_tokens" + excluded."prompt_tokens",
+  "completion_tokens" = "log_rollups"."completion_tokens" + excluded."completion_tokens",
+  "quota" = "log_rollups"."quota" + excluded."quota"`;
+
+const MODEL_KEYS = '"hour", "model_name"';
+
+/** The same logs added to log_model_rollups (per hour and model, all users together). */
+export const SUMMARIZE_MODELS_RANGE = `INSERT INTO "log_model_rollups" (${MODEL_KEYS}, ${SUMS})
+SELECT "created_at" - ("created_at" % 3600), "model_name", COUNT(*), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "logs" WHERE "id" > ? AND "id" <= ? AND +"type" = ${LOG_TYPE.consume}
+GROUP BY "created_at" - ("created_at" % 3600), "model_name"
+ON CONFLICT (${MODEL_KEYS}) DO UPDATE SET "count" = "log_model_rollups"."count" + excluded."count",
+  "prompt_tokens" = "log_model_rollups"."prompt_tokens" + excluded."prompt_tokens",
+  "completion_tokens" = "log_model_rollups"."completion_tokens" + excluded."completion_tokens",
+  "quota" = "log_model_rollups"."quota" + excluded."quota"`;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export type RunResult = { ran: boolean; last_log_id: number; steps: number };
+
+/** The state row: the watermark and when the job last ran (unix seconds). */
+export async function rollupState(): Promise<{ last_log_id: number; last_run_at: number; max_log_id: number }> {
+  const sql = 'SELECT "last_log_id" AS "w", "last_run_at" AS "t", (SELECT MAX("id") FROM "logs") AS "m" FROM "log_rollup_state" WHERE "id" = 1';
+  const rows = isSqlite() ? await sqliteStep(false, (c) => sqliteAll(c, sql)) : (await pgPool().query(sql)).rows;
+  const r = rows[0] ?? {};
+  return { last_log_id: Number(asBig(r.w)), last_run_at: Number(asBig(r.t)), max_log_id: Number(asBig(r.m)) };
+}
+
+const intervalSeconds = () => Math.max(1, Math.floor(getNumber("DataExportInterval", 5))) * 60;
+// A run due within this many seconds counts as due (ticks are TICK_MS apart).
+const SLACK = 15;
+
+async function runSqlite(force: boolean): Promise<RunResult> {
+  let steps = 0;
+  let last = 0;
+  for (;;) {
+    const done = await sqliteStep(true, (conn) => {
+      const r = sqliteAll(conn, 'SELECT "last_log_id" AS "w", "last_run_at" AS "t" FROM "log_rollup_state" WHERE "id" = 1')[0] ?? {};
+      const w = Number(asBig(r.w));
+      last = w;
+      if (steps === 0 && !force && nowSeconds() - Number(asBig(r.t)) < intervalSeconds() - SLACK) return "skip" as const;
+      const max = Number(asBig(sqliteAll(conn, 'SELECT MAX("id") AS "m" FROM "logs"')[0]?.m));
+      const to = Math.min(w + STEP_IDS, max);
+      if (to > w) {
+        sqliteRun(conn, SUMMARIZE_RANGE, [w, to]);
+        sqliteRun(conn, SUMMARIZE_MODELS_RANGE, [w, to]);
+      }
+      sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
+      last = Math.max(w, to);
+      return to >= max ? ("done" as const) : ("more" as const);
+    });
+    if (done === "skip") return { ran: false, last_log_id: last, steps };
+    steps++;
+    if (done === "done") return { ran: true, last_log_id: last, steps };
+    await new Promise((resolve) => setImmediate(resolve)); // relay calls run between steps
+  }
+}
+
+// The id below which every log that will ever exist is already committed (see the header).
+export async function pgSafeMaxId(): Promise<number> {
+  return pgStep("read committed", async (client) => {
+    // waiting on a long writer (a log clean-up) gives up: the next tick tries again
+    await client.query("SET LOCAL lock_timeout = '2s'");
+    await client.query('LOCK TABLE "logs" IN SHARE MODE');
+    return Number(asBig((await pgAll(client, 'SELECT MAX("id") AS "m" FROM "logs"'))[0]?.m));
+  });
+}
+
+async function runPostgres(force: boolean): Promise<RunResult> {
+  const lockClient = await pgPool().connect();
+  try {
+    const got = (await lockClient.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [ROLLUP_LOCK_ID])).rows[0]?.ok;
+    if (!got) return { ran: false, last_log_id: -1, steps: 0 }; // another node is running it
+    try {
+      const state = (await lockClient.query('SELECT "last_log_id" AS "w", "last_run_at" AS "t" FROM "log_rollup_state" WHERE "id" = 1')).rows[0] ?? {};
+      if (!force && nowSeconds() - Number(asBig(state.t)) < intervalSeconds() - SLACK) return { ran: false, last_log_id: Number(asBig(state.w)), steps: 0 };
+      const max = await pgSafeMaxId();
+      let steps = 0;
+      for (;;) {
+        const { to, more } = await pgStep("read committed", async (client) => {
+          // the row lock orders this step after any other writer of the state (a log clean-up)
+          const w = Number(asBig((await pgAll(client, 'SELECT "last_log_id" AS "w" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE'))[0]?.w));
+          const to = Math.min(w + STEP_IDS, max);
+          if (to > w) {
+            await pgRun(client, SUMMARIZE_RANGE, [w, to]);
+            await pgRun(client, SUMMARIZE_MODELS_RANGE, [w, to]);
+          }
+          await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
+          return { to: Math.max(w, to), more: to < max };
+        });
+        steps++;
+        if (!more) return { ran: true, last_log_id: to, steps };
+      }
+    } finally {
+      await lockClient.query("SELECT pg_advisory_unlock($1)", [ROLLUP_LOCK_ID]).catch(() => {});
+    }
+  } finally {
+    lockClient.release();
+  }
+}
+
+const holder = globalThis as unknown as { __gatewayRollups?: { timer?: NodeJS.Timeout; running?: Promise<RunResult> } };
+const job = () => (holder.__gatewayRollups ??= {});
+
+/**
+ * Brings the rollups up to date now (force) or when the interval has passed since the last
+ * run anywhere in the cluster. One run at a time per process: a second caller shares it.
+ */
+export function runRollups(force: boolean): Promise<RunResult> {
+  const j = job();
+  if (j.running) return j.running;
+  const p = (isSqlite() ? runSqlite(force) : runPostgres(force)).finally(() => {
+    if (j.running === p) j.running = undefined;
+  });
+  j.running = p;
+  return p;
+}
+
+/** The timer of this node (server.ts): every TICK_MS, a run if DataExportEnabled and due. */
+export function startRollupJob(): void {
+  const j = job();
+  if (j.timer) return;
+  const tick = () => {
+    if (!getBool("DataExportEnabled")) return;
+    runRollups(false).catch((err) => console.error("[rollups] run failed, will retry:", describeError(err)));
+  };
+  j.timer = setInterval(tick, TICK_MS);
+  j.timer.unref();
+  setTimeout(tick, 5_000).unref();
+}
+
+export function stopRollupJob(): void {
+  const j = job();
+  if (j.timer) clearInterval(j.timer);
+  j.timer = undefined;
+}

@@ -1,0 +1,103 @@
+// Keeping the rollups equal to the logs when logs are deleted or rewritten (docs/dashboard.md):
+// the log clean-up and an account's erasure change the logs and the rollups in one
+// transaction, with the state row locked so that a job step cannot interleave, and the
+// rebuild (`npm run rollups:rebuild`) writes every row afresh.
+import "server-only";
+import { db, type Tx } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { isAdmin } from "@/lib/auth/roles";
+import type { UserCtx } from "@/lib/ctx";
+import { LOG_TYPE } from "@/lib/logs/writer";
+import { pgPool } from "@/lib/db/raw";
+import { asBig, isSqlite, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, txAll, txRun } from "@/lib/rollups/store";
+import { pgSafeMaxId, ROLLUP_LOCK_ID, SUMMARIZE_RANGE } from "@/lib/rollups/job";
+import { HOUR } from "@/lib/rollups/usage";
+
+const KEYS = '"hour", "user_id", "username", "model_name"';
+const SUMS = '"count", "prompt_tokens", "completion_tokens", "quota"';
+const SUMMARIZE_SELECT = `INSERT INTO "log_rollups" (${KEYS}, ${SUMS})
+SELECT "created_at" - ("created_at" % 3600), "user_id", "username", "model_name", COUNT(*), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "logs" WHERE "id" <= ? AND +"type" = ${LOG_TYPE.consume} AND `;
+const GROUP = ' GROUP BY "created_at" - ("created_at" % 3600), "user_id", "username", "model_name"';
+const MODEL_SUMMARIZE_SELECT = `INSERT INTO "log_model_rollups" ("hour", "model_name", ${SUMS})
+SELECT "created_at" - ("created_at" % 3600), "model_name", COUNT(*), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "logs" WHERE "id" <= ? AND +"type" = ${LOG_TYPE.consume} AND `;
+const MODEL_GROUP = ' GROUP BY "created_at" - ("created_at" % 3600), "model_name"';
+// log_model_rollups from log_rollups, written in full (the rebuild): the same logs, summed
+// again per hour and model, from a table already grouped by hour.
+const MODELS_FROM_USERS = `INSERT INTO "log_model_rollups" ("hour", "model_name", ${SUMS})
+SELECT "hour", "model_name", SUM("count"), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "log_rollups" GROUP BY "hour", "model_name"`;
+
+// The watermark, with the state row locked until the transaction ends (PostgreSQL; a SQLite
+// transaction holds the whole database).
+async function lockedWatermark(tx: Tx): Promise<number> {
+  const rows = await txAll(tx, `SELECT "last_log_id" AS "w" FROM "log_rollup_state" WHERE "id" = 1${isSqlite() ? "" : " FOR UPDATE"}`);
+  return Number(asBig(rows[0]?.w));
+}
+
+// DELETE /api/log/?target_timestamp=: the logs created before the target go, and with them
+// the rollup rows of the hours they filled; the hour the target cuts is summed again from the
+// logs that stay.
+export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; input: number | undefined }): Promise<number> {
+  if (!isAdmin(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");
+  if (!target || target <= 0) throw new AppError("INVALID_INPUT", "log_target_required");
+  const cut = Math.floor(target / HOUR) * HOUR;
+  return db().$transaction(
+    async (tx) => {
+      const w = await lockedWatermark(tx);
+      const n = (await tx.log.deleteMany({ where: { created_at: { lt: BigInt(target) } } })).count;
+      await txRun(tx, 'DELETE FROM "log_rollups" WHERE "hour" < ?', [cut]);
+      await txRun(tx, 'DELETE FROM "log_model_rollups" WHERE "hour" < ?', [cut]);
+      if (cut < target) {
+        await txRun(tx, 'DELETE FROM "log_rollups" WHERE "hour" = ?', [cut]);
+        await txRun(tx, 'DELETE FROM "log_model_rollups" WHERE "hour" = ?', [cut]);
+        await txRun(tx, SUMMARIZE_SELECT + '"created_at" >= ? AND "created_at" < ?' + GROUP, [w, cut, cut + HOUR]);
+        await txRun(tx, MODEL_SUMMARIZE_SELECT + '"created_at" >= ? AND "created_at" < ?' + MODEL_GROUP, [w, cut, cut + HOUR]);
+      }
+      return n;
+    },
+    { maxWait: 30_000, timeout: 30 * 60_000 },
+  );
+}
+
+// An erased account's logs take a new username (lib/users/erase-account.ts): its rollup rows
+// are summed again from its logs, inside the same transaction. log_model_rollups holds no
+// user: its hours, models and sums do not change.
+export async function resummarizeUser(tx: Tx, userId: number): Promise<void> {
+  const w = await lockedWatermark(tx);
+  await txRun(tx, 'DELETE FROM "log_rollups" WHERE "user_id" = ?', [userId]);
+  await txRun(tx, SUMMARIZE_SELECT + '"user_id" = ?' + GROUP, [w, userId]);
+}
+
+/**
+ * Rebuilds log_rollups from the logs, and log_model_rollups from it, in one transaction;
+ * answers the watermark and the per-user rows written.
+ */
+export async function rebuildRollups(): Promise<{ last_log_id: number; rows: number }> {
+  if (isSqlite()) {
+    return sqliteStep(true, (conn) => {
+      const max = Number(asBig(sqliteAll(conn, 'SELECT MAX("id") AS "m" FROM "logs"')[0]?.m));
+      sqliteRun(conn, 'DELETE FROM "log_rollups"');
+      sqliteRun(conn, 'DELETE FROM "log_model_rollups"');
+      const rows = sqliteRun(conn, SUMMARIZE_RANGE, [0, max]);
+      sqliteRun(conn, MODELS_FROM_USERS);
+      sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, Math.floor(Date.now() / 1000)]);
+      return { last_log_id: max, rows };
+    });
+  }
+  const max = await pgSafeMaxId();
+  const out = await pgStep("read committed", async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [ROLLUP_LOCK_ID]); // no job step meanwhile
+    await client.query('SELECT "last_log_id" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE');
+    await pgRun(client, 'DELETE FROM "log_rollups"');
+    await pgRun(client, 'DELETE FROM "log_model_rollups"');
+    const rows = await pgRun(client, SUMMARIZE_RANGE, [0, max]);
+    await pgRun(client, MODELS_FROM_USERS);
+    await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, Math.floor(Date.now() / 1000)]);
+    return { last_log_id: max, rows };
+  });
+  // every row was rewritten: fresh statistics for the planner now, not when autovacuum gets to it
+  await pgPool().query('ANALYZE "log_rollups", "log_model_rollups"');
+  return out;
+}

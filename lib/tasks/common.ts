@@ -1,0 +1,130 @@
+// What every task submit shares: the caller (token), the price of the action's model, the
+// channel, the reservation, and the public id of the task (docs/tasks.md).
+import "server-only";
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { AppError } from "@/lib/errors";
+import { reserve, type Reservation } from "@/lib/billing/reserve";
+import { getOption } from "@/lib/options/store";
+import { env } from "@/lib/env";
+import { checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
+import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
+import { hasSensitiveWord, promptCheckApplies } from "@/lib/relay/sensitive";
+import { checkRateLimit } from "@/lib/relay/rate-limit";
+import { closeTaskBilling, taskPrice, type BillingInfo, type TaskTable, SUBMIT_LIMIT_SEC } from "@/lib/tasks/billing";
+import { db } from "@/lib/db/client";
+import { lookupHash } from "@/lib/auth/lookup-hash";
+
+export const nowMs = () => Date.now();
+export const nowSec = () => Math.floor(Date.now() / 1000);
+
+// Poll schedule (docs/tasks.md, "The poller"): every TASK_POLL_INTERVAL_SECONDS, backing off on
+// upstream errors, failing (and refunding) a task still unfinished after TASK_TIMEOUT_SECONDS.
+export const pollIntervalSec = () => env().TASK_POLL_INTERVAL_SECONDS;
+export const taskTimeoutSec = () => env().TASK_TIMEOUT_SECONDS;
+export const MAX_BACKOFF_SEC = 600;
+export const backoffSec = (errors: number) => Math.min(MAX_BACKOFF_SEC, pollIntervalSec() * 2 ** Math.min(errors, 10));
+
+// A Midjourney-proxy style id (digits: milliseconds then 9 random digits, about 30 bits from
+// crypto.randomInt) or a prefixed random id. Both are unique in the database (migration 0015).
+export function mjPublicId(): string {
+  return `${Date.now()}${randomInt(0, 1_000_000_000).toString().padStart(9, "0")}`;
+}
+export function publicId(prefix: string): string {
+  return `${prefix}${randomBytes(12).toString("hex")}`;
+}
+
+export type Submit = {
+  token: TokenContext;
+  model: string;
+  channel: SelectedChannel;
+  reservation: Reservation;
+  info: BillingInfo;
+};
+
+// Price, channel and reservation for a new task of `model`; `channelId` pins the channel of the
+// task an action continues (the upstream knows that task only there). The relay's gates come
+// first, as for a chat call: the token's models, the sensitive-word check of the prompt (every
+// text the client wrote) and the token's and user's request rate limits.
+export async function prepareSubmit(
+  token: TokenContext,
+  model: string,
+  serves: (type: number) => boolean,
+  prompt: string,
+  channelId?: number,
+): Promise<Submit> {
+  checkTokenModel(token.token, model);
+  if (promptCheckApplies(token.group) && hasSensitiveWord(prompt)) throw new AppError("INVALID_INPUT", "relay_sensitive_refused");
+  await checkRateLimit({ userId: token.user.id, group: token.group, token: token.token });
+  const amount = taskPrice(model, token.group, token.user.setting);
+  let channel: SelectedChannel | null;
+  if (channelId !== undefined) channel = await pinnedChannel(channelId, model, token.group);
+  else if (token.pinnedChannelId !== null) channel = await pinnedChannel(token.pinnedChannelId, model, token.group);
+  else channel = await selectChannel({ group: token.group, model, serves });
+  if (!channel || !serves(channel.type)) throw new AppError("NO_CHANNEL", "no_channel_available", { group: token.group, model });
+  const reservation = await reserve({ userId: token.user.id, tokenId: token.token.id, unlimitedToken: token.token.unlimited_quota, amount, ref: randomUUID() });
+  const info: BillingInfo = {
+    username: token.user.username,
+    token_name: token.token.name,
+    group: token.group,
+    unlimited: token.token.unlimited_quota,
+    channel_name: channel.name,
+  };
+  return { token, model, channel, reservation, info };
+}
+
+// The columns every new task row carries. The row is written right after the reservation,
+// before the upstream is called, with an empty status ("submitting") and no upstream id; its
+// first poll is due only after SUBMIT_LIMIT_SEC, when the poller fails and refunds a row still
+// submitting (a crash between reservation and answer), so a reservation is never stranded.
+export function billingColumns(s: Submit) {
+  return {
+    user_id: s.token.user.id,
+    channel_id: s.channel.id,
+    quota: s.reservation.amount,
+    upstream_id: "",
+    token_id: s.token.token.id,
+    model_name: s.model,
+    billing_ref: s.reservation.ref,
+    billing_state: "reserved",
+    billing_info: JSON.stringify(s.info),
+    next_poll_at: BigInt(nowSec() + SUBMIT_LIMIT_SEC),
+  };
+}
+
+type BillRow = Parameters<typeof closeTaskBilling>[1];
+
+// The upstream refused (or could not be reached): the task fails and its reservation goes back,
+// in one transaction. Should that transaction fail, the row stays reserved and the poller
+// refunds it after SUBMIT_LIMIT_SEC.
+export async function failSubmit(table: TaskTable, row: BillRow, reason: string, finishTime: bigint): Promise<void> {
+  await closeTaskBilling(table, row, "failure", reason, { status: "FAILURE", fail_reason: reason.slice(0, 2000), finish_time: finishTime });
+}
+
+// The upstream accepted the submit: the row gets its upstream id and first status, unless the
+// poller closed it meanwhile (false then).
+export async function markSubmitted(table: TaskTable, id: number, columns: Record<string, unknown>): Promise<boolean> {
+  const where = { id, billing_state: "reserved", upstream_id: "" };
+  const data = Object.assign({}, columns, { next_poll_at: BigInt(nowSec() + pollIntervalSec()) }) as never;
+  const r = table === "image" ? await db().imageTask.updateMany({ where, data }) : await db().creativeTask.updateMany({ where, data });
+  return r.count === 1;
+}
+
+// A row still submitting past SUBMIT_LIMIT_SEC (the poller's view): `ageSec` is how long ago it was written.
+export const submitStranded = (row: { upstream_id: string }, ageSec: number) => !row.upstream_id && ageSec > SUBMIT_LIMIT_SEC;
+
+// A failed poll: the rows' next poll backs off exponentially (only while they are open).
+export async function backoffTasks(table: TaskTable, rows: { id: number; poll_errors: number }[]): Promise<void> {
+  for (const r of rows) {
+    const where = { id: r.id, billing_state: "reserved" };
+    const data = { poll_errors: { increment: 1 }, next_poll_at: BigInt(nowSec() + backoffSec(r.poll_errors + 1)) };
+    if (table === "image") await db().imageTask.updateMany({ where, data });
+    else await db().creativeTask.updateMany({ where, data });
+  }
+}
+
+// The address the gateway is reached at (option ServerAddress), without a trailing slash.
+export const serverAddress = () => getOption("ServerAddress").trim().replace(/\/+$/, "");
+
+// The signature of a task's callback address: a keyed hash of its id, so that only the
+// upstream we gave the address to can update that task (docs/tasks.md, "Callbacks").
+export const notifySignature = (id: string) => lookupHash(`mj-notify:${id}`).slice(0, 32);

@@ -1,0 +1,11 @@
+// POST /api/user/2fa/disable {code}: a TOTP code or a backup code turns TOTP off and forgets
+// the secret and the backup codes. The code is the fresh second factor this action needs.
+import "server-only";
+import type { UserCtx } from "@/lib/ctx";
+import { db } from "@/lib/db/client";
+import { spendSecondFactor } from "@/lib/twofa/factor";
+
+export async function disableTwoFactor({ ctx, input }: { ctx: UserCtx; input: { code: string } }): Promise<void> {
+  await spendSecondFactor(ctx.user.id, input.code);
+  await db().twoFactor.deleteMany({ where: { user_id: ctx.user.id } });
+}

@@ -1,0 +1,15 @@
+// DELETE /api/user/{id}/2fa (root): turns a user's TOTP off and removes their passkeys, for a
+// user who lost their authenticator (docs/two-factor.md, "Reset by the root").
+import "server-only";
+import { isRoot } from "@/lib/auth/roles";
+import type { UserCtx } from "@/lib/ctx";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+
+export async function resetUserTwoFactor({ ctx, input }: { ctx: UserCtx; input: { id: number } }): Promise<void> {
+  // The role first, so that a non-root caller cannot learn which ids exist.
+  if (!isRoot(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");
+  const user = await db().user.findUnique({ where: { id: input.id }, select: { id: true } });
+  if (!user) throw new AppError("NOT_FOUND", "user_not_found");
+  await db().$transaction([db().twoFactor.deleteMany({ where: { user_id: input.id } }), db().passkey.deleteMany({ where: { user_id: input.id } })]);
+}

@@ -1,0 +1,33 @@
+// POST /api/user/login/2fa {code}: completes a password login of a user with TOTP on
+// (docs/two-factor.md, "Sign-in"). The pending step is the one this browser's cookie names,
+// live for five minutes, and allows PENDING_MAX_ATTEMPTS wrong codes (plus the per-user
+// window of lib/twofa/factor.ts); the right code consumes it once and opens the session.
+import "server-only";
+import { passwordVersion } from "@/lib/auth/session";
+import { USER_STATUS } from "@/lib/auth/roles";
+import { nowSeconds } from "@/lib/billing/ledger";
+import type { Ctx } from "@/lib/ctx";
+import { db } from "@/lib/db/client";
+import { AppError, isAppError } from "@/lib/errors";
+import { consumeChallenge, countFailedAttempt, findChallenge } from "@/lib/twofa/challenges";
+import { PENDING_LOGIN_COOKIE, clearCookie, readCookie } from "@/lib/twofa/cookies";
+import { spendSecondFactor } from "@/lib/twofa/factor";
+import { presentUser, type PublicUser } from "@/lib/users/present";
+import { sessionCookieFor } from "@/lib/users/session";
+
+export async function completeTwoFactorLogin({ ctx, input }: { ctx: Ctx; input: { code: string } }): Promise<{ user: PublicUser; cookies: string[] }> {
+  const step = await findChallenge(readCookie(ctx.headers, PENDING_LOGIN_COOKIE), "login_2fa");
+  if (!step) throw new AppError("RULE", "twofa_login_expired");
+  const user = await db().user.findUnique({ where: { id: step.user_id } });
+  if (!user || user.deleted_at !== null || passwordVersion(user.password) !== step.challenge) throw new AppError("RULE", "twofa_login_expired");
+  try {
+    await spendSecondFactor(user.id, input.code);
+  } catch (err) {
+    if (isAppError(err) && err.key === "twofa_code_invalid" && !(await countFailedAttempt(step.id))) throw new AppError("RULE", "twofa_login_expired");
+    throw err;
+  }
+  if (!(await consumeChallenge(step.id))) throw new AppError("RULE", "twofa_login_expired");
+  if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
+  const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
+  return { user: presentUser(updated), cookies: [await sessionCookieFor(updated, ctx.https), clearCookie(PENDING_LOGIN_COOKIE, ctx.https)] };
+}

@@ -1,0 +1,26 @@
+-- AlterTable
+ALTER TABLE "image_tasks" ADD COLUMN     "billing_info" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "billing_ref" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "billing_state" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "model_name" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "next_poll_at" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "poll_errors" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "token_id" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "upstream_id" TEXT NOT NULL DEFAULT '';
+
+-- AlterTable
+ALTER TABLE "creative_tasks" ADD COLUMN     "billing_info" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "billing_ref" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "billing_state" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "model_name" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "next_poll_at" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "poll_errors" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "token_id" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "upstream_id" TEXT NOT NULL DEFAULT '';
+
+-- CreateIndex
+CREATE INDEX "image_tasks_billing_state_next_poll_at_idx" ON "image_tasks"("billing_state", "next_poll_at");
+
+-- CreateIndex
+CREATE INDEX "creative_tasks_billing_state_next_poll_at_idx" ON "creative_tasks"("billing_state", "next_poll_at");
+

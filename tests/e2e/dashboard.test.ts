@@ -1,0 +1,197 @@
+// Browser test of the data dashboard (docs/dashboard.md): a user's dashboard (stat cards equal
+// to the sums of the user's logs, the four charts drawn, granularity hour / day / week), and an
+// admin's view of all users and of one user with the top users and models, in zh and en,
+// light and dark. Screenshots go to test-results/screenshots (dashboard-*).
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { ApiClient } from "../support/client";
+import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
+import { queryDb } from "../support/db";
+import { startServer, type TestServer } from "../support/server";
+import { launch, MESSAGES, shoot, type Locale } from "./browser";
+
+const HOUR = 3600;
+let server: TestServer;
+let browser: Browser;
+let root: ApiClient;
+let dana: { id: number; client: ApiClient };
+let erin: { id: number; client: ApiClient };
+
+const MODELS = ["gpt-4o-mini", "claude-3-5-sonnet", "gemini-1.5-pro", "deepseek-chat", "qwen-max"];
+
+async function insertLogs(rows: unknown[][]): Promise<void> {
+  const head =
+    'INSERT INTO "logs" ("user_id", "username", "type", "created_at", "model_name", "quota", "prompt_tokens", "completion_tokens", "token_name", "group") VALUES ';
+  if (server.dbKind === "postgresql") {
+    const c = new pg.Client({ connectionString: server.databaseUrl });
+    await c.connect();
+    const params: unknown[] = [];
+    const tuples = rows.map((r) => `(${r.map((v) => (params.push(v), `$${params.length}`)).join(", ")})`);
+    await c.query(head + tuples.join(", "), params);
+    await c.end();
+    return;
+  }
+  const conn = new Database(server.databaseUrl.replace(/^file:/, ""));
+  conn.pragma("busy_timeout = 5000");
+  const stmt = conn.prepare(head + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  conn.transaction(() => rows.forEach((r) => stmt.run(...r)))();
+  conn.close();
+}
+
+async function loggedIn(locale: Locale, username: string, password: string): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US", timezoneId: "Asia/Shanghai" });
+  await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
+  const page = await ctx.newPage();
+  const m = MESSAGES[locale];
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel(m.login.username, { exact: true }).fill(username);
+  await page.getByLabel(m.login.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  return { ctx, page };
+}
+
+const quotaText = (q: number) => "$" + (q / 500000).toFixed(2);
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+  root = await setupRoot(server);
+  await setOptions(root, { DataExportEnabled: "true", DataExportDefaultTime: "day", DisplayInCurrencyEnabled: "true" });
+  dana = await makeUser(server, root, "dana");
+  erin = await makeUser(server, root, "erin");
+  expect((await root.put("/api/user/", { id: dana.id, quota: 12_345_678 })).success).toBe(true);
+  // ten days of usage for dana and erin, busier in the daytime, plus error logs that never count
+  const now = Math.floor(Date.now() / 1000);
+  const rows: unknown[][] = [];
+  let seed = 7;
+  const r = () => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed / 2147483648);
+  for (let h = 0; h < 240; h++) {
+    const t = Math.floor(now / HOUR) * HOUR - h * HOUR;
+    const busy = 2 + Math.round(6 * Math.max(0, Math.sin((((t / HOUR) % 24) / 24) * Math.PI)));
+    for (let i = 0; i < busy; i++) {
+      const who = r() < 0.7 ? dana : erin;
+      const model = MODELS[Math.min(MODELS.length - 1, Math.floor(r() * r() * MODELS.length * 1.6))];
+      rows.push([
+        who.id,
+        who === dana ? "dana" : "erin",
+        2,
+        t + Math.floor(r() * 3599),
+        model,
+        2000 + Math.floor(r() * 60000),
+        200 + Math.floor(r() * 3000),
+        50 + Math.floor(r() * 800),
+        "main",
+        "default",
+      ]);
+    }
+    if (h % 10 === 0) rows.push([dana.id, "dana", 6, t + 5, "gpt-4o-mini", 0, 999, 0, "main", "default"]);
+  }
+  await insertLogs(rows);
+  expect((await root.post("/api/data/refresh")).success).toBe(true);
+  // and a few written after the job ran: read from the logs until the next run
+  await insertLogs([[dana.id, "dana", 2, now - 30, "gpt-4o-mini", 77_777, 1234, 321, "main", "default"]]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function cardValue(page: Page, id: string): Promise<string> {
+  return (await page.getByTestId(id).textContent())?.trim() ?? "";
+}
+
+describe("the data dashboard", () => {
+  for (const locale of ["zh", "en"] as const) {
+    it(`shows a user's usage in charts and cards (${locale})`, async () => {
+      const m = MESSAGES[locale].dashboard;
+      const { ctx, page } = await loggedIn(locale, "dana", "user-pass-1");
+      try {
+        // the sidebar links to it (DataExportEnabled)
+        await page.goto(`${server.url}/app/me`);
+        await page.locator("aside").getByRole("link", { name: MESSAGES[locale].shell.sidebar.dashboard }).click();
+        await page.waitForURL((u) => u.pathname === "/app/dashboard");
+        await expect.poll(() => page.getByRole("heading", { level: 1, name: m.title }).count()).toBeGreaterThan(0);
+        for (const chart of ["chart-quota", "chart-calls", "chart-tokens", "chart-share"])
+          await page.getByTestId(chart).locator("svg.recharts-surface").first().waitFor();
+        // granularity defaults to DataExportDefaultTime (day)
+        expect(await page.getByLabel(m.granularity, { exact: true }).inputValue()).toBe("day");
+
+        // the cards equal the sums of dana's consumption logs over the whole hours shown (7 days)
+        const nowSec = Math.floor(Date.now() / 1000);
+        const start = Math.floor((nowSec - 7 * 86400) / HOUR) * HOUR;
+        const [s] = await queryDb<Record<string, unknown>>(
+          server,
+          "SELECT COUNT(*) AS c, COALESCE(SUM(quota), 0) AS q FROM logs WHERE type = 2 AND user_id = $1 AND created_at >= $2",
+          [dana.id, start],
+        );
+        expect(await cardValue(page, "card-used")).toBe(quotaText(Number(s.q)));
+        expect(await cardValue(page, "card-calls")).toBe(Number(s.c).toLocaleString(locale === "zh" ? "zh-CN" : "en-US"));
+        expect(await cardValue(page, "card-balance")).toBe(quotaText(12_345_678));
+        // the bars per day: 8 days touched by 7 days of hours
+        expect(await page.getByTestId("chart-quota").locator(".recharts-bar-rectangle").count()).toBeGreaterThan(8);
+        await shoot(page, locale, "dashboard-user-day");
+
+        await page.getByLabel(m.granularity, { exact: true }).selectOption("hour");
+        await page.getByLabel(m.range, { exact: true }).selectOption("24h");
+        await page.getByTestId("chart-quota").locator(".recharts-bar-rectangle").first().waitFor();
+        await shoot(page, locale, "dashboard-user-hour");
+
+        await page.getByLabel(m.granularity, { exact: true }).selectOption("week");
+        await page.getByLabel(m.range, { exact: true }).selectOption("30d");
+        await page.getByTestId("chart-quota").locator(".recharts-bar-rectangle").first().waitFor();
+        const wk = await page.getByTestId("chart-quota").locator(".recharts-xAxis .recharts-cartesian-axis-tick").count();
+        expect(wk).toBeGreaterThanOrEqual(2);
+        expect(wk).toBeLessThanOrEqual(6);
+        // no admin controls for a user
+        expect(await page.getByLabel(m.scope, { exact: true }).count()).toBe(0);
+      } finally {
+        await ctx.close();
+      }
+    });
+
+    it(`lets an admin see all users, one user, and the top users and models (${locale})`, async () => {
+      const m = MESSAGES[locale].dashboard;
+      const { ctx, page } = await loggedIn(locale, "root", ROOT_PASSWORD);
+      try {
+        await page.goto(`${server.url}/app/dashboard`);
+        await page.getByLabel(m.scope, { exact: true }).selectOption("all");
+        await page.getByTestId("top-users").waitFor();
+        const users = await page.getByTestId("top-users").locator("tbody tr").allTextContents();
+        expect(users).toHaveLength(2);
+        expect(users.join(" ")).toContain("dana");
+        expect(users.join(" ")).toContain("erin");
+        expect(await page.getByTestId("top-models").locator("tbody tr").count()).toBe(MODELS.length);
+        await page.getByRole("button", { name: m.refresh }).click();
+        await page.getByTestId("top-users").waitFor();
+        await shoot(page, locale, "dashboard-admin-all");
+
+        await page.getByLabel(m.scope, { exact: true }).selectOption("user");
+        await page.getByText(m.enterUsername).waitFor();
+        await page.getByPlaceholder(m.usernamePlaceholder).fill("erin");
+        await page.getByRole("button", { name: m.show, exact: true }).click();
+        await expect.poll(async () => (await page.getByTestId("top-users").locator("tbody tr").allTextContents()).join("|")).toContain("erin");
+        expect(await page.getByTestId("top-users").locator("tbody tr").count()).toBe(1);
+        await shoot(page, locale, "dashboard-admin-user");
+      } finally {
+        await ctx.close();
+      }
+    });
+  }
+
+  it("says so when the admin has switched the dashboard off", async () => {
+    await setOptions(root, { DataExportEnabled: "false" });
+    const { ctx, page } = await loggedIn("en", "dana", "user-pass-1");
+    try {
+      await page.goto(`${server.url}/app/dashboard`);
+      await page.getByText("The admin has not enabled the data dashboard").first().waitFor();
+      expect(await page.locator("aside").getByRole("link", { name: MESSAGES.en.shell.sidebar.dashboard }).count()).toBe(0);
+    } finally {
+      await ctx.close();
+      await setOptions(root, { DataExportEnabled: "true" });
+    }
+  });
+});

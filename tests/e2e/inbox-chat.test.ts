@@ -1,0 +1,258 @@
+// Browser test of the inbox, the message admin and the embedded chat (docs/messages.md,
+// docs/chat.md), in zh and en, light and dark: an admin sends an HTML message with a script,
+// an onerror image and a javascript: link to two users picked in the drawer's table; each
+// sees it unread with the bell's count, opens it (read time shown, nothing runs, the bell
+// clears), and the admin's edit drawer shows one read, one unread. An unknown id goes back to
+// the list. The chat: no usable token → the message and /app/tokens after 1.5 s; with a token
+// the link is framed with the key and address filled in; a broken entry says to contact the
+// admin; /chat2link opens the first chat; stored chats that cannot be parsed are reported and
+// reset. Screenshots under test-results/screenshots/inbox-chat.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { renderMessage } from "@/lib/i18n/server-messages";
+import { startServer, type TestServer } from "../support/server";
+import { seedUser, type SeededUser } from "../support/seed";
+import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+
+const shoot = shooter(path.join(process.cwd(), "test-results", "screenshots", "inbox-chat"));
+let server: TestServer;
+let browser: Browser;
+let root: SeededUser;
+let target: Server;
+let targetUrl = "";
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+  root = await seedUser(server, { username: "root", role: 100 });
+  // the chat site to frame: a local page that shows what it was given
+  target = createServer((req, res) => {
+    const q = new URL(req.url ?? "/", "http://x").searchParams;
+    res.setHeader("content-type", "text/html; charset=utf-8");
+    res.end(
+      `<!doctype html><body style="font-family:sans-serif;background:#eef6ff"><h1>Local chat</h1><p id="key">${(q.get("key") ?? "").replace(/[<>&]/g, "")}</p><p id="address">${(q.get("address") ?? "").replace(/[<>&]/g, "")}</p></body>`,
+    );
+  });
+  await new Promise<void>((r) => target.listen(0, "127.0.0.1", () => r()));
+  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/chat-target`;
+  const chats = [
+    { "Local Chat": `${targetUrl}?key={key}&address={address}` },
+    { "Cherry Studio": "cherrystudio://providers/api-keys?v=1&data={cherryConfig}" },
+    { Broken: 42 },
+  ];
+  const r = await root.client.put("/api/option/", { key: "Chats", value: JSON.stringify(chats) });
+  expect(r.success, r.message).toBe(true);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await new Promise((r) => target?.close(r));
+  expect(pageErrors).toEqual([]);
+});
+
+async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
+  await ctx.addCookies([
+    { name: "NEXT_LOCALE", value: locale, url: server.url },
+    { name: "session", value: user.client.cookie.replace(/^session=/, ""), url: server.url },
+  ]);
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(30_000);
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  return { ctx, page };
+}
+
+const toast = (page: Page, text: string) => page.locator("[data-toast]").filter({ hasText: text }).first();
+
+const HOSTILE =
+  '<p>Hello <b>bold</b> world</p><script>window.__pwned = "script"</script><img src="/nothing.png" onerror="window.__pwned = \'img\'">' +
+  '<a href="javascript:window.__pwned = \'link\'" id="bad-link">click me</a>';
+
+describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (locale) => {
+  const m = MESSAGES[locale];
+  const sm = (key: Parameters<typeof renderMessage>[1]) => renderMessage(locale, key);
+  let alice: SeededUser;
+  let bob: SeededUser;
+  let messageId = 0;
+  const title = `Maintenance ${locale}`;
+
+  beforeAll(async () => {
+    alice = await seedUser(server, { username: `${locale}ualice` });
+    bob = await seedUser(server, { username: `${locale}ubob` });
+  });
+
+  it("the admin sends an HTML message to two users picked in the drawer", async () => {
+    const { ctx, page } = await open(root, locale);
+    try {
+      await page.goto(`${server.url}/admin/messages`);
+      await page.getByRole("heading", { name: m.messages.title }).waitFor();
+      expect(await page.locator('aside a[href="/admin/messages"]').count()).toBeGreaterThan(0);
+      // the form refuses a blank title with the server's message
+      await page.getByRole("button", { name: m.messages.add }).click();
+      const drawer = page.getByRole("dialog");
+      await drawer.getByRole("button", { name: m.messages.form.send }).click();
+      await toast(page, sm("message_title_blank")).waitFor();
+      await drawer.getByLabel(m.messages.form.title).fill(title);
+      await drawer.getByLabel("HTML").check();
+      await drawer.getByLabel(m.messages.form.content).fill(HOSTILE);
+      await drawer.getByRole("button", { name: m.messages.form.send }).click();
+      await toast(page, sm("message_recipients_required")).waitFor();
+      await drawer.getByLabel(m.messages.picker.search).fill(`${locale}u`);
+      await drawer.getByRole("button", { name: m.messages.picker.searchButton }).click();
+      await drawer
+        .getByRole("cell", { name: `${locale}ubob`, exact: true })
+        .first()
+        .waitFor();
+      await drawer.getByLabel(m.messages.picker.selectPage).check();
+      await drawer
+        .getByTestId("picked-count")
+        .filter({ hasText: fmt(m.messages.picker.chosen, { count: 2 }) })
+        .waitFor();
+      await shoot(page, locale, "message-create", false);
+      await drawer.getByRole("button", { name: m.messages.form.send }).click();
+      await toast(page, fmt(m.messages.form.sent, { count: 2 })).waitFor();
+      const row = page.locator("tr").filter({ hasText: title });
+      await row.waitFor();
+      messageId = Number(await row.locator("td").first().textContent());
+      expect(await row.textContent()).toContain("HTML");
+      await shoot(page, locale, "message-admin");
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("each recipient sees it unread with the bell's count, opens it inert, and the bell clears", async () => {
+    for (const user of [alice]) {
+      const { ctx, page } = await open(user, locale);
+      try {
+        await page.goto(`${server.url}/app/inbox`);
+        await page.getByRole("heading", { name: m.inbox.title }).waitFor();
+        await page.getByTestId("unread-badge").filter({ hasText: "1" }).waitFor();
+        const item = page.getByTestId(`inbox-item-${messageId}`);
+        await item.waitFor();
+        expect(await item.getAttribute("data-unread")).toBe("true");
+        expect(await item.textContent()).toContain(m.inbox.unread);
+        // the preview is the text without markup
+        expect(await item.textContent()).toContain("Hello bold world");
+        expect(await item.textContent()).not.toContain("<b>");
+        await shoot(page, locale, "inbox-list");
+        await item.click();
+        await page.waitForURL(`**/app/inbox/${messageId}`);
+        const detail = page.getByTestId("message-detail");
+        await detail.waitFor();
+        await page
+          .getByTestId("read-at")
+          .filter({ hasText: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/ })
+          .waitFor();
+        expect(await detail.locator("b").textContent()).toBe("bold");
+        expect(await detail.getByText("HTML", { exact: true }).count()).toBe(1);
+        // nothing of the hostile markup survives or runs
+        const body = page.getByTestId("message-body");
+        expect(await body.locator("script").count()).toBe(0);
+        expect(await body.locator("[onerror]").count()).toBe(0);
+        const href = await body.locator("a").first().getAttribute("href");
+        expect(href ?? "").not.toMatch(/^javascript:/i);
+        await body.getByText("click me").click();
+        await page.waitForTimeout(300);
+        expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+        await page.getByTestId("unread-badge").waitFor({ state: "detached" });
+        await shoot(page, locale, "inbox-detail");
+        await page.goto(`${server.url}/app/inbox`);
+        await page.getByTestId(`inbox-item-${messageId}`).waitFor();
+        expect(await page.getByTestId(`inbox-item-${messageId}`).getAttribute("data-unread")).toBeNull();
+      } finally {
+        await ctx.close();
+      }
+    }
+    // bob has not opened it
+    expect((await bob.client.get<{ unread_count: number }>("/api/user/messages/unread_count")).data.unread_count).toBe(1);
+  });
+
+  it("an unknown message says so and goes back to the list", async () => {
+    const { ctx, page } = await open(bob, locale);
+    try {
+      await page.goto(`${server.url}/app/inbox/999999`);
+      await toast(page, sm("message_not_found")).waitFor();
+      await page.waitForURL(/\/app\/inbox$/);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("the admin's edit drawer shows one read, one unread", async () => {
+    const { ctx, page } = await open(root, locale);
+    try {
+      await page.goto(`${server.url}/admin/messages`);
+      await page.getByRole("button", { name: fmt(m.messages.editOf, { title, id: messageId }) }).click();
+      const drawer = page.getByRole("dialog");
+      await drawer.getByTestId("read-count").filter({ hasText: "1" }).waitFor();
+      expect(await drawer.getByTestId("total-recipients").textContent()).toBe("2");
+      const read = drawer.getByTestId(`recipient-${alice.username}`);
+      await read.waitFor();
+      expect(await read.getAttribute("data-read")).toBe("true");
+      expect(await read.textContent()).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+      expect(await drawer.getByTestId(`recipient-${bob.username}`).getAttribute("data-read")).toBe("false");
+      await shoot(page, locale, "message-edit", false);
+      // an edit keeps the read records
+      await drawer.getByLabel(m.messages.form.title).fill(`${title} (edited)`);
+      await drawer.getByRole("button", { name: m.messages.form.save }).click();
+      await toast(page, m.messages.form.saved).waitFor();
+      await page
+        .locator("tr")
+        .filter({ hasText: `${title} (edited)` })
+        .waitFor();
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("the embedded chat: no token, then framed with the key; broken entry; chat2link; unparsable stored chats", async () => {
+    const { ctx, page } = await open(alice, locale);
+    try {
+      await page.goto(`${server.url}/app/inbox`);
+      await page.locator('aside a[href="/chat/0"]').first().waitFor();
+      await page.goto(`${server.url}/chat/0`);
+      await page.getByTestId("chat-state").filter({ hasText: m.chat.noToken }).waitFor();
+      const shownAt = Date.now();
+      await page.waitForURL(/\/app\/tokens$/, { timeout: 10_000 });
+      expect(Date.now() - shownAt).toBeGreaterThan(1000);
+
+      const created = await alice.client.post<{ key: string }[]>("/api/token/", { name: "chat", remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+      expect(created.success, created.message).toBe(true);
+      const key = created.data[0].key;
+      await page.goto(`${server.url}/chat/0`);
+      const frame = page.getByTestId("chat-frame");
+      await frame.waitFor();
+      const src = (await frame.getAttribute("src")) ?? "";
+      expect(src.startsWith(targetUrl)).toBe(true);
+      const inner = page.frameLocator('[data-testid="chat-frame"]');
+      expect(await inner.locator("#key").textContent()).toBe(key);
+      expect(await inner.locator("#address").textContent()).toBe(server.url);
+      await shoot(page, locale, "chat-embed");
+
+      await page.goto(`${server.url}/chat/2`);
+      await page.getByTestId("chat-state").filter({ hasText: m.chat.contactAdmin }).waitFor();
+      await toast(page, m.chat.contactAdmin).waitFor();
+      await page.goto(`${server.url}/chat/9`);
+      await page.getByTestId("chat-state").filter({ hasText: m.chat.contactAdmin }).waitFor();
+
+      await page.goto(`${server.url}/chat2link`);
+      await page.waitForURL(/\/chat\/0$/);
+      await page.getByTestId("chat-frame").waitFor();
+
+      // stored chats that cannot be parsed: reported and reset from the site status
+      await page.evaluate(() => localStorage.setItem("chats", "{not json"));
+      await page.goto(`${server.url}/chat/0`);
+      await toast(page, m.chat.parseFailed).waitFor();
+      await page.getByTestId("chat-frame").waitFor();
+      const stored = await page.evaluate(() => localStorage.getItem("chats"));
+      expect(JSON.parse(stored ?? "null")).toHaveLength(3);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

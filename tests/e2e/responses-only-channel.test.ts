@@ -1,0 +1,95 @@
+// The channel editor's "Responses API only" switch (docs/relay.md, "The Responses API"): shown
+// for OpenAI-wire types and not for Anthropic; turned on, saved into the channel's setting with
+// its other keys kept, shown back on edit, and the channel then serves a chat client through
+// /v1/responses. Screenshots in en and zh, light and dark.
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launch, MESSAGES, shoot } from "./browser";
+import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
+import { startServer, type TestServer } from "../support/server";
+import { query, seedUser, type SeededUser } from "../support/seed";
+
+let server: TestServer;
+let browser: Browser;
+let mock: MockUpstream;
+let root: SeededUser;
+
+beforeAll(async () => {
+  server = await startServer();
+  mock = await startMockUpstream("openai");
+  mock.behavior = { responsesOnly: true };
+  root = await seedUser(server, { username: "root", role: 100, quota: 1_000_000 });
+  for (const [key, value] of [
+    ["ModelRatio", JSON.stringify({ "o3-pro": 1 })],
+    ["CacheRatio", "{}"],
+  ]) {
+    const r = await root.client.put("/api/option/", { key, value });
+    expect(r.success, r.message).toBe(true);
+  }
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mock?.close();
+});
+
+describe("the Responses-only switch of the channel editor", () => {
+  it("is saved into the setting, shown back, and makes the channel serve chat clients through /v1/responses", async () => {
+    const en = MESSAGES.en.channelResponses;
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+    await ctx.addCookies([
+      { name: "NEXT_LOCALE", value: "en", url: server.url },
+      { name: "session", value: root.client.cookie.replace(/^session=/, ""), url: server.url },
+    ]);
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/channel/add`);
+    await page.getByLabel("Name", { exact: true }).fill("pro-only");
+    await page.getByLabel("Base URL").fill(mock.url);
+    await page.getByLabel("Key", { exact: true }).fill(mock.key);
+    await page.getByLabel("Custom model").fill("o3-pro");
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    // an Anthropic channel has no such switch
+    await page.getByLabel("Type", { exact: true }).selectOption("14");
+    await expect.poll(() => page.getByRole("switch", { name: en.label }).count()).toBe(0);
+    await page.getByLabel("Type", { exact: true }).selectOption("1");
+    const sw = page.getByRole("switch", { name: en.label });
+    await sw.waitFor();
+    expect(await sw.getAttribute("aria-checked")).toBe("false");
+    await sw.click();
+    expect(await sw.getAttribute("aria-checked")).toBe("true");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/\/admin\/channels$/);
+
+    const rows = await query(server, 'SELECT "id", "setting" FROM "channels" WHERE "name" = \'pro-only\'');
+    expect(JSON.parse(String(rows[0].setting))).toEqual({ responses_only: true });
+    const id = Number(rows[0].id);
+
+    // the flag serves: a chat client, answered through /v1/responses
+    const t = await root.client.post<{ key: string }[]>("/api/token/", { name: "pro", unlimited_quota: true });
+    const openai = new OpenAI({ apiKey: t.data[0].key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const r = await openai.chat.completions.create({ model: "o3-pro", messages: [{ role: "user", content: "hi" }] });
+    expect(r.choices[0].message.content).toBe("hi there");
+    expect(mock.requests.at(-1)!.url).toBe("/v1/responses");
+
+    // another key of the setting survives the editor; the switch shows the stored flag
+    expect((await root.client.put("/api/channel/", { id, setting: JSON.stringify({ responses_only: true, proxy: "" }) })).success).toBe(true);
+    for (const locale of ["en", "zh"] as const) {
+      await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
+      await page.goto(`${server.url}/channel/edit/${id}`);
+      const shown = page.getByRole("switch", { name: MESSAGES[locale].channelResponses.label });
+      await shown.waitFor();
+      expect(await shown.getAttribute("aria-checked")).toBe("true");
+      await expect.poll(() => page.getByText(MESSAGES[locale].channelResponses.hint).count()).toBe(1);
+      await shoot(page, locale, "channel-edit-responses-only");
+    }
+    await page.getByRole("switch", { name: MESSAGES.zh.channelResponses.label }).click();
+    await page.getByRole("button", { name: MESSAGES.zh.channels.save }).click();
+    await page.waitForURL(/\/admin\/channels$/);
+    const after = await query(server, `SELECT "setting" FROM "channels" WHERE "id" = ${id}`);
+    expect(JSON.parse(String(after[0].setting))).toEqual({ proxy: "" });
+    await ctx.close();
+  });
+});

@@ -1,0 +1,441 @@
+// The task relay end to end (docs/tasks.md): the real server against a real local upstream
+// speaking the Midjourney-proxy, Suno and OpenAI video APIs (tests/support/mock-task-upstream.ts).
+// A submitted task is charged at its action's ModelPrice, polled to SUCCESS and listed; a task
+// that fails upstream (or is refused, or times out) is refunded exactly once; nobody reads
+// another user's task; the Mj* options and DrawingEnabled / TaskEnabled do what they say.
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient } from "../support/client";
+import { makeUser, setOptions, setupRoot } from "../support/accounts";
+import { MJ_KEY, MP4, PNG, startMockTaskUpstream, SUNO_KEY, VIDEO_KEY, type MockTaskUpstream } from "../support/mock-task-upstream";
+import { query } from "../support/seed";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let up: MockTaskUpstream;
+let root: ApiClient;
+let alice: { id: number; client: ApiClient };
+let bob: { id: number; client: ApiClient };
+let aliceKey: string;
+let bobKey: string;
+let mjChannel: number;
+let sunoChannel: number;
+
+// ModelPrice in USD per task; 500000 units = 1 USD
+const PRICES = { mj_imagine: 0.1, mj_upscale: 0.05, mj_describe: 0.02, suno_music: 0.2, suno_lyrics: 0.01, "sora-2": 0.4 };
+const units = (usd: number) => Math.round(usd * 500_000);
+const TIMEOUT_S = 12;
+
+async function addChannel(body: Record<string, unknown>): Promise<number> {
+  const r = await root.post<unknown>("/api/channel/", body);
+  expect(r.success, r.message).toBe(true);
+  const list = await root.get<{ items: { id: number; name: string }[] }>("/api/channel/?p=1&page_size=100");
+  return list.data.items.find((c) => c.name === body.name)!.id;
+}
+
+async function quotaOf(id: number): Promise<number> {
+  return Number((await query(server, 'SELECT "quota" FROM "users" WHERE "id" = $1', [id]))[0].quota);
+}
+async function ledgerSum(id: number): Promise<number> {
+  const rows = await query(server, 'SELECT "delta" FROM "quota_ledger" WHERE "user_id" = $1', [id]);
+  return rows.reduce((s, r) => s + Number(r.delta), 0);
+}
+async function ledgerKinds(ref: string): Promise<string[]> {
+  const rows = await query(server, 'SELECT "kind", "delta" FROM "quota_ledger" WHERE "ref" = $1 ORDER BY "id"', [ref]);
+  return rows.map((r) => `${r.kind}:${r.delta}`);
+}
+
+const mj = (key: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: Object.assign({ "mj-api-secret": key, "content-type": "application/json", "accept-language": "en" }, headers),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+const bearer = (key: string, path: string, body?: unknown) =>
+  fetch(`${server.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "accept-language": "en" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const mjTask = async (key: string, id: string) => (await (await mj(key, `/mj/task/${id}/fetch`)).json()) as Record<string, any>;
+const rowOf = async (table: "image_tasks" | "creative_tasks", col: "mj_id" | "task_id", id: string) =>
+  (await query(server, `SELECT * FROM "${table}" WHERE "${col}" = $1`, [id]))[0] as Record<string, any>;
+
+beforeAll(async () => {
+  up = await startMockTaskUpstream();
+  server = await startServer({ env: { TASK_POLL_INTERVAL_SECONDS: "1", TASK_TIMEOUT_SECONDS: String(TIMEOUT_S) } });
+  root = await setupRoot(server);
+  await setOptions(root, {
+    ModelPrice: JSON.stringify(PRICES),
+    DrawingEnabled: "true",
+    TaskEnabled: "true",
+    ServerAddress: server.url,
+    MjForwardUrlEnabled: "true",
+    MjModeClearEnabled: "true",
+    MjActionCheckSuccessEnabled: "true",
+  });
+  mjChannel = await addChannel({ name: "mj", type: 2, key: MJ_KEY, base_url: up.url, models: "mj_imagine,mj_upscale,mj_describe", group: "default" });
+  sunoChannel = await addChannel({ name: "suno", type: 36, key: SUNO_KEY, base_url: up.url, models: "suno_music,suno_lyrics", group: "default" });
+  await addChannel({ name: "video", type: 1, key: VIDEO_KEY, base_url: up.url, models: "sora-2", group: "default" });
+  alice = await makeUser(server, root, "alice");
+  bob = await makeUser(server, root, "bob");
+  for (const u of [alice, bob]) expect((await root.put("/api/user/", { id: u.id, quota: 5_000_000 })).success).toBe(true);
+  aliceKey = (await alice.client.post<{ key: string }[]>("/api/token/", { name: "a", unlimited_quota: true })).data[0].key;
+  bobKey = (await bob.client.post<{ key: string }[]>("/api/token/", { name: "b", remain_quota: 1_000_000 })).data[0].key;
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await up?.close();
+});
+
+describe("Midjourney", () => {
+  let imagineId = "";
+
+  it("charges an imagine at mj_imagine's price, polls it to SUCCESS, and serves its image through the gateway", async () => {
+    const before = await quotaOf(alice.id);
+    const r = await mj(aliceKey, "/mj/submit/imagine", { prompt: "a red fox --fast in snow", notifyHook: "http://127.0.0.1:1/steal" });
+    const body = (await r.json()) as { code: number; result: string };
+    expect(r.status).toBe(200);
+    expect(body.code).toBe(1);
+    imagineId = body.result;
+    expect(imagineId).toMatch(/^\d{16,}$/);
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES.mj_imagine));
+    // MjModeClearEnabled took --fast out; the client's notifyHook never reaches the upstream
+    const sent = up.requests.find((q) => q.url === "/mj/submit/imagine")!;
+    expect(sent.json.prompt).toBe("a red fox in snow");
+    expect(sent.json.notifyHook).toBeUndefined();
+    expect(sent.headers["mj-api-secret"]).toBe(MJ_KEY);
+
+    const done = await until(
+      "imagine",
+      () => mjTask(aliceKey, imagineId),
+      (t) => t.status === "SUCCESS",
+    );
+    expect(done.id).toBe(imagineId);
+    expect(done.progress).toBe("100%");
+    expect(done.imageUrl).toBe(`${server.url}/mj/image/${imagineId}`);
+    const img = await fetch(done.imageUrl);
+    expect(img.status).toBe(200);
+    expect(img.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(Buffer.from(await img.arrayBuffer())).toEqual(PNG);
+    // a malformed escape in the path is a 400, not a crash
+    expect((await fetch(`${server.url}/mj/image/%E0%A4%A`)).status).toBe(400);
+    // kept: no refund, counted as used
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES.mj_imagine));
+    const row = await rowOf("image_tasks", "mj_id", imagineId);
+    expect(row.billing_state).toBe("settled");
+    expect(await ledgerKinds(row.billing_ref)).toEqual([`relay_reserve:${-units(PRICES.mj_imagine)}`]);
+    expect(await ledgerSum(alice.id)).toBe(await quotaOf(alice.id));
+
+    // the console lists it: the user's own view without the channel, the admin's with it
+    const self = await alice.client.get<{ items: Record<string, any>[]; total: number }>(`/api/mj/self/?mj_id=${imagineId}`);
+    expect(self.data.total).toBe(1);
+    expect(self.data.items[0]).toMatchObject({ mj_id: imagineId, status: "SUCCESS", action: "IMAGINE", channel_id: 0 });
+    // the console shows the forwarded address too (MjForwardUrlEnabled), and the upstream's when off
+    expect(self.data.items[0].image_url).toBe(`${server.url}/mj/image/${imagineId}`);
+    await setOptions(root, { MjForwardUrlEnabled: "false" });
+    expect((await mjTask(aliceKey, imagineId)).imageUrl).toMatch(new RegExp(`^${up.url}/`));
+    expect((await alice.client.get<{ items: Record<string, any>[] }>(`/api/mj/self/?mj_id=${imagineId}`)).data.items[0].image_url).toMatch(
+      new RegExp(`^${up.url}/`),
+    );
+    expect((await fetch(`${server.url}/mj/image/${imagineId}`)).status).toBe(404);
+    await setOptions(root, { MjForwardUrlEnabled: "true" });
+    const all = await root.get<{ items: Record<string, any>[] }>(`/api/mj/?channel_id=${mjChannel}`);
+    expect(all.data.items.find((t) => t.mj_id === imagineId)?.channel_id).toBe(mjChannel);
+    expect(JSON.stringify(all.data)).not.toContain(MJ_KEY);
+  });
+
+  it("lists by condition, and routes an action to the task's channel with the upstream's id", async () => {
+    const list = (await (await mj(aliceKey, "/mj/task/list-by-condition", { ids: [imagineId, "nope"] })).json()) as { id: string }[];
+    expect(list.map((t) => t.id)).toEqual([imagineId]);
+    const r = (await (await mj(aliceKey, "/mj/submit/change", { action: "UPSCALE", index: 1, taskId: imagineId })).json()) as { code: number; result: string };
+    expect(r.code).toBe(1);
+    const upstreamId = (await rowOf("image_tasks", "mj_id", imagineId)).upstream_id;
+    expect(up.requests.filter((q) => q.url === "/mj/submit/change").at(-1)!.json.taskId).toBe(upstreamId);
+    const row = await rowOf("image_tasks", "mj_id", r.result);
+    expect(row).toMatchObject({ action: "UPSCALE", model_name: "mj_upscale", channel_id: mjChannel });
+    expect(Number(row.quota)).toBe(units(PRICES.mj_upscale));
+  });
+
+  it("refuses an action on an unfinished task (MjActionCheckSuccessEnabled) and reserves nothing", async () => {
+    // acted on at once, before its first poll (it succeeds later and keeps its charge)
+    const r = (await (await mj(aliceKey, "/mj/submit/imagine", { prompt: "soon done" })).json()) as { result: string };
+    const before = await quotaOf(alice.id);
+    const a = await mj(aliceKey, "/mj/submit/simple-change", { content: `${r.result} U2` });
+    expect(a.status).toBe(400);
+    expect(((await a.json()) as { description: string }).description).toMatch(/not succeeded/);
+    expect(await quotaOf(alice.id)).toBe(before);
+  });
+
+  it("gives the reservation back at once when the upstream refuses the submit", async () => {
+    const before = await quotaOf(alice.id);
+    const r = (await (await mj(aliceKey, "/mj/submit/imagine", { prompt: "please refuse this" })).json()) as {
+      code: number;
+      description: string;
+      result: unknown;
+    };
+    expect(r.code).toBe(24);
+    expect(r.description).toMatch(/banned word/);
+    expect(r.result).toBeNull();
+    expect(await quotaOf(alice.id)).toBe(before);
+    expect(await ledgerSum(alice.id)).toBe(before);
+  });
+
+  it("refunds a failed task exactly once when signed callbacks and the poller race to close it", async () => {
+    await setOptions(root, { MjNotifyEnabled: "true" });
+    const before = await quotaOf(alice.id);
+    const r = (await (await mj(aliceKey, "/mj/submit/imagine", { prompt: "this will fail" })).json()) as { result: string };
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES.mj_imagine));
+    const hook = up.requests.filter((q) => q.url === "/mj/submit/imagine").at(-1)!.json.notifyHook as string;
+    const upstreamId = (await rowOf("image_tasks", "mj_id", r.result)).upstream_id;
+    const failed = Object.assign(up.mjView(upstreamId), { status: "FAILURE", progress: "50%", failReason: "banned by the mock" });
+    const late = Object.assign(up.mjView(upstreamId), { status: "IN_PROGRESS", progress: "10%", failReason: "" });
+    const post = (body: unknown) => fetch(hook, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    // eight callbacks at once, while the poller (every second) reads the same end upstream
+    const waitForPoll = new Promise((res) => setTimeout(res, 1200));
+    await Promise.all([...Array.from({ length: 8 }, () => post(failed)), waitForPoll, ...Array.from({ length: 4 }, () => post(failed))]);
+    await until(
+      "refund",
+      () => quotaOf(alice.id),
+      (q) => q === before,
+    );
+    // a late non-final callback and later poll rounds change nothing
+    expect((await post(late)).status).toBe(200);
+    await new Promise((res) => setTimeout(res, 2500));
+    expect(await quotaOf(alice.id)).toBe(before);
+    const row = await rowOf("image_tasks", "mj_id", r.result);
+    expect(row.billing_state).toBe("refunded");
+    expect(row.status).toBe("FAILURE");
+    expect(row.fail_reason).toBe("banned by the mock");
+    expect(row.progress).toBe("50%");
+    expect(await ledgerKinds(row.billing_ref)).toEqual([`relay_reserve:${-units(PRICES.mj_imagine)}`, `relay_refund:${units(PRICES.mj_imagine)}`]);
+    expect(await ledgerSum(alice.id)).toBe(before);
+    await setOptions(root, { MjNotifyEnabled: "false" });
+  });
+
+  it("passes the client's accountFilter upstream only with MjAccountFilterEnabled", async () => {
+    const sent = () => up.requests.filter((q) => q.url === "/mj/submit/imagine").at(-1)!.json;
+    const filter = { channelId: "c1", instanceId: "i1" };
+    expect((await mj(aliceKey, "/mj/submit/imagine", { prompt: "filter off", accountFilter: filter })).status).toBe(200);
+    expect(sent().accountFilter).toBeUndefined();
+    await setOptions(root, { MjAccountFilterEnabled: "true" });
+    expect((await mj(aliceKey, "/mj/submit/imagine", { prompt: "filter on", accountFilter: filter })).status).toBe(200);
+    expect(sent().accountFilter).toEqual(filter);
+    await setOptions(root, { MjAccountFilterEnabled: "false" });
+  });
+
+  it("applies the relay's gates: the word filter on prompts and browser extensions, before reserving anything", async () => {
+    const before = await quotaOf(alice.id);
+    await setOptions(root, { CheckSensitiveEnabled: "true", CheckSensitiveOnPromptEnabled: "true", SensitiveWords: "forbiddenword" });
+    const w = await mj(aliceKey, "/mj/submit/imagine", { prompt: "a FORBIDDENWORD cat" });
+    expect(w.status).toBe(400);
+    const s = await bearer(aliceKey, "/suno/submit/lyrics", { prompt: "sing forbiddenword" });
+    expect(s.status).toBe(400);
+    await setOptions(root, { CheckSensitiveEnabled: "false", SensitiveWords: "" });
+    await setOptions(root, { "global.block_browser_extension_enabled": "true" });
+    const e = await mj(aliceKey, "/mj/submit/imagine", { prompt: "from an extension" }, { origin: "chrome-extension://abcdef" });
+    expect(e.status).toBe(403);
+    await setOptions(root, { "global.block_browser_extension_enabled": "false" });
+    expect(await quotaOf(alice.id)).toBe(before);
+  });
+
+  it("refuses a task model priced only by a token ratio instead of running it free", async () => {
+    await setOptions(root, { ModelRatio: JSON.stringify({ mj_blend: 2 }) });
+    const before = await quotaOf(alice.id);
+    const r = await mj(aliceKey, "/mj/submit/blend", { base64Array: ["data:image/png;base64,AA==", "data:image/png;base64,AA=="] });
+    const j = (await r.json()) as { code: number; description: string; result: unknown };
+    expect(j.result ?? null).toBeNull();
+    expect(j.description).toMatch(/price/i);
+    expect(await quotaOf(alice.id)).toBe(before);
+    await setOptions(root, { ModelRatio: "{}" });
+  });
+
+  it("never shows a user another user's task", async () => {
+    const f = await mj(bobKey, `/mj/task/${imagineId}/fetch`);
+    expect(f.status).toBe(404);
+    expect(JSON.stringify(await f.json())).not.toContain("red fox");
+    expect(await (await mj(bobKey, "/mj/task/list-by-condition", { ids: [imagineId] })).json()).toEqual([]);
+    const act = await mj(bobKey, "/mj/submit/change", { action: "UPSCALE", index: 1, taskId: imagineId });
+    expect(act.status).toBe(404);
+    expect((await bob.client.get<{ total: number }>(`/api/mj/self/?mj_id=${imagineId}`)).data.total).toBe(0);
+    // the admin listing is for admins only
+    expect((await bob.client.get("/api/mj/")).success).toBe(false);
+    expect((await bob.client.get("/api/task/")).success).toBe(false);
+  });
+
+  it("accepts the upstream's callback at the signed address only (MjNotifyEnabled)", async () => {
+    await setOptions(root, { MjNotifyEnabled: "true" });
+    const r = (await (await mj(aliceKey, "/mj/submit/imagine", { prompt: "forever by callback" })).json()) as { result: string };
+    const hook = up.requests.filter((q) => q.url === "/mj/submit/imagine").at(-1)!.json.notifyHook as string;
+    expect(hook).toMatch(new RegExp(`^${server.url}/mj/notify/${r.result}/[0-9a-f]{32}$`));
+    const upstreamId = (await rowOf("image_tasks", "mj_id", r.result)).upstream_id;
+    const payload = Object.assign(up.mjView(upstreamId), { status: "SUCCESS", progress: "100%", imageUrl: `${up.url}/img/x.png` });
+    const forged = await fetch(hook.replace(/[0-9a-f]{32}$/, "0".repeat(32)), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+    expect(forged.status).toBe(404);
+    expect((await mjTask(aliceKey, r.result)).status).not.toBe("SUCCESS");
+    const ok = await fetch(hook, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+    expect(ok.status).toBe(200);
+    expect((await mjTask(aliceKey, r.result)).status).toBe("SUCCESS");
+    expect((await rowOf("image_tasks", "mj_id", r.result)).billing_state).toBe("settled");
+    await setOptions(root, { MjNotifyEnabled: "false" });
+  });
+
+  it("fails and refunds a task unfinished past the time limit", async () => {
+    const before = await quotaOf(alice.id);
+    const r = (await (await mj(aliceKey, "/mj/submit/imagine", { prompt: "forever and ever" })).json()) as { result: string };
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES.mj_imagine));
+    const t = await until(
+      "timeout",
+      () => mjTask(aliceKey, r.result),
+      (x) => x.status === "FAILURE",
+      (TIMEOUT_S + 10) * 1000,
+    );
+    expect(t.failReason).toBe("task timed out");
+    await until(
+      "refund",
+      () => quotaOf(alice.id),
+      (q) => q === before,
+    );
+  }, 40_000);
+
+  it("is closed while DrawingEnabled is off", async () => {
+    await setOptions(root, { DrawingEnabled: "false" });
+    const r = await mj(aliceKey, "/mj/submit/imagine", { prompt: "x" });
+    expect(r.status).toBe(403);
+    expect(((await r.json()) as { description: string }).description).toBe("Drawing is disabled");
+    await setOptions(root, { DrawingEnabled: "true" });
+  });
+
+  it("refuses a bad key and a bad request before reserving anything", async () => {
+    expect((await mj("sk-nope", "/mj/submit/imagine", { prompt: "x" })).status).toBe(401);
+    const before = await quotaOf(alice.id);
+    const r = await mj(aliceKey, "/mj/submit/imagine", { prompt: "  " });
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { code: number }).code).toBe(4);
+    expect(await quotaOf(alice.id)).toBe(before);
+  });
+});
+
+describe("Suno", () => {
+  it("charges a song, polls it to SUCCESS and lists it in the task log", async () => {
+    const before = await quotaOf(bob.id);
+    const r = (await (await bearer(bobKey, "/suno/submit/music", { prompt: "a song about tests", mv: "chirp-v3-5" })).json()) as { code: string; data: string };
+    expect(r.code).toBe("success");
+    expect(await quotaOf(bob.id)).toBe(before - units(PRICES.suno_music));
+    const id = r.data;
+    const done = await until(
+      "song",
+      async () => ((await (await bearer(bobKey, `/suno/fetch/${id}`)).json()) as { data: Record<string, any> }).data,
+      (t) => t.status === "SUCCESS",
+    );
+    expect(done).toMatchObject({ task_id: id, action: "MUSIC", progress: "100%" });
+    expect(done.data[0].title).toBe("mock song");
+    const many = (await (await bearer(bobKey, "/suno/fetch", { ids: [id] })).json()) as { data: { task_id: string }[] };
+    expect(many.data.map((t) => t.task_id)).toEqual([id]);
+    expect(await quotaOf(bob.id)).toBe(before - units(PRICES.suno_music));
+    const list = await bob.client.get<Record<string, any>[]>(`/api/task/self?task_id=${id}`);
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0]).toMatchObject({ task_id: id, platform: "suno", action: "MUSIC", status: "SUCCESS", channel_id: 0 });
+    const admin = await root.get<Record<string, any>[]>(`/api/task/?channel_id=${sunoChannel}&task_id=${id}`);
+    expect(admin.data[0].channel_id).toBe(sunoChannel);
+    // the token's remaining quota moved with it
+    const [tok] = await query(server, 'SELECT "remain_quota" FROM "tokens" WHERE "user_id" = $1', [bob.id]);
+    expect(Number(tok.remain_quota)).toBe(1_000_000 - units(PRICES.suno_music));
+    // alice cannot read it
+    expect((await bearer(aliceKey, `/suno/fetch/${id}`)).status).toBe(404);
+    expect(((await (await bearer(aliceKey, "/suno/fetch", { ids: [id] })).json()) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  it("refunds a song that fails upstream once, token included, and one the upstream refuses", async () => {
+    const before = await quotaOf(bob.id);
+    const [tokBefore] = await query(server, 'SELECT "remain_quota" FROM "tokens" WHERE "user_id" = $1', [bob.id]);
+    const r = (await (await bearer(bobKey, "/suno/submit/music", { prompt: "this will fail" })).json()) as { data: string };
+    await until(
+      "song failure",
+      async () => ((await (await bearer(bobKey, `/suno/fetch/${r.data}`)).json()) as { data: any }).data.status,
+      (s) => s === "FAILURE",
+    );
+    await until(
+      "refund",
+      () => quotaOf(bob.id),
+      (q) => q === before,
+    );
+    await new Promise((res) => setTimeout(res, 2000));
+    expect(await quotaOf(bob.id)).toBe(before);
+    const [tok] = await query(server, 'SELECT "remain_quota" FROM "tokens" WHERE "user_id" = $1', [bob.id]);
+    expect(Number(tok.remain_quota)).toBe(Number(tokBefore.remain_quota));
+    const row = await rowOf("creative_tasks", "task_id", r.data);
+    expect(row.fail_reason).toBe("the mock refused to sing");
+    expect(await ledgerKinds(row.billing_ref)).toEqual([`relay_reserve:${-units(PRICES.suno_music)}`, `relay_refund:${units(PRICES.suno_music)}`]);
+
+    const refused = await bearer(bobKey, "/suno/submit/lyrics", { prompt: "refuse me" });
+    expect(((await refused.json()) as { code: string; message: string }).message).toBe("the prompt is not allowed");
+    expect(await quotaOf(bob.id)).toBe(before);
+    expect(await ledgerSum(bob.id)).toBe(before);
+  });
+
+  it("is closed while TaskEnabled is off", async () => {
+    await setOptions(root, { TaskEnabled: "false" });
+    const r = await bearer(bobKey, "/suno/submit/lyrics", { prompt: "x" });
+    expect(r.status).toBe(403);
+    expect(((await r.json()) as { code: string }).code).toBe("error");
+    await setOptions(root, { TaskEnabled: "true" });
+  });
+});
+
+describe("video (/v1/videos) with the official SDK", () => {
+  it("charges the model's price, polls to completed, and streams the content", async () => {
+    const client = new OpenAI({ apiKey: aliceKey, baseURL: `${server.url}/v1` });
+    const before = await quotaOf(alice.id);
+    const v = await client.videos.create({ model: "sora-2", prompt: "a cat on a skateboard", seconds: "4" });
+    expect(v.id).toMatch(/^video_[0-9a-f]{24}$/);
+    expect(v.model).toBe("sora-2");
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES["sora-2"]));
+    const done = await until(
+      "video",
+      () => client.videos.retrieve(v.id),
+      (x) => x.status === "completed",
+    );
+    expect(done.progress).toBe(100);
+    const content = await client.videos.downloadContent(v.id);
+    expect(Buffer.from(await content.arrayBuffer())).toEqual(MP4);
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES["sora-2"]));
+    // another user: not found
+    const other = new OpenAI({ apiKey: bobKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    await expect(other.videos.retrieve(v.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("refunds a video the upstream fails", async () => {
+    const client = new OpenAI({ apiKey: aliceKey, baseURL: `${server.url}/v1` });
+    const before = await quotaOf(alice.id);
+    const v = await client.videos.create({ model: "sora-2", prompt: "this will fail" });
+    const done = await until(
+      "video failure",
+      () => client.videos.retrieve(v.id),
+      (x) => x.status === "failed",
+    );
+    expect(done.error?.message).toBe("the mock blocked the video");
+    await until(
+      "refund",
+      () => quotaOf(alice.id),
+      (q) => q === before,
+    );
+    expect(await ledgerSum(alice.id)).toBe(before);
+  });
+});
