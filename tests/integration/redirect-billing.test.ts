@@ -45,8 +45,8 @@ async function chat(model: string): Promise<void> {
 // The newest consume row, once there are n of them.
 async function newestLog(n: number): Promise<LogRow> {
   for (let i = 0; i < 60; i++) {
-    const r = await root.get<{ items: LogRow[]; total: number }>("/api/log/?p=1&page_size=1&type=2");
-    if (r.data.total >= n) return r.data.items[0];
+    const r = await root.get<{ items: LogRow[]; total: number }>("/api/log/?p=1&page_size=100&type=2");
+    if (r.data.items.length >= n) return r.data.items[0]; // page and count are two reads
     await new Promise((res) => setTimeout(res, 100));
   }
   throw new Error(`log row ${n} did not arrive`);
