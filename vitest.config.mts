@@ -9,6 +9,9 @@ export default defineConfig({
   // modules directly, as server.ts does (tsconfig.server.json maps it the same way).
   resolve: { tsconfigPaths: true, alias: { "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)) } },
   test: {
+    // Integration files mostly wait on their own server process: three at a time keep both
+    // cores busy (the browser files run one at a time, after the rest).
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },
       {

@@ -26,9 +26,8 @@ import { env } from "@/lib/env";
 import { redis, redisKey } from "@/lib/cache/redis";
 import { pgPool } from "@/lib/db/raw";
 
-// The fixed PostgreSQL advisory lock ids of the project, in one place. lib/db/migrate.ts
-// (migrations) and lib/rollups/job.ts (the hourly rollups) hold their ids as constants of their
-// own; they are listed here so that no new id collides with them.
+// The fixed PostgreSQL advisory lock ids of the project, in one place. lib/db/migrate.ts holds
+// the migrations' id as a constant of its own; it is listed here so that no new id collides.
 export const LOCK_IDS = {
   migrate: 4_242_001,
   rollups: 4_242_010,

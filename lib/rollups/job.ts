@@ -14,21 +14,22 @@
 //     order. The job first takes LOCK TABLE logs IN SHARE MODE for an instant: it waits for
 //     every transaction that is writing logs to end, so MAX(id) read under it is a bound
 //     below which nothing can still commit.
-// Runs every DataExportInterval minutes while DataExportEnabled is on; on PostgreSQL a
-// session advisory lock and the last_run_at of the state row make it run on one node of a
-// cluster per interval (every node ticks; the first to take the lock does the work).
+// Runs every DataExportInterval minutes whether or not the dashboard is shown (the usage-log
+// stats read the rollups too); the cluster lease (lib/db/lease.ts) and the last_run_at of the
+// state row make it run on one node of a cluster per interval.
 import "server-only";
-import { getBool, getNumber } from "@/lib/options/store";
+import { getNumber } from "@/lib/options/store";
 import { describeError } from "@/lib/errors";
 import { pgPool } from "@/lib/db/raw";
+import { withClusterLease } from "@/lib/db/lease";
 import { asBig, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { LOG_TYPE } from "@/lib/logs/writer";
 
 /** Log ids summed per step: a step on SQLite holds the event loop for a few ms. */
 export const STEP_IDS = 20_000;
-/** The PostgreSQL advisory lock of the job (lib/db/migrate.ts uses 4_242_001). */
-export const ROLLUP_LOCK_ID = 4_242_010;
 const TICK_MS = 30_000;
+/** The lease of a run, renewed between steps. */
+const LEASE_MS = 60_000;
 
 const KEYS = '"hour", "user_id", "username", "model_name"';
 const SUMS = '"count", "prompt_tokens", "completion_tokens", "quota"';
@@ -112,36 +113,31 @@ export async function pgSafeMaxId(): Promise<number> {
 }
 
 async function runPostgres(force: boolean): Promise<RunResult> {
-  const lockClient = await pgPool().connect();
-  try {
-    const got = (await lockClient.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [ROLLUP_LOCK_ID])).rows[0]?.ok;
-    if (!got) return { ran: false, last_log_id: -1, steps: 0 }; // another node is running it
-    try {
-      const state = (await lockClient.query('SELECT "last_log_id" AS "w", "last_run_at" AS "t" FROM "log_rollup_state" WHERE "id" = 1')).rows[0] ?? {};
-      if (!force && nowSeconds() - Number(asBig(state.t)) < intervalSeconds() - SLACK) return { ran: false, last_log_id: Number(asBig(state.w)), steps: 0 };
-      const max = await pgSafeMaxId();
-      let steps = 0;
-      for (;;) {
-        const { to, more } = await pgStep("read committed", async (client) => {
-          // the row lock orders this step after any other writer of the state (a log clean-up)
-          const w = Number(asBig((await pgAll(client, 'SELECT "last_log_id" AS "w" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE'))[0]?.w));
-          const to = Math.min(w + STEP_IDS, max);
-          if (to > w) {
-            await pgRun(client, SUMMARIZE_RANGE, [w, to]);
-            await pgRun(client, SUMMARIZE_MODELS_RANGE, [w, to]);
-          }
-          await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
-          return { to: Math.max(w, to), more: to < max };
-        });
-        steps++;
-        if (!more) return { ran: true, last_log_id: to, steps };
-      }
-    } finally {
-      await lockClient.query("SELECT pg_advisory_unlock($1)", [ROLLUP_LOCK_ID]).catch(() => {});
+  let result: RunResult = { ran: false, last_log_id: -1, steps: 0 }; // kept when another node holds the lease
+  await withClusterLease("rollups", LEASE_MS, async (lease) => {
+    const state = (await pgPool().query('SELECT "last_log_id" AS "w", "last_run_at" AS "t" FROM "log_rollup_state" WHERE "id" = 1')).rows[0] ?? {};
+    result = { ran: false, last_log_id: Number(asBig(state.w)), steps: 0 };
+    if (!force && nowSeconds() - Number(asBig(state.t)) < intervalSeconds() - SLACK) return;
+    const max = await pgSafeMaxId();
+    for (;;) {
+      // a lost lease ends the run; what was summed stays summed, the next run goes on from there
+      if (result.steps > 0 && !(await lease.renew())) return;
+      const { to, more } = await pgStep("read committed", async (client) => {
+        // the row lock orders this step after any other writer of the state (a log clean-up)
+        const w = Number(asBig((await pgAll(client, 'SELECT "last_log_id" AS "w" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE'))[0]?.w));
+        const to = Math.min(w + STEP_IDS, max);
+        if (to > w) {
+          await pgRun(client, SUMMARIZE_RANGE, [w, to]);
+          await pgRun(client, SUMMARIZE_MODELS_RANGE, [w, to]);
+        }
+        await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
+        return { to: Math.max(w, to), more: to < max };
+      });
+      result = { ran: true, last_log_id: to, steps: result.steps + 1 };
+      if (!more) return;
     }
-  } finally {
-    lockClient.release();
-  }
+  });
+  return result;
 }
 
 const holder = globalThis as unknown as { __gatewayRollups?: { timer?: NodeJS.Timeout; running?: Promise<RunResult> } };
@@ -161,12 +157,11 @@ export function runRollups(force: boolean): Promise<RunResult> {
   return p;
 }
 
-/** The timer of this node (server.ts): every TICK_MS, a run if DataExportEnabled and due. */
+/** The timer of this node (server.ts): every TICK_MS, a run if one is due. */
 export function startRollupJob(): void {
   const j = job();
   if (j.timer) return;
   const tick = () => {
-    if (!getBool("DataExportEnabled")) return;
     runRollups(false).catch((err) => console.error("[rollups] run failed, will retry:", describeError(err)));
   };
   j.timer = setInterval(tick, TICK_MS);

@@ -10,7 +10,8 @@ import type { UserCtx } from "@/lib/ctx";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { pgPool } from "@/lib/db/raw";
 import { asBig, isSqlite, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, txAll, txRun } from "@/lib/rollups/store";
-import { pgSafeMaxId, ROLLUP_LOCK_ID, SUMMARIZE_RANGE } from "@/lib/rollups/job";
+import { pgSafeMaxId, SUMMARIZE_RANGE } from "@/lib/rollups/job";
+import { LOCK_IDS } from "@/lib/db/lease";
 import { HOUR } from "@/lib/rollups/usage";
 
 const KEYS = '"hour", "user_id", "username", "model_name"';
@@ -88,7 +89,7 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
   }
   const max = await pgSafeMaxId();
   const out = await pgStep("read committed", async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [ROLLUP_LOCK_ID]); // no job step meanwhile
+    await client.query("SELECT pg_advisory_xact_lock($1)", [LOCK_IDS.rollups]); // no job run meanwhile (without Redis, a run holds this lock)
     await client.query('SELECT "last_log_id" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE');
     await pgRun(client, 'DELETE FROM "log_rollups"');
     await pgRun(client, 'DELETE FROM "log_model_rollups"');
