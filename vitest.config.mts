@@ -10,7 +10,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true, alias: { "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)) } },
   test: {
     // Integration files mostly wait on their own server process: three at a time keep both
-    // cores busy (the browser files run one at a time, after the rest).
+    // cores busy. The browser files run after them (their own group), two at a time.
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },
@@ -41,7 +41,8 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           testTimeout: 180_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

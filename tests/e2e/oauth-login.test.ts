@@ -142,7 +142,8 @@ describe("sign-in flows", () => {
       .getByRole("status")
       .filter({ hasText: locale === "zh" ? "登录状态无效" : "sign-in state is invalid" })
       .waitFor();
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 50);
+    // a second ahead: the pause must still be in the future when it arrives on a loaded machine
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
     expect(new URL(page.url()).pathname).toBe("/oauth/github");
     await shoot(page, locale, "oauth-callback-failed");
     await page.clock.runFor(3500);

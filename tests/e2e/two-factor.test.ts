@@ -144,9 +144,12 @@ describe.each(["zh", "en"] as Locale[])("two-factor authentication and passkeys 
       await expect.poll(() => page.getByLabel(m.me.account.tokenLabel).inputValue()).toMatch(/^[A-Za-z0-9]{32}$/);
 
       // Signed out: the password, then the code (the setup's step is used, so the next one).
+      // off the console page first: its own requests, refused once the cookies are gone, would
+      // send it to /login by themselves and abort this test's navigation
+      await page.evaluate(() => localStorage.removeItem("user"));
+      await page.goto("about:blank");
       await ctx.clearCookies();
       await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: site }]);
-      await page.evaluate(() => localStorage.removeItem("user"));
       await page.goto(`${site}/login`);
       await page.getByLabel(m.login.username).fill(user.username);
       await page.getByLabel(m.login.password, { exact: true }).fill(user.password);
@@ -166,9 +169,12 @@ describe.each(["zh", "en"] as Locale[])("two-factor authentication and passkeys 
       expect((await ctx.cookies(site)).some((c) => c.name === "session")).toBe(true);
 
       // Signed out again: the passkey alone signs in.
+      // off the console page first: its own requests, refused once the cookies are gone, would
+      // send it to /login by themselves and abort this test's navigation
+      await page.evaluate(() => localStorage.removeItem("user"));
+      await page.goto("about:blank");
       await ctx.clearCookies();
       await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: site }]);
-      await page.evaluate(() => localStorage.removeItem("user"));
       await page.goto(`${site}/login`);
       await page.getByRole("button", { name: t.passkeyLogin }).click();
       await page.waitForURL((u) => u.pathname === "/app/tokens");
