@@ -279,19 +279,30 @@ async function benchDb(kind) {
     const rows = await (async () => {
       if (kind === "sqlite") {
         const d = new Database(url.replace(/^file:/, ""), { readonly: true });
-        const v = d.prepare('SELECT (SELECT COUNT(*) FROM "log_rollups") AS n, (SELECT COUNT(*) FROM "log_model_rollups") AS m').get();
+        const v = d
+          .prepare(
+            'SELECT (SELECT COUNT(*) FROM "log_rollups") AS n, (SELECT COUNT(*) FROM "log_model_rollups") AS m, (SELECT COUNT(*) FROM "log_user_day_rollups") AS d',
+          )
+          .get();
         d.close();
         return v;
       }
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      const v = (await c.query('SELECT (SELECT COUNT(*) FROM "log_rollups") AS n, (SELECT COUNT(*) FROM "log_model_rollups") AS m')).rows[0];
+      const v = (
+        await c.query(
+          'SELECT (SELECT COUNT(*) FROM "log_rollups") AS n, (SELECT COUNT(*) FROM "log_model_rollups") AS m, (SELECT COUNT(*) FROM "log_user_day_rollups") AS d',
+        )
+      ).rows[0];
       await c.end();
       return v;
     })();
     result.rollup_rows = Number(rows.n);
     result.model_rollup_rows = Number(rows.m);
-    console.log(`  rollup rows: ${result.rollup_rows.toLocaleString()} per user, ${result.model_rollup_rows.toLocaleString()} per model`);
+    result.user_day_rollup_rows = Number(rows.d);
+    console.log(
+      `  rollup rows: ${result.rollup_rows.toLocaleString()} per user, ${result.model_rollup_rows.toLocaleString()} per model, ${result.user_day_rollup_rows.toLocaleString()} per user and day`,
+    );
     await s.stop();
   } finally {
     if (!KEEP) {

@@ -1,9 +1,10 @@
 // The rollup job (docs/dashboard.md, "Keeping the rollups exact"): folds the consumption logs
-// written since the last run into log_rollups (per user and model) and log_model_rollups (per
-// model, all users together), by a watermark over log ids.
+// written since the last run into log_rollups (per hour, user and model), log_model_rollups
+// (per hour and model, all users together) and log_user_day_rollups (per day and user), by a
+// watermark over log ids.
 //
-// Each step takes the logs with last_log_id < id <= to, adds their sums to their hours' rows
-// and moves last_log_id to `to`, all in one transaction: log_rollups and log_model_rollups are
+// Each step takes the logs with last_log_id < id <= to, adds their sums to their hours' and
+// days' rows and moves last_log_id to `to`, all in one transaction: the three tables are
 // always exactly the sums of the consumption logs with id <= last_log_id. A log the relay's batched writer
 // inserts late (created_at in an hour already summed) has a larger id than every row
 // summed before it, so the next run adds it to its hour. What the watermark needs is that no
@@ -24,6 +25,7 @@ import { pgPool } from "@/lib/db/raw";
 import { withClusterLease } from "@/lib/db/lease";
 import { asBig, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { LOG_TYPE } from "@/lib/logs/writer";
+import { DAY } from "@/lib/rollups/usage";
 
 /** Log ids summed per step: a step on SQLite holds the event loop for a few ms. */
 export const STEP_IDS = 20_000;
@@ -60,6 +62,21 @@ ON CONFLICT (${MODEL_KEYS}) DO UPDATE SET "count" = "log_model_rollups"."count" 
   "completion_tokens" = "log_model_rollups"."completion_tokens" + excluded."completion_tokens",
   "quota" = "log_model_rollups"."quota" + excluded."quota"`;
 
+const DAY_KEYS = '"day", "user_id", "username"';
+
+/**
+ * The same logs added to log_user_day_rollups (per UTC day, user and username): the top
+ * users of all users read whole days from it (docs/dashboard.md, "Reading").
+ */
+export const SUMMARIZE_USER_DAYS_RANGE = `INSERT INTO "log_user_day_rollups" (${DAY_KEYS}, ${SUMS})
+SELECT "created_at" - ("created_at" % ${DAY}), "user_id", "username", COUNT(*), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "logs" WHERE "id" > ? AND "id" <= ? AND +"type" = ${LOG_TYPE.consume}
+GROUP BY "created_at" - ("created_at" % ${DAY}), "user_id", "username"
+ON CONFLICT (${DAY_KEYS}) DO UPDATE SET "count" = "log_user_day_rollups"."count" + excluded."count",
+  "prompt_tokens" = "log_user_day_rollups"."prompt_tokens" + excluded."prompt_tokens",
+  "completion_tokens" = "log_user_day_rollups"."completion_tokens" + excluded."completion_tokens",
+  "quota" = "log_user_day_rollups"."quota" + excluded."quota"`;
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export type RunResult = { ran: boolean; last_log_id: number; steps: number };
@@ -90,6 +107,7 @@ async function runSqlite(force: boolean): Promise<RunResult> {
       if (to > w) {
         sqliteRun(conn, SUMMARIZE_RANGE, [w, to]);
         sqliteRun(conn, SUMMARIZE_MODELS_RANGE, [w, to]);
+        sqliteRun(conn, SUMMARIZE_USER_DAYS_RANGE, [w, to]);
       }
       sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
       last = Math.max(w, to);
@@ -129,6 +147,7 @@ async function runPostgres(force: boolean): Promise<RunResult> {
         if (to > w) {
           await pgRun(client, SUMMARIZE_RANGE, [w, to]);
           await pgRun(client, SUMMARIZE_MODELS_RANGE, [w, to]);
+          await pgRun(client, SUMMARIZE_USER_DAYS_RANGE, [w, to]);
         }
         await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
         return { to: Math.max(w, to), more: to < max };

@@ -1,4 +1,5 @@
-// Keeping the rollups equal to the logs when logs are deleted or rewritten (docs/dashboard.md):
+// Keeping the rollups (log_rollups, log_model_rollups, log_user_day_rollups) equal to the logs
+// when logs are deleted or rewritten (docs/dashboard.md):
 // the log clean-up and an account's erasure change the logs and the rollups in one
 // transaction, with the state row locked so that a job step cannot interleave, and the
 // rebuild (`npm run rollups:rebuild`) writes every row afresh.
@@ -12,7 +13,7 @@ import { pgPool } from "@/lib/db/raw";
 import { asBig, isSqlite, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, txAll, txRun } from "@/lib/rollups/store";
 import { pgSafeMaxId, SUMMARIZE_RANGE } from "@/lib/rollups/job";
 import { LOCK_IDS } from "@/lib/db/lease";
-import { HOUR } from "@/lib/rollups/usage";
+import { DAY, HOUR } from "@/lib/rollups/usage";
 
 const KEYS = '"hour", "user_id", "username", "model_name"';
 const SUMS = '"count", "prompt_tokens", "completion_tokens", "quota"';
@@ -29,6 +30,15 @@ const MODEL_GROUP = ' GROUP BY "created_at" - ("created_at" % 3600), "model_name
 const MODELS_FROM_USERS = `INSERT INTO "log_model_rollups" ("hour", "model_name", ${SUMS})
 SELECT "hour", "model_name", SUM("count"), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
 FROM "log_rollups" GROUP BY "hour", "model_name"`;
+// log_user_day_rollups from log_rollups: the same logs, summed again per UTC day, user and
+// username from a table already grouped by hour (a day is 24 whole hours). Written in full
+// by the rebuild; the clean-up and an account's deletion add a WHERE (their transaction has
+// already made the log_rollups rows it reads equal to the logs).
+const DAYS_FROM_HOURS_SELECT = `INSERT INTO "log_user_day_rollups" ("day", "user_id", "username", ${SUMS})
+SELECT "hour" - ("hour" % ${DAY}), "user_id", "username", SUM("count"), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "log_rollups"`;
+const DAYS_GROUP = ` GROUP BY "hour" - ("hour" % ${DAY}), "user_id", "username"`;
+const DAYS_FROM_HOURS = DAYS_FROM_HOURS_SELECT + DAYS_GROUP;
 
 // The watermark, with the state row locked until the transaction ends (PostgreSQL; a SQLite
 // transaction holds the whole database).
@@ -38,12 +48,14 @@ async function lockedWatermark(tx: Tx): Promise<number> {
 }
 
 // DELETE /api/log/?target_timestamp=: the logs created before the target go, and with them
-// the rollup rows of the hours they filled; the hour the target cuts is summed again from the
-// logs that stay.
+// the rollup rows of the hours and days they filled; the hour the target cuts is summed again
+// from the logs that stay, and the day it cuts from that day's hourly rows (made exact just
+// before, in the same transaction).
 export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; input: number | undefined }): Promise<number> {
   if (!isAdmin(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");
   if (!target || target <= 0) throw new AppError("INVALID_INPUT", "log_target_required");
   const cut = Math.floor(target / HOUR) * HOUR;
+  const dayCut = Math.floor(target / DAY) * DAY;
   return db().$transaction(
     async (tx) => {
       const w = await lockedWatermark(tx);
@@ -56,6 +68,14 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
         await txRun(tx, SUMMARIZE_SELECT + '"created_at" >= ? AND "created_at" < ?' + GROUP, [w, cut, cut + HOUR]);
         await txRun(tx, MODEL_SUMMARIZE_SELECT + '"created_at" >= ? AND "created_at" < ?' + MODEL_GROUP, [w, cut, cut + HOUR]);
       }
+      // the days: those wholly before the target go; the day it cuts (which may hold hours
+      // before and after the cut hour) is summed again from its log_rollups rows, which are
+      // now the logs that stay (hours before `cut` deleted, the cut hour summed again)
+      await txRun(tx, 'DELETE FROM "log_user_day_rollups" WHERE "day" < ?', [dayCut]);
+      if (dayCut < target) {
+        await txRun(tx, 'DELETE FROM "log_user_day_rollups" WHERE "day" = ?', [dayCut]);
+        await txRun(tx, DAYS_FROM_HOURS_SELECT + ' WHERE "hour" >= ? AND "hour" < ?' + DAYS_GROUP, [dayCut, dayCut + DAY]);
+      }
       return n;
     },
     { maxWait: 30_000, timeout: 30 * 60_000 },
@@ -63,17 +83,20 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
 }
 
 // An erased account's logs take a new username (lib/users/erase-account.ts): its rollup rows
-// are summed again from its logs, inside the same transaction. log_model_rollups holds no
-// user: its hours, models and sums do not change.
+// are summed again from its logs, inside the same transaction, and its daily rows from its
+// hourly ones just written. log_model_rollups holds no user: its hours, models and sums do
+// not change.
 export async function resummarizeUser(tx: Tx, userId: number): Promise<void> {
   const w = await lockedWatermark(tx);
   await txRun(tx, 'DELETE FROM "log_rollups" WHERE "user_id" = ?', [userId]);
   await txRun(tx, SUMMARIZE_SELECT + '"user_id" = ?' + GROUP, [w, userId]);
+  await txRun(tx, 'DELETE FROM "log_user_day_rollups" WHERE "user_id" = ?', [userId]);
+  await txRun(tx, DAYS_FROM_HOURS_SELECT + ' WHERE "user_id" = ?' + DAYS_GROUP, [userId]);
 }
 
 /**
- * Rebuilds log_rollups from the logs, and log_model_rollups from it, in one transaction;
- * answers the watermark and the per-user rows written.
+ * Rebuilds log_rollups from the logs, and log_model_rollups and log_user_day_rollups from it,
+ * in one transaction; answers the watermark and the per-user hourly rows written.
  */
 export async function rebuildRollups(): Promise<{ last_log_id: number; rows: number }> {
   if (isSqlite()) {
@@ -81,8 +104,10 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
       const max = Number(asBig(sqliteAll(conn, 'SELECT MAX("id") AS "m" FROM "logs"')[0]?.m));
       sqliteRun(conn, 'DELETE FROM "log_rollups"');
       sqliteRun(conn, 'DELETE FROM "log_model_rollups"');
+      sqliteRun(conn, 'DELETE FROM "log_user_day_rollups"');
       const rows = sqliteRun(conn, SUMMARIZE_RANGE, [0, max]);
       sqliteRun(conn, MODELS_FROM_USERS);
+      sqliteRun(conn, DAYS_FROM_HOURS);
       sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, Math.floor(Date.now() / 1000)]);
       return { last_log_id: max, rows };
     });
@@ -93,12 +118,14 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
     await client.query('SELECT "last_log_id" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE');
     await pgRun(client, 'DELETE FROM "log_rollups"');
     await pgRun(client, 'DELETE FROM "log_model_rollups"');
+    await pgRun(client, 'DELETE FROM "log_user_day_rollups"');
     const rows = await pgRun(client, SUMMARIZE_RANGE, [0, max]);
     await pgRun(client, MODELS_FROM_USERS);
+    await pgRun(client, DAYS_FROM_HOURS);
     await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, Math.floor(Date.now() / 1000)]);
     return { last_log_id: max, rows };
   });
   // every row was rewritten: fresh statistics for the planner now, not when autovacuum gets to it
-  await pgPool().query('ANALYZE "log_rollups", "log_model_rollups"');
+  await pgPool().query('ANALYZE "log_rollups", "log_model_rollups", "log_user_day_rollups"');
   return out;
 }

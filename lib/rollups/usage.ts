@@ -3,7 +3,9 @@
 //   - whole hours inside the range: log_model_rollups when no user is named, else log_rollups
 //     (either sums the logs with id <= last_log_id), plus the
 //     logs of those hours with a larger id (written since the job last ran, or late);
-//   - the partial hours at the edges of the range: the logs themselves.
+//   - the partial hours at the edges of the range: the logs themselves;
+//   - the top users of all users (totalsByUser without a filter): the whole UTC days of the
+//     range from log_user_day_rollups, the hours around them from log_rollups.
 // Everything is read in one snapshot (consistentRead), so a job step committing meanwhile
 // cannot make a log count twice or not at all. The filters the rollups hold are the user (id
 // or the logs' username) and the model name (a substring, as the usage-log filter matches).
@@ -13,6 +15,8 @@ import { asBig, consistentRead, isSqlite, type Param, type Row, type Stmt } from
 import { LOG_TYPE } from "@/lib/logs/writer";
 
 export const HOUR = 3600;
+/** A UTC day: log_user_day_rollups keys its rows by multiples of it. */
+export const DAY = 86_400;
 
 export type UsageFilter = { userId?: number; username?: string; model?: string };
 /** Inclusive bounds in unix seconds; absent: unbounded. */
@@ -148,16 +152,32 @@ function hourBounds(start: number, end: number) {
 const HOUR_OF = '("created_at" - ("created_at" % 3600))';
 
 type Keys = { select: string; group: string };
+/** Rows of a rollup table whose `col` ("hour" or "day") is within lo..hi (inclusive). */
+type Span = { table: string; col: string; lo: number; hi: number };
 
-async function grouped(f: UsageFilter, start: number, end: number, rollupKeys: Keys, logKeys: Keys, table: string): Promise<Row[]> {
+// The rollup rows of hours from..to (inclusive), plus the logs of those hours past the
+// watermark; `spans` says which rollup table answers which hours (by default `table`, all of
+// them), and must cover each hour once.
+async function grouped(
+  f: UsageFilter,
+  start: number,
+  end: number,
+  rollupKeys: Keys,
+  logKeys: Keys,
+  table: string,
+  spans: (from: number, to: number) => Span[] = (from, to) => [{ table, col: '"hour"', lo: from, hi: to }],
+): Promise<Row[]> {
   const { from, to } = hourBounds(start, end);
   if (from > to) return [];
   const [, ...parts] = await consistentRead(HEAD, (head) => {
     const { w, m } = watermark(head);
-    const ru = filterWhere(f, (c) => c);
-    ru.sql.push('"hour" >= ?', '"hour" <= ?');
-    ru.params.push(from, to);
-    const out: Stmt[] = [{ sql: `SELECT ${rollupKeys.select}, ${ROLLUP_SUMS} FROM ${table} WHERE ${AND(ru)} GROUP BY ${rollupKeys.group}`, params: ru.params }];
+    const out: Stmt[] = [];
+    for (const s of spans(from, to)) {
+      const ru = filterWhere(f, (c) => c);
+      ru.sql.push(`${s.col} >= ?`, `${s.col} <= ?`);
+      ru.params.push(s.lo, s.hi);
+      out.push({ sql: `SELECT ${rollupKeys.select}, ${ROLLUP_SUMS} FROM ${s.table} WHERE ${AND(ru)} GROUP BY ${rollupKeys.group}`, params: ru.params });
+    }
     if (m > w) {
       const tail = logsWhere(f, from, to + HOUR, false, m - w <= TAIL_BY_ID);
       out.push({
@@ -192,10 +212,29 @@ export async function hourlyByModel(f: UsageFilter, start: number, end: number):
   return [...byKey.values()].sort((a, b) => a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0));
 }
 
-/** Totals per user over hours start..end, largest quota first. */
+// Hours from..to (inclusive) read by day where they can be: the whole UTC days among them from
+// log_user_day_rollups, the hours before the first and after the last whole day from
+// log_rollups (at most 23 at each end). Each hour is in exactly one span.
+export function daySpans(from: number, to: number): Span[] {
+  const firstDay = Math.ceil(from / DAY) * DAY; // the first whole day's start
+  const endDay = Math.floor((to + HOUR) / DAY) * DAY; // the end of the last whole day
+  if (firstDay >= endDay) return [{ table: '"log_rollups"', col: '"hour"', lo: from, hi: to }];
+  const out: Span[] = [];
+  if (from < firstDay) out.push({ table: '"log_rollups"', col: '"hour"', lo: from, hi: firstDay - HOUR });
+  out.push({ table: '"log_user_day_rollups"', col: '"day"', lo: firstDay, hi: endDay - DAY });
+  if (endDay <= to) out.push({ table: '"log_rollups"', col: '"hour"', lo: endDay, hi: to });
+  return out;
+}
+
+/**
+ * Totals per user over hours start..end, largest quota first. Without a filter (the top users
+ * of all users) the whole days are read from log_user_day_rollups, a row per user and day;
+ * with one, log_rollups holds few rows for it.
+ */
 export async function totalsByUser(f: UsageFilter, start: number, end: number): Promise<UserRow[]> {
   const keys = { select: '"user_id" AS "u", "username" AS "n"', group: '"user_id", "username"' };
-  const rows = await grouped(f, start, end, keys, keys, rollupTable(f, true));
+  const unfiltered = f.userId === undefined && f.username === undefined && f.model === undefined;
+  const rows = await grouped(f, start, end, keys, keys, rollupTable(f, true), unfiltered ? daySpans : undefined);
   const byKey = new Map<string, UserRow>();
   for (const r of rows) {
     const u = Number(asBig(r.u));

@@ -5,7 +5,10 @@
 //     hour, and grouped into days and weeks (the page's arithmetic) bucket by bucket;
 //   - the same before the job ran (all from the logs), after it (rollups), and after logs
 //     written late into hours already summed;
-//   - the rollups equal a GROUP BY of the logs, and `npm run rollups:rebuild` writes the same rows;
+//   - the rollups (per hour, user and model; per hour and model; per day and user) equal a
+//     GROUP BY of the logs, and `npm run rollups:rebuild` writes the same rows;
+//   - the top users of all users (whole days from the daily rollups, the hours around them
+//     from the hourly ones) equal the logs' sums, for ranges cutting days at both ends;
 //   - /api/log/stat and /api/log/self/stat equal the logs' sums under every filter they take;
 //   - the log clean-up and an account's deletion keep the rollups equal to the logs;
 //   - validation, the role checks, and the option switch.
@@ -190,7 +193,8 @@ async function checkUser(user: { id: number; client: ApiClient }, start: number,
   }
 }
 
-// Both rollup tables, row by row: log_rollups ("u|" rows) and log_model_rollups ("m|" rows).
+// The rollup tables, row by row: log_rollups ("u|" rows), log_model_rollups ("m|" rows) and
+// log_user_day_rollups ("d|" rows).
 async function rollupRows(): Promise<string[]> {
   const rows = await queryDb<Record<string, unknown>>(
     server,
@@ -200,9 +204,14 @@ async function rollupRows(): Promise<string[]> {
     server,
     "SELECT hour, model_name, count, prompt_tokens, completion_tokens, quota FROM log_model_rollups ORDER BY hour, model_name",
   );
+  const days = await queryDb<Record<string, unknown>>(
+    server,
+    "SELECT day, user_id, username, count, prompt_tokens, completion_tokens, quota FROM log_user_day_rollups ORDER BY day, user_id, username",
+  );
   return [
     ...rows.map((r) => ["u", r.hour, r.user_id, r.username, r.model_name, r.count, r.prompt_tokens, r.completion_tokens, r.quota].map(String).join("|")),
     ...models.map((r) => ["m", r.hour, r.model_name, r.count, r.prompt_tokens, r.completion_tokens, r.quota].map(String).join("|")),
+    ...days.map((r) => ["d", r.day, r.user_id, r.username, r.count, r.prompt_tokens, r.completion_tokens, r.quota].map(String).join("|")),
   ];
 }
 
@@ -221,10 +230,57 @@ async function groupedLogs(): Promise<string[]> {
      FROM logs WHERE type = 2 AND id <= $1 GROUP BY hour, model_name ORDER BY hour, model_name`,
     [num(w)],
   );
+  const days = await queryDb<Record<string, unknown>>(
+    server,
+    `SELECT created_at - (created_at % 86400) AS day, user_id, username, COUNT(*) AS count, SUM(prompt_tokens) AS p, SUM(completion_tokens) AS cp, SUM(quota) AS q
+     FROM logs WHERE type = 2 AND id <= $1 GROUP BY day, user_id, username ORDER BY day, user_id, username`,
+    [num(w)],
+  );
   return [
     ...rows.map((r) => ["u", r.hour, r.user_id, r.username, r.model_name, r.count, r.p, r.cp, r.q].map(String).join("|")),
     ...models.map((r) => ["m", r.hour, r.model_name, r.count, r.p, r.cp, r.q].map(String).join("|")),
+    ...days.map((r) => ["d", r.day, r.user_id, r.username, r.count, r.p, r.cp, r.q].map(String).join("|")),
   ];
+}
+
+type TopUser = { user_id: number; username: string; count: number; token_used: number; quota: number };
+
+// Ranges for the top users: partial days (and partial hours) at both ends, whole days only,
+// no whole day, and up to now. `day0` is the first UTC midnight after base.
+function topRanges(): [number, number][] {
+  const day0 = Math.ceil(base / DAY) * DAY;
+  return [
+    [day0 + 2 * DAY - 5 * HOUR + 17, day0 + 9 * DAY + 7 * HOUR + 100],
+    [day0 + 5 * DAY + 23 * HOUR, day0 + 7 * DAY],
+    [day0 + DAY, day0 + 5 * DAY - 1],
+    [day0 + 3 * DAY + 2 * HOUR, day0 + 3 * DAY + 20 * HOUR],
+    [base + 1234, now],
+  ];
+}
+
+// The top users of all users (GET /api/data/summary) equal the logs grouped by user over the
+// hours the range holds (an hour counts when it starts within the range).
+async function checkTopUsers(): Promise<void> {
+  let seen = 0;
+  for (const [start, end] of topRanges()) {
+    const from = Math.ceil(start / HOUR) * HOUR;
+    const to = Math.floor(end / HOUR) * HOUR + HOUR;
+    const rows = await queryDb<Record<string, unknown>>(
+      server,
+      `SELECT user_id, username, COUNT(*) AS c, SUM(quota) AS q, SUM(prompt_tokens) + SUM(completion_tokens) AS t
+       FROM logs WHERE type = 2 AND created_at >= $1 AND created_at < $2 GROUP BY user_id, username`,
+      [from, to],
+    );
+    const want: TopUser[] = rows
+      .map((r) => ({ user_id: num(r.user_id), username: String(r.username), count: num(r.c), token_used: num(r.t), quota: num(r.q) }))
+      .sort((a, b) => b.quota - a.quota || b.count - a.count || a.user_id - b.user_id)
+      .slice(0, 10);
+    seen += want.length;
+    const r = await root.get<{ top_users: TopUser[] }>(`/api/data/summary?start_timestamp=${start}&end_timestamp=${end}`);
+    expect(r.success, r.message).toBe(true);
+    expect({ start, end, top: r.data.top_users }).toEqual({ start, end, top: want });
+  }
+  expect(seen).toBeGreaterThan(0);
 }
 
 function rebuild(): Promise<{ code: number; out: string }> {
@@ -287,12 +343,14 @@ describe("the dashboard's calls", { timeout: 300_000 }, () => {
     // as if the job had never run, and not due for an hour: everything is read from the logs
     await execDb(server, "DELETE FROM log_rollups");
     await execDb(server, "DELETE FROM log_model_rollups");
+    await execDb(server, "DELETE FROM log_user_day_rollups");
     await execDb(server, "UPDATE log_rollup_state SET last_log_id = 0, last_run_at = $1 WHERE id = 1", [Math.floor(Date.now() / 1000) + 3600]);
     const st = await root.get<{ last_log_id: number; max_log_id: number }>("/api/data/state");
     expect(st.data.last_log_id).toBe(0);
     expect(st.data.max_log_id).toBeGreaterThan(3000);
     await checkUser(alice, base + 1234, now);
     await checkUser(bob, base + 5 * DAY + 17, base + 16 * DAY + 3599);
+    await checkTopUsers();
   });
 
   it("answer the same from the rollups, and the rollups are the logs grouped by hour", async () => {
@@ -301,8 +359,10 @@ describe("the dashboard's calls", { timeout: 300_000 }, () => {
     expect(await rollupRows()).toEqual(await groupedLogs());
     expect((await rollupRows()).length).toBeGreaterThan(100);
     expect((await rollupRows()).filter((r) => r.startsWith("m|")).length).toBeGreaterThan(50);
+    expect((await rollupRows()).filter((r) => r.startsWith("d|")).length).toBeGreaterThan(30);
     await checkUser(alice, base + 1234, now);
     await checkUser(bob, base, now);
+    await checkTopUsers();
   });
 
   it("count logs written late into hours already summed, before and after the next run", async () => {
@@ -310,9 +370,38 @@ describe("the dashboard's calls", { timeout: 300_000 }, () => {
     await insertLogs(fixtures(2, base + 2 * DAY, 3 * DAY, 300));
     await checkUser(alice, base, now);
     await checkUser(bob, base + DAY, base + 9 * DAY);
+    await checkTopUsers();
     await refresh();
     expect(await rollupRows()).toEqual(await groupedLogs());
     await checkUser(alice, base, now);
+    await checkTopUsers();
+  });
+
+  it("read the top users' whole days from the daily rollups and the days cut by the range from the hourly ones", async () => {
+    // a day row changed by hand shows in the top users when its day is whole in the range,
+    // and not when the range cuts it (its hours are read from log_rollups)
+    const [[start, end]] = topRanges();
+    const inner = Math.ceil(start / DAY) * DAY + DAY;
+    const edge = Math.floor(start / DAY) * DAY;
+    const top = async () =>
+      new Map(
+        (await root.get<{ top_users: TopUser[] }>(`/api/data/summary?start_timestamp=${start}&end_timestamp=${end}`)).data.top_users.map((u) => [
+          u.user_id,
+          u.quota,
+        ]),
+      );
+    const before = await top();
+    try {
+      await execDb(server, "UPDATE log_user_day_rollups SET quota = quota + 1000000 WHERE day = $1 AND user_id = $2", [inner, alice.id]);
+      await execDb(server, "UPDATE log_user_day_rollups SET quota = quota + 1000000 WHERE day = $1 AND user_id = $2", [edge, bob.id]);
+      const after = await top();
+      expect(after.get(alice.id)).toBe(before.get(alice.id)! + 1_000_000);
+      expect(after.get(bob.id)).toBe(before.get(bob.id));
+    } finally {
+      await execDb(server, "UPDATE log_user_day_rollups SET quota = quota - 1000000 WHERE day = $1 AND user_id = $2", [inner, alice.id]);
+      await execDb(server, "UPDATE log_user_day_rollups SET quota = quota - 1000000 WHERE day = $1 AND user_id = $2", [edge, bob.id]);
+    }
+    expect(await rollupRows()).toEqual(await groupedLogs());
   });
 
   it("admins read all users summed per hour and model, or one username, and the top users", async () => {
@@ -498,11 +587,14 @@ describe("keeping the rollups equal to the logs", { timeout: 300_000 }, () => {
     await execDb(server, "DELETE FROM log_model_rollups WHERE hour < $1", [base + 3 * DAY]);
     await execDb(server, "UPDATE log_model_rollups SET quota = quota + 7");
     await execDb(server, "DELETE FROM log_rollups WHERE hour > $1", [base + 15 * DAY]);
+    await execDb(server, "DELETE FROM log_user_day_rollups WHERE day < $1", [base + 4 * DAY]);
+    await execDb(server, "UPDATE log_user_day_rollups SET count = count + 3");
     expect(await rollupRows()).not.toEqual(before);
     const r = await rebuild();
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/rollups rebuilt \((sqlite|postgresql)\): \d+ hourly rows/);
     expect(await rollupRows()).toEqual(before);
+    await checkTopUsers();
   });
 
   it("the log clean-up removes the rollups of the hours it empties and sums the cut hour again", async () => {
@@ -514,6 +606,7 @@ describe("keeping the rollups equal to the logs", { timeout: 300_000 }, () => {
     const r = await root.get<Stat>(`/api/log/stat?start_timestamp=${base}`);
     expect(r.data.quota).toBe((await logSums("type = 2 AND created_at >= $1", [base])).q);
     await checkUser(alice, base, now);
+    await checkTopUsers();
   });
 
   it("deleting an account renames its rows in the rollups as in the logs", async () => {
@@ -522,6 +615,9 @@ describe("keeping the rollups equal to the logs", { timeout: 300_000 }, () => {
     expect(await rollupRows()).toEqual(await groupedLogs());
     const names = await queryDb<{ username: string }>(server, "SELECT DISTINCT username FROM log_rollups WHERE user_id = $1", [bob.id]);
     expect(names.map((n) => n.username)).toEqual([`deleted-user-${bob.id}`]);
+    const dayNames = await queryDb<{ username: string }>(server, "SELECT DISTINCT username FROM log_user_day_rollups WHERE user_id = $1", [bob.id]);
+    expect(dayNames.map((n) => n.username)).toEqual([`deleted-user-${bob.id}`]);
+    await checkTopUsers();
     const { start, end } = hourRange(base, now);
     expect(await dataRows(root, `/api/data/?start_timestamp=${start}&end_timestamp=${end}&username=bob`)).toEqual([]);
   });
