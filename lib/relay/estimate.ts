@@ -5,7 +5,8 @@
 // counts 1, other non-ASCII (accented Latin, Cyrillic, emoji halves) counts 1/2; the total is
 // rounded up. Each message adds 4 tokens of framing and a prompt adds 3 for the reply's
 // priming, as OpenAI documents for its chat format; an image counts 765 tokens (a 1024x1024
-// image at high detail), since its size is not known here. It errs on the high side for
+// image at high detail), since its size is not known here; an image in an answer (Gemini's
+// image output) counts the same, never its base64 as text. It errs on the high side for
 // CJK-heavy text, which is the safe side for a reservation.
 import "server-only";
 import type { ChatRequest, EmbeddingRequest } from "@/lib/relay/types";
@@ -64,6 +65,10 @@ export class CompletionCounter {
   private q = 0;
   add(text: string): void {
     this.q += quarterTokens(text);
+  }
+  /** images the model produced: a fixed cost each, their data never read */
+  addImages(n: number): void {
+    this.q += n * PER_IMAGE * 4;
   }
   get tokens(): number {
     return Math.ceil(this.q / 4);

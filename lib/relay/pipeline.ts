@@ -22,11 +22,13 @@ import { readSse, startSse, write } from "@/lib/relay/sse";
 import { undiciTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
 import {
   RelayError,
+  eachSegment,
   emptyUsage,
   isEmbeddingRequest,
   type ChannelView,
   type ChatRequest,
   type ChatResponse,
+  type Choice,
   type EmbeddingRequest,
   type StreamEvent,
   type UpstreamError,
@@ -248,6 +250,7 @@ function completionOf(r: ChatResponse): number {
     c.add(ch.text);
     if (ch.reasoning) c.add(ch.reasoning);
     if (ch.toolCalls) for (const t of ch.toolCalls) c.add(t.name + t.arguments);
+    if (ch.images) c.addImages(ch.images.length);
   }
   return c.tokens;
 }
@@ -257,7 +260,11 @@ function responseEvents(r: ChatResponse, emit: (e: StreamEvent) => void): void {
   emit({ type: "start", id: r.id, model: r.model });
   for (const c of r.choices) {
     if (c.reasoning) emit({ type: "reasoning", index: c.index, text: c.reasoning });
-    if (c.text) emit({ type: "text", index: c.index, text: c.text });
+    eachSegment(
+      c,
+      (text) => emit({ type: "text", index: c.index, text }),
+      (img) => emit({ type: "image", index: c.index, mimeType: img.mimeType, data: img.data }),
+    );
     c.toolCalls?.forEach((t, i) => {
       emit({ type: "tool_call_start", index: c.index, callIndex: i, id: t.id, name: t.name });
       emit({ type: "tool_call_args", index: c.index, callIndex: i, args: t.arguments });
@@ -330,7 +337,7 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
       clientRes.end(body);
     }
     const outcome: ForwardOutcome = { ok: true, status: 200, usage, usageEstimated, firstByteSentToClient: true, frtMs, retryable: false };
-    if (opts.captureOutput) outcome.output = loggedText(parsed.choices[0]?.text ?? "").slice(0, opts.captureOutput);
+    if (opts.captureOutput) outcome.output = loggedText(parsed.choices[0]).slice(0, opts.captureOutput);
     return outcome;
   }
 
@@ -371,8 +378,12 @@ async function streamChat(
       case "reasoning":
         if (!e.text) return; // an empty delta is no content: it must not commit the answer
         counter.add(e.text);
-        // an image (Gemini's image output, one whole event) is logged as [image], never its data
-        if (capture && e.type === "text" && e.index === 0 && output.length < capture) output += e.text.startsWith(IMAGE_MARK) ? "[image]" : e.text;
+        if (capture && e.type === "text" && e.index === 0 && output.length < capture) output += e.text;
+        break;
+      case "image":
+        // counted as an image, not as text; logged as a placeholder, never its data
+        counter.addImages(1);
+        if (capture && e.index === 0 && output.length < capture) output += IMAGE_LOGGED;
         break;
       case "tool_call_start":
         counter.add(e.name);
@@ -473,11 +484,20 @@ async function streamChat(
   return outcome;
 }
 
-// Gemini's image output reaches clients as a Markdown image with a data URL (providers/gemini.ts,
-// imageText); the content log (LogChatContentEnabled) keeps "[image]" in its place.
-const IMAGE_MARK = "![image](data:";
-const IMAGE_MARKDOWN = /!\[image\]\(data:[^)]*\)/g;
-const loggedText = (text: string) => (text.includes(IMAGE_MARK) ? text.replace(IMAGE_MARKDOWN, "[image]") : text);
+// An image the model produced (Choice.images, the "image" stream event) stands in the content
+// log (LogChatContentEnabled) as "[image]", never as its data (docs/relay-options.md).
+const IMAGE_LOGGED = "[image]";
+function loggedText(c: Choice | undefined): string {
+  if (!c) return "";
+  if (!c.images) return c.text;
+  let out = "";
+  eachSegment(
+    c,
+    (t) => (out += t),
+    () => (out += IMAGE_LOGGED),
+  );
+  return out;
+}
 
 /** The keep-alive comment (general_setting.ping_interval_*): SSE clients ignore comment lines. */
 const PING = ": ping\n\n";

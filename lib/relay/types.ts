@@ -92,12 +92,46 @@ export interface Usage {
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
+/**
+ * An image the model produced (Gemini's image output: docs/relay-options.md,
+ * gemini.supported_imagine_models), as base64 data with its MIME type.
+ */
+export interface OutputImage {
+  mimeType: string;
+  data: string;
+}
+
 export interface Choice {
   index: number;
   text: string;
   reasoning?: string;
   toolCalls?: ToolCall[];
+  /**
+   * images the model produced, in order; each one's `offset` is the length of `text` when it
+   * came, i.e. where it stands among the text. Absent when there is none.
+   */
+  images?: (OutputImage & { offset: number })[];
   finishReason: FinishReason;
+}
+
+/**
+ * Walks a choice's answer in order: `text` for each piece of text, `image` for each image
+ * between them. A choice without images is one call of `text` (none when its text is empty).
+ */
+export function eachSegment(c: Choice, text: (t: string) => void, image: (img: OutputImage) => void): void {
+  const images = c.images;
+  if (!images) {
+    if (c.text) text(c.text);
+    return;
+  }
+  let at = 0;
+  for (const img of images) {
+    const to = Math.min(Math.max(img.offset, at), c.text.length);
+    if (to > at) text(c.text.slice(at, to));
+    image(img);
+    at = to;
+  }
+  if (at < c.text.length) text(c.text.slice(at));
 }
 
 /** One input of an embeddings call. Its text parts make one vector together (Gemini's Content). */
@@ -137,6 +171,8 @@ export type StreamEvent =
   | { type: "start"; id: string; model: string; usage?: Partial<Usage> }
   | { type: "text"; index: number; text: string }
   | { type: "reasoning"; index: number; text: string }
+  /** one whole image the model produced, at this point of the answer */
+  | { type: "image"; index: number; mimeType: string; data: string }
   | { type: "tool_call_start"; index: number; callIndex: number; id: string; name: string }
   | { type: "tool_call_args"; index: number; callIndex: number; args: string }
   | { type: "finish"; index: number; reason: FinishReason }

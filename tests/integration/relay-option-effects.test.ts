@@ -201,26 +201,66 @@ describe("gemini.*", () => {
     expect(last(geminiUp).url).toBe("/v1beta/models/gem-a-thinking:generateContent");
   });
 
-  it("gemini.supported_imagine_models ask for image output, returned to OpenAI clients as an image in the content", async () => {
+  it("gemini.supported_imagine_models ask for image output, returned to OpenAI clients as Markdown and message.images / delta.images", async () => {
     await setOptions(root, { "gemini.supported_imagine_models": JSON.stringify(["gem-img"]), LogChatContentEnabled: "true" });
+    const url = `data:image/png;base64,${MOCK_PNG}`;
+    const entry = { type: "image_url", image_url: { url } };
     const r = await openai().chat.completions.create({ model: "gem-img", messages: [{ role: "user", content: "draw a dot" }] });
     expect(last(geminiUp).json.generationConfig.responseModalities).toEqual(["TEXT", "IMAGE"]);
-    expect(r.choices[0].message.content).toContain(`![image](data:image/png;base64,${MOCK_PNG})`);
+    // the Markdown image stays in the content, where the image came (after the text)
+    expect(r.choices[0].message.content).toBe(`echo: draw a dot![image](${url})`);
+    // and the image is given as data too (a field the SDK does not type)
+    expect((r.choices[0].message as unknown as { images?: unknown }).images).toEqual([entry]);
     // the content log keeps a placeholder, never the image's data
     const whole = await waitForLog(user.client, inputOf("draw a dot"));
     expect(otherOf(whole).output_content).toBe("echo: draw a dot[image]");
     expect(whole.other).not.toContain(MOCK_PNG);
     let streamed = "";
+    const deltaImages: unknown[] = [];
     const stream = await openai().chat.completions.create({ model: "gem-img", stream: true, messages: [{ role: "user", content: "draw a dot" }] });
-    for await (const c of stream) streamed += c.choices[0]?.delta?.content ?? "";
-    expect(streamed).toContain(`data:image/png;base64,${MOCK_PNG}`);
+    for await (const c of stream) {
+      const d = c.choices[0]?.delta as { content?: string | null; images?: unknown[] } | undefined;
+      streamed += d?.content ?? "";
+      if (d?.images) deltaImages.push(...d.images);
+    }
+    expect(streamed).toBe(`echo: draw a dot![image](${url})`);
+    expect(deltaImages).toEqual([entry]);
     const streamedRow = await waitForLog(user.client, (row) => row.id !== whole.id && inputOf("draw a dot")(row));
     expect(otherOf(streamedRow).output_content).toBe("echo: draw a dot[image]");
     expect(streamedRow.other).not.toContain(MOCK_PNG);
     await setOptions(root, { LogChatContentEnabled: "false" });
-    // a model not listed is not asked for images
-    await openai().chat.completions.create({ model: "gem-a", messages: [{ role: "user", content: "hi" }] });
+    // a model not listed is not asked for images, and its answer has no images field
+    const plain = await openai().chat.completions.create({ model: "gem-a", messages: [{ role: "user", content: "hi" }] });
     expect(last(geminiUp).json.generationConfig?.responseModalities).toBeUndefined();
+    expect(plain.choices[0].message).not.toHaveProperty("images");
+  });
+
+  it("gemini.supported_imagine_models: a Gemini client gets an inlineData part, a Responses client an image_generation_call item", async () => {
+    await setOptions(root, { "gemini.supported_imagine_models": JSON.stringify(["gem-img"]) });
+    const image = { inlineData: { mimeType: "image/png", data: MOCK_PNG } };
+    const r = await gemini().models.generateContent({ model: "gem-img", contents: "draw a dot" });
+    expect(r.candidates?.[0].content?.parts).toEqual([{ text: "echo: draw a dot" }, image]);
+    const parts: unknown[] = [];
+    for await (const c of await gemini().models.generateContentStream({ model: "gem-img", contents: "draw a dot" }))
+      parts.push(...(c.candidates?.[0].content?.parts ?? []));
+    expect(parts).toContainEqual(image);
+    expect(parts.filter((p) => (p as { inlineData?: unknown }).inlineData)).toHaveLength(1);
+    const text = parts.map((p) => (p as { text?: string }).text ?? "").join("");
+    expect(text).toBe("echo: draw a dot");
+    // the image came after the text, as the upstream sent it
+    expect(parts.findIndex((p) => (p as { inlineData?: unknown }).inlineData)).toBeGreaterThan(parts.findIndex((p) => (p as { text?: string }).text));
+    // the Responses API: its own image output item, after the message
+    const resp = await openai().responses.create({ model: "gem-img", input: "draw a dot" });
+    expect(resp.output.map((o) => o.type)).toEqual(["message", "image_generation_call"]);
+    expect(resp.output[1]).toMatchObject({ type: "image_generation_call", status: "completed", result: MOCK_PNG, output_format: "png" });
+    expect(resp.output_text).toBe("echo: draw a dot");
+    const s = openai().responses.stream({ model: "gem-img", input: "draw a dot" });
+    const seen: string[] = [];
+    s.on("event", (e) => seen.push(e.type));
+    const final = await s.finalResponse();
+    expect(final.output.map((o) => o.type)).toEqual(["message", "image_generation_call"]);
+    expect(final.output[1]).toMatchObject({ status: "completed", result: MOCK_PNG });
+    expect(seen).toContain("response.image_generation_call.completed");
   });
 });
 

@@ -2,7 +2,7 @@
 import "server-only";
 import { z } from "zod";
 import type { ChatRequest, ContentPart, FinishReason, Message, ToolChoice, UpstreamError, Usage } from "@/lib/relay/types";
-import { MAX_OUTPUT_TOKENS, json, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
+import { MAX_OUTPUT_TOKENS, imageMarkdown, json, textWithImages, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
 
 const text = z.looseObject({ type: z.literal("text"), text: z.string() });
 const image = z.looseObject({
@@ -163,6 +163,10 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
     blockIndex++;
     return s + ev("content_block_start", { type: "content_block_start", index: blockIndex, content_block: block });
   };
+  const textDelta = (text: string) =>
+    start() +
+    openBlock("text", { type: "text", text: "" }) +
+    ev("content_block_delta", { type: "content_block_delta", index: blockIndex, delta: { type: "text_delta", text } });
   return {
     event(e) {
       // Anthropic has no n: only the first choice is rendered
@@ -175,11 +179,11 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
           // upstream has produced something (the caller may still retry another channel)
           return "";
         case "text":
-          return (
-            start() +
-            openBlock("text", { type: "text", text: "" }) +
-            ev("content_block_delta", { type: "content_block_delta", index: blockIndex, delta: { type: "text_delta", text: e.text } })
-          );
+          return textDelta(e.text);
+        case "image":
+          // Anthropic's assistant content has no image block: the image as Markdown text
+          // (docs/relay-options.md, gemini.supported_imagine_models)
+          return textDelta(imageMarkdown(e));
         case "reasoning":
           return (
             start() +
@@ -232,7 +236,8 @@ export const anthropicMessages: IngressFormat = {
     const c = res.choices[0];
     const content: unknown[] = [];
     if (c?.reasoning) content.push({ type: "thinking", thinking: c.reasoning, signature: "" });
-    if (c?.text) content.push({ type: "text", text: c.text });
+    const text = c ? textWithImages(c) : "";
+    if (text) content.push({ type: "text", text });
     if (c?.toolCalls) for (const t of c.toolCalls) content.push({ type: "tool_use", id: t.id, name: t.name, input: parseArgsSafe(t.arguments) });
     return json({
       id: res.id.startsWith("msg") ? res.id : "msg_" + res.id,

@@ -3,7 +3,17 @@
 // action come from the URL (parseGeminiPath), not from the body.
 import "server-only";
 import { z } from "zod";
-import type { ChatRequest, ContentPart, FinishReason, Message, ToolCall, ToolChoice, UpstreamError, Usage } from "@/lib/relay/types";
+import {
+  eachSegment,
+  type ChatRequest,
+  type ContentPart,
+  type FinishReason,
+  type Message,
+  type ToolCall,
+  type ToolChoice,
+  type UpstreamError,
+  type Usage,
+} from "@/lib/relay/types";
 import { MAX_N, MAX_OUTPUT_TOKENS, json, parseArgs, zodToRelayError, type IngressFormat, type ParseContext, type StreamRenderer } from "./types";
 import { RelayError } from "@/lib/relay/types";
 
@@ -180,6 +190,9 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
           return chunk([{ content: { role: "model", parts: [{ text: e.text }] }, index: e.index }]);
         case "reasoning":
           return chunk([{ content: { role: "model", parts: [{ text: e.text, thought: true }] }, index: e.index }]);
+        case "image":
+          // an image the model produced: an inline part, as Gemini sends it
+          return chunk([{ content: { role: "model", parts: [{ inlineData: { mimeType: e.mimeType, data: e.data } }] }, index: e.index }]);
         case "tool_call_start": {
           const list = calls.get(e.index) ?? [];
           list[e.callIndex] = { name: e.name, args: "", id: e.id };
@@ -222,7 +235,12 @@ export const gemini: IngressFormat = {
       candidates: res.choices.map((c) => {
         const parts: unknown[] = [];
         if (c.reasoning) parts.push({ text: c.reasoning, thought: true });
-        if (c.text) parts.push({ text: c.text });
+        // the text, with the model's images as inline parts where they came
+        eachSegment(
+          c,
+          (text) => parts.push({ text }),
+          (img) => parts.push({ inlineData: { mimeType: img.mimeType, data: img.data } }),
+        );
         if (c.toolCalls) for (const t of c.toolCalls) parts.push({ functionCall: { name: t.name, args: parseArgs(t.arguments) } });
         if (!parts.length) parts.push({ text: "" });
         return { content: { role: "model", parts }, finishReason: FINISH[c.finishReason], index: c.index };

@@ -2,7 +2,13 @@
 import "server-only";
 import { z } from "zod";
 import { type ChatRequest, type ContentPart, type Message, type ToolChoice, type UpstreamError } from "@/lib/relay/types";
-import { MAX_N, MAX_OUTPUT_TOKENS, json, nowSeconds, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
+import { MAX_N, MAX_OUTPUT_TOKENS, imageDataUrl, json, nowSeconds, textWithImages, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
+
+// An image the model produced goes out twice (docs/relay-options.md, gemini.supported_imagine_models):
+// as a Markdown image in `content`, which every chat client shows, and as an entry of the
+// `images` list beside it (on `message`, or on the stream chunk's `delta`) for clients that
+// read images as data.
+const imageEntry = (url: string) => ({ type: "image_url", image_url: { url } });
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 const imagePart = z.object({
@@ -157,6 +163,10 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
           return delta(e.index, { content: e.text });
         case "reasoning":
           return delta(e.index, { reasoning_content: e.text });
+        case "image": {
+          const url = imageDataUrl(e);
+          return delta(e.index, { content: `![image](${url})`, images: [imageEntry(url)] });
+        }
         case "tool_call_start":
           return delta(e.index, { tool_calls: [{ index: e.callIndex, id: e.id, type: "function", function: { name: e.name, arguments: "" } }] });
         case "tool_call_args":
@@ -187,7 +197,8 @@ export const openaiChat: IngressFormat = {
       created: res.created,
       model: req.model,
       choices: res.choices.map((c) => {
-        const message: Record<string, unknown> = { role: "assistant", content: c.text || (c.toolCalls?.length ? null : "") };
+        const message: Record<string, unknown> = { role: "assistant", content: textWithImages(c) || (c.toolCalls?.length ? null : "") };
+        if (c.images) message.images = c.images.map((img) => imageEntry(imageDataUrl(img)));
         if (c.reasoning) message.reasoning_content = c.reasoning;
         if (c.toolCalls?.length)
           message.tool_calls = c.toolCalls.map((t) => ({ id: t.id, type: "function", function: { name: t.name, arguments: t.arguments } }));

@@ -17,10 +17,12 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import {
   RelayError,
+  eachSegment,
   type ChatRequest,
   type ContentPart,
   type FinishReason,
   type Message,
+  type OutputImage,
   type ReasoningEffort,
   type ResponseFormat,
   type ToolCall,
@@ -263,6 +265,17 @@ const callItem = (id: string, c: { id: string; name: string; args: string }, sta
   arguments: c.args,
 });
 
+// An image the model produced (docs/relay-options.md, gemini.supported_imagine_models) is the
+// Responses API's own image output item, an image_generation_call with the base64 in `result`
+// and the image's format (png, jpeg, webp) taken from its MIME type.
+const imageItem = (id: string, img: OutputImage | undefined, status: string): OutputItem => ({
+  id,
+  type: "image_generation_call",
+  status,
+  result: img && status === "completed" ? img.data : null,
+  output_format: img ? img.mimeType.slice(img.mimeType.indexOf("/") + 1) : "png",
+});
+
 /** The Response object: the client's own settings echoed, as OpenAI does. */
 function responseObject(req: ChatRequest, id: string, createdAt: number, status: string, output: OutputItem[], usage: Usage | null, finish?: FinishReason) {
   const b = req.responsesBody ?? {};
@@ -301,7 +314,12 @@ function renderResponse(res: import("@/lib/relay/types").ChatResponse, req: Chat
   const c = res.choices[0];
   const output: OutputItem[] = [];
   if (c?.reasoning) output.push(reasoningItem(randomId("rs_"), c.reasoning, true));
-  if (c?.text) output.push(messageItem(randomId("msg_"), c.text, "completed"));
+  if (c)
+    eachSegment(
+      c,
+      (text) => output.push(messageItem(randomId("msg_"), text, "completed")),
+      (img) => output.push(imageItem(randomId("ig_"), img, "completed")),
+    );
   if (c?.toolCalls) for (const t of c.toolCalls) output.push(callItem(randomId("fc_"), { id: t.id, name: t.name, args: t.arguments }, "completed"));
   const finish = c?.finishReason;
   return json(responseObject(req, randomId("resp_"), nowSeconds(), statusOf(finish), output, usage, finish));
@@ -319,7 +337,14 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
   let started = false;
   let finish: FinishReason | undefined;
   // the output so far; `open` is the item still receiving deltas
-  const output: { kind: "message" | "reasoning" | "call"; id: string; text: string; call?: { id: string; name: string; args: string }; done: boolean }[] = [];
+  const output: {
+    kind: "message" | "reasoning" | "call" | "image";
+    id: string;
+    text: string;
+    call?: { id: string; name: string; args: string };
+    image?: OutputImage;
+    done: boolean;
+  }[] = [];
   let open = -1;
   const callItemIndex = new Map<number, number>();
   const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${json(Object.assign({ type, sequence_number: seq++ }, data))}\n\n`;
@@ -327,6 +352,7 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
     const it = output[i];
     if (it.kind === "message") return messageItem(it.id, it.text, it.done ? "completed" : "in_progress");
     if (it.kind === "reasoning") return reasoningItem(it.id, it.text, it.done);
+    if (it.kind === "image") return imageItem(it.id, it.image, it.done ? "completed" : "in_progress");
     return callItem(it.id, it.call!, it.done ? "completed" : "in_progress");
   };
   const start = () => {
@@ -378,6 +404,17 @@ function streamRenderer(req: ChatRequest): StreamRenderer {
           const s = openText("reasoning");
           output[open].text += e.text;
           return s + ev("response.reasoning_text.delta", { item_id: output[open].id, output_index: open, content_index: 0, delta: e.text });
+        }
+        case "image": {
+          // one whole image: its item opens and closes at once
+          const s = start() + close();
+          const it = { kind: "image" as const, id: randomId("ig_"), text: "", image: { mimeType: e.mimeType, data: e.data }, done: false };
+          output.push(it);
+          const i = output.length - 1;
+          const ref = { output_index: i, item_id: it.id };
+          const added = ev("response.output_item.added", { output_index: i, item: itemJson(i) }) + ev("response.image_generation_call.in_progress", ref);
+          it.done = true;
+          return s + added + ev("response.image_generation_call.completed", ref) + ev("response.output_item.done", { output_index: i, item: itemJson(i) });
         }
         case "tool_call_start": {
           const s = start() + close();

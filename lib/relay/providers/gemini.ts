@@ -14,6 +14,7 @@ import type {
   ContentPart,
   EmbedInput,
   FinishReason,
+  OutputImage,
   ReasoningEffort,
   ToolCall,
   Usage,
@@ -136,12 +137,12 @@ function thinkingConfig(mode: Thinking, model: string, maxTokens: number | undef
 
 const IMAGE_MODALITIES = ["TEXT", "IMAGE"];
 
-/** An image Gemini produced, as text every client can show: a Markdown image with a data URL. */
-function imageText(p: Json): string | undefined {
+/** An image Gemini produced (an inline part of an image type), else undefined (other inline data is dropped). */
+function outputImage(p: Json): OutputImage | undefined {
   const d = (p.inlineData ?? p.inline_data) as Json | undefined;
   if (!d || typeof d.data !== "string") return undefined;
-  const mime = String(d.mimeType ?? d.mime_type ?? "image/png");
-  return mime.startsWith("image/") ? `![image](data:${mime};base64,${d.data})` : undefined;
+  const mimeType = String(d.mimeType ?? d.mime_type ?? "image/png");
+  return mimeType.startsWith("image/") ? { mimeType, data: d.data } : undefined;
 }
 
 export function geminiBody(req: ChatRequest, upstreamModel: string): Json {
@@ -241,13 +242,16 @@ function parseChat(body: unknown): ChatResponse {
     let text = "";
     let reasoning = "";
     const calls: ToolCall[] = [];
+    let images: Choice["images"];
     const parts = ((c.content as Json | undefined)?.parts as Json[] | undefined) ?? [];
     for (const p of parts) {
       if (typeof p.text === "string") {
         if (p.thought) reasoning += p.text;
         else text += p.text;
       } else if (p.inlineData || p.inline_data) {
-        text += imageText(p) ?? "";
+        // an image stands where it came among the text (Choice.images)
+        const image = outputImage(p);
+        if (image) (images ??= []).push({ mimeType: image.mimeType, data: image.data, offset: text.length });
       } else if (p.functionCall) {
         const f = p.functionCall as Json;
         calls.push({ id: String(f.id ?? `call_${i}_${calls.length}`), name: String(f.name ?? ""), arguments: JSON.stringify(f.args ?? {}) });
@@ -256,6 +260,7 @@ function parseChat(body: unknown): ChatResponse {
     const ch: Choice = { index: typeof c.index === "number" ? c.index : i, text, finishReason: finish(c.finishReason, calls.length > 0) };
     if (reasoning) ch.reasoning = reasoning;
     if (calls.length) ch.toolCalls = calls;
+    if (images) ch.images = images;
     return ch;
   });
   // a prompt blocked before generation has no candidates
@@ -293,8 +298,8 @@ function streamParser(): StreamParser {
             if (typeof p.text === "string") {
               if (p.text) emit({ type: p.thought ? "reasoning" : "text", index, text: p.text });
             } else if (p.inlineData || p.inline_data) {
-              const image = imageText(p);
-              if (image) emit({ type: "text", index, text: image });
+              const image = outputImage(p);
+              if (image) emit({ type: "image", index, mimeType: image.mimeType, data: image.data });
             } else if (p.functionCall) {
               const f = p.functionCall as Json;
               const callIndex = calls.get(index) ?? 0;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formats, parseGeminiPath } from "@/lib/relay/formats";
 import { adapterFor, supportedChannelTypes } from "@/lib/relay/providers/registry";
 import { redact } from "@/lib/relay/providers/common";
-import { RelayError, type ChannelView } from "@/lib/relay/types";
+import { RelayError, type ChannelView, type StreamEvent } from "@/lib/relay/types";
 import { CompletionCounter, estimatePromptTokens, estimateTextTokens } from "@/lib/relay/estimate";
 
 const oa = (extra: object) => ({ model: "m", messages: [{ role: "user", content: "hi" }], ...extra });
@@ -211,5 +211,138 @@ describe("estimate", () => {
     const img = { ...base, messages: [{ role: "user" as const, content: [{ type: "image" as const, url: "http://x/y.png" }] }] };
     expect(estimatePromptTokens(img)).toBe(3 + 4 + 765);
     expect(estimatePromptTokens({ ...base, tools: [{ name: "f", parameters: { type: "object" } }] })).toBeGreaterThan(estimatePromptTokens(base) + 4);
+  });
+});
+
+// Gemini's image output (docs/relay-options.md, gemini.supported_imagine_models): the adapter
+// gives images as their own item, and each format renders them in its own form.
+describe("image output", () => {
+  const PNG = "iVBORw0KGgo=";
+  const URL = `data:image/png;base64,${PNG}`;
+  const gem = adapterFor(24)!;
+  const req = { model: "m", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "draw" }] }], stream: false };
+  const usage = { prompt_tokens: 5, completion_tokens: 7, cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+  const answer = () =>
+    gem.parseChat({
+      responseId: "r1",
+      modelVersion: "gm",
+      candidates: [
+        {
+          index: 0,
+          finishReason: "STOP",
+          content: {
+            role: "model",
+            parts: [
+              { text: "here " },
+              { inlineData: { mimeType: "image/png", data: PNG } },
+              { inlineData: { mimeType: "audio/wav", data: "AAAA" } },
+              { text: "done" },
+            ],
+          },
+        },
+      ],
+    });
+  const streamed = () => {
+    const events: StreamEvent[] = [];
+    const parser = gem.streamParser();
+    for (const parts of [[{ text: "here " }], [{ inlineData: { mimeType: "image/png", data: PNG } }], [{ text: "done" }]])
+      parser.parse(JSON.stringify({ responseId: "r1", candidates: [{ index: 0, content: { role: "model", parts } }] }), undefined, (e) => events.push(e));
+    return events;
+  };
+
+  it("the Gemini adapter gives an image as its own item, in its place among the text; other inline data is dropped", () => {
+    const c = answer().choices[0];
+    expect(c.text).toBe("here done");
+    expect(c.images).toEqual([{ mimeType: "image/png", data: PNG, offset: 5 }]);
+    expect(streamed().slice(1)).toEqual([
+      { type: "text", index: 0, text: "here " },
+      { type: "image", index: 0, mimeType: "image/png", data: PNG },
+      { type: "text", index: 0, text: "done" },
+    ]);
+    // an answer without images has no list
+    const plain = gem.parseChat({ candidates: [{ index: 0, content: { parts: [{ text: "hi" }] }, finishReason: "STOP" }] });
+    expect(plain.choices[0].images).toBeUndefined();
+  });
+
+  it("OpenAI chat: Markdown in the content and the image in message.images / delta.images", () => {
+    const whole = JSON.parse(formats["openai-chat"].renderResponse(answer(), req, usage));
+    expect(whole.choices[0].message.content).toBe(`here ![image](${URL})done`);
+    expect(whole.choices[0].message.images).toEqual([{ type: "image_url", image_url: { url: URL } }]);
+    const plain = JSON.parse(formats["openai-chat"].renderResponse(gem.parseChat({ candidates: [{ content: { parts: [{ text: "hi" }] } }] }), req, usage));
+    expect(plain.choices[0].message).toEqual({ role: "assistant", content: "hi" });
+    const r = formats["openai-chat"].streamRenderer({ ...req, stream: true });
+    const chunks = streamed()
+      .map((e) => r.event(e))
+      .filter(Boolean)
+      .map((s) => JSON.parse(s.slice("data: ".length)));
+    expect(chunks.map((c) => c.choices[0].delta)).toEqual([
+      { role: "assistant", content: "here " },
+      { content: `![image](${URL})`, images: [{ type: "image_url", image_url: { url: URL } }] },
+      { content: "done" },
+    ]);
+  });
+
+  it("Gemini: an inlineData part, as Gemini sends it, whole and streamed", () => {
+    const whole = JSON.parse(formats.gemini.renderResponse(answer(), req, usage));
+    expect(whole.candidates[0].content.parts).toEqual([{ text: "here " }, { inlineData: { mimeType: "image/png", data: PNG } }, { text: "done" }]);
+    const r = formats.gemini.streamRenderer({ ...req, stream: true });
+    const parts = streamed()
+      .map((e) => r.event(e))
+      .filter(Boolean)
+      .map((s) => JSON.parse(s.slice("data: ".length)).candidates[0].content.parts[0]);
+    expect(parts).toEqual([{ text: "here " }, { inlineData: { mimeType: "image/png", data: PNG } }, { text: "done" }]);
+  });
+
+  it("Anthropic: Markdown text (its assistant content has no image block)", () => {
+    const whole = JSON.parse(formats["anthropic-messages"].renderResponse(answer(), req, usage));
+    expect(whole.content).toEqual([{ type: "text", text: `here ![image](${URL})done` }]);
+    const r = formats["anthropic-messages"].streamRenderer({ ...req, stream: true });
+    const text = streamed()
+      .map((e) => r.event(e))
+      .join("")
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)))
+      .filter((d) => d.type === "content_block_delta")
+      .map((d) => d.delta.text)
+      .join("");
+    expect(text).toBe(`here ![image](${URL})done`);
+  });
+
+  it("Responses: an image_generation_call item between the message items, whole and streamed", () => {
+    const whole = JSON.parse(formats["openai-responses"].renderResponse(answer(), req, usage));
+    expect(whole.output.map((o: { type: string }) => o.type)).toEqual(["message", "image_generation_call", "message"]);
+    expect(whole.output[1]).toMatchObject({ type: "image_generation_call", status: "completed", result: PNG, output_format: "png" });
+    expect(whole.output[0].content[0].text).toBe("here ");
+    const r = formats["openai-responses"].streamRenderer({ ...req, stream: true });
+    const events = (
+      streamed()
+        .map((e) => r.event(e))
+        .join("") + r.end(usage)
+    )
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)));
+    const image = events.filter((e) => e.type.startsWith("response.image_generation_call") || e.item?.type === "image_generation_call");
+    expect(image.map((e) => e.type)).toEqual([
+      "response.output_item.added",
+      "response.image_generation_call.in_progress",
+      "response.image_generation_call.completed",
+      "response.output_item.done",
+    ]);
+    expect(image[0].item.result).toBeNull();
+    expect(image[3].item).toMatchObject({ status: "completed", result: PNG });
+    const done = events.at(-1);
+    expect(done.type).toBe("response.completed");
+    expect(done.response.output.map((o: { type: string }) => o.type)).toEqual(["message", "image_generation_call", "message"]);
+    // sequence numbers stay in order
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+  });
+
+  it("the completion estimate counts an image as an image, never its base64 as text", () => {
+    const c = new CompletionCounter();
+    c.add("done");
+    c.addImages(2);
+    expect(c.tokens).toBe(1 + 2 * 765);
   });
 });
