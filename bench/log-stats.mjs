@@ -96,9 +96,15 @@ const run = (cmd, args, env) =>
     ),
   );
 
-// The generated columns, as SQL over a row number g and three random numbers r1, r2 (0..999999)
-// and r3 (0..999): see the header for the distribution.
-function rowSql(start, heavyId, rnd) {
+// The row numbers g of `src` with three random numbers r1, r2 (0..999999) and r3 (0..999); rnd(n)
+// is the database's expression for one in 0..n-1.
+const randomsSql = (rnd, src) => `SELECT g, ${rnd(1000000)} AS r1, ${rnd(1000000)} AS r2, ${rnd(1000)} AS r3 FROM ${src}`;
+
+// The generated columns, as SQL over the relation RND (g, r1, r2, r3): see the header for the
+// distribution. RND must hold its random numbers fixed: SQLite evaluates random() again at
+// every reference to a column of a flattened subquery (user_id and username would then come
+// from different draws), so the SQLite fill reads them from a MATERIALIZED CTE.
+function rowSql(start, heavyId) {
   const x = "(r1 / 1000000.0)";
   const u = `(CASE WHEN r3 < 100 THEN ${heavyId} ELSE 1000 + CAST(2000 * ${x} * ${x} * ${x} * ${x} AS INTEGER) END)`;
   return `SELECT u AS user_id, ${start} + (g * ${SPAN}) / ${ROWS} AS created_at, CASE WHEN r2 % 100 < 95 THEN 2 ELSE 6 END AS type,
@@ -107,7 +113,7 @@ function rowSql(start, heavyId, rnd) {
       'model-' || (CASE WHEN r2 % 10 < 7 THEN u % 12 ELSE (u * 7 + r2) % 12 END) AS model_name,
       100 + r2 % 20000 AS quota, r1 % 3000 AS prompt_tokens, r2 % 800 AS completion_tokens,
       1 + r3 % 4 AS channel_id, CASE WHEN r3 % 10 = 0 THEN 'vip' ELSE 'default' END AS grp
-    FROM (SELECT g, r1, r2, r3, ${u} AS u FROM (SELECT g, ${rnd(1000000)} AS r1, ${rnd(1000000)} AS r2, ${rnd(1000)} AS r3 FROM SRC) a) b`;
+    FROM (SELECT g, r1, r2, r3, ${u} AS u FROM RND) b`;
 }
 const COLS = '"user_id", "created_at", "type", "username", "token_name", "model_name", "quota", "prompt_tokens", "completion_tokens", "channel_id", "group"';
 const SEL = "user_id, created_at, type, username, token_name, model_name, quota, prompt_tokens, completion_tokens, channel_id, grp";
@@ -123,11 +129,12 @@ async function fillSqlite(file, start, heavyId, from, to) {
   db.pragma("temp_store = MEMORY");
   const indexes = from === 1 ? db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs' AND sql IS NOT NULL").all() : [];
   for (const i of indexes) db.exec(`DROP INDEX "${i.name}"`);
-  const sql = rowSql(start, heavyId, (n) => `abs(random()) % ${n}`);
+  const sql = rowSql(start, heavyId).replace("RND", "rnd");
+  const randoms = randomsSql((n) => `abs(random()) % ${n}`, "s");
   for (let a = from; a <= to; a += CHUNK) {
     const b = Math.min(to, a + CHUNK - 1);
     db.prepare(
-      `INSERT INTO "logs" (${COLS}) WITH RECURSIVE s(g) AS (SELECT ${a} UNION ALL SELECT g + 1 FROM s WHERE g < ${b}) SELECT ${SEL} FROM (${sql.replace("SRC", "s")})`,
+      `INSERT INTO "logs" (${COLS}) WITH RECURSIVE s(g) AS (SELECT ${a} UNION ALL SELECT g + 1 FROM s WHERE g < ${b}), rnd AS MATERIALIZED (${randoms}) SELECT ${SEL} FROM (${sql})`,
     ).run();
     process.stdout.write(`\r  sqlite: ${b.toLocaleString()} rows`);
   }
@@ -155,10 +162,13 @@ async function fillPostgres(url, start, heavyId, from, to) {
       ? (await conns[0].query("SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'logs' AND indexname NOT LIKE '%_pkey'")).rows
       : [];
   for (const i of indexes) await conns[0].query(`DROP INDEX "${i.name}"`);
-  const sql = rowSql(start, heavyId, (n) => `floor(random() * ${n})::bigint`);
+  const sql = rowSql(start, heavyId);
+  const pgRnd = (n) => `floor(random() * ${n})::bigint`;
   for (let a = from; a <= to; a += CHUNK) {
     const b = Math.min(to, a + CHUNK - 1);
-    await conns[0].query(`INSERT INTO "logs" (${COLS}) SELECT ${SEL} FROM (${sql.replace("SRC", `generate_series(${a}::bigint, ${b}::bigint) AS t(g)`)}) z`);
+    await conns[0].query(
+      `INSERT INTO "logs" (${COLS}) SELECT ${SEL} FROM (${sql.replace("RND", `(${randomsSql(pgRnd, `generate_series(${a}::bigint, ${b}::bigint) AS t(g)`)}) a`)}) z`,
+    );
     process.stdout.write(`\r  postgresql: ${b.toLocaleString()} rows`);
   }
   process.stdout.write("\n");
@@ -254,6 +264,10 @@ async function benchDb(kind) {
       ["GET /api/data/ all users (30 days)", r, `/api/data/?${range(30)}`],
       ["GET /api/data/ all users (90 days)", r, `/api/data/?${range(90)}`],
       ["GET /api/data/ username (30 days)", r, `/api/data/?username=u1000&${range(30)}`],
+      // as the page asks in its day and week views: the rows summed per day of the browser's zone
+      ["GET /api/data/self per day (30 days)", b, `/api/data/self?${range(30)}&tz=Asia%2FShanghai`],
+      ["GET /api/data/self per day (90 days)", b, `/api/data/self?${range(90)}&tz=Asia%2FShanghai`],
+      ["GET /api/data/ all users per day (90 days)", r, `/api/data/?${range(90)}&tz=Asia%2FShanghai`],
       ["GET /api/data/summary all users (30 days)", r, `/api/data/summary?${range(30)}`],
     ];
     result.load.before_calls = loadavg().map((x) => +x.toFixed(2));

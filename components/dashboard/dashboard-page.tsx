@@ -57,13 +57,15 @@ export function DashboardPage() {
 
   const hours = range ? hourRange(range.start, range.end) : null;
   const qs = hours ? `start_timestamp=${hours.start}&end_timestamp=${hours.end}` : "";
+  // day and week views ask for the rows summed per day of the browser's zone (far fewer rows)
+  const rowsQs = granularity === "hour" ? qs : `${qs}&tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
   const target = scope === "user" ? username.trim() : "";
   const dataPath =
     !hours || (scope === "user" && !target)
       ? null
       : scope === "self"
-        ? `/api/data/self?${qs}`
-        : `/api/data/?${qs}${target ? `&username=${encodeURIComponent(target)}` : ""}`;
+        ? `/api/data/self?${rowsQs}`
+        : `/api/data/?${rowsQs}${target ? `&username=${encodeURIComponent(target)}` : ""}`;
   const summaryPath =
     admin && hours && scope !== "self" && (scope === "all" || target)
       ? `/api/data/summary?${qs}${target ? `&username=${encodeURIComponent(target)}` : ""}`

@@ -353,6 +353,7 @@ export const serverMessages = {
   // the data dashboard (docs/dashboard.md)
   data_export_disabled: { zh: "管理员未开启数据看板", en: "The admin has not enabled the data dashboard" },
   data_range_invalid: { zh: "结束时间不能早于开始时间", en: "The end time cannot be earlier than the start time" },
+  data_time_zone_invalid: { zh: "未知的时区", en: "Unknown time zone" },
   data_range_too_long: { zh: "时间范围不能超过 {days} 天", en: "The time range cannot exceed {days} days" },
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: { zh: "任务不存在", en: "Task not found" },

@@ -10,7 +10,7 @@ import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
 import { getBool } from "@/lib/options/store";
 import { MAX_TIMESTAMP } from "@/lib/http/params";
-import { hourlyByModel, totalsByUser, type UsageFilter } from "@/lib/rollups/usage";
+import { byLocalDay, hourlyByModel, isTimeZone, totalsByUser, type UsageFilter } from "@/lib/rollups/usage";
 import { rollupState, runRollups } from "@/lib/rollups/job";
 
 /** The longest range one call reads (hourly rows of a year and a day). */
@@ -21,6 +21,8 @@ export const dataQuery = z.object({
   start_timestamp: stamp,
   end_timestamp: stamp,
   username: z.string().trim().max(200).optional(),
+  // an IANA time zone: the rows are then summed per day of that zone (the page's day and week views)
+  tz: z.string().max(64).refine(isTimeZone, "msg:data_time_zone_invalid").optional(),
 });
 export type DataQuery = z.infer<typeof dataQuery>;
 
@@ -34,8 +36,9 @@ function requireAdmin(ctx: UserCtx): void {
   if (!isAdmin(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");
 }
 
-const rows = async (f: UsageFilter, q: DataQuery, username: string) =>
-  (await hourlyByModel(f, q.start_timestamp, q.end_timestamp)).map((r) => ({
+const rows = async (f: UsageFilter, q: DataQuery, username: string) => {
+  const hourly = await hourlyByModel(f, q.start_timestamp, q.end_timestamp);
+  return (q.tz ? byLocalDay(hourly, q.tz) : hourly).map((r) => ({
     created_at: r.created_at,
     model_name: r.model_name,
     username,
@@ -45,8 +48,9 @@ const rows = async (f: UsageFilter, q: DataQuery, username: string) =>
     completion_tokens: r.completion_tokens,
     quota: r.quota,
   }));
+};
 
-// GET /api/data/self: the caller's hourly rows per model, hours start..end.
+// GET /api/data/self: the caller's hourly rows per model, hours start..end (per day with tz).
 export async function selfData({ ctx, input: q }: { ctx: UserCtx; input: DataQuery }) {
   checkRange(q);
   return rows({ userId: ctx.user.id }, q, ctx.user.username);

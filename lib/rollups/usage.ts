@@ -212,6 +212,46 @@ export async function hourlyByModel(f: UsageFilter, start: number, end: number):
   return [...byKey.values()].sort((a, b) => a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0));
 }
 
+/** Whether `tz` names a time zone this runtime knows (an IANA name such as "Asia/Shanghai"). */
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-CA", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * Hourly rows summed per day of the time zone `tz` and model: an hour counts on the day its
+ * start falls on there, as the page's day and week views count it; each row's created_at is
+ * its day's first hour in the rows. A 90-day range is then about 90 rows a model, not 2,160.
+ */
+export function byLocalDay(rows: HourRow[], tz: string): HourRow[] {
+  let fmt = dayFormats.get(tz);
+  if (!fmt) dayFormats.set(tz, (fmt = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" })));
+  const dayOf = new Map<number, string>();
+  const out = new Map<string, HourRow>();
+  for (const r of rows) {
+    let day = dayOf.get(r.created_at);
+    if (day === undefined) dayOf.set(r.created_at, (day = fmt.format(r.created_at * 1000)));
+    const key = `${day}\u0000${r.model_name}`;
+    const o = out.get(key);
+    if (!o) {
+      out.set(key, { ...r });
+      continue;
+    }
+    o.created_at = Math.min(o.created_at, r.created_at);
+    o.count += r.count;
+    o.prompt_tokens += r.prompt_tokens;
+    o.completion_tokens += r.completion_tokens;
+    o.quota += r.quota;
+  }
+  return [...out.values()].sort((a, b) => a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0));
+}
+
 // Hours from..to (inclusive) read by day where they can be: the whole UTC days among them from
 // log_user_day_rollups, the hours before the first and after the last whole day from
 // log_rollups (at most 23 at each end). Each hour is in exactly one span.

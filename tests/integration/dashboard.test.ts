@@ -191,6 +191,31 @@ async function checkUser(user: { id: number; client: ApiClient }, start: number,
     const tt = totals(rows, hs, he, now);
     expect({ q: tt.quota, c: tt.count, tok: tt.tokens }).toEqual({ q: all.q, c: all.c, tok: all.p + all.cp });
   }
+  // The day and week views ask for the rows summed per day of the browser's zone: the same
+  // buckets. In another zone, the hourly rows summed per that zone's date.
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const daily = await dataRows(user.client, `/api/data/self?start_timestamp=${hs}&end_timestamp=${he}&tz=${encodeURIComponent(zone)}`);
+  for (const g of ["day", "week"] as Granularity[]) expect(buildSeries(daily, hs, he, g)).toEqual(buildSeries(rows, hs, he, g));
+  for (const tz of ["Asia/Kolkata", "America/New_York"]) {
+    const got = await dataRows(user.client, `/api/data/self?start_timestamp=${hs}&end_timestamp=${he}&tz=${encodeURIComponent(tz)}`);
+    const date = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" });
+    const want = new Map<string, { created_at: number; model_name: string; count: number; quota: number; token_used: number }>();
+    for (const r of rows) {
+      const key = `${date.format(r.created_at * 1000)}|${r.model_name}`;
+      const w = want.get(key);
+      if (!w) want.set(key, { created_at: r.created_at, model_name: r.model_name, count: r.count, quota: r.quota, token_used: r.token_used });
+      else
+        Object.assign(w, {
+          created_at: Math.min(w.created_at, r.created_at),
+          count: w.count + r.count,
+          quota: w.quota + r.quota,
+          token_used: w.token_used + r.token_used,
+        });
+    }
+    expect(
+      sortRows(got.map((r) => ({ created_at: r.created_at, model_name: r.model_name, count: r.count, quota: r.quota, token_used: r.token_used }))),
+    ).toEqual(sortRows([...want.values()]));
+  }
 }
 
 // The rollup tables, row by row: log_rollups ("u|" rows), log_model_rollups ("m|" rows) and
@@ -436,6 +461,9 @@ describe("the dashboard's calls", { timeout: 300_000 }, () => {
     expect(bad).toMatchObject({ success: false, message: "The end time cannot be earlier than the start time" });
     const long = await alice.client.get(`/api/data/self?start_timestamp=${now - 400 * DAY}&end_timestamp=${now}`);
     expect(long).toMatchObject({ success: false, message: "The time range cannot exceed 366 days" });
+    const zone = await alice.client.get(`/api/data/self?start_timestamp=${now - 10}&end_timestamp=${now}&tz=Mars%2FOlympus`);
+    expect(zone.success).toBe(false);
+    expect(zone.message).toContain("Unknown time zone");
     const missing = await alice.client.get("/api/data/self?end_timestamp=1");
     expect(missing.success).toBe(false);
     expect(missing.message).toContain("start_timestamp");
