@@ -24,6 +24,7 @@ import {
   RelayError,
   eachSegment,
   emptyUsage,
+  textWithImages,
   isEmbeddingRequest,
   type ChannelView,
   type ChatRequest,
@@ -487,17 +488,7 @@ async function streamChat(
 // An image the model produced (Choice.images, the "image" stream event) stands in the content
 // log (LogChatContentEnabled) as "[image]", never as its data (docs/relay-options.md).
 const IMAGE_LOGGED = "[image]";
-function loggedText(c: Choice | undefined): string {
-  if (!c) return "";
-  if (!c.images) return c.text;
-  let out = "";
-  eachSegment(
-    c,
-    (t) => (out += t),
-    () => (out += IMAGE_LOGGED),
-  );
-  return out;
-}
+const loggedText = (c: Choice | undefined) => (c ? textWithImages(c, () => IMAGE_LOGGED) : "");
 
 /** The keep-alive comment (general_setting.ping_interval_*): SSE clients ignore comment lines. */
 const PING = ": ping\n\n";

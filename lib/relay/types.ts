@@ -134,6 +134,18 @@ export function eachSegment(c: Choice, text: (t: string) => void, image: (img: O
   if (at < c.text.length) text(c.text.slice(at));
 }
 
+/** A choice's text with each image in its place written as `image(img)` (the text itself when it has none). */
+export function textWithImages(c: Choice, image: (img: OutputImage) => string): string {
+  if (!c.images) return c.text;
+  let out = "";
+  eachSegment(
+    c,
+    (t) => (out += t),
+    (img) => (out += image(img)),
+  );
+  return out;
+}
+
 /** One input of an embeddings call. Its text parts make one vector together (Gemini's Content). */
 export interface EmbedInput {
   parts: string[];

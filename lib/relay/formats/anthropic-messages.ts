@@ -1,8 +1,17 @@
 // Ingress format: Anthropic Messages (POST /v1/messages).
 import "server-only";
 import { z } from "zod";
-import type { ChatRequest, ContentPart, FinishReason, Message, ToolChoice, UpstreamError, Usage } from "@/lib/relay/types";
-import { MAX_OUTPUT_TOKENS, imageMarkdown, json, textWithImages, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
+import {
+  textWithImages,
+  type ChatRequest,
+  type ContentPart,
+  type FinishReason,
+  type Message,
+  type ToolChoice,
+  type UpstreamError,
+  type Usage,
+} from "@/lib/relay/types";
+import { MAX_OUTPUT_TOKENS, imageMarkdown, json, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
 
 const text = z.looseObject({ type: z.literal("text"), text: z.string() });
 const image = z.looseObject({
@@ -236,7 +245,7 @@ export const anthropicMessages: IngressFormat = {
     const c = res.choices[0];
     const content: unknown[] = [];
     if (c?.reasoning) content.push({ type: "thinking", thinking: c.reasoning, signature: "" });
-    const text = c ? textWithImages(c) : "";
+    const text = c ? textWithImages(c, imageMarkdown) : "";
     if (text) content.push({ type: "text", text });
     if (c?.toolCalls) for (const t of c.toolCalls) content.push({ type: "tool_use", id: t.id, name: t.name, input: parseArgsSafe(t.arguments) });
     return json({

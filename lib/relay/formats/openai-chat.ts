@@ -1,8 +1,8 @@
 // Ingress format: OpenAI chat completions (POST /v1/chat/completions).
 import "server-only";
 import { z } from "zod";
-import { type ChatRequest, type ContentPart, type Message, type ToolChoice, type UpstreamError } from "@/lib/relay/types";
-import { MAX_N, MAX_OUTPUT_TOKENS, imageDataUrl, json, nowSeconds, textWithImages, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
+import { textWithImages, type ChatRequest, type ContentPart, type Message, type ToolChoice, type UpstreamError } from "@/lib/relay/types";
+import { MAX_N, MAX_OUTPUT_TOKENS, imageDataUrl, imageMarkdown, json, nowSeconds, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
 
 // An image the model produced goes out twice (docs/relay-options.md, gemini.supported_imagine_models):
 // as a Markdown image in `content`, which every chat client shows, and as an entry of the
@@ -197,7 +197,7 @@ export const openaiChat: IngressFormat = {
       created: res.created,
       model: req.model,
       choices: res.choices.map((c) => {
-        const message: Record<string, unknown> = { role: "assistant", content: textWithImages(c) || (c.toolCalls?.length ? null : "") };
+        const message: Record<string, unknown> = { role: "assistant", content: textWithImages(c, imageMarkdown) || (c.toolCalls?.length ? null : "") };
         if (c.images) message.images = c.images.map((img) => imageEntry(imageDataUrl(img)));
         if (c.reasoning) message.reasoning_content = c.reasoning;
         if (c.toolCalls?.length)

@@ -2,17 +2,7 @@
 // render canonical answers, streams and errors back in the client's own wire format.
 import "server-only";
 import type { ZodError } from "zod";
-import {
-  RelayError,
-  eachSegment,
-  type ChatRequest,
-  type ChatResponse,
-  type Choice,
-  type OutputImage,
-  type StreamEvent,
-  type UpstreamError,
-  type Usage,
-} from "@/lib/relay/types";
+import { RelayError, type ChatRequest, type ChatResponse, type OutputImage, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
 
 export type IngressName = "openai-chat" | "openai-responses" | "anthropic-messages" | "gemini";
 
@@ -74,15 +64,3 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 export const imageDataUrl = (img: OutputImage) => `data:${img.mimeType};base64,${img.data}`;
 /** As Markdown, for formats whose assistant content has no image (and beside the image where clients expect it). */
 export const imageMarkdown = (img: OutputImage) => `![image](${imageDataUrl(img)})`;
-
-/** A choice's text with its images in place as Markdown (the text itself when it has none). */
-export function textWithImages(c: Choice): string {
-  if (!c.images) return c.text;
-  let out = "";
-  eachSegment(
-    c,
-    (t) => (out += t),
-    (img) => (out += imageMarkdown(img)),
-  );
-  return out;
-}
