@@ -19,6 +19,7 @@ import { isAdminRole } from "@/lib/client/navigation";
 import {
   buildSeries,
   granularityOf,
+  HOURLY_MAX_DAYS,
   GRANULARITIES,
   hourRange,
   modelShares,
@@ -56,9 +57,12 @@ export function DashboardPage() {
   }, []);
 
   const hours = range ? hourRange(range.start, range.end) : null;
+  // hourly bars only up to HOURLY_MAX_DAYS: past that the day view stands in (the choice is kept)
+  const hourly = !hours || hours.end - hours.start <= HOURLY_MAX_DAYS * 86_400;
+  const shown: Granularity = granularity === "hour" && !hourly ? "day" : granularity;
   const qs = hours ? `start_timestamp=${hours.start}&end_timestamp=${hours.end}` : "";
   // day and week views ask for the rows summed per day of the browser's zone (far fewer rows)
-  const rowsQs = granularity === "hour" ? qs : `${qs}&tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
+  const rowsQs = shown === "hour" ? qs : `${qs}&tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
   const target = scope === "user" ? username.trim() : "";
   const dataPath =
     !hours || (scope === "user" && !target)
@@ -74,7 +78,7 @@ export function DashboardPage() {
   const { data: summary, mutate: mutateSummary } = useSWR<Summary>(summaryPath);
   const { data: self } = useSWR<Self>(scope === "self" ? "/api/user/self" : null);
 
-  const series = useMemo(() => (rows && hours ? buildSeries(rows, hours.start, hours.end, granularity) : null), [rows, hours?.start, hours?.end, granularity]); // eslint-disable-line react-hooks/exhaustive-deps
+  const series = useMemo(() => (rows && hours ? buildSeries(rows, hours.start, hours.end, shown) : null), [rows, hours?.start, hours?.end, shown]); // eslint-disable-line react-hooks/exhaustive-deps
   const sums = useMemo(() => (rows && hours ? totals(rows, hours.start, hours.end, nowSec()) : null), [rows, hours?.start, hours?.end]); // eslint-disable-line react-hooks/exhaustive-deps
   const shares = useMemo(() => (rows ? modelShares(rows) : []), [rows]);
   const fmt: QuotaFormat = (q) => renderQuota(q, display);
@@ -156,9 +160,9 @@ export function DashboardPage() {
         )}
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium text-zinc-700 dark:text-zinc-300">{t("granularity")}</span>
-          <Select value={granularity} onChange={(e) => setGranularity(granularityOf(e.target.value))} aria-label={t("granularity")}>
+          <Select value={shown} onChange={(e) => setGranularity(granularityOf(e.target.value))} aria-label={t("granularity")}>
             {GRANULARITIES.map((g) => (
-              <option key={g} value={g}>
+              <option key={g} value={g} disabled={g === "hour" && !hourly}>
                 {t(`by.${g}`)}
               </option>
             ))}
@@ -239,13 +243,13 @@ export function DashboardPage() {
       {series && rows && rows.length > 0 && (
         <div className="grid gap-4 lg:grid-cols-2">
           <Card title={t("charts.quota")}>
-            <QuotaChart series={series} granularity={granularity} format={fmt} otherLabel={t("other")} totalLabel={t("total")} />
+            <QuotaChart series={series} granularity={shown} format={fmt} otherLabel={t("other")} totalLabel={t("total")} />
           </Card>
           <Card title={t("charts.calls")}>
-            <CallsChart series={series} granularity={granularity} otherLabel={t("other")} totalLabel={t("total")} />
+            <CallsChart series={series} granularity={shown} otherLabel={t("other")} totalLabel={t("total")} />
           </Card>
           <Card title={t("charts.tokens")}>
-            <TokensChart series={series} granularity={granularity} labels={{ prompt: t("prompt"), completion: t("completion") }} />
+            <TokensChart series={series} granularity={shown} labels={{ prompt: t("prompt"), completion: t("completion") }} />
           </Card>
           <Card title={t("charts.share")}>
             <ShareChart shares={shares} format={fmt} otherLabel={t("other")} />

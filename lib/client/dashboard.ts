@@ -19,6 +19,9 @@ export type DataRow = {
   quota: number;
 };
 
+/** The longest range drawn by the hour (720 bars); a longer one is drawn by the day. */
+export const HOURLY_MAX_DAYS = 31;
+
 export function granularityOf(v: unknown): Granularity {
   return v === "day" || v === "week" ? v : "hour";
 }

@@ -146,6 +146,15 @@ describe("the data dashboard", () => {
         const wk = await page.getByTestId("chart-quota").locator(".recharts-xAxis .recharts-cartesian-axis-tick").count();
         expect(wk).toBeGreaterThanOrEqual(2);
         expect(wk).toBeLessThanOrEqual(6);
+        // past 31 days there are no hourly bars: the hour choice is drawn by the day, and comes
+        // back with a shorter range
+        const granularity = page.getByLabel(m.granularity, { exact: true });
+        await granularity.selectOption("hour");
+        await page.getByLabel(m.range, { exact: true }).selectOption("90d");
+        await expect.poll(() => granularity.inputValue()).toBe("day");
+        expect(await granularity.locator('option[value="hour"]').isDisabled()).toBe(true);
+        await page.getByLabel(m.range, { exact: true }).selectOption("7d");
+        await expect.poll(() => granularity.inputValue()).toBe("hour");
         // no admin controls for a user
         expect(await page.getByLabel(m.scope, { exact: true }).count()).toBe(0);
       } finally {
