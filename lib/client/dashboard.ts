@@ -19,7 +19,7 @@ export type DataRow = {
   quota: number;
 };
 
-/** The longest range drawn by the hour (720 bars); a longer one is drawn by the day. */
+/** The longest range drawn by the hour (about 745 bars); a longer one is drawn by the day. */
 export const HOURLY_MAX_DAYS = 31;
 
 export function granularityOf(v: unknown): Granularity {

@@ -1,7 +1,8 @@
 // What LogChatContentEnabled keeps of a chat call (docs/relay-options.md, "Chat content in the
 // usage log"): the system prompt, the last user message (input), the messages before it
 // (context, most recent first kept) and the answer's text (the pipeline's captureOutput). Text
-// only: an image is written as "[image]", a tool call as its name and arguments. Every field
+// only: an image is written as "[image]" (an image part, or a Markdown image with a data URL in
+// the text), a tool call as its name and arguments. Every field
 // is cut to MAX_LOGGED_CONTENT characters, the context as a whole too.
 import "server-only";
 import { MAX_LOGGED_CONTENT } from "@/lib/logs/other";
@@ -11,9 +12,14 @@ export { MAX_LOGGED_CONTENT };
 
 const cut = (s: string) => (s.length > MAX_LOGGED_CONTENT ? s.slice(0, MAX_LOGGED_CONTENT) + "…" : s);
 
+// A Markdown image with a data URL (an image answer the client sends back as text): its data
+// is never kept either.
+const DATA_IMAGE = /!\[[^\]]*\]\(data:[^)]*\)/g;
+const withoutImageData = (t: string) => (t.includes("](data:") ? t.replace(DATA_IMAGE, "[image]") : t);
+
 function textOf(m: Message): string {
   let t = "";
-  for (const p of m.content) t += p.type === "text" ? p.text : "[image]";
+  for (const p of m.content) t += p.type === "text" ? withoutImageData(p.text) : "[image]";
   if (m.toolCalls) for (const c of m.toolCalls) t += `${t ? "\n" : ""}[tool call ${c.name}] ${c.arguments}`;
   return t;
 }

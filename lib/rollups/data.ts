@@ -10,7 +10,7 @@ import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
 import { getBool } from "@/lib/options/store";
 import { MAX_TIMESTAMP } from "@/lib/http/params";
-import { byLocalDay, hourlyByModel, isTimeZone, totalsByUser, type UsageFilter } from "@/lib/rollups/usage";
+import { byLocalDay, canonicalZone, hourlyByModel, isTimeZone, totalsByUser, type UsageFilter } from "@/lib/rollups/usage";
 import { rollupState, runRollups } from "@/lib/rollups/job";
 
 /** The longest range one call reads (hourly rows of a year and a day). */
@@ -22,7 +22,7 @@ export const dataQuery = z.object({
   end_timestamp: stamp,
   username: z.string().trim().max(200).optional(),
   // an IANA time zone: the rows are then summed per day of that zone (the page's day and week views)
-  tz: z.string().max(64).refine(isTimeZone, "msg:data_time_zone_invalid").optional(),
+  tz: z.string().max(64).refine(isTimeZone, "msg:data_time_zone_invalid").transform(canonicalZone).optional(),
 });
 export type DataQuery = z.infer<typeof dataQuery>;
 

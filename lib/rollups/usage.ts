@@ -222,6 +222,9 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/** The zone's own name ("asia/shanghai" is Asia/Shanghai): the formats below are kept per zone, not per spelling. */
+export const canonicalZone = (tz: string) => new Intl.DateTimeFormat("en-CA", { timeZone: tz }).resolvedOptions().timeZone;
+
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**

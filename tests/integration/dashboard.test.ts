@@ -198,6 +198,15 @@ async function checkUser(user: { id: number; client: ApiClient }, start: number,
   for (const g of ["day", "week"] as Granularity[]) expect(buildSeries(daily, hs, he, g)).toEqual(buildSeries(rows, hs, he, g));
   for (const tz of ["Asia/Kolkata", "America/New_York"]) {
     const got = await dataRows(user.client, `/api/data/self?start_timestamp=${hs}&end_timestamp=${he}&tz=${encodeURIComponent(tz)}`);
+    // and the page, in a browser of that zone, draws the same days and weeks from them as from the hourly rows
+    const zoneBefore = process.env.TZ;
+    process.env.TZ = tz;
+    try {
+      for (const g of ["day", "week"] as Granularity[]) expect(buildSeries(got, hs, he, g)).toEqual(buildSeries(rows, hs, he, g));
+    } finally {
+      if (zoneBefore === undefined) delete process.env.TZ;
+      else process.env.TZ = zoneBefore;
+    }
     const date = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" });
     const want = new Map<string, { created_at: number; model_name: string; count: number; quota: number; token_used: number }>();
     for (const r of rows) {

@@ -254,6 +254,12 @@ describe("gemini.*", () => {
     expect(resp.output.map((o) => o.type)).toEqual(["message", "image_generation_call"]);
     expect(resp.output[1]).toMatchObject({ type: "image_generation_call", status: "completed", result: MOCK_PNG, output_format: "png" });
     expect(resp.output_text).toBe("echo: draw a dot");
+    // the next turn sends the whole output back, the image item included: it is taken (and left out upstream)
+    const next = await openai().responses.create({
+      model: "gem-img",
+      input: [{ role: "user", content: "draw a dot" }, ...resp.output, { role: "user", content: "and another" }] as OpenAI.Responses.ResponseInput,
+    });
+    expect(next.output_text).toBe("echo: and another");
     const s = openai().responses.stream({ model: "gem-img", input: "draw a dot" });
     const seen: string[] = [];
     s.on("event", (e) => seen.push(e.type));

@@ -168,6 +168,10 @@ function parse(body: unknown): ChatRequest {
       case "reasoning":
         // another model's reasoning (often encrypted) means nothing to this one: dropped
         return;
+      case "image_generation_call":
+        // an image the model made earlier, sent back with the conversation (clients resend the
+        // whole output): the model cannot take its own image back on every wire, so it is dropped
+        return;
       case "item_reference":
         untranslatable(`${at}: item_reference points into the upstream's stored items; this relay keeps none`);
         return;
