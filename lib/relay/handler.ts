@@ -570,7 +570,8 @@ async function relayCall(
   if (getBool("LogErrorEnabled") && outcome.status !== 499) {
     enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));
   }
-  if (outcome.status === 499 || res.destroyed) return;
+  // a stream that had sent only its headers and pings was ended with its error event
+  if (outcome.status === 499 || res.destroyed || res.writableEnded) return;
   const shown = getBool("global.hide_upstream_error_enabled") ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" } : err;
   writeError(route.ingress, res, shown);
 }

@@ -217,7 +217,9 @@ async function upstreamFailure(res: UpstreamResponse, adapter: ProviderAdapter, 
   return outcome;
 }
 
-function abortedOutcome(opts: ForwardOptions, e: unknown, sent: boolean, frtMs: number, usage: Usage, estimated: boolean): ForwardOutcome {
+// `sent`: the client has the headers (no other channel can answer it any more); `answered`:
+// it has content too (only then is the broken call billed; keep-alive pings are no content).
+function abortedOutcome(opts: ForwardOptions, e: unknown, sent: boolean, answered: boolean, frtMs: number, usage: Usage, estimated: boolean): ForwardOutcome {
   const gone = opts.signal?.aborted === true;
   const status = gone ? 499 : 502;
   return {
@@ -225,7 +227,7 @@ function abortedOutcome(opts: ForwardOptions, e: unknown, sent: boolean, frtMs: 
     status,
     usage,
     usageEstimated: estimated,
-    firstByteSentToClient: sent,
+    firstByteSentToClient: answered,
     frtMs,
     upstreamError: {
       status,
@@ -313,7 +315,7 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
       text = await res.text();
     } catch (e) {
       c.clear();
-      return abortedOutcome(opts, e, false, 0, emptyUsage(), false);
+      return abortedOutcome(opts, e, false, false, 0, emptyUsage(), false);
     }
     c.clear();
     let parsed: ChatResponse;
@@ -458,7 +460,7 @@ async function streamChat(
     if (sent && !clientRes.destroyed) {
       clientRes.end(renderer.error({ status: 502, message: "the upstream stream broke", type: "upstream_error", code: "stream_broken" }));
     }
-    return abortedOutcome(opts, e, sent, frtMs, u, estimated);
+    return abortedOutcome(opts, e, sent, answered, frtMs, u, estimated);
   }
   c.clear();
   if (pinger) clearTimeout(pinger);
@@ -472,7 +474,8 @@ async function streamChat(
       status: err.status,
       usage: u,
       usageEstimated: estimated,
-      firstByteSentToClient: sent,
+      // headers and pings alone are no answer: the reservation is refunded
+      firstByteSentToClient: answered,
       frtMs,
       upstreamError: err,
       retryable: !sent && isRetryableStatus(err.status),
@@ -492,6 +495,8 @@ const loggedText = (c: Choice | undefined) => (c ? textWithImages(c, () => IMAGE
 
 /** The keep-alive comment (general_setting.ping_interval_*): SSE clients ignore comment lines. */
 const PING = ": ping\n\n";
+/** The same comment written between forwarded lines, which may be inside an event (pass-through). */
+const PING_LINE = ": ping\n";
 
 // ---- pass-through endpoints ----
 
@@ -610,20 +615,19 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
       const text = redactPassthroughText(upstreamText, ch);
       clientRes.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(text) });
       clientRes.end(text);
-      sent = true;
+      sent = answered = true;
     } else if (contentType.includes("text/event-stream")) {
       // bytes go to the client as they come (whole lines, redacted); events are parsed beside them for usage only
       const scrub = new PassthroughRedactor(ch, true);
-      // keep-alive comments as for chat streams; the redactor forwards whole lines only, so a
-      // comment always falls between two lines
+      // keep-alive comments as for chat streams. The redactor forwards whole lines only, so a
+      // comment falls between two lines, but maybe inside an event: it is one comment line with
+      // no blank line after it, which would end that event early. The first-byte timer stays
+      // on until the upstream sends something: a ping is not the upstream's answer.
       const pinger = opts.pingMs
         ? setTimeout(function ping() {
             if (clientRes.destroyed || clientRes.writableEnded) return;
-            if (!sent) {
-              c.clear();
-              commitHeaders();
-            }
-            clientRes.write(PING);
+            if (!sent) commitHeaders();
+            clientRes.write(PING_LINE);
             pinger!.refresh();
           }, opts.pingMs)
         : undefined;
@@ -677,7 +681,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
   } catch (e) {
     c.clear();
     if (sent && !clientRes.destroyed) clientRes.destroy();
-    return abortedOutcome(opts, e, sent, frtMs, usage, !gotUsage);
+    return abortedOutcome(opts, e, sent, answered, frtMs, usage, !gotUsage);
   }
   c.clear(); // an empty body never reached the first-chunk clear
   if (p.endpoint === "audio/speech" && typeof p.json?.input === "string") meter.characters = p.json.input.length;
@@ -760,7 +764,7 @@ async function embeddings(
     parsed = adapter.embeddings.parse(JSON.parse(text), req);
   } catch (e) {
     c.clear();
-    if (opts.signal?.aborted) return abortedOutcome(opts, e, false, 0, emptyUsage(), false);
+    if (opts.signal?.aborted) return abortedOutcome(opts, e, false, false, 0, emptyUsage(), false);
     return refused(502, e instanceof RelayError ? e.message : "the upstream answer is not valid JSON", true, "bad_response");
   }
   if (parsed.vectors.length !== req.inputs.length)

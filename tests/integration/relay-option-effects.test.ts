@@ -50,6 +50,14 @@ async function ledgerSum(userId: number): Promise<number> {
   return Number((rows[0] as { s: number | string | bigint }).s);
 }
 
+// rows of the user's ledger and usage log: a reservation refunded whole nets to zero in the
+// sum, but not in the count
+async function rowCounts(userId: number): Promise<{ ledger: number; logs: number }> {
+  const l = await query(server, 'SELECT COUNT(*) AS n FROM "quota_ledger" WHERE "user_id" = ' + userId);
+  const g = await query(server, 'SELECT COUNT(*) AS n FROM "logs" WHERE "user_id" = ' + userId);
+  return { ledger: Number((l[0] as { n: unknown }).n), logs: Number((g[0] as { n: unknown }).n) };
+}
+
 type LogRow = { id: number; model_name: string; other: string; quota: number; request_id?: string };
 async function logs(client: ApiClient): Promise<LogRow[]> {
   const r = await client.get<{ items: LogRow[]; total: number }>("/api/log/self/?p=1&page_size=100&type=2");
@@ -331,6 +339,7 @@ describe("sensitive words", () => {
   it("refuses a prompt with a listed word (any case) before anything is reserved; an exempt group passes", async () => {
     await setOptions(root, { CheckSensitiveEnabled: "true", CheckSensitiveOnPromptEnabled: "true", SensitiveWords: "forbiddenword\n禁止词\n" });
     const quota = await ledgerSum(user.id);
+    const rowsBefore = await rowCounts(user.id);
     const upstreamBefore = openaiUp.requests.length;
     const err = await openai()
       .chat.completions.create({ model: "ro-gpt", messages: [{ role: "user", content: "this has a ForbiddenWord inside" }] })
@@ -348,7 +357,9 @@ describe("sensitive words", () => {
     expect((aerr as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
     expect(JSON.stringify((aerr as InstanceType<typeof Anthropic.APIError>).error)).toContain('"type":"error"');
     expect(openaiUp.requests.length).toBe(upstreamBefore);
-    expect(await ledgerSum(user.id)).toBe(quota); // nothing reserved, nothing charged
+    expect(await ledgerSum(user.id)).toBe(quota); // nothing charged
+    await new Promise((r) => setTimeout(r, 300)); // a batch of log rows would have landed by now
+    expect(await rowCounts(user.id)).toEqual(rowsBefore); // nothing reserved, nothing logged
     // a clean prompt passes
     const ok = await openai().chat.completions.create({ model: "ro-gpt", messages: [{ role: "user", content: "a harmless prompt" }] });
     expect(ok.choices[0].message.content).toBe("echo: a harmless prompt");
@@ -401,6 +412,33 @@ describe("general_setting.ping_interval_*", () => {
     for await (const c of stream) streamed += c.choices[0]?.delta?.content ?? "";
     expect(streamed).toBe("echo: a b c");
     await setOptions(root, { "general_setting.ping_interval_enabled": "false" });
+  }, 30_000);
+
+  it("a ping is no answer: a stream that fails after pings alone is refunded, not billed", async () => {
+    await setOptions(root, { "general_setting.ping_interval_enabled": "true", "general_setting.ping_interval_seconds": "1" });
+    try {
+      openaiUp.behavior.silentFailMs = 2500;
+      const before = await ledgerSum(user.id);
+      const consumed = (await rowCounts(user.id)).logs;
+      const res = await fetch(`${server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "ro-gpt-slow", stream: true, messages: [{ role: "user", content: "never answered" }] }),
+      });
+      const text = await res.text();
+      expect(res.status).toBe(200); // the pings committed the headers
+      expect(text.split("\n").filter((l) => l === ": ping").length).toBeGreaterThanOrEqual(2);
+      expect(text).toContain("mock upstream failed mid-stream");
+      expect(text).not.toContain('"content"');
+      // the reservation came back whole and no consumption row was written
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await ledgerSum(user.id)).toBe(before);
+      const rows = (await query(server, "SELECT type FROM logs WHERE user_id = $1 ORDER BY id", [user.id])) as { type: unknown }[];
+      expect(rows.slice(consumed).map((r) => Number(r.type))).not.toContain(2); // no consumption row
+    } finally {
+      openaiUp.behavior.silentFailMs = undefined;
+      await setOptions(root, { "general_setting.ping_interval_enabled": "false" });
+    }
   }, 30_000);
 
   it("a ping is no answer: the logged first response time is that of the first content, after the silence", async () => {

@@ -35,6 +35,8 @@ export interface Behavior {
   reasoning?: string;
   /** a stream goes silent this long after its second event (keep-alive tests) */
   pauseMs?: number;
+  /** a stream sends its headers and an empty first event, is silent this long, then fails with an error event */
+  silentFailMs?: number;
   /** OpenAI / Azure: the models exist only on /v1/responses (chat completions answer 404, as OpenAI does for such models) */
   responsesOnly?: boolean;
 }
@@ -196,8 +198,15 @@ async function openaiChat(b: Behavior, j: any, res: http.ServerResponse) {
     ev.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(0, mid) } }] }, finish_reason: null }]));
     ev.push(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(mid) } }] }, finish_reason: null }]));
   } else for (const w of words(text)) ev.push(chunk([{ index: 0, delta: { content: w }, finish_reason: null }]));
+  const failure = `data: ${JSON.stringify({ error: { message: "mock upstream failed mid-stream", type: "server_error", code: null } })}\n\n`;
+  if (b.silentFailMs) {
+    res.write(ev[0]);
+    await sleep(b.silentFailMs);
+    res.end(failure);
+    return;
+  }
   if (b.failMidStream) {
-    ev.push(`data: ${JSON.stringify({ error: { message: "mock upstream failed mid-stream", type: "server_error", code: null } })}\n\n`);
+    ev.push(failure);
     return sse(res, ev);
   }
   ev.push(chunk([{ index: 0, delta: {}, finish_reason: b.toolCall ? "tool_calls" : "stop" }]));
