@@ -168,7 +168,20 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
         await ctx.close();
       }
     }
-    // bob has not opened it
+    // bob's bell shows his unread message too; he does not open it (the edit drawer below
+    // checks one read, one unread)
+    {
+      const { ctx, page } = await open(bob, locale);
+      try {
+        await page.goto(`${server.url}/app/inbox`);
+        await page.getByTestId("unread-badge").filter({ hasText: "1" }).waitFor();
+        await page.getByRole("link", { name: fmt(m.shell.inboxUnread, { count: "1" }) }).waitFor();
+        expect(await page.getByTestId(`inbox-item-${messageId}`).getAttribute("data-unread")).toBe("true");
+        await shoot(page, locale, "inbox-bell-bob", false);
+      } finally {
+        await ctx.close();
+      }
+    }
     expect((await bob.client.get<{ unread_count: number }>("/api/user/messages/unread_count")).data.unread_count).toBe(1);
   });
 
