@@ -63,6 +63,11 @@ async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserCon
   const page = await ctx.newPage();
   page.setDefaultTimeout(30_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
+  // an alert() from a message body would be a script that ran: recorded as a failure
+  page.on("dialog", (d) => {
+    pageErrors.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
   return { ctx, page };
 }
 
@@ -71,6 +76,16 @@ const toast = (page: Page, text: string) => page.locator("[data-toast]").filter(
 const HOSTILE =
   '<p>Hello <b>bold</b> world</p><script>window.__pwned = "script"</script><img src="/nothing.png" onerror="window.__pwned = \'img\'">' +
   '<a href="javascript:window.__pwned = \'link\'" id="bad-link">click me</a>';
+// The same parts in a Markdown body: raw HTML is allowed there, then sanitized.
+const HOSTILE_MD = [
+  "Hello **markdown** world",
+  "",
+  '<script>window.__pwned = "md-script"</script>',
+  "",
+  '<img src="/nothing.png" onerror="window.__pwned = \'md-img\'">',
+  "",
+  "[x](javascript:alert(1))",
+].join("\n");
 
 describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (locale) => {
   const m = MESSAGES[locale];
@@ -185,6 +200,34 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
     expect((await bob.client.get<{ unread_count: number }>("/api/user/messages/unread_count")).data.unread_count).toBe(1);
   });
 
+  it("a Markdown body with a script, an onerror image and a javascript: link renders inert", async () => {
+    const sent = await root.client.post<{ id: number }>("/api/admin/messages", {
+      title: `Markdown ${locale}`,
+      content: HOSTILE_MD,
+      format: "markdown",
+      user_ids: [alice.id],
+    });
+    expect(sent.success, sent.message).toBe(true);
+    const { ctx, page } = await open(alice, locale);
+    try {
+      await page.goto(`${server.url}/app/inbox/${sent.data.id}`);
+      const body = page.getByTestId("message-body");
+      await body.locator("strong").filter({ hasText: "markdown" }).waitFor();
+      // no format tag for Markdown (the spec shows one only for other formats)
+      expect(await page.getByTestId("message-detail").getByText("HTML", { exact: true }).count()).toBe(0);
+      expect(await body.locator("script").count()).toBe(0);
+      expect(await body.locator("[onerror]").count()).toBe(0);
+      const link = body.getByText("x", { exact: true });
+      expect((await link.getAttribute("href")) ?? "").not.toMatch(/^\s*javascript:/i);
+      await link.click();
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+      await page.getByTestId("unread-badge").waitFor({ state: "detached" });
+      await shoot(page, locale, "inbox-markdown");
+    } finally {
+      await ctx.close();
+    }
+  });
   it("an unknown message says so and goes back to the list", async () => {
     const { ctx, page } = await open(bob, locale);
     try {
