@@ -239,10 +239,20 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
     }
   });
 
-  it("the admin's edit drawer shows one read, one unread", async () => {
+  it("the admin's edit drawer shows one read, one unread; the list remembers its page size", async () => {
     const { ctx, page } = await open(root, locale);
     try {
       await page.goto(`${server.url}/admin/messages`);
+      // the page size is kept under its own key, message-page-size, across a reload
+      const sizeSelect = page.getByLabel(m.pagination.pageSize);
+      await sizeSelect.selectOption("20");
+      await page.waitForFunction(() => localStorage.getItem("message-page-size") === "20");
+      const listed = page.waitForResponse((r) => r.url().includes("/api/admin/messages?") && r.url().includes("page_size=20"));
+      await page.reload();
+      await listed;
+      expect(await sizeSelect.inputValue()).toBe("20");
+      expect(await page.evaluate(() => [localStorage.getItem("message-page-size"), localStorage.getItem("page-size")])).toEqual(["20", null]);
+      await shoot(page, locale, "message-page-size");
       await page.getByRole("button", { name: fmt(m.messages.editOf, { title, id: messageId }) }).click();
       const drawer = page.getByRole("dialog");
       await drawer.getByTestId("read-count").filter({ hasText: "1" }).waitFor();
