@@ -276,7 +276,7 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
     }
   });
 
-  it("the embedded chat: no token, then framed with the key; broken entry; chat2link; unparsable stored chats", async () => {
+  it("the embedded chat: no token, then framed with the key; app link; broken entry; chat2link; unparsable stored chats", async () => {
     const { ctx, page } = await open(alice, locale);
     try {
       await page.goto(`${server.url}/app/inbox`);
@@ -299,6 +299,15 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
       expect(await inner.locator("#key").textContent()).toBe(key);
       expect(await inner.locator("#address").textContent()).toBe(server.url);
       await shoot(page, locale, "chat-embed");
+
+      // an app link is handed to the app (the page navigates to it), never framed
+      await page.goto(`${server.url}/chat/1`);
+      const app = page.locator('[data-testid="chat-state"][data-kind="app"]');
+      await app.waitFor();
+      expect(await app.textContent()).toContain(fmt(m.chat.appOpened, { name: "Cherry Studio" }));
+      await app.getByRole("button", { name: fmt(m.chat.openAgain, { name: "Cherry Studio" }) }).waitFor();
+      expect(await page.locator("iframe").count()).toBe(0);
+      await shoot(page, locale, "chat-app");
 
       await page.goto(`${server.url}/chat/2`);
       await page.getByTestId("chat-state").filter({ hasText: m.chat.contactAdmin }).waitFor();
