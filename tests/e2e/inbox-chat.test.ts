@@ -4,9 +4,13 @@
 // sees it unread with the bell's count, opens it (read time shown, nothing runs, the bell
 // clears), and the admin's edit drawer shows one read, one unread. An unknown id goes back to
 // the list. The chat: no usable token → the message and /app/tokens after 1.5 s; with a token
-// the link is framed with the key and address filled in; a broken entry says to contact the
-// admin; /chat2link opens the first chat; stored chats that cannot be parsed are reported and
-// reset. Screenshots under test-results/screenshots/inbox-chat.
+// the link is framed with the key and address filled in; an app link (Cherry Studio) is handed
+// to the app, never framed; a broken entry says to contact the admin; /chat2link opens the
+// first chat; a change of the Chats option shows on the next full load (the browser's stored
+// copy is not trusted over the site status); stored chats that cannot be parsed are reported
+// and reset. Also: a Markdown body with the same hostile parts renders inert, bob's bell
+// shows his unread message, and the admin list remembers its page size under
+// message-page-size. Screenshots under test-results/screenshots/inbox-chat.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -39,13 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => target.listen(0, "127.0.0.1", () => r()));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/chat-target`;
-  const chats = [
-    { "Local Chat": `${targetUrl}?key={key}&address={address}` },
-    { "Cherry Studio": "cherrystudio://providers/api-keys?v=1&data={cherryConfig}" },
-    { Broken: 42 },
-  ];
-  const r = await root.client.put("/api/option/", { key: "Chats", value: JSON.stringify(chats) });
-  expect(r.success, r.message).toBe(true);
+  await setChats(CHATS());
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -53,6 +51,18 @@ afterAll(async () => {
   await new Promise((r) => target?.close(r));
   expect(pageErrors).toEqual([]);
 });
+
+// The Chats option of these tests: a framed link, an app link and a broken entry.
+const CHATS = () => [
+  { "Local Chat": `${targetUrl}?key={key}&address={address}` },
+  { "Cherry Studio": "cherrystudio://providers/api-keys?v=1&data={cherryConfig}" },
+  { Broken: 42 },
+];
+
+async function setChats(chats: unknown[]) {
+  const r = await root.client.put("/api/option/", { key: "Chats", value: JSON.stringify(chats) });
+  expect(r.success, r.message).toBe(true);
+}
 
 async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
@@ -228,6 +238,7 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
       await ctx.close();
     }
   });
+
   it("an unknown message says so and goes back to the list", async () => {
     const { ctx, page } = await open(bob, locale);
     try {
@@ -276,7 +287,7 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
     }
   });
 
-  it("the embedded chat: no token, then framed with the key; app link; broken entry; chat2link; unparsable stored chats", async () => {
+  it("the embedded chat: no token, then framed with the key; app link; broken entry; chat2link; a changed option; unparsable stored chats", async () => {
     const { ctx, page } = await open(alice, locale);
     try {
       await page.goto(`${server.url}/app/inbox`);
@@ -308,6 +319,22 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
       await app.getByRole("button", { name: fmt(m.chat.openAgain, { name: "Cherry Studio" }) }).waitFor();
       expect(await page.locator("iframe").count()).toBe(0);
       await shoot(page, locale, "chat-app");
+
+      // The admin changes Chats between two visits: each full load follows the site status,
+      // not the copy the previous visit left in localStorage.
+      await setChats([{ "Local Chat v2": `${targetUrl}?v=2&key={key}&address={address}` }]);
+      await page.goto(`${server.url}/chat/0`);
+      await frame.waitFor();
+      expect(await frame.getAttribute("src")).toContain(`${targetUrl}?v=2&key=`);
+      await shoot(page, locale, "chat-embed-changed");
+      await setChats([{ Broken: 42 }]);
+      await page.goto(`${server.url}/chat2link`);
+      await page.getByRole("alert").filter({ hasText: m.chat.contactAdmin }).first().waitFor();
+      expect(page.url()).toMatch(/\/chat2link$/);
+      await setChats(CHATS());
+      await page.goto(`${server.url}/chat/0`);
+      await frame.waitFor();
+      expect(await frame.getAttribute("src")).toContain(`${targetUrl}?key=`);
 
       await page.goto(`${server.url}/chat/2`);
       await page.getByTestId("chat-state").filter({ hasText: m.chat.contactAdmin }).waitFor();
