@@ -18,7 +18,7 @@ import {
   firstUsableToken,
   needsKey,
   NO_TOKEN_REDIRECT_MS,
-  readStoredChats,
+  pageChats,
   resolveChatLink,
   type ChatEntry,
   type ChatToken,
@@ -51,7 +51,7 @@ export function ChatEmbed({ id }: { id: string }) {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     (async () => {
-      const { chats, broken } = readStoredChats(status.chats);
+      const { chats, broken } = pageChats(status.chats);
       if (broken) toast.error({ key: "chat.parseFailed" });
       const index = /^\d{1,4}$/.test(id) ? Number(id) : -1;
       const entry: ChatEntry | null = index >= 0 ? chatEntry(chats[index]) : null;
@@ -93,7 +93,8 @@ export function ChatEmbed({ id }: { id: string }) {
       live = false;
       if (timer) clearTimeout(timer);
     };
-    // the status's chats and address are read once per page: a change of the option needs a reload
+    // the status's chats and address are read once per page (the server-rendered status, not the
+    // browser's stored copy): a change of the option shows on the next full load
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, router]);
 

@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useStatus } from "@/components/layout/providers";
-import { chatEntry, readStoredChats } from "@/lib/client/chat-link";
+import { chatEntry, pageChats } from "@/lib/client/chat-link";
 import { toast } from "@/lib/client/toast";
 
 export function ChatRedirect() {
@@ -13,14 +13,14 @@ export function ChatRedirect() {
   const router = useRouter();
   const [broken, setBroken] = useState(false);
   useEffect(() => {
-    const { chats, broken: unparsable } = readStoredChats(status.chats);
+    const { chats, broken: unparsable } = pageChats(status.chats);
     if (unparsable) toast.error({ key: "chat.parseFailed" });
     if (chatEntry(chats[0])) router.replace("/chat/0");
     else {
       toast.error({ key: "chat.contactAdmin" });
       setBroken(true);
     }
-    // read once per page
+    // read once per page, from the status (not the browser's stored copy, which may be older)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [router]);
   return (

@@ -75,22 +75,26 @@ export function chatServerAddress(serverAddress: string | undefined, origin: str
   return (serverAddress?.trim() || origin).replace(/\/+$/, "");
 }
 
-// The Chats list kept in the browser under `chats` (written from the site status). A value
-// that cannot be parsed is reported (broken) and removed, and the status's list is written
-// in its place.
-export function readStoredChats(fallback: unknown[] | undefined): { chats: unknown[]; broken: boolean } {
+// The Chats list for the chat pages: always the site status's (`fresh`). The copy the
+// browser keeps under `chats` is not read for the links: the page's effect runs before the
+// provider's that refreshes the copy, so on the first full load after the admin changed the
+// option the copy still holds the old list. The copy is only checked: one that cannot be
+// parsed as a list is reported (broken), removed and replaced by the status's list.
+export function pageChats(fresh: unknown[] | undefined): { chats: unknown[]; broken: boolean } {
+  const chats = Array.isArray(fresh) ? fresh : [];
   const raw = readItem(STORAGE_KEYS.chats);
-  const fresh = Array.isArray(fallback) ? fallback : [];
-  if (raw === null) return { chats: fresh, broken: false };
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (Array.isArray(parsed)) return { chats: parsed, broken: false };
-  } catch {
-    // handled below
-  }
+  if (raw === null || storedList(raw)) return { chats, broken: false };
   removeItem(STORAGE_KEYS.chats);
-  writeJson(STORAGE_KEYS.chats, fresh);
-  return { chats: fresh, broken: true };
+  writeJson(STORAGE_KEYS.chats, chats);
+  return { chats, broken: true };
+}
+
+function storedList(raw: string): boolean {
+  try {
+    return Array.isArray(JSON.parse(raw));
+  } catch {
+    return false;
+  }
 }
 
 export type ChatToken = { id: number; status: number; expired_time: number; remain_quota: number; unlimited_quota: boolean };

@@ -4,9 +4,13 @@
 // sees it unread with the bell's count, opens it (read time shown, nothing runs, the bell
 // clears), and the admin's edit drawer shows one read, one unread. An unknown id goes back to
 // the list. The chat: no usable token → the message and /app/tokens after 1.5 s; with a token
-// the link is framed with the key and address filled in; a broken entry says to contact the
-// admin; /chat2link opens the first chat; stored chats that cannot be parsed are reported and
-// reset. Screenshots under test-results/screenshots/inbox-chat.
+// the link is framed with the key and address filled in; an app link (Cherry Studio) is handed
+// to the app, never framed; a broken entry says to contact the admin; /chat2link opens the
+// first chat; a change of the Chats option shows on the next full load (the browser's stored
+// copy is not trusted over the site status); stored chats that cannot be parsed are reported
+// and reset. Also: a Markdown body with the same hostile parts renders inert, bob's bell
+// shows his unread message, and the admin list remembers its page size under
+// message-page-size. Screenshots under test-results/screenshots/inbox-chat.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -39,13 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => target.listen(0, "127.0.0.1", () => r()));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/chat-target`;
-  const chats = [
-    { "Local Chat": `${targetUrl}?key={key}&address={address}` },
-    { "Cherry Studio": "cherrystudio://providers/api-keys?v=1&data={cherryConfig}" },
-    { Broken: 42 },
-  ];
-  const r = await root.client.put("/api/option/", { key: "Chats", value: JSON.stringify(chats) });
-  expect(r.success, r.message).toBe(true);
+  await setChats(CHATS());
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -53,6 +51,18 @@ afterAll(async () => {
   await new Promise((r) => target?.close(r));
   expect(pageErrors).toEqual([]);
 });
+
+// The Chats option of these tests: a framed link, an app link and a broken entry.
+const CHATS = () => [
+  { "Local Chat": `${targetUrl}?key={key}&address={address}` },
+  { "Cherry Studio": "cherrystudio://providers/api-keys?v=1&data={cherryConfig}" },
+  { Broken: 42 },
+];
+
+async function setChats(chats: unknown[]) {
+  const r = await root.client.put("/api/option/", { key: "Chats", value: JSON.stringify(chats) });
+  expect(r.success, r.message).toBe(true);
+}
 
 async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
@@ -63,6 +73,11 @@ async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserCon
   const page = await ctx.newPage();
   page.setDefaultTimeout(30_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
+  // an alert() from a message body would be a script that ran: recorded as a failure
+  page.on("dialog", (d) => {
+    pageErrors.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
   return { ctx, page };
 }
 
@@ -71,6 +86,16 @@ const toast = (page: Page, text: string) => page.locator("[data-toast]").filter(
 const HOSTILE =
   '<p>Hello <b>bold</b> world</p><script>window.__pwned = "script"</script><img src="/nothing.png" onerror="window.__pwned = \'img\'">' +
   '<a href="javascript:window.__pwned = \'link\'" id="bad-link">click me</a>';
+// The same parts in a Markdown body: raw HTML is allowed there, then sanitized.
+const HOSTILE_MD = [
+  "Hello **markdown** world",
+  "",
+  '<script>window.__pwned = "md-script"</script>',
+  "",
+  '<img src="/nothing.png" onerror="window.__pwned = \'md-img\'">',
+  "",
+  "[x](javascript:alert(1))",
+].join("\n");
 
 describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (locale) => {
   const m = MESSAGES[locale];
@@ -168,8 +193,50 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
         await ctx.close();
       }
     }
-    // bob has not opened it
+    // bob's bell shows his unread message too; he does not open it (the edit drawer below
+    // checks one read, one unread)
+    {
+      const { ctx, page } = await open(bob, locale);
+      try {
+        await page.goto(`${server.url}/app/inbox`);
+        await page.getByTestId("unread-badge").filter({ hasText: "1" }).waitFor();
+        await page.getByRole("link", { name: fmt(m.shell.inboxUnread, { count: "1" }) }).waitFor();
+        expect(await page.getByTestId(`inbox-item-${messageId}`).getAttribute("data-unread")).toBe("true");
+        await shoot(page, locale, "inbox-bell-bob", false);
+      } finally {
+        await ctx.close();
+      }
+    }
     expect((await bob.client.get<{ unread_count: number }>("/api/user/messages/unread_count")).data.unread_count).toBe(1);
+  });
+
+  it("a Markdown body with a script, an onerror image and a javascript: link renders inert", async () => {
+    const sent = await root.client.post<{ id: number }>("/api/admin/messages", {
+      title: `Markdown ${locale}`,
+      content: HOSTILE_MD,
+      format: "markdown",
+      user_ids: [alice.id],
+    });
+    expect(sent.success, sent.message).toBe(true);
+    const { ctx, page } = await open(alice, locale);
+    try {
+      await page.goto(`${server.url}/app/inbox/${sent.data.id}`);
+      const body = page.getByTestId("message-body");
+      await body.locator("strong").filter({ hasText: "markdown" }).waitFor();
+      // no format tag for Markdown (the spec shows one only for other formats)
+      expect(await page.getByTestId("message-detail").getByText("HTML", { exact: true }).count()).toBe(0);
+      expect(await body.locator("script").count()).toBe(0);
+      expect(await body.locator("[onerror]").count()).toBe(0);
+      const link = body.getByText("x", { exact: true });
+      expect((await link.getAttribute("href")) ?? "").not.toMatch(/^\s*javascript:/i);
+      await link.click();
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+      await page.getByTestId("unread-badge").waitFor({ state: "detached" });
+      await shoot(page, locale, "inbox-markdown");
+    } finally {
+      await ctx.close();
+    }
   });
 
   it("an unknown message says so and goes back to the list", async () => {
@@ -183,10 +250,20 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
     }
   });
 
-  it("the admin's edit drawer shows one read, one unread", async () => {
+  it("the admin's edit drawer shows one read, one unread; the list remembers its page size", async () => {
     const { ctx, page } = await open(root, locale);
     try {
       await page.goto(`${server.url}/admin/messages`);
+      // the page size is kept under its own key, message-page-size, across a reload
+      const sizeSelect = page.getByLabel(m.pagination.pageSize);
+      await sizeSelect.selectOption("20");
+      await page.waitForFunction(() => localStorage.getItem("message-page-size") === "20");
+      const listed = page.waitForResponse((r) => r.url().includes("/api/admin/messages?") && r.url().includes("page_size=20"));
+      await page.reload();
+      await listed;
+      expect(await sizeSelect.inputValue()).toBe("20");
+      expect(await page.evaluate(() => [localStorage.getItem("message-page-size"), localStorage.getItem("page-size")])).toEqual(["20", null]);
+      await shoot(page, locale, "message-page-size");
       await page.getByRole("button", { name: fmt(m.messages.editOf, { title, id: messageId }) }).click();
       const drawer = page.getByRole("dialog");
       await drawer.getByTestId("read-count").filter({ hasText: "1" }).waitFor();
@@ -210,7 +287,7 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
     }
   });
 
-  it("the embedded chat: no token, then framed with the key; broken entry; chat2link; unparsable stored chats", async () => {
+  it("the embedded chat: no token, then framed with the key; app link; broken entry; chat2link; a changed option; unparsable stored chats", async () => {
     const { ctx, page } = await open(alice, locale);
     try {
       await page.goto(`${server.url}/app/inbox`);
@@ -233,6 +310,31 @@ describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (l
       expect(await inner.locator("#key").textContent()).toBe(key);
       expect(await inner.locator("#address").textContent()).toBe(server.url);
       await shoot(page, locale, "chat-embed");
+
+      // an app link is handed to the app (the page navigates to it), never framed
+      await page.goto(`${server.url}/chat/1`);
+      const app = page.locator('[data-testid="chat-state"][data-kind="app"]');
+      await app.waitFor();
+      expect(await app.textContent()).toContain(fmt(m.chat.appOpened, { name: "Cherry Studio" }));
+      await app.getByRole("button", { name: fmt(m.chat.openAgain, { name: "Cherry Studio" }) }).waitFor();
+      expect(await page.locator("iframe").count()).toBe(0);
+      await shoot(page, locale, "chat-app");
+
+      // The admin changes Chats between two visits: each full load follows the site status,
+      // not the copy the previous visit left in localStorage.
+      await setChats([{ "Local Chat v2": `${targetUrl}?v=2&key={key}&address={address}` }]);
+      await page.goto(`${server.url}/chat/0`);
+      await frame.waitFor();
+      expect(await frame.getAttribute("src")).toContain(`${targetUrl}?v=2&key=`);
+      await shoot(page, locale, "chat-embed-changed");
+      await setChats([{ Broken: 42 }]);
+      await page.goto(`${server.url}/chat2link`);
+      await page.getByRole("alert").filter({ hasText: m.chat.contactAdmin }).first().waitFor();
+      expect(page.url()).toMatch(/\/chat2link$/);
+      await setChats(CHATS());
+      await page.goto(`${server.url}/chat/0`);
+      await frame.waitFor();
+      expect(await frame.getAttribute("src")).toContain(`${targetUrl}?key=`);
 
       await page.goto(`${server.url}/chat/2`);
       await page.getByTestId("chat-state").filter({ hasText: m.chat.contactAdmin }).waitFor();

@@ -1,8 +1,8 @@
 // Pure helpers of the inbox (lib/client/inbox.ts) and of the embedded chat
 // (lib/client/chat-link.ts).
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { messageDate, messagePreview, plainText } from "@/lib/client/inbox";
-import { chatEntry, chatLinkKind, chatServerAddress, firstUsableToken, isWebLink, needsKey, resolveChatLink } from "@/lib/client/chat-link";
+import { chatEntry, chatLinkKind, chatServerAddress, firstUsableToken, isWebLink, needsKey, pageChats, resolveChatLink } from "@/lib/client/chat-link";
 
 describe("messageDate", () => {
   const now = Math.floor(new Date(2026, 10, 25, 12, 0, 0).getTime() / 1000);
@@ -84,5 +84,40 @@ describe("chat links", () => {
     });
     expect(firstUsableToken([t(1, 2), t(2, 1, 999), t(3, 1, -1, 0), t(4, 1, 2000, 0, true), t(5, 1)], now)?.id).toBe(4);
     expect(firstUsableToken([t(1, 2)], now)).toBeNull();
+  });
+});
+
+describe("pageChats", () => {
+  // A browser's localStorage holding `chats` as the previous page load left it.
+  function storedChats(raw: string | null): Map<string, string> {
+    const items = new Map<string, string>(raw === null ? [] : [["chats", raw]]);
+    vi.stubGlobal("window", {
+      localStorage: {
+        getItem: (k: string) => items.get(k) ?? null,
+        setItem: (k: string, v: string) => void items.set(k, v),
+        removeItem: (k: string) => void items.delete(k),
+      },
+    });
+    return items;
+  }
+  afterEach(() => vi.unstubAllGlobals());
+  const fresh = [{ New: "https://new.example/?key={key}" }];
+
+  it("takes the site status's list over an older stored copy", () => {
+    // The page's effect runs before the provider's copies the status to localStorage, so
+    // on a full load after the admin changed Chats the stored copy is still the old list.
+    storedChats(JSON.stringify([{ Old: "https://old.example/?key={key}" }]));
+    expect(pageChats(fresh)).toEqual({ chats: fresh, broken: false });
+    storedChats(null);
+    expect(pageChats(fresh)).toEqual({ chats: fresh, broken: false });
+    expect(pageChats(undefined)).toEqual({ chats: [], broken: false });
+  });
+
+  it("reports a stored copy that cannot be parsed and resets it to the status's list", () => {
+    for (const bad of ["{not json", '{"a":1}']) {
+      const items = storedChats(bad);
+      expect(pageChats(fresh)).toEqual({ chats: fresh, broken: true });
+      expect(JSON.parse(items.get("chats") ?? "null")).toEqual(fresh);
+    }
   });
 });
