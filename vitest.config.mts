@@ -1,9 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Four projects: unit tests (no server); the integration suite twice, once per database
-// (each test file starts the real built server on a fresh database of that kind); and the
-// browser tests (playwright-core driving Debian's Chromium against the real server).
+// The projects: unit tests (no server); the integration suite twice, once per database
+// (each test file starts the real built server on a fresh database of that kind); the
+// browser tests (playwright-core driving Debian's Chromium against the real server); and the
+// timed integration files, alone at the end.
+
+// Files that time the server's answers to other clients while it does heavy work (a 30 MB
+// body): beside other test servers on two cores they measure the neighbours' load rather than
+// the server, so they run alone after everything else.
+const TIMED = ["tests/integration/relay-body-bound.test.ts"];
+
 export default defineConfig({
   // `server-only` throws unless resolved for React Server Components; tests import server
   // modules directly, as server.ts does (tsconfig.server.json maps it the same way).
@@ -13,12 +20,15 @@ export default defineConfig({
     // cores busy. The browser files run after them (their own group), two at a time.
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },
+      // Some unit files do real work (a TypeScript scan of the per-request sources, 10,000
+      // words compiled, a 3 s reconnect): 3-4 s quiet, over 8 s beside the integration servers.
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", testTimeout: 30_000 } },
       {
         extends: true,
         test: {
           name: "integration-sqlite",
           include: ["tests/integration/**/*.test.ts"],
+          exclude: TIMED,
           env: { TEST_DB: "sqlite" },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -29,6 +39,7 @@ export default defineConfig({
         test: {
           name: "integration-postgresql",
           include: ["tests/integration/**/*.test.ts"],
+          exclude: TIMED,
           env: { TEST_DB: "postgresql" },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -45,6 +56,19 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      // The timed files last, one at a time, each database in its own group.
+      ...(["sqlite", "postgresql"] as const).map((db, i) => ({
+        extends: true,
+        test: {
+          name: `timed-${db}`,
+          include: TIMED,
+          env: { TEST_DB: db },
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 + i },
+        },
+      })),
     ],
   },
 });
