@@ -2,9 +2,11 @@
 // colours, default ranges, elapsed time. The server checks everything again.
 import type { BadgeColor } from "@/lib/client/badge-color";
 
-// The statuses the spec names (docs/product-rules.md); anything else is shown as unknown, and
-// the empty status is a task still being submitted.
-export const TASK_STATUSES = ["SUCCESS", "NOT_START", "SUBMITTED", "IN_PROGRESS", "FAILURE", "QUEUED", "UNKNOWN"] as const;
+// The statuses the spec names (docs/product-rules.md), and MODAL: a Midjourney task waiting for
+// the client's modal (Inpaint, Custom Zoom), where the step that opened it rests
+// (docs/tasks.md, "Modals"); anything else is shown as unknown, and the empty status is a task
+// still being submitted.
+export const TASK_STATUSES = ["SUCCESS", "NOT_START", "SUBMITTED", "IN_PROGRESS", "MODAL", "FAILURE", "QUEUED", "UNKNOWN"] as const;
 export type TaskStatusKey = (typeof TASK_STATUSES)[number] | "SUBMITTING";
 
 export function taskStatusKey(status: string | null | undefined): TaskStatusKey {
@@ -17,6 +19,7 @@ export const TASK_STATUS_COLOR: Record<TaskStatusKey, BadgeColor> = {
   NOT_START: "gray",
   SUBMITTED: "yellow",
   IN_PROGRESS: "blue",
+  MODAL: "purple",
   FAILURE: "red",
   QUEUED: "orange",
   UNKNOWN: "gray",

@@ -3,7 +3,8 @@
 import "server-only";
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
-import { reserve, type Reservation } from "@/lib/billing/reserve";
+import { changeUserQuota } from "@/lib/billing/ledger";
+import { noteTokenQuota } from "@/lib/cache/token-store";
 import { getOption } from "@/lib/options/store";
 import { env } from "@/lib/env";
 import { checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
@@ -11,7 +12,7 @@ import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/
 import { hasSensitiveWord, promptCheckApplies } from "@/lib/relay/sensitive";
 import { checkRateLimit } from "@/lib/relay/rate-limit";
 import { closeTaskBilling, taskPrice, type BillingInfo, type TaskTable, SUBMIT_LIMIT_SEC } from "@/lib/tasks/billing";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { lookupHash } from "@/lib/auth/lookup-hash";
 
 export const nowMs = () => Date.now();
@@ -37,31 +38,33 @@ export type Submit = {
   token: TokenContext;
   model: string;
   channel: SelectedChannel;
-  reservation: Reservation;
+  amount: bigint; // reserved by openTask, with the task's row
+  ref: string; // the reservation's ledger ref, kept on the row as billing_ref
   info: BillingInfo;
 };
 
-// Price, channel and reservation for a new task of `model`; `channelId` pins the channel of the
-// task an action continues (the upstream knows that task only there). The relay's gates come
-// first, as for a chat call: the token's models, the sensitive-word check of the prompt (every
-// text the client wrote) and the token's and user's request rate limits.
+// Price and channel for a new task of `model`; `channelId` pins the channel of the task an
+// action continues (the upstream knows that task only there). The relay's gates come first, as
+// for a chat call: the token's models, the sensitive-word check of the prompt (every text the
+// client wrote) and the token's and user's request rate limits. `charged` false: a step that
+// costs nothing (a Midjourney action that only opens a modal) and is not priced at all.
 export async function prepareSubmit(
   token: TokenContext,
   model: string,
   serves: (type: number) => boolean,
   prompt: string,
   channelId?: number,
+  charged = true,
 ): Promise<Submit> {
   checkTokenModel(token.token, model);
   if (promptCheckApplies(token.group) && hasSensitiveWord(prompt)) throw new AppError("INVALID_INPUT", "relay_sensitive_refused");
   await checkRateLimit({ userId: token.user.id, group: token.group, token: token.token });
-  const amount = taskPrice(model, token.group, token.user.setting);
+  const amount = charged ? taskPrice(model, token.group, token.user.setting) : 0n;
   let channel: SelectedChannel | null;
   if (channelId !== undefined) channel = await pinnedChannel(channelId, model, token.group);
   else if (token.pinnedChannelId !== null) channel = await pinnedChannel(token.pinnedChannelId, model, token.group);
   else channel = await selectChannel({ group: token.group, model, serves });
   if (!channel || !serves(channel.type)) throw new AppError("NO_CHANNEL", "no_channel_available", { group: token.group, model });
-  const reservation = await reserve({ userId: token.user.id, tokenId: token.token.id, unlimitedToken: token.token.unlimited_quota, amount, ref: randomUUID() });
   const info: BillingInfo = {
     username: token.user.username,
     token_name: token.token.name,
@@ -69,22 +72,46 @@ export async function prepareSubmit(
     unlimited: token.token.unlimited_quota,
     channel_name: channel.name,
   };
-  return { token, model, channel, reservation, info };
+  return { token, model, channel, amount, ref: randomUUID(), info };
 }
 
-// The columns every new task row carries. The row is written right after the reservation,
+// The reservation and the task's row, in one transaction: the same conditional debits as the
+// relay's reservation (lib/billing/reserve.ts: the token's remaining quota unless unlimited,
+// then the user's balance, neither below zero) and its relay_reserve ledger row, then the row.
+// Should the insert fail, the debits roll back with it, so no reservation ever exists without
+// its task (the poller can only refund what a row records). Tasks are not the hot path: Prisma
+// here, not the relay's raw store.
+export async function openTask<T>(s: Submit, insert: (tx: Tx) => Promise<T>): Promise<T> {
+  const tokenId = s.token.token.id;
+  const after = { remain: null as bigint | null };
+  const row = await db().$transaction(async (tx) => {
+    if (s.amount > 0n) {
+      if (!s.token.token.unlimited_quota) {
+        const t = await tx.token.updateMany({ where: { id: tokenId, remain_quota: { gte: s.amount } }, data: { remain_quota: { decrement: s.amount } } });
+        if (t.count !== 1) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_token");
+        after.remain = (await tx.token.findUniqueOrThrow({ where: { id: tokenId }, select: { remain_quota: true } })).remain_quota;
+      }
+      await changeUserQuota(tx, { userId: s.token.user.id, delta: -s.amount, kind: "relay_reserve", ref: s.ref, tokenId });
+    }
+    return insert(tx);
+  });
+  if (after.remain !== null) noteTokenQuota(tokenId, after.remain);
+  return row;
+}
+
+// The columns every new task row carries. The row is written with its reservation (openTask),
 // before the upstream is called, with an empty status ("submitting") and no upstream id; its
 // first poll is due only after SUBMIT_LIMIT_SEC, when the poller fails and refunds a row still
-// submitting (a crash between reservation and answer), so a reservation is never stranded.
+// submitting (a crash between the reservation and the upstream's answer).
 export function billingColumns(s: Submit) {
   return {
     user_id: s.token.user.id,
     channel_id: s.channel.id,
-    quota: s.reservation.amount,
+    quota: s.amount,
     upstream_id: "",
     token_id: s.token.token.id,
     model_name: s.model,
-    billing_ref: s.reservation.ref,
+    billing_ref: s.ref,
     billing_state: "reserved",
     billing_info: JSON.stringify(s.info),
     next_poll_at: BigInt(nowSec() + SUBMIT_LIMIT_SEC),

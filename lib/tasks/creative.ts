@@ -15,6 +15,7 @@ import {
   failSubmit,
   markSubmitted,
   nowSec,
+  openTask,
   pollIntervalSec,
   prepareSubmit,
   publicId,
@@ -41,15 +42,18 @@ function baseOf(t: { type: number; base_url: string }): string {
   return t.base_url || (t.type === 1 ? OPENAI_BASE : "");
 }
 
-// The row of a new task, written before the upstream is called (status "" = submitting).
+// The row of a new task, written with its reservation (one transaction) before the upstream is
+// called (status "" = submitting).
 async function createRow(s: Awaited<ReturnType<typeof prepareSubmit>>, id: string, platform: string, action: string) {
   const now = nowSec();
-  return db().creativeTask.create({
-    data: Object.assign(
-      { task_id: id, platform, action, status: "", submit_time: BigInt(now), progress: "0%", data: "", created_at: BigInt(now), updated_at: BigInt(now) },
-      billingColumns(s),
-    ),
-  });
+  return openTask(s, (tx) =>
+    tx.creativeTask.create({
+      data: Object.assign(
+        { task_id: id, platform, action, status: "", submit_time: BigInt(now), progress: "0%", data: "", created_at: BigInt(now), updated_at: BigInt(now) },
+        billingColumns(s),
+      ),
+    }),
+  );
 }
 
 // The upstream could not be reached: the detail (host, port) goes to the server's log only.
@@ -241,6 +245,31 @@ async function applySuno(row: CreativeTask, up: Record<string, unknown>): Promis
 
 const backoff = (rows: CreativeTask[]) => backoffTasks("creative", rows);
 
+// The final columns of a task the gateway itself fails (the time limit, a submit that never
+// finished). GET /v1/videos/{id} answers from `data`, so a video's view is ended in the same
+// update: status "failed" with the reason as its error, or the client would read the last
+// poll's "in_progress" for ever.
+function endedHere(r: CreativeTask, reason: string, code: string): Record<string, unknown> {
+  const now = nowSec();
+  const columns: Record<string, unknown> = { status: "FAILURE", fail_reason: reason, finish_time: BigInt(now), updated_at: BigInt(now) };
+  if (r.platform === "openai") {
+    let last: Record<string, unknown> = {};
+    try {
+      last = asRecord(r.data ? JSON.parse(r.data) : null);
+    } catch {
+      last = {};
+    }
+    const view = Object.assign({ object: "video", created_at: Number(r.submit_time) }, last, {
+      id: r.task_id,
+      model: r.model_name,
+      status: "failed",
+      error: { code, message: reason },
+    });
+    columns.data = JSON.stringify(view);
+  }
+  return columns;
+}
+
 // One poll round over due creative tasks of one channel.
 export async function pollCreativeTasks(rows: CreativeTask[], channel: { type: number; base_url: string; key: string } | null): Promise<void> {
   const live: CreativeTask[] = [];
@@ -248,14 +277,10 @@ export async function pollCreativeTasks(rows: CreativeTask[], channel: { type: n
     const age = nowSec() - Number(r.submit_time);
     if (submitStranded(r, age)) {
       // the submit never finished (a crash between the reservation and the upstream's answer)
-      await closeTaskBilling("creative", r, "failure", "submit not finished", {
-        status: "FAILURE",
-        fail_reason: "submit not finished",
-        finish_time: BigInt(nowSec()),
-      });
+      await closeTaskBilling("creative", r, "failure", "submit not finished", endedHere(r, "submit not finished", "submit_not_finished"));
     } else if (!r.upstream_id) continue;
     else if (age > taskTimeoutSec()) {
-      await closeTaskBilling("creative", r, "failure", "task timed out", { status: "FAILURE", fail_reason: "task timed out", finish_time: BigInt(nowSec()) });
+      await closeTaskBilling("creative", r, "failure", "task timed out", endedHere(r, "task timed out", "task_timed_out"));
     } else live.push(r);
   }
   if (!live.length) return;

@@ -20,6 +20,7 @@ import {
   notifySignature,
   nowMs,
   nowSec,
+  openTask,
   pollIntervalSec,
   prepareSubmit,
   serverAddress,
@@ -54,6 +55,17 @@ export function actionOfCustomId(customId: string): string {
   if (c.includes("::inpaint")) return "INPAINT";
   return "";
 }
+
+// The actions whose step only opens the upstream's modal: the task then waits (status MODAL)
+// for the client's /mj/submit/modal, which is the step that is charged (mj_modal). As in
+// new-api, nothing is reserved for the opening step, and its row, which costs nothing, is
+// closed (billing_state "none") as soon as it waits for the modal, at submit or at a poll, so
+// that it is neither polled nor failed at the time limit; the modal's own row follows the
+// task from there.
+const OPENS_MODAL = new Set(["INPAINT", "CUSTOM_ZOOM"]);
+const MODAL = "MODAL";
+// billing_state of a row that never held a reservation: nothing to settle or refund.
+const NOTHING_RESERVED = "none";
 
 // The model name an action is priced and routed by.
 export const mjModelOf = (action: string) => `mj_${action.toLowerCase()}`;
@@ -138,32 +150,36 @@ export async function submitMj(token: TokenContext, kind: MjSubmitKind, body: Re
   if (parsed.originId) {
     origin = await db().imageTask.findFirst({ where: { mj_id: parsed.originId, user_id: token.user.id } });
     if (!origin) throw new AppError("NOT_FOUND", "task_not_found");
-    if (getBool("MjActionCheckSuccessEnabled") && origin.status !== "SUCCESS") throw new AppError("RULE", "task_not_succeeded");
+    // a modal continues a task that waits for input (status MODAL), never a finished one
+    if (getBool("MjActionCheckSuccessEnabled") && kind !== "modal" && origin.status !== "SUCCESS") throw new AppError("RULE", "task_not_succeeded");
     withUpstreamOrigin(kind, parsed.upstreamBody, origin);
   }
   const model = mjModelOf(parsed.action);
-  const s = await prepareSubmit(token, model, servesMj, parsed.prompt, origin ? origin.channel_id : undefined);
+  const opensModal = OPENS_MODAL.has(parsed.action);
+  const s = await prepareSubmit(token, model, servesMj, parsed.prompt, origin ? origin.channel_id : undefined, !opensModal);
   const id = mjPublicId();
   const address = serverAddress();
   if (getBool("MjNotifyEnabled") && address) parsed.upstreamBody.notifyHook = `${address}/mj/notify/${id}/${notifySignature(id)}`;
-  // the row first (status "" = submitting), so that the reservation is always on a row
-  const row = await db().imageTask.create({
-    data: Object.assign(
-      {
-        code: 0,
-        action: parsed.action,
-        mj_id: id,
-        prompt: parsed.prompt,
-        description: parsed.description,
-        state: asString(body.state),
-        submit_time: BigInt(nowMs()),
-        status: "",
-        progress: "0%",
-        properties: "{}",
-      },
-      billingColumns(s),
-    ),
-  });
+  // the reservation and the row (status "" = submitting) in one transaction
+  const row = await openTask(s, (tx) =>
+    tx.imageTask.create({
+      data: Object.assign(
+        {
+          code: 0,
+          action: parsed.action,
+          mj_id: id,
+          prompt: parsed.prompt,
+          description: parsed.description,
+          state: asString(body.state),
+          submit_time: BigInt(nowMs()),
+          status: "",
+          progress: "0%",
+          properties: "{}",
+        },
+        billingColumns(s),
+      ),
+    }),
+  );
   let answer: { status: number; json: unknown; text: string };
   try {
     answer = await callUpstream(joinUrl(s.channel.base_url, `/mj/submit/${kind}`), {
@@ -185,13 +201,15 @@ export async function submitMj(token: TokenContext, kind: MjSubmitKind, body: Re
     await failSubmit("image", row, description, BigInt(nowMs()));
     return { code: code && !ACCEPTED.has(code) ? code : MJ_CODE_ERROR, description, result: null, properties: asRecord(j.properties) };
   }
-  await markSubmitted("image", row.id, {
+  const waiting = asString(asRecord(j.properties).status) === MODAL;
+  const submitted = {
     code,
     upstream_id: upstreamId,
     description: parsed.description || asString(j.description),
-    status: code === 22 ? "SUBMITTED" : "NOT_START",
+    status: waiting ? MODAL : code === 22 ? "SUBMITTED" : "NOT_START",
     properties: JSON.stringify(asRecord(j.properties)),
-  });
+  };
+  await markSubmitted("image", row.id, opensModal && waiting ? Object.assign(submitted, { billing_state: NOTHING_RESERVED }) : submitted);
   return { code, description: asString(j.description) || "Submit success", result: id, properties: asRecord(j.properties) };
 }
 
@@ -276,6 +294,8 @@ export async function applyMjUpdate(row: ImageTask, up: Record<string, unknown>)
   // a describe's answer is its prompt
   if (row.action === "DESCRIBE") data.prompt = asString(up.prompt) || row.prompt;
   if (status === "SUCCESS") await closeTaskBilling("image", row, "success", "", data);
+  else if (status === MODAL && OPENS_MODAL.has(row.action) && row.quota === 0n)
+    await updateOpenTask("image", row.id, Object.assign(data, { billing_state: NOTHING_RESERVED }));
   else if (status === "FAILURE") await closeTaskBilling("image", row, "failure", data.fail_reason, data);
   else await updateOpenTask("image", row.id, data);
 }

@@ -1,13 +1,16 @@
 // Browser test of the drawing and task logs (docs/tasks.md, "The pages"), in zh and en, light
 // and dark: tasks made through the real relay against the local task upstream
-// (tests/support/mock-task-upstream.ts) and polled to their end, then the pages with their
-// filters, status names, dialogs (record JSON, failure reason, image) and the admin notice.
+// (tests/support/mock-task-upstream.ts) and polled to their end, plus a few rows written
+// directly in the statuses a run passes through, then the pages with their filters (IDs,
+// channel, start and end), status names, dialogs (record JSON, failure reason, prompts,
+// image), the channel tag's copy and the admin notice. One browser for the file.
 // Screenshots go to /tmp/task-logs-shots.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ApiClient } from "../support/client";
 import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import { MJ_KEY, startMockTaskUpstream, SUNO_KEY, type MockTaskUpstream } from "../support/mock-task-upstream";
+import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
 import { launch, MESSAGES, shooter, type Locale } from "./browser";
 
@@ -19,6 +22,9 @@ let up: MockTaskUpstream;
 let root: ApiClient;
 let dave: { id: number; client: ApiClient };
 const ids = { mjOk: "", mjFail: "", sunoOk: "", sunoFail: "", daveSong: "" };
+const channels = { mj: 0, suno: 0 };
+// rows of root's in the statuses a task passes through (never polled: nothing reserved)
+const STATUS_ROWS = { "st-not-start": "NOT_START", "st-in-progress": "IN_PROGRESS", "st-queued": "QUEUED", "st-odd": "HALF_DONE" } as const;
 
 async function loggedIn(locale: Locale, username: string, password: string): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
@@ -71,6 +77,9 @@ beforeAll(async () => {
   ]) {
     expect((await root.post("/api/channel/", c)).success).toBe(true);
   }
+  const list = await root.get<{ items: { id: number; name: string }[] }>("/api/channel/?p=1&page_size=100");
+  channels.mj = list.data.items.find((c) => c.name === "mj")!.id;
+  channels.suno = list.data.items.find((c) => c.name === "suno")!.id;
   const rootKey = (await root.post<{ key: string }[]>("/api/token/", { name: "root", unlimited_quota: true })).data[0].key;
   expect((await root.put("/api/user/", { id: 1, quota: 10_000_000 })).success).toBe(true);
   dave = await makeUser(server, root, "dave");
@@ -82,7 +91,55 @@ beforeAll(async () => {
   ids.sunoFail = (await post(rootKey, "/suno/submit/music", { prompt: "this will fail" }, "bearer")).data;
   ids.daveSong = (await post(daveKey, "/suno/submit/music", { prompt: "dave's own song" }, "bearer")).data;
   await settled(root);
+  const now = Math.floor(Date.now() / 1000);
+  for (const [taskId, status] of Object.entries(STATUS_ROWS)) {
+    await query(
+      server,
+      'INSERT INTO "creative_tasks" ("task_id", "platform", "user_id", "channel_id", "action", "status", "submit_time", "progress") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [taskId, "suno", 1, channels.suno, "MUSIC", status, now, "30%"],
+    );
+  }
+  // an Inpaint step waiting for its modal (docs/tasks.md, "Modals")
+  await query(
+    server,
+    'INSERT INTO "image_tasks" ("mj_id", "user_id", "code", "action", "status", "submit_time", "progress") VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    ["st-modal", 1, 21, "INPAINT", "MODAL", Date.now(), "0%"],
+  );
 }, 180_000);
+
+// Sets the picker named `label` to 00:00 of the day `offset` days from the browser's today:
+// cleared first, so that the calendar opens at the current month and the time is 00:00.
+async function pickDay(page: Page, locale: Locale, label: string, offset: number) {
+  const p = MESSAGES[locale].dateTimePicker;
+  const clear = page.getByRole("button", { name: p.clearLabel.replace("{label}", label), exact: true });
+  if (await clear.count()) await clear.click();
+  await page.getByRole("button", { name: label, exact: true }).click();
+  const picker = page.getByRole("dialog", { name: label });
+  const { day, otherMonth } = await page.evaluate((n) => {
+    const d = new Date();
+    const month = d.getMonth();
+    d.setDate(d.getDate() + n);
+    const pad = (x: number) => String(x).padStart(2, "0");
+    return { day: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, otherMonth: d.getMonth() !== month };
+  }, offset);
+  // react-day-picker's navigation buttons are named "Go to the previous/next month" (zh: 上/下)
+  if (otherMonth)
+    await picker
+      .locator(offset < 0 ? "button[aria-label*='revious'], button[aria-label*='上']" : "button[aria-label*='ext'], button[aria-label*='下']")
+      .first()
+      .click();
+  await picker.locator(`td[data-day='${day}'] button`).click();
+  await picker.getByRole("button", { name: p.done, exact: true }).click();
+  await picker.waitFor({ state: "hidden" });
+}
+
+// The browser's today at 00:00:00, as the pickers show it.
+const todayMidnight = (page: Page) =>
+  page.evaluate(() => {
+    const d = new Date();
+    const pad = (x: number) => String(x).padStart(2, "0");
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} 00:00:00`;
+  });
 
 afterAll(async () => {
   await browser?.close();
@@ -119,7 +176,21 @@ describe("the task log", () => {
       await ok.getByText(t.none, { exact: true }).waitFor();
       const failed = page.getByTestId(`task-row-${ids.sunoFail}`);
       await failed.getByText(t.status.FAILURE, { exact: true }).waitFor();
+      // the statuses on the way, and one no page knows
+      await page.getByTestId("task-row-st-not-start").getByText(t.status.NOT_START, { exact: true }).waitFor();
+      await page.getByTestId("task-row-st-in-progress").getByText(t.status.IN_PROGRESS, { exact: true }).waitFor();
+      await page.getByTestId("task-row-st-queued").getByText(t.status.QUEUED, { exact: true }).waitFor();
+      await page.getByTestId("task-row-st-odd").getByText(t.status.UNKNOWN, { exact: true }).waitFor();
       await shoot(page, locale, "tasks");
+
+      // the start defaults to today 00:00, the end to none
+      expect(await page.getByRole("button", { name: t.filters.start, exact: true }).textContent()).toBe(await todayMidnight(page));
+      expect(await page.getByRole("button", { name: t.filters.end, exact: true }).textContent()).toBe(m.dateTimePicker.placeholder);
+
+      // a click on the channel tag copies the channel's id
+      await ok.getByTitle(t.copyChannel).click();
+      await page.locator("[data-toast]").filter({ hasText: t.copied }).first().waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(String(channels.suno));
 
       // the task ID opens the whole record as JSON
       await ok.getByRole("button", { name: ids.sunoOk }).click();
@@ -146,10 +217,23 @@ describe("the task log", () => {
       expect(await page.locator("[data-testid^=task-row-]").count()).toBe(1);
       // a channel filter of another channel shows nothing
       await page.getByLabel(t.filters.taskId, { exact: true }).fill("");
-      await page.getByLabel(t.filters.channelId, { exact: true }).fill("1");
+      await page.getByLabel(t.filters.channelId, { exact: true }).fill(String(channels.mj));
       await page.getByRole("button", { name: t.search, exact: true }).click();
       await page.getByText(t.empty).waitFor();
       await shoot(page, locale, "tasks-filtered");
+
+      // a start tomorrow leaves nothing; without a start, an end yesterday leaves nothing either
+      await page.getByRole("button", { name: t.reset, exact: true }).click();
+      await page.getByTestId(`task-row-${ids.sunoOk}`).waitFor();
+      await pickDay(page, locale, t.filters.start, 1);
+      await page.getByRole("button", { name: t.search, exact: true }).click();
+      await page.getByText(t.empty).waitFor();
+      await page.getByRole("button", { name: m.dateTimePicker.clearLabel.replace("{label}", t.filters.start), exact: true }).click();
+      await page.getByRole("button", { name: t.search, exact: true }).click();
+      await page.getByTestId(`task-row-${ids.sunoOk}`).waitFor();
+      await pickDay(page, locale, t.filters.end, -1);
+      await page.getByRole("button", { name: t.search, exact: true }).click();
+      await page.getByText(t.empty).waitFor();
       await ctx.close();
     }, 90_000);
   }
@@ -204,6 +288,7 @@ describe("the drawing log", () => {
       }, ids.mjOk);
       const failed = page.getByTestId(`drawing-row-${ids.mjFail}`);
       await failed.getByText(t.status.FAILURE, { exact: true }).waitFor();
+      await page.getByTestId("drawing-row-st-modal").getByText(t.status.MODAL, { exact: true }).waitFor();
       await shoot(page, locale, "drawing");
 
       // the image opens large; the prompt and the failure reason open in dialogs
@@ -219,6 +304,43 @@ describe("the drawing log", () => {
       await shoot(page, locale, "drawing-fail-reason", false);
       await page.keyboard.press("Escape");
       await reason.waitFor({ state: "hidden" });
+      const prompt = "a lighthouse at dusk, oil painting";
+      // the prompt and the English prompt (the mock's is the same text), each in its dialog
+      for (const [i, title] of [t.col.prompt, t.col.promptEn].entries()) {
+        await ok.getByRole("button", { name: prompt }).nth(i).click();
+        const d = page.getByRole("dialog", { name: title });
+        expect(await d.getByTestId("task-text-dialog").textContent()).toBe(prompt);
+        if (i === 0) await shoot(page, locale, "drawing-prompt", false);
+        await page.keyboard.press("Escape");
+        await d.waitFor({ state: "hidden" });
+      }
+
+      // a click on the channel tag copies the channel's id
+      await ok.getByTitle(t.copyChannel).click();
+      await page.locator("[data-toast]").filter({ hasText: t.copied }).first().waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(String(channels.mj));
+
+      // the channel filter: the image channel shows its tasks, another shows none
+      await page.getByLabel(t.filters.channelId, { exact: true }).fill(String(channels.suno));
+      await page.getByRole("button", { name: t.search, exact: true }).click();
+      await page.getByText(t.empty).waitFor();
+      await page.getByLabel(t.filters.channelId, { exact: true }).fill(String(channels.mj));
+      await page.getByRole("button", { name: t.search, exact: true }).click();
+      await ok.waitFor();
+      expect(await page.locator("[data-testid^=drawing-row-]").count()).toBe(2);
+      await page.getByLabel(t.filters.channelId, { exact: true }).fill("");
+
+      // the range: a start tomorrow leaves nothing, an end yesterday too (the start is 30 days back)
+      await pickDay(page, locale, t.filters.start, 1);
+      await page.getByRole("button", { name: t.search, exact: true }).click();
+      await page.getByText(t.empty).waitFor();
+      await page.getByRole("button", { name: t.reset, exact: true }).click();
+      await ok.waitFor();
+      await pickDay(page, locale, t.filters.end, -1);
+      await page.getByRole("button", { name: t.search, exact: true }).click();
+      await page.getByText(t.empty).waitFor();
+      await page.getByRole("button", { name: t.reset, exact: true }).click();
+      await ok.waitFor();
 
       // filter by task ID
       await page.getByLabel(t.filters.taskId, { exact: true }).fill(ids.mjFail);

@@ -22,7 +22,17 @@ let mjChannel: number;
 let sunoChannel: number;
 
 // ModelPrice in USD per task; 500000 units = 1 USD
-const PRICES = { mj_imagine: 0.1, mj_upscale: 0.05, mj_describe: 0.02, suno_music: 0.2, suno_lyrics: 0.01, "sora-2": 0.4 };
+const PRICES = {
+  mj_imagine: 0.1,
+  mj_upscale: 0.05,
+  mj_describe: 0.02,
+  mj_shorten: 0.01,
+  mj_modal: 0.08,
+  mj_inpaint: 0.03,
+  suno_music: 0.2,
+  suno_lyrics: 0.01,
+  "sora-2": 0.4,
+};
 const units = (usd: number) => Math.round(usd * 500_000);
 const TIMEOUT_S = 12;
 
@@ -85,7 +95,14 @@ beforeAll(async () => {
     MjModeClearEnabled: "true",
     MjActionCheckSuccessEnabled: "true",
   });
-  mjChannel = await addChannel({ name: "mj", type: 2, key: MJ_KEY, base_url: up.url, models: "mj_imagine,mj_upscale,mj_describe", group: "default" });
+  mjChannel = await addChannel({
+    name: "mj",
+    type: 2,
+    key: MJ_KEY,
+    base_url: up.url,
+    models: "mj_imagine,mj_upscale,mj_describe,mj_blend,mj_shorten,mj_modal,mj_inpaint",
+    group: "default",
+  });
   sunoChannel = await addChannel({ name: "suno", type: 36, key: SUNO_KEY, base_url: up.url, models: "suno_music,suno_lyrics", group: "default" });
   await addChannel({ name: "video", type: 1, key: VIDEO_KEY, base_url: up.url, models: "sora-2", group: "default" });
   alice = await makeUser(server, root, "alice");
@@ -167,6 +184,126 @@ describe("Midjourney", () => {
     const row = await rowOf("image_tasks", "mj_id", r.result);
     expect(row).toMatchObject({ action: "UPSCALE", model_name: "mj_upscale", channel_id: mjChannel });
     expect(Number(row.quota)).toBe(units(PRICES.mj_upscale));
+  });
+
+  it("submits describe, blend, shorten and a button's action, each at its own price, polled to SUCCESS", async () => {
+    // mj_blend is left unpriced elsewhere (the token-ratio test below)
+    await setOptions(root, { ModelPrice: JSON.stringify(Object.assign({}, PRICES, { mj_blend: 0.03 })) });
+    const img = `data:image/png;base64,${PNG.toString("base64")}`;
+    const imagineUpstream = (await rowOf("image_tasks", "mj_id", imagineId)).upstream_id;
+    const cases = [
+      { path: "/mj/submit/describe", body: { base64: img }, action: "DESCRIBE", model: "mj_describe", price: PRICES.mj_describe },
+      { path: "/mj/submit/blend", body: { base64Array: [img, img] }, action: "BLEND", model: "mj_blend", price: 0.03 },
+      { path: "/mj/submit/shorten", body: { prompt: "a fox, red, in snow, very detailed" }, action: "SHORTEN", model: "mj_shorten", price: PRICES.mj_shorten },
+      {
+        path: "/mj/submit/action",
+        body: { customId: `MJ::JOB::upsample::2::${imagineUpstream}`, taskId: imagineId },
+        action: "UPSCALE",
+        model: "mj_upscale",
+        price: PRICES.mj_upscale,
+      },
+    ];
+    for (const c of cases) {
+      const r = (await (await mj(aliceKey, c.path, c.body)).json()) as { code: number; result: string };
+      expect(r.code, c.path).toBe(1);
+      const sent = up.requests.filter((q) => q.url === c.path).at(-1)!;
+      expect(sent.headers["mj-api-secret"]).toBe(MJ_KEY);
+      const row = await rowOf("image_tasks", "mj_id", r.result);
+      expect(row, c.path).toMatchObject({ action: c.action, model_name: c.model, channel_id: mjChannel });
+      expect(await ledgerKinds(row.billing_ref), c.path).toEqual([`relay_reserve:${-units(c.price)}`]);
+      await until(
+        c.action,
+        () => mjTask(aliceKey, r.result),
+        (t) => t.status === "SUCCESS",
+      );
+      expect((await rowOf("image_tasks", "mj_id", r.result)).billing_state).toBe("settled");
+      expect(await ledgerKinds(row.billing_ref), c.path).toEqual([`relay_reserve:${-units(c.price)}`]);
+    }
+    // the button's action went upstream with the upstream's own id of the task
+    expect(up.requests.filter((q) => q.url === "/mj/submit/action").at(-1)!.json.taskId).toBe(imagineUpstream);
+    await setOptions(root, { ModelPrice: JSON.stringify(PRICES) });
+  });
+
+  it("charges the modal, not the Inpaint step that opens it, and lets the modal past MjActionCheckSuccessEnabled", async () => {
+    const imagineUpstream = (await rowOf("image_tasks", "mj_id", imagineId)).upstream_id;
+    const before = await quotaOf(alice.id);
+    const a = (await (await mj(aliceKey, "/mj/submit/action", { customId: `MJ::Inpaint::1::${imagineUpstream}::SOLO`, taskId: imagineId })).json()) as {
+      code: number;
+      result: string;
+    };
+    // 21 with status MODAL: the client is to send the modal; the opening step costs nothing
+    expect(a.code).toBe(21);
+    expect(await quotaOf(alice.id)).toBe(before);
+    const opener = await rowOf("image_tasks", "mj_id", a.result);
+    expect(opener).toMatchObject({ action: "INPAINT", status: "MODAL", billing_state: "none" });
+    expect(Number(opener.quota)).toBe(0);
+    expect(await ledgerKinds(opener.billing_ref)).toEqual([]);
+
+    // the waiting task is not SUCCESS, and the modal goes through all the same, charged
+    const m = (await (await mj(aliceKey, "/mj/submit/modal", { taskId: a.result, prompt: "a blue hat", maskBase64: "AA==" })).json()) as {
+      code: number;
+      result: string;
+    };
+    expect(m.code).toBe(1);
+    expect(up.requests.filter((q) => q.url === "/mj/submit/modal").at(-1)!.json.taskId).toBe(opener.upstream_id);
+    const row = await rowOf("image_tasks", "mj_id", m.result);
+    expect(row).toMatchObject({ action: "MODAL", model_name: "mj_modal", upstream_id: opener.upstream_id, channel_id: mjChannel });
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES.mj_modal));
+    await until(
+      "modal",
+      () => mjTask(aliceKey, m.result),
+      (t) => t.status === "SUCCESS",
+    );
+    expect((await rowOf("image_tasks", "mj_id", m.result)).billing_state).toBe("settled");
+    expect(await ledgerKinds(row.billing_ref)).toEqual([`relay_reserve:${-units(PRICES.mj_modal)}`]);
+    // the opener is closed (never polled, so never failed at the time limit), and still free
+    expect(await rowOf("image_tasks", "mj_id", a.result)).toMatchObject({ status: "MODAL", billing_state: "none", fail_reason: "" });
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES.mj_modal));
+  });
+
+  it("answers a Bearer key on /mj/* as it does mj-api-secret", async () => {
+    const before = await quotaOf(alice.id);
+    const r = await bearer(aliceKey, "/mj/submit/imagine", { prompt: "a key in the Authorization header" });
+    expect(r.status).toBe(200);
+    const j = (await r.json()) as { code: number; result: string };
+    expect(j.code).toBe(1);
+    expect(await quotaOf(alice.id)).toBe(before - units(PRICES.mj_imagine));
+    // upstream, the channel's key goes in mj-api-secret; the client's key goes nowhere
+    const sent = up.requests.filter((q) => q.url === "/mj/submit/imagine").at(-1)!;
+    expect(sent.headers["mj-api-secret"]).toBe(MJ_KEY);
+    expect(JSON.stringify(sent.headers)).not.toContain(aliceKey);
+    const f = (await (await bearer(aliceKey, `/mj/task/${j.result}/fetch`)).json()) as { id: string };
+    expect(f.id).toBe(j.result);
+    const list = (await (await bearer(aliceKey, "/mj/task/list-by-condition", { ids: [j.result] })).json()) as { id: string }[];
+    expect(list.map((t) => t.id)).toEqual([j.result]);
+    expect((await bearer("sk-nope", "/mj/submit/imagine", { prompt: "x" })).status).toBe(401);
+  });
+
+  it("leaves no reservation behind when the task's row cannot be written", async () => {
+    // a trigger refuses the row of one prompt: the reservation made with it must go with it
+    if (server.dbKind === "sqlite") {
+      await query(
+        server,
+        `CREATE TRIGGER "refuse_task_row" BEFORE INSERT ON "image_tasks" WHEN NEW."prompt" LIKE '%unwritable%' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+      );
+    } else {
+      await query(
+        server,
+        `CREATE FUNCTION "refuse_task_row"() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN IF NEW."prompt" LIKE '%unwritable%' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $f$`,
+      );
+      await query(server, `CREATE TRIGGER "refuse_task_row" BEFORE INSERT ON "image_tasks" FOR EACH ROW EXECUTE FUNCTION "refuse_task_row"()`);
+    }
+    try {
+      const before = await quotaOf(alice.id);
+      const r = await mj(aliceKey, "/mj/submit/imagine", { prompt: "an unwritable task" });
+      expect(r.status).toBeGreaterThanOrEqual(500);
+      expect(await quotaOf(alice.id)).toBe(before);
+      expect(await ledgerSum(alice.id)).toBe(before);
+      expect(up.requests.some((q) => q.json?.prompt === "an unwritable task")).toBe(false);
+    } finally {
+      await query(server, 'DROP TRIGGER "refuse_task_row"' + (server.dbKind === "sqlite" ? "" : ' ON "image_tasks"'));
+      if (server.dbKind !== "sqlite") await query(server, 'DROP FUNCTION "refuse_task_row"()');
+    }
   });
 
   it("refuses an action on an unfinished task (MjActionCheckSuccessEnabled) and reserves nothing", async () => {
@@ -420,6 +557,37 @@ describe("video (/v1/videos) with the official SDK", () => {
     const other = new OpenAI({ apiKey: bobKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
     await expect(other.videos.retrieve(v.id)).rejects.toMatchObject({ status: 404 });
   });
+
+  it("ends a video unfinished past the time limit as failed for its client too, and refunds it", async () => {
+    const client = new OpenAI({ apiKey: aliceKey, baseURL: `${server.url}/v1` });
+    const before = await quotaOf(alice.id);
+    const v = await client.videos.create({ model: "sora-2", prompt: "rolling forever" });
+    await until(
+      "video running",
+      () => client.videos.retrieve(v.id),
+      (x) => x.status === "in_progress",
+    );
+    // an open task's reservation is not a difference in the ledger check (docs/statement.md)
+    const check = await root.get<{ ok: boolean; tokens: unknown[] }>("/api/ledger/check");
+    // (soft: the end of the video is checked either way)
+    expect.soft(check.data.tokens).toEqual([]);
+    expect.soft(check.data.ok).toBe(true);
+    const done = await until(
+      "video timeout",
+      () => client.videos.retrieve(v.id),
+      (x) => x.status === "failed",
+      (TIMEOUT_S + 10) * 1000,
+    );
+    expect(done).toMatchObject({ id: v.id, model: "sora-2", error: { code: "task_timed_out", message: "task timed out" } });
+    const row = await rowOf("creative_tasks", "task_id", v.id);
+    expect(row).toMatchObject({ status: "FAILURE", fail_reason: "task timed out", billing_state: "refunded" });
+    await until(
+      "refund",
+      () => quotaOf(alice.id),
+      (q) => q === before,
+    );
+    expect(await ledgerKinds(row.billing_ref)).toEqual([`relay_reserve:${-units(PRICES["sora-2"])}`, `relay_refund:${units(PRICES["sora-2"])}`]);
+  }, 40_000);
 
   it("refunds a video the upstream fails", async () => {
     const client = new OpenAI({ apiKey: aliceKey, baseURL: `${server.url}/v1` });

@@ -3,7 +3,9 @@
 // (/suno/submit/*, /suno/fetch, Bearer key) and OpenAI videos (/v1/videos, Bearer key).
 // Tasks move one step per poll: NOT_START/queued -> IN_PROGRESS 50% -> SUCCESS, unless the
 // prompt says otherwise: "refuse" (the submit is refused), "fail" (the task fails),
-// "forever" (it never ends). Every request is recorded; callbacks can be sent on demand.
+// "forever" (it never ends). A Midjourney action whose button opens a modal (Inpaint,
+// CustomZoom) answers code 21 with status MODAL and waits there until /mj/submit/modal names
+// it; the task then runs from the start. Every request is recorded; callbacks can be sent on demand.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -14,7 +16,7 @@ export const VIDEO_KEY = "sk-video-0123456789abcdef";
 export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 export const MP4 = Buffer.from("000000186674797069736f6d0000020069736f6d69736f32", "hex");
 
-type Task = { id: string; kind: "mj" | "suno" | "video"; prompt: string; steps: number; body: Record<string, unknown> };
+type Task = { id: string; kind: "mj" | "suno" | "video"; prompt: string; steps: number; body: Record<string, unknown>; modal?: "waiting" | "done" };
 
 export type RecordedTaskRequest = { method: string; url: string; headers: http.IncomingHttpHeaders; json: any };
 
@@ -35,6 +37,7 @@ export async function startMockTaskUpstream(): Promise<MockTaskUpstream> {
   let url = "";
 
   const mjStatus = (t: Task) => {
+    if (t.modal === "waiting") return { status: "MODAL", progress: "0%" };
     if (t.steps === 0) return { status: "NOT_START", progress: "0%" };
     if (t.steps === 1 || outcome(t) === "forever") return { status: "IN_PROGRESS", progress: "50%" };
     return outcome(t) === "fail" ? { status: "FAILURE", progress: "50%", failReason: "banned by the mock" } : { status: "SUCCESS", progress: "100%" };
@@ -118,8 +121,18 @@ export async function startMockTaskUpstream(): Promise<MockTaskUpstream> {
           const prompt = String(json?.prompt ?? json?.content ?? "");
           if (prompt.includes("refuse"))
             return send(200, { code: 24, description: "the prompt holds a banned word", result: null, properties: { bannedWord: "refuse" } });
+          if (m[1] === "modal") {
+            // the waiting task goes on under its own id
+            const t = tasks.get(String(json?.taskId ?? ""));
+            if (!t || t.modal !== "waiting") return send(200, { code: 4, description: "the task is not waiting for a modal", result: null, properties: {} });
+            Object.assign(t, { modal: "done", steps: 0, prompt });
+            return send(200, { code: 1, description: "Submit success", result: t.id, properties: { discordInstanceId: "mock" } });
+          }
           const id = `${Date.now()}${String(++seq).padStart(4, "0")}`;
-          tasks.set(id, { id, kind: "mj", prompt, steps: 0, body: json ?? {} });
+          const opensModal = m[1] === "action" && /::(inpaint|customzoom)::/i.test(String(json?.customId ?? ""));
+          tasks.set(id, { id, kind: "mj", prompt, steps: 0, body: json ?? {}, modal: opensModal ? "waiting" : undefined });
+          if (opensModal)
+            return send(200, { code: 21, description: "Waiting for window confirm", result: id, properties: { status: "MODAL", discordInstanceId: "mock" } });
           return send(200, { code: 1, description: "Submit success", result: id, properties: { discordInstanceId: "mock" } });
         }
         if (path === "/mj/task/list-by-condition" && req.method === "POST") {
