@@ -170,7 +170,7 @@ describe("OIDC against a real OpenID provider", () => {
     expect((await victim.finish("oidc", cb2)).success).toBe(true);
   });
 
-  for (const tamper of ["nonce", "issuer", "audience", "foreign-key"] as const) {
+  for (const tamper of ["nonce", "issuer", "audience", "foreign-key", "expired"] as const) {
     it(`refuses an ID token with a wrong ${tamper}`, async () => {
       op.control.next = { sub: "oidc-sub-1", name: "Olive", preferred_username: "olive", email: "" };
       op.control.tamper = tamper;

@@ -9,7 +9,7 @@ import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type JWK } from "jose";
 import Provider from "oidc-provider";
 
 export type OidcAccount = { sub: string; name: string; preferred_username: string; email: string };
-export type Tamper = null | "nonce" | "issuer" | "audience" | "foreign-key";
+export type Tamper = null | "nonce" | "issuer" | "audience" | "foreign-key" | "expired";
 
 export async function startOidcProvider(opts: { clientId: string; clientSecret: string; redirectUri: string }) {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -47,6 +47,12 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
       if (control.tamper === "nonce") claims.nonce = "not-the-state";
       if (control.tamper === "issuer") claims.iss = "http://127.0.0.1:9/another-issuer";
       if (control.tamper === "audience") claims.aud = "another-client";
+      if (control.tamper === "expired") {
+        // Well past the gateway's 30 seconds of clock tolerance.
+        const now = Math.floor(Date.now() / 1000);
+        claims.iat = now - 3600;
+        claims.exp = now - 600;
+      }
       const key = control.tamper === "foreign-key" ? foreign : privateKey;
       answer.id_token = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "test-key" }).sign(key);
     }
