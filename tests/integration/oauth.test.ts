@@ -186,6 +186,24 @@ describe("OIDC against a real OpenID provider", () => {
     });
   }
 
+  it("refuses a Well-Known document whose issuer is not the one its URL names", async () => {
+    // The provider's real document (issuer op.issuer) served under another path.
+    await setOptions(root, { "oidc.well_known": op.misplacedWellKnown });
+    try {
+      op.control.next = { sub: "oidc-sub-1", name: "Olive", preferred_username: "olive", email: "" };
+      const b = Browser.anonymous();
+      const { result } = await b.signIn("oidc");
+      expect(result.success).toBe(false);
+      expect(result.message).toBe("Failed to fetch the OIDC configuration; check the network and the Well-Known URL");
+      expect(b.client.cookie).toBe("");
+    } finally {
+      await setOptions(root, { "oidc.well_known": `${op.issuer}/.well-known/openid-configuration` });
+    }
+    // The matching document works again.
+    op.control.next = { sub: "oidc-sub-1", name: "Olive", preferred_username: "olive", email: "" };
+    expect((await Browser.anonymous().signIn("oidc")).result.success).toBe(true);
+  });
+
   it("binds to the signed-in user; an identity bound to another user is refused", async () => {
     const { client, id } = await makeUser(server, root, "binder1");
     op.control.next = { sub: "oidc-sub-2", name: "Bea", preferred_username: "bea", email: "" };

@@ -3,7 +3,9 @@
 // The login and consent steps finish at once for the account the test chose (`next`), so a
 // plain HTTP client can walk the authorization flow. `/tamper/token` forwards to the real
 // token endpoint and, when `tamper` is set, re-signs the ID token (with the provider's own
-// key) with a wrong nonce, issuer or audience, for the refusal tests.
+// key) with a wrong nonce, issuer or audience, or an expiry in the past, for the refusal tests.
+// `misplacedWellKnown` serves the provider's own discovery document under another path, so
+// that its issuer does not match the URL it was read from.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type JWK } from "jose";
 import Provider from "oidc-provider";
@@ -70,6 +72,18 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
       });
       return;
     }
+    if (path === "/elsewhere/.well-known/openid-configuration") {
+      fetch(`${base}/.well-known/openid-configuration`)
+        .then(async (real) => {
+          res.writeHead(real.status, { "content-type": "application/json" });
+          res.end(await real.text());
+        })
+        .catch((e) => {
+          res.statusCode = 500;
+          res.end(String(e));
+        });
+      return;
+    }
     if (path === "/tamper/token") {
       let body = "";
       req.on("data", (c) => (body += c));
@@ -106,6 +120,7 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
     issuer: base,
     control,
     tamperTokenEndpoint: `${base}/tamper/token`,
+    misplacedWellKnown: `${base}/elsewhere/.well-known/openid-configuration`,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
