@@ -323,6 +323,31 @@ describe("WeChat through a local WeChat server", () => {
     expect((await new ApiClient(server.url).get("/api/oauth/wechat/bind?code=1")).status).toBe(401);
   });
 
+  it("a sign-up with &aff= records the inviter and rewards them", async () => {
+    const inviter = await makeUser(server, root, "wxinviter");
+    const aff = (await inviter.client.get<string>("/api/user/aff")).data;
+    const r = await new ApiClient(server.url).get<User>(`/api/oauth/wechat?code=${wechat.issue("openid-invited")}&aff=${aff}`);
+    expect(r.success, r.message).toBe(true);
+    const [row] = await query(server, "SELECT inviter_id FROM users WHERE wechat_id = $1", ["openid-invited"]);
+    expect(Number(row.inviter_id)).toBe(inviter.id);
+    const [counted] = await query(server, "SELECT aff_count FROM users WHERE id = $1", [inviter.id]);
+    expect(Number(counted.aff_count)).toBe(1);
+  });
+
+  it("a banned user is refused", async () => {
+    const made = await new ApiClient(server.url).get<User>(`/api/oauth/wechat?code=${wechat.issue("openid-banned")}`);
+    expect(made.success, made.message).toBe(true);
+    expect((await root.post("/api/user/manage", { id: made.data.id, action: "disable" })).success).toBe(true);
+    try {
+      const c = new ApiClient(server.url);
+      const again = await c.get(`/api/oauth/wechat?code=${wechat.issue("openid-banned")}`);
+      expect(again).toMatchObject({ success: false, message: "This user has been banned" });
+      expect(c.cookie).toBe("");
+    } finally {
+      await root.post("/api/user/manage", { id: made.data.id, action: "enable" });
+    }
+  });
+
   it("refuses a cross-site sign-in without using the code up", async () => {
     const code = wechat.issue("openid-csrf");
     const refused = await new ApiClient(server.url).call("GET", `/api/oauth/wechat?code=${code}`, undefined, { "sec-fetch-site": "cross-site" });
