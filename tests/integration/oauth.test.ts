@@ -413,6 +413,29 @@ describe("Telegram login widget", () => {
   });
 });
 
+describe("the admin's user editor", () => {
+  it("cannot write bindings: PUT /api/user/ with github_id, oidc_id, telegram_id and wechat_id leaves them as they were", async () => {
+    const { id } = await makeUser(server, root, "editbind");
+    const admin = await makeUser(server, root, "editadmin", 10);
+    await query(server, "UPDATE users SET github_id = 'gh-keep', oidc_id = 'oidc-keep', telegram_id = 'tg-keep', wechat_id = 'wx-keep' WHERE id = $1", [id]);
+    const kept = { github_id: "gh-keep", oidc_id: "oidc-keep", telegram_id: "tg-keep", wechat_id: "wx-keep" };
+    for (const [editor, name] of [
+      [root, "Edited by root"],
+      [admin.client, "Edited by admin"],
+    ] as const) {
+      for (const attempt of [
+        { github_id: "gh-new", oidc_id: "oidc-new", telegram_id: "tg-new", wechat_id: "wx-new" },
+        { github_id: "", oidc_id: "", telegram_id: "", wechat_id: "" },
+      ]) {
+        const r = await editor.put("/api/user/", { id, username: "editbind", display_name: name, ...attempt });
+        expect(r.success, r.message).toBe(true);
+        const [row] = await query(server, "SELECT display_name, github_id, oidc_id, telegram_id, wechat_id FROM users WHERE id = $1", [id]);
+        expect(row).toEqual({ display_name: name, ...kept });
+      }
+    }
+  });
+});
+
 describe("the root clears a binding", () => {
   it("only the root", async () => {
     const { client, id } = await makeUser(server, root, "tgclear");
