@@ -405,6 +405,48 @@ describe("Telegram login widget", () => {
     expect(ok.success, ok.message).toBe(true);
   });
 
+  it("a signed payload is good once, at login and bind alike, even when two arrive at once", async () => {
+    const USED = "This Telegram sign-in data has already been used; sign in again";
+    const payload = signed({ id: "7795", first_name: "Once", auth_date: now() });
+    const first = await new ApiClient(server.url).get<User>(`/api/oauth/telegram/login?${payload}&lang=en`);
+    expect(first.success, first.message).toBe(true);
+    // Our own parameters are not signed: changing them does not make a new payload.
+    for (const extra of ["", "&lang=zh", "&aff=abc"]) {
+      const c = new ApiClient(server.url);
+      expect(await c.get(`/api/oauth/telegram/login?${payload}${extra}`)).toMatchObject({ success: false, message: USED });
+      expect(c.cookie).toBe("");
+    }
+    const { client } = await makeUser(server, root, "tgreplay");
+    expect((await client.get(`/api/oauth/telegram/bind?${payload}`)).message).toBe(USED);
+    expect((await self(client)).telegram_id).toBe("");
+    // The spent payload is kept (as a hash) until auth_date plus a day, when it would be stale anyway.
+    const authDate = Number(new URLSearchParams(payload).get("auth_date"));
+    const hash = createHash("sha256").update(new URLSearchParams(payload).get("hash")!).digest("hex");
+    const rows = await query(server, "SELECT expires_at FROM telegram_logins WHERE payload_hash = $1", [hash]);
+    expect(rows.map((r) => Number(r.expires_at))).toEqual([authDate + 86_400]);
+
+    const raced = signed({ id: "7796", first_name: "Race", auth_date: now() });
+    const answers = await Promise.all([0, 1, 2].map(() => new ApiClient(server.url).get(`/api/oauth/telegram/login?${raced}`)));
+    expect(answers.filter((a) => a.success)).toHaveLength(1);
+    expect(answers.filter((a) => a.message === USED)).toHaveLength(2);
+  });
+
+  it("a banned user is refused", async () => {
+    const t = Number(now());
+    const made = await new ApiClient(server.url).get<User>(`/api/oauth/telegram/login?${signed({ id: "7790", first_name: "Ban", auth_date: String(t - 2) })}`);
+    expect(made.success, made.message).toBe(true);
+    expect((await root.post("/api/user/manage", { id: made.data.id, action: "disable" })).success).toBe(true);
+    try {
+      // A payload of its own (another auth_date): each signed payload is good once.
+      const c = new ApiClient(server.url);
+      const again = await c.get(`/api/oauth/telegram/login?${signed({ id: "7790", first_name: "Ban", auth_date: String(t - 1) })}`);
+      expect(again).toMatchObject({ success: false, message: "This user has been banned" });
+      expect(c.cookie).toBe("");
+    } finally {
+      await root.post("/api/user/manage", { id: made.data.id, action: "enable" });
+    }
+  });
+
   it("binds the signed-in user", async () => {
     const { client } = await makeUser(server, root, "tgbinder");
     const r = await client.get(`/api/oauth/telegram/bind?${signed({ id: "888", first_name: "B", auth_date: now() })}`);
