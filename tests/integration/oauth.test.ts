@@ -204,6 +204,38 @@ describe("OIDC against a real OpenID provider", () => {
     expect((await Browser.anonymous().signIn("oidc")).result.success).toBe(true);
   });
 
+  it("accepts an issuer written with a trailing slash", async () => {
+    const slashed = await startOidcProvider({
+      clientId: "gw-client",
+      clientSecret: "gw-oidc-secret",
+      redirectUri: `${server.url}/oauth/oidc`,
+      issuerSlash: true,
+    });
+    await setOptions(root, {
+      "oidc.well_known": slashed.wellKnown,
+      "oidc.authorization_endpoint": `${slashed.issuer}/auth`,
+      "oidc.token_endpoint": slashed.tamperTokenEndpoint,
+      "oidc.user_info_endpoint": `${slashed.issuer}/me`,
+    });
+    try {
+      const doc = (await (await fetch(slashed.wellKnown)).json()) as { issuer: string };
+      expect(doc.issuer).toBe(`${slashed.issuer}/`);
+      slashed.control.next = { sub: "oidc-slash-1", name: "Sly", preferred_username: "sly", email: "" };
+      const b = Browser.anonymous();
+      const { result } = await b.signIn("oidc");
+      expect(result.success, result.message).toBe(true);
+      expect((await self(b.client)).oidc_id).toBe("oidc-slash-1");
+    } finally {
+      await setOptions(root, {
+        "oidc.well_known": `${op.issuer}/.well-known/openid-configuration`,
+        "oidc.authorization_endpoint": `${op.issuer}/auth`,
+        "oidc.token_endpoint": op.tamperTokenEndpoint,
+        "oidc.user_info_endpoint": `${op.issuer}/me`,
+      });
+      await slashed.close();
+    }
+  });
+
   it("binds to the signed-in user; an identity bound to another user is refused", async () => {
     const { client, id } = await makeUser(server, root, "binder1");
     op.control.next = { sub: "oidc-sub-2", name: "Bea", preferred_username: "bea", email: "" };

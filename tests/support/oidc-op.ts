@@ -5,7 +5,8 @@
 // token endpoint and, when `tamper` is set, re-signs the ID token (with the provider's own
 // key) with a wrong nonce, issuer or audience, or an expiry in the past, for the refusal tests.
 // `misplacedWellKnown` serves the provider's own discovery document under another path, so
-// that its issuer does not match the URL it was read from.
+// that its issuer does not match the URL it was read from. With `issuerSlash` the provider's
+// issuer is its address with a trailing slash (its tokens' `iss` too), as some providers have.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type JWK } from "jose";
 import Provider from "oidc-provider";
@@ -13,7 +14,7 @@ import Provider from "oidc-provider";
 export type OidcAccount = { sub: string; name: string; preferred_username: string; email: string };
 export type Tamper = null | "nonce" | "issuer" | "audience" | "foreign-key" | "expired";
 
-export async function startOidcProvider(opts: { clientId: string; clientSecret: string; redirectUri: string }) {
+export async function startOidcProvider(opts: { clientId: string; clientSecret: string; redirectUri: string; issuerSlash?: boolean }) {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid: "test-key", alg: "RS256", use: "sig" };
   const foreign = (await generateKeyPair("RS256", { extractable: true })).privateKey;
@@ -94,7 +95,7 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  provider = new Provider(base, {
+  provider = new Provider(opts.issuerSlash ? `${base}/` : base, {
     clients: [
       {
         client_id: opts.clientId,
@@ -118,6 +119,7 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
   });
   return {
     issuer: base,
+    wellKnown: `${base}/.well-known/openid-configuration`,
     control,
     tamperTokenEndpoint: `${base}/tamper/token`,
     misplacedWellKnown: `${base}/elsewhere/.well-known/openid-configuration`,
