@@ -95,7 +95,7 @@ export function LoginForm({ expired, returnTo, codeStep = false }: { expired: bo
             <Button type="submit" disabled={busy} className="justify-center">
               {t("submit")}
             </Button>
-            <PasskeyLoginButton onDone={(user) => signedIn(user, null)} />
+            <PasskeyLoginButton human={human} onDone={(user) => signedIn(user, null)} />
           </form>
         </FormProvider>
       )}

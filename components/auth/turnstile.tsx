@@ -64,6 +64,8 @@ function TurnstileBox({ siteKey, onToken }: { siteKey: string; onToken: (token: 
   return <div ref={box} className="flex min-h-16 justify-center" data-testid="turnstile" />;
 }
 
+export type HumanCheck = ReturnType<typeof useTurnstile>;
+
 export function useTurnstile() {
   const status = useStatus();
   const on = status.turnstile_check;

@@ -391,6 +391,7 @@ export const serverMessages = {
   wechat_code_invalid: { zh: "验证码错误或已过期", en: "The verification code is wrong or has expired" },
   telegram_auth_invalid: { zh: "Telegram 登录数据校验失败", en: "The Telegram sign-in data failed verification" },
   telegram_auth_expired: { zh: "Telegram 登录数据已过期，请重新登录", en: "The Telegram sign-in data has expired; sign in again" },
+  telegram_auth_used: { zh: "该 Telegram 登录数据已使用过，请重新登录", en: "This Telegram sign-in data has already been used; sign in again" },
   // two-factor authentication and passkeys (docs/two-factor.md)
   twofa_enter_code: { zh: "请输入两步验证码", en: "Enter your two-factor code" },
   twofa_code_invalid: { zh: "验证码错误或已使用", en: "The code is wrong or has already been used" },

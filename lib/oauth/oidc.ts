@@ -1,5 +1,5 @@
 // OIDC sign-in (docs/oauth.md, "OIDC"): the Well-Known document (oidc.well_known) gives the
-// issuer and the JWKS; the code is exchanged at oidc.token_endpoint (client_secret_basic);
+// issuer and the JWKS (its issuer must be the one the configured URL names); the code is exchanged at oidc.token_endpoint (client_secret_basic);
 // the ID token is verified with jose: signature by a key of the JWKS, issuer, audience (our
 // client id), expiry, and the nonce, which is the state of this sign-in; then the userinfo
 // endpoint is read with the access token and its subject must be the ID token's.
@@ -22,6 +22,10 @@ async function discovery(fresh: boolean): Promise<Discovery> {
   const issuer = str(doc.issuer);
   const jwksUri = str(doc.jwks_uri);
   if (!issuer || !jwksUri) throw new AppError("RULE", "oidc_config_failed");
+  // OpenID Connect Discovery 1.0, section 4.3: the document must be the issuer's own. Without
+  // this, a document served elsewhere (a wrong URL, a compromised or mistaken host) could name
+  // any issuer and key set, and ID tokens of that issuer would be taken for the configured one.
+  if (`${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration` !== url) throw new AppError("RULE", "oidc_config_failed");
   const jwks = await providerJson(jwksUri, {}, "oidc_config_failed");
   if (!Array.isArray(jwks.keys)) throw new AppError("RULE", "oidc_config_failed");
   cached = { issuer, jwks: jwks as unknown as JSONWebKeySet, at: Date.now(), url };

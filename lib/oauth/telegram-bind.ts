@@ -5,11 +5,13 @@ import { AppError } from "@/lib/errors";
 import { getBool } from "@/lib/options/store";
 import { bindIdentity } from "@/lib/oauth/sign-in";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
-import { verifyTelegram, type TelegramQuery } from "@/lib/oauth/telegram";
+import { spendTelegramPayload, verifyTelegram, type TelegramQuery } from "@/lib/oauth/telegram";
 
 export async function telegramBind({ ctx, input }: { ctx: UserCtx; input: TelegramQuery }): Promise<void> {
   if (!getBool("TelegramOAuthEnabled")) throw new AppError("RULE", "oauth_provider_disabled");
   // A new way into the account: a fresh second factor when the user has one.
   await requireFreshFactor(ctx);
-  await bindIdentity(ctx.user.id, "telegram", verifyTelegram(input).id);
+  const { id } = verifyTelegram(input);
+  await spendTelegramPayload(input);
+  await bindIdentity(ctx.user.id, "telegram", id);
 }

@@ -5,7 +5,7 @@
 import "server-only";
 import { randomAlnum } from "@/lib/auth/lookup-hash";
 import { nowSeconds } from "@/lib/billing/ledger";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 
 export type ChallengePurpose = "login_2fa" | "passkey_register" | "passkey_login" | "passkey_verify";
 export const CHALLENGE_TTL_SECONDS: Record<ChallengePurpose, number> = {
@@ -36,9 +36,9 @@ export async function findChallenge(id: string | undefined, purpose: ChallengePu
   return row;
 }
 
-/** Consumes the step: true for exactly one caller. */
-export async function consumeChallenge(id: string): Promise<boolean> {
-  const done = await db().authChallenge.deleteMany({ where: { id, expires_at: { gte: BigInt(nowSeconds()) } } });
+/** Consumes the step: true for exactly one caller (inside a transaction: once it commits). */
+export async function consumeChallenge(id: string, client: Tx = db()): Promise<boolean> {
+  const done = await client.authChallenge.deleteMany({ where: { id, expires_at: { gte: BigInt(nowSeconds()) } } });
   return done.count === 1;
 }
 

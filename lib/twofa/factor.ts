@@ -9,7 +9,7 @@ import { randomInt, timingSafeEqual } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
 import { lookupHash } from "@/lib/auth/lookup-hash";
 import { open } from "@/lib/auth/secret-box";
-import { db } from "@/lib/db/client";
+import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { hit } from "@/lib/http/rate-limit";
 
@@ -89,13 +89,21 @@ export async function countAttempt(userId: number): Promise<void> {
  */
 export async function spendSecondFactor(userId: number, rawCode: string): Promise<"totp" | "backup"> {
   await countAttempt(userId);
+  return spendUncounted(db(), userId, rawCode);
+}
+
+/**
+ * spendSecondFactor without the per-user count (the caller counts first), on a given client:
+ * inside a transaction, the code is spent only if the transaction commits.
+ */
+export async function spendUncounted(client: Tx, userId: number, rawCode: string): Promise<"totp" | "backup"> {
   const code = rawCode.trim();
-  const record = await db().twoFactor.findUnique({ where: { user_id: userId } });
+  const record = await client.twoFactor.findUnique({ where: { user_id: userId } });
   if (!record || !record.enabled) throw new AppError("RULE", "twofa_not_enabled");
   if (TOTP_CODE.test(code)) {
     const step = await matchTotp(open(record.secret), code, record.last_used_step);
     if (step !== null) {
-      const used = await db().twoFactor.updateMany({
+      const used = await client.twoFactor.updateMany({
         where: { user_id: userId, enabled: true, last_used_step: { lt: BigInt(step) } },
         data: { last_used_step: BigInt(step) },
       });
@@ -109,7 +117,7 @@ export async function spendSecondFactor(userId: number, rawCode: string): Promis
     const at = findHash(list, hashBackupCode(normalized));
     if (at >= 0) {
       const rest = list.filter((_, i) => i !== at);
-      const spent = await db().twoFactor.updateMany({
+      const spent = await client.twoFactor.updateMany({
         where: { user_id: userId, enabled: true, backup_codes: record.backup_codes },
         data: { backup_codes: JSON.stringify(rest) },
       });

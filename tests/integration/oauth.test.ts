@@ -170,7 +170,7 @@ describe("OIDC against a real OpenID provider", () => {
     expect((await victim.finish("oidc", cb2)).success).toBe(true);
   });
 
-  for (const tamper of ["nonce", "issuer", "audience", "foreign-key"] as const) {
+  for (const tamper of ["nonce", "issuer", "audience", "foreign-key", "expired"] as const) {
     it(`refuses an ID token with a wrong ${tamper}`, async () => {
       op.control.next = { sub: "oidc-sub-1", name: "Olive", preferred_username: "olive", email: "" };
       op.control.tamper = tamper;
@@ -185,6 +185,56 @@ describe("OIDC against a real OpenID provider", () => {
       }
     });
   }
+
+  it("refuses a Well-Known document whose issuer is not the one its URL names", async () => {
+    // The provider's real document (issuer op.issuer) served under another path.
+    await setOptions(root, { "oidc.well_known": op.misplacedWellKnown });
+    try {
+      op.control.next = { sub: "oidc-sub-1", name: "Olive", preferred_username: "olive", email: "" };
+      const b = Browser.anonymous();
+      const { result } = await b.signIn("oidc");
+      expect(result.success).toBe(false);
+      expect(result.message).toBe("Failed to fetch the OIDC configuration; check the network and the Well-Known URL");
+      expect(b.client.cookie).toBe("");
+    } finally {
+      await setOptions(root, { "oidc.well_known": `${op.issuer}/.well-known/openid-configuration` });
+    }
+    // The matching document works again.
+    op.control.next = { sub: "oidc-sub-1", name: "Olive", preferred_username: "olive", email: "" };
+    expect((await Browser.anonymous().signIn("oidc")).result.success).toBe(true);
+  });
+
+  it("accepts an issuer written with a trailing slash", async () => {
+    const slashed = await startOidcProvider({
+      clientId: "gw-client",
+      clientSecret: "gw-oidc-secret",
+      redirectUri: `${server.url}/oauth/oidc`,
+      issuerSlash: true,
+    });
+    await setOptions(root, {
+      "oidc.well_known": slashed.wellKnown,
+      "oidc.authorization_endpoint": `${slashed.issuer}/auth`,
+      "oidc.token_endpoint": slashed.tamperTokenEndpoint,
+      "oidc.user_info_endpoint": `${slashed.issuer}/me`,
+    });
+    try {
+      const doc = (await (await fetch(slashed.wellKnown)).json()) as { issuer: string };
+      expect(doc.issuer).toBe(`${slashed.issuer}/`);
+      slashed.control.next = { sub: "oidc-slash-1", name: "Sly", preferred_username: "sly", email: "" };
+      const b = Browser.anonymous();
+      const { result } = await b.signIn("oidc");
+      expect(result.success, result.message).toBe(true);
+      expect((await self(b.client)).oidc_id).toBe("oidc-slash-1");
+    } finally {
+      await setOptions(root, {
+        "oidc.well_known": `${op.issuer}/.well-known/openid-configuration`,
+        "oidc.authorization_endpoint": `${op.issuer}/auth`,
+        "oidc.token_endpoint": op.tamperTokenEndpoint,
+        "oidc.user_info_endpoint": `${op.issuer}/me`,
+      });
+      await slashed.close();
+    }
+  });
 
   it("binds to the signed-in user; an identity bound to another user is refused", async () => {
     const { client, id } = await makeUser(server, root, "binder1");
@@ -305,6 +355,31 @@ describe("WeChat through a local WeChat server", () => {
     expect((await new ApiClient(server.url).get("/api/oauth/wechat/bind?code=1")).status).toBe(401);
   });
 
+  it("a sign-up with &aff= records the inviter and rewards them", async () => {
+    const inviter = await makeUser(server, root, "wxinviter");
+    const aff = (await inviter.client.get<string>("/api/user/aff")).data;
+    const r = await new ApiClient(server.url).get<User>(`/api/oauth/wechat?code=${wechat.issue("openid-invited")}&aff=${aff}`);
+    expect(r.success, r.message).toBe(true);
+    const [row] = await query(server, "SELECT inviter_id FROM users WHERE wechat_id = $1", ["openid-invited"]);
+    expect(Number(row.inviter_id)).toBe(inviter.id);
+    const [counted] = await query(server, "SELECT aff_count FROM users WHERE id = $1", [inviter.id]);
+    expect(Number(counted.aff_count)).toBe(1);
+  });
+
+  it("a banned user is refused", async () => {
+    const made = await new ApiClient(server.url).get<User>(`/api/oauth/wechat?code=${wechat.issue("openid-banned")}`);
+    expect(made.success, made.message).toBe(true);
+    expect((await root.post("/api/user/manage", { id: made.data.id, action: "disable" })).success).toBe(true);
+    try {
+      const c = new ApiClient(server.url);
+      const again = await c.get(`/api/oauth/wechat?code=${wechat.issue("openid-banned")}`);
+      expect(again).toMatchObject({ success: false, message: "This user has been banned" });
+      expect(c.cookie).toBe("");
+    } finally {
+      await root.post("/api/user/manage", { id: made.data.id, action: "enable" });
+    }
+  });
+
   it("refuses a cross-site sign-in without using the code up", async () => {
     const code = wechat.issue("openid-csrf");
     const refused = await new ApiClient(server.url).call("GET", `/api/oauth/wechat?code=${code}`, undefined, { "sec-fetch-site": "cross-site" });
@@ -362,11 +437,76 @@ describe("Telegram login widget", () => {
     expect(ok.success, ok.message).toBe(true);
   });
 
+  it("a signed payload is good once, at login and bind alike, even when two arrive at once", async () => {
+    const USED = "This Telegram sign-in data has already been used; sign in again";
+    const payload = signed({ id: "7795", first_name: "Once", auth_date: now() });
+    const first = await new ApiClient(server.url).get<User>(`/api/oauth/telegram/login?${payload}&lang=en`);
+    expect(first.success, first.message).toBe(true);
+    // Our own parameters are not signed: changing them does not make a new payload.
+    for (const extra of ["", "&lang=zh", "&aff=abc"]) {
+      const c = new ApiClient(server.url);
+      expect(await c.get(`/api/oauth/telegram/login?${payload}${extra}`)).toMatchObject({ success: false, message: USED });
+      expect(c.cookie).toBe("");
+    }
+    const { client } = await makeUser(server, root, "tgreplay");
+    expect((await client.get(`/api/oauth/telegram/bind?${payload}`)).message).toBe(USED);
+    expect((await self(client)).telegram_id).toBe("");
+    // The spent payload is kept (as a hash) until auth_date plus a day, when it would be stale anyway.
+    const authDate = Number(new URLSearchParams(payload).get("auth_date"));
+    const hash = createHash("sha256").update(new URLSearchParams(payload).get("hash")!).digest("hex");
+    const rows = await query(server, "SELECT expires_at FROM telegram_logins WHERE payload_hash = $1", [hash]);
+    expect(rows.map((r) => Number(r.expires_at))).toEqual([authDate + 86_400]);
+
+    const raced = signed({ id: "7796", first_name: "Race", auth_date: now() });
+    const answers = await Promise.all([0, 1, 2].map(() => new ApiClient(server.url).get(`/api/oauth/telegram/login?${raced}`)));
+    expect(answers.filter((a) => a.success)).toHaveLength(1);
+    expect(answers.filter((a) => a.message === USED)).toHaveLength(2);
+  });
+
+  it("a banned user is refused", async () => {
+    const t = Number(now());
+    const made = await new ApiClient(server.url).get<User>(`/api/oauth/telegram/login?${signed({ id: "7790", first_name: "Ban", auth_date: String(t - 2) })}`);
+    expect(made.success, made.message).toBe(true);
+    expect((await root.post("/api/user/manage", { id: made.data.id, action: "disable" })).success).toBe(true);
+    try {
+      // A payload of its own (another auth_date): each signed payload is good once.
+      const c = new ApiClient(server.url);
+      const again = await c.get(`/api/oauth/telegram/login?${signed({ id: "7790", first_name: "Ban", auth_date: String(t - 1) })}`);
+      expect(again).toMatchObject({ success: false, message: "This user has been banned" });
+      expect(c.cookie).toBe("");
+    } finally {
+      await root.post("/api/user/manage", { id: made.data.id, action: "enable" });
+    }
+  });
+
   it("binds the signed-in user", async () => {
     const { client } = await makeUser(server, root, "tgbinder");
     const r = await client.get(`/api/oauth/telegram/bind?${signed({ id: "888", first_name: "B", auth_date: now() })}`);
     expect(r.success, r.message).toBe(true);
     expect((await self(client)).telegram_id).toBe("888");
+  });
+});
+
+describe("the admin's user editor", () => {
+  it("cannot write bindings: PUT /api/user/ with github_id, oidc_id, telegram_id and wechat_id leaves them as they were", async () => {
+    const { id } = await makeUser(server, root, "editbind");
+    const admin = await makeUser(server, root, "editadmin", 10);
+    await query(server, "UPDATE users SET github_id = 'gh-keep', oidc_id = 'oidc-keep', telegram_id = 'tg-keep', wechat_id = 'wx-keep' WHERE id = $1", [id]);
+    const kept = { github_id: "gh-keep", oidc_id: "oidc-keep", telegram_id: "tg-keep", wechat_id: "wx-keep" };
+    for (const [editor, name] of [
+      [root, "Edited by root"],
+      [admin.client, "Edited by admin"],
+    ] as const) {
+      for (const attempt of [
+        { github_id: "gh-new", oidc_id: "oidc-new", telegram_id: "tg-new", wechat_id: "wx-new" },
+        { github_id: "", oidc_id: "", telegram_id: "", wechat_id: "" },
+      ]) {
+        const r = await editor.put("/api/user/", { id, username: "editbind", display_name: name, ...attempt });
+        expect(r.success, r.message).toBe(true);
+        const [row] = await query(server, "SELECT display_name, github_id, oidc_id, telegram_id, wechat_id FROM users WHERE id = $1", [id]);
+        expect(row).toEqual({ display_name: name, ...kept });
+      }
+    }
   });
 });
 

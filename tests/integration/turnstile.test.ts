@@ -1,5 +1,6 @@
 // The human check (docs/oauth.md, "The human check"): with TurnstileCheckEnabled on, login,
-// register, check-in, password reset, redeem and the e-mail code request are refused without
+// passkey sign-in (its begin call), register, check-in, password reset, redeem and the e-mail
+// code request are refused without
 // a token the verifier (a local siteverify at TURNSTILE_VERIFY_URL) accepts, before anything
 // else happens; with its success they proceed. Off: no check, the verifier is never asked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,6 +97,21 @@ describe("on", () => {
     expect((await user.post("/api/user/topup", { key: "0123456789abcdef0123456789abcdef" })).message).toBe(FAILED_EN);
     const r = await user.post("/api/user/topup?turnstile=pass", { key: "0123456789abcdef0123456789abcdef" });
     expect(r.message).not.toBe(FAILED_EN);
+  });
+
+  it("passkey sign-in: login/begin is refused without a valid token", async () => {
+    await setOptions(root, { ServerAddress: "http://localhost:3999", PasskeyLoginEnabled: "true" });
+    try {
+      const c = new ApiClient(server.url);
+      expect((await c.post("/api/user/passkey/login/begin")).message).toBe(FAILED_EN);
+      expect((await c.post("/api/user/passkey/login/begin?turnstile=wrong")).message).toBe(FAILED_EN);
+      const ok = await c.post<{ rpId: string; challenge: string }>("/api/user/passkey/login/begin?turnstile=pass");
+      expect(ok.success, ok.message).toBe(true);
+      expect(ok.data.rpId).toBe("localhost");
+      expect(verifier.calls.at(-1)!.response).toBe("pass");
+    } finally {
+      await setOptions(root, { ServerAddress: "", PasskeyLoginEnabled: "false" });
+    }
   });
 
   it("a session made with the check works afterwards without it", async () => {

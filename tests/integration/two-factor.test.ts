@@ -176,6 +176,34 @@ describe("login with TOTP on", () => {
     expect(bad.jar.has("twofa_pending")).toBe(false);
   });
 
+  it("codes racing on one pending step: exactly one opens a session, and only its code is spent", async () => {
+    const { secret, backup, browser } = await userWith2fa("racer");
+    // A TOTP code with three backup codes, then four backup codes: nine checks with the
+    // enabling one, within the per-user window of ten.
+    const rounds = [
+      [await totpAt(secret, 30), backup[0], backup[1], backup[2]],
+      [backup[3], backup[4], backup[5], backup[6]],
+    ];
+    let remaining = 10;
+    for (const [round, codes] of rounds.entries()) {
+      const b = new Browser(server.url);
+      expect((await b.post("/api/user/login", { username: "racer", password: PASSWORD })).data).toEqual({ require_2fa: true });
+      const pending = b.jar.get("twofa_pending")!;
+      const answers = await Promise.all(
+        codes.map((code) => {
+          const racer = new Browser(server.url);
+          racer.jar.set("twofa_pending", pending);
+          return racer.post("/api/user/login/2fa", { code });
+        }),
+      );
+      const won = codes.filter((_, i) => answers[i].success);
+      expect(won, JSON.stringify(answers.map((a) => a.message))).toHaveLength(1);
+      for (const lost of answers.filter((a) => !a.success)) expect(lost.message).toBe("The sign-in step has expired; enter your username and password again");
+      if (round === 1 || won[0] !== codes[0]) remaining -= 1;
+      expect((await browser.get<Status>("/api/user/2fa/status")).data.backup_codes_remaining).toBe(remaining);
+    }
+  });
+
   it("a pending step allows five wrong codes, then it is gone", async () => {
     const { secret } = await userWith2fa("bob");
     const b = new Browser(server.url);

@@ -3,15 +3,18 @@
 // The login and consent steps finish at once for the account the test chose (`next`), so a
 // plain HTTP client can walk the authorization flow. `/tamper/token` forwards to the real
 // token endpoint and, when `tamper` is set, re-signs the ID token (with the provider's own
-// key) with a wrong nonce, issuer or audience, for the refusal tests.
+// key) with a wrong nonce, issuer or audience, or an expiry in the past, for the refusal tests.
+// `misplacedWellKnown` serves the provider's own discovery document under another path, so
+// that its issuer does not match the URL it was read from. With `issuerSlash` the provider's
+// issuer is its address with a trailing slash (its tokens' `iss` too), as some providers have.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type JWK } from "jose";
 import Provider from "oidc-provider";
 
 export type OidcAccount = { sub: string; name: string; preferred_username: string; email: string };
-export type Tamper = null | "nonce" | "issuer" | "audience" | "foreign-key";
+export type Tamper = null | "nonce" | "issuer" | "audience" | "foreign-key" | "expired";
 
-export async function startOidcProvider(opts: { clientId: string; clientSecret: string; redirectUri: string }) {
+export async function startOidcProvider(opts: { clientId: string; clientSecret: string; redirectUri: string; issuerSlash?: boolean }) {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid: "test-key", alg: "RS256", use: "sig" };
   const foreign = (await generateKeyPair("RS256", { extractable: true })).privateKey;
@@ -47,6 +50,12 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
       if (control.tamper === "nonce") claims.nonce = "not-the-state";
       if (control.tamper === "issuer") claims.iss = "http://127.0.0.1:9/another-issuer";
       if (control.tamper === "audience") claims.aud = "another-client";
+      if (control.tamper === "expired") {
+        // Well past the gateway's 30 seconds of clock tolerance.
+        const now = Math.floor(Date.now() / 1000);
+        claims.iat = now - 3600;
+        claims.exp = now - 600;
+      }
       const key = control.tamper === "foreign-key" ? foreign : privateKey;
       answer.id_token = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "test-key" }).sign(key);
     }
@@ -64,6 +73,18 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
       });
       return;
     }
+    if (path === "/elsewhere/.well-known/openid-configuration") {
+      fetch(`${base}/.well-known/openid-configuration`)
+        .then(async (real) => {
+          res.writeHead(real.status, { "content-type": "application/json" });
+          res.end(await real.text());
+        })
+        .catch((e) => {
+          res.statusCode = 500;
+          res.end(String(e));
+        });
+      return;
+    }
     if (path === "/tamper/token") {
       let body = "";
       req.on("data", (c) => (body += c));
@@ -74,7 +95,7 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  provider = new Provider(base, {
+  provider = new Provider(opts.issuerSlash ? `${base}/` : base, {
     clients: [
       {
         client_id: opts.clientId,
@@ -98,8 +119,10 @@ export async function startOidcProvider(opts: { clientId: string; clientSecret: 
   });
   return {
     issuer: base,
+    wellKnown: `${base}/.well-known/openid-configuration`,
     control,
     tamperTokenEndpoint: `${base}/tamper/token`,
+    misplacedWellKnown: `${base}/elsewhere/.well-known/openid-configuration`,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

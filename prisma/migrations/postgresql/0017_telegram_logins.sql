@@ -1,0 +1,13 @@
+-- Telegram login payloads already used (docs/oauth.md, "Telegram"): one row per signed payload,
+-- until auth_date plus a day.
+-- CreateTable
+CREATE TABLE "telegram_logins" (
+    "payload_hash" TEXT NOT NULL,
+    "expires_at" BIGINT NOT NULL,
+
+    CONSTRAINT "telegram_logins_pkey" PRIMARY KEY ("payload_hash")
+);
+
+-- CreateIndex
+CREATE INDEX "telegram_logins_expires_at_idx" ON "telegram_logins"("expires_at");
+
