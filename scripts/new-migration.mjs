@@ -34,7 +34,9 @@ if (!outputs.sqlite.match(/^\s*[A-Z]/m)) {
 for (const [provider, sql] of Object.entries(outputs)) {
   const dir = `prisma/migrations/${provider}`;
   mkdirSync(dir, { recursive: true });
-  const next = String(readdirSync(dir).filter((f) => f.endsWith(".sql")).length + 1).padStart(4, "0");
+  // one past the highest number (numbers have gaps where merged branches' migrations were renumbered)
+  const highest = Math.max(0, ...readdirSync(dir).map((f) => Number(/^(\d+)_.*\.sql$/.exec(f)?.[1] ?? 0)));
+  const next = String(highest + 1).padStart(4, "0");
   writeFileSync(`${dir}/${next}_${name}.sql`, sql);
   console.log(`wrote ${dir}/${next}_${name}.sql`);
 }
