@@ -50,6 +50,10 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          // a page's answer to a click (a fetch through the server, a render) took over the
+          // default 1 s on a loaded machine: polls wait up to 10 s, and still fail when the
+          // thing never shows
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 180_000,
           hookTimeout: 120_000,
           maxWorkers: 2,
