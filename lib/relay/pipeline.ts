@@ -424,14 +424,9 @@ async function streamChat(
   // Keep-alive: after pingMs without a write to the client, an SSE comment goes out (and the
   // answer is committed if nothing was yet: from then on this attempt is the one the client
   // gets). Comments are no events: nothing of them reaches the usage, the billing or the log.
-  const pinger = opts.pingMs
-    ? setTimeout(() => {
-        if (clientRes.destroyed || clientRes.writableEnded) return;
-        if (!sent) commitHeaders();
-        clientRes.write(PING);
-        pinger!.refresh();
-      }, opts.pingMs)
-    : undefined;
+  const pinger = keepAlive(opts.pingMs, clientRes, PING, () => {
+    if (!sent) commitHeaders();
+  });
   try {
     await readSse(
       res.body,
@@ -497,6 +492,22 @@ const loggedText = (c: Choice | undefined) => (c ? textWithImages(c, () => IMAGE
 const PING = ": ping\n\n";
 /** The same comment written between forwarded lines, which may be inside an event (pass-through). */
 const PING_LINE = ": ping\n";
+
+/**
+ * Writes `ping` after `ms` without a write to the client, again every `ms` (the caller
+ * refreshes the timer on each write of its own); `beforeFirst` sends the headers if they are
+ * not out yet. No timer when `ms` is 0 (pings off).
+ */
+function keepAlive(ms: number | undefined, clientRes: ServerResponse, ping: string, beforeFirst: () => void): NodeJS.Timeout | undefined {
+  if (!ms) return undefined;
+  const timer: NodeJS.Timeout = setTimeout(() => {
+    if (clientRes.destroyed || clientRes.writableEnded) return;
+    beforeFirst();
+    clientRes.write(ping);
+    timer.refresh();
+  }, ms);
+  return timer;
+}
 
 // ---- pass-through endpoints ----
 
@@ -623,14 +634,9 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
       // comment falls between two lines, but maybe inside an event: it is one comment line with
       // no blank line after it, which would end that event early. The first-byte timer stays
       // on until the upstream sends something: a ping is not the upstream's answer.
-      const pinger = opts.pingMs
-        ? setTimeout(function ping() {
-            if (clientRes.destroyed || clientRes.writableEnded) return;
-            if (!sent) commitHeaders();
-            clientRes.write(PING_LINE);
-            pinger!.refresh();
-          }, opts.pingMs)
-        : undefined;
+      const pinger = keepAlive(opts.pingMs, clientRes, PING_LINE, () => {
+        if (!sent) commitHeaders();
+      });
       try {
         await readSse(
           res.body,
