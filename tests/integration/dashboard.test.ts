@@ -411,6 +411,23 @@ describe("the dashboard's calls", { timeout: 300_000 }, () => {
     await checkTopUsers();
   });
 
+  it("run by themselves once due (every DataExportInterval minutes), with no forced refresh", async () => {
+    await insertLogs(fixtures(3, base + 4 * DAY, DAY, 50));
+    // last run an hour ago: due at the next tick of the node's timer (every 30 s)
+    await execDb(server, "UPDATE log_rollup_state SET last_run_at = $1 WHERE id = 1", [Math.floor(Date.now() / 1000) - 3600]);
+    const before = await root.get<{ last_log_id: number; max_log_id: number }>("/api/data/state");
+    expect(before.data.last_log_id).toBeLessThan(before.data.max_log_id);
+    let st = before.data;
+    for (let i = 0; i < 80 && st.last_log_id < st.max_log_id; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      st = (await root.get<{ last_log_id: number; max_log_id: number }>("/api/data/state")).data;
+    }
+    expect(st.last_log_id).toBe(st.max_log_id);
+    expect(await rollupRows()).toEqual(await groupedLogs());
+    const [{ t }] = await queryDb<{ t: unknown }>(server, "SELECT last_run_at AS t FROM log_rollup_state WHERE id = 1");
+    expect(Math.floor(Date.now() / 1000) - num(t)).toBeLessThan(60);
+  });
+
   it("read the top users' whole days from the daily rollups and the days cut by the range from the hourly ones", async () => {
     // a day row changed by hand shows in the top users when its day is whole in the range,
     // and not when the range cuts it (its hours are read from log_rollups)

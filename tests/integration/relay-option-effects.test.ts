@@ -419,7 +419,14 @@ describe("general_setting.ping_interval_*", () => {
     try {
       openaiUp.behavior.silentFailMs = 2500;
       const before = await ledgerSum(user.id);
-      const consumed = (await rowCounts(user.id)).logs;
+      // the earlier tests' last rows are written in batches: count once they have all landed
+      let consumed = (await rowCounts(user.id)).logs;
+      for (let settled = false; !settled;) {
+        await new Promise((r) => setTimeout(r, 700));
+        const now = (await rowCounts(user.id)).logs;
+        settled = now === consumed;
+        consumed = now;
+      }
       const res = await fetch(`${server.url}/v1/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
