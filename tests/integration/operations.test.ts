@@ -1,6 +1,7 @@
 // The operator's endpoints (docs/operations.md): /healthz, /readyz (200 while the database
 // answers, 503 once it is gone) and /metrics (off without METRICS_TOKEN, bearer-protected,
 // Prometheus text whose relay counter grows by exactly the calls made).
+import { randomBytes } from "node:crypto";
 import { renameSync } from "node:fs";
 import OpenAI from "openai";
 import pg from "pg";
@@ -108,6 +109,18 @@ describe("GET /readyz", () => {
     const r = await fetch(`${server.url}/readyz`);
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ status: "ok", checks: { database: "ok", migrations: "ok", redis: "not configured" } });
+  });
+
+  // Redis in the PostgreSQL project only, as the multi-node test (SQLite is one node)
+  it.skipIf(process.env.TEST_DB !== "postgresql")("checks Redis when REDIS_URL is set", async () => {
+    const node = await startServer({ env: { REDIS_URL: "redis://127.0.0.1:6379", REDIS_PREFIX: `gwtest:${randomBytes(6).toString("hex")}:` } });
+    try {
+      const r = await fetch(`${node.url}/readyz`);
+      expect(r.status).toBe(200);
+      expect(await r.json()).toEqual({ status: "ok", checks: { database: "ok", migrations: "ok", redis: "ok" } });
+    } finally {
+      await node.stop();
+    }
   });
 
   it("answers 503 naming the database once it is gone, quickly, and 200 again once it is back", async () => {
