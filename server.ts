@@ -17,7 +17,7 @@ import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
 import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
-import { handleOps, initReadiness, opsEndpoint } from "@/lib/ops/endpoints";
+import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 
 // When whoever reads our output goes away (a supervisor or a test runner that died), a write
 // fails with EPIPE; unhandled, that error is itself logged to the same broken pipe, and the
@@ -32,7 +32,7 @@ async function main() {
   const config = env();
   const dev = config.NODE_ENV !== "production";
   await ensureReady();
-  await initReadiness();
+  await initOps();
   const app = next({ dev, hostname: "localhost", port: config.PORT, dir: process.cwd() });
   const handle = app.getRequestHandler();
   await app.prepare();

@@ -129,7 +129,15 @@ class Metrics {
       registers: [this.registry],
       collect: (): void => logs.set(this.logQueueDepth()),
     });
-    // process_* and nodejs_* (event-loop lag, heap, GC, handles), unprefixed as usual
+  }
+
+  // process_* and nodejs_* (event-loop lag, heap, GC, handles), unprefixed as usual. Only
+  // when /metrics is on: the event-loop monitor and the GC observer cost a little on every
+  // turn and every collection, for nobody when nothing scrapes.
+  private processMetrics = false;
+  collectProcessMetrics(): void {
+    if (this.processMetrics) return;
+    this.processMetrics = true;
     collectDefaultMetrics({ register: this.registry });
   }
 

@@ -96,10 +96,12 @@ async function sqliteFileCheck(): Promise<void> {
 }
 
 // Called once at start-up, after the migrations: notes the SQLite file's inode and the
-// migration list, so that a later readiness check compares against what was opened.
-export async function initReadiness(): Promise<void> {
+// migration list, so that a later readiness check compares against what was opened, and
+// starts the process metrics when /metrics is on.
+export async function initOps(): Promise<void> {
   shippedMigrations();
   if (env().databaseKind === "sqlite") await sqliteFileCheck();
+  if (env().METRICS_TOKEN) metrics().collectProcessMetrics();
 }
 
 async function databaseCheck(checks: Record<string, CheckResult>): Promise<void> {

@@ -536,6 +536,18 @@ async function relayCall(
   routeMetrics.added.observe(Math.max(0, performance.now() - t0 - upstreamMs) / 1000);
   if (outcome.firstByteSentToClient && outcome.frtMs > 0) routeMetrics.ttfb.observe((attemptAt - t0 + outcome.frtMs) / 1000);
   if (tried.length > 1) m.retries.inc(tried.length - 1);
+  // Counted as soon as the outcome is final, before the settlement: a client that reads
+  // /metrics right after its answer sees its call. Nothing below throws (the settlement and
+  // the refund never do; the rate limit's success count is caught), so handleRelay's catch
+  // never counts the call a second time.
+  const finalOutcome: OutcomeIndex = outcome.ok
+    ? OUTCOME.success
+    : outcome.status === 499
+      ? OUTCOME.client_closed
+      : outcome.firstByteSentToClient
+        ? OUTCOME.interrupted
+        : OUTCOME.upstream_error;
+  routeMetrics.request(served, channel.id, finalOutcome).inc();
 
   // The upstream's figures, bounded before anything prices or logs them (lib/billing/bounds.ts).
   let usageBounded = boundUsage(outcome.usage, outcome.meter);
@@ -600,13 +612,17 @@ async function relayCall(
       m.completionTokens.inc(outcome.usage.completion_tokens);
       m.quotaCharged.inc(Number(cost));
     }
-    if (outcome.ok) await recordSuccess(caller.rate);
-    routeMetrics.request(served, channel.id, outcome.ok ? OUTCOME.success : outcome.status === 499 ? OUTCOME.client_closed : OUTCOME.interrupted).inc();
+    if (outcome.ok) {
+      try {
+        await recordSuccess(caller.rate);
+      } catch (err) {
+        // the client has its answer; a success the rate limit could not count (Redis down) is only logged
+        console.error("[relay] counting a success for the rate limit failed:", describeError(err));
+      }
+    }
     return;
   }
   await refundOrLog(reservation, base);
-  const failed: OutcomeIndex = outcome.status === 499 ? OUTCOME.client_closed : OUTCOME.upstream_error;
-  routeMetrics.request(served, channel.id, failed).inc();
   const err = outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null };
   if (getBool("LogErrorEnabled") && outcome.status !== 499) {
     enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));

@@ -243,9 +243,25 @@ describe("GET /metrics", () => {
     expect(grew("gateway_relay_time_to_first_byte_seconds_count", { route: "openai-chat" })).toBe(calls);
     expect(grew("gateway_relay_retries_total")).toBe(0);
     expect(sum(after.samples, "gateway_relay_streams_open")).toBe(0);
-    expect(grew("gateway_relay_tokens_total", { type: "prompt" })).toBe(calls * USAGE.prompt);
-    expect(grew("gateway_relay_tokens_total", { type: "completion" })).toBe(calls * USAGE.completion);
-    expect(grew("gateway_relay_quota_charged_total")).toBeGreaterThan(0);
+    // tokens and quota count once the settlement committed, which may follow the answer by a
+    // few milliseconds (the request counter does not wait for it)
+    let settled = after;
+    for (
+      let i = 0;
+      i < 40 &&
+      sum(settled.samples, "gateway_relay_tokens_total", { type: "prompt" }) - sum(before.samples, "gateway_relay_tokens_total", { type: "prompt" }) <
+        calls * USAGE.prompt;
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+      settled = await scrape();
+    }
+    const charged = (name: string, labels: Record<string, string> = {}) => sum(settled.samples, name, labels) - sum(before.samples, name, labels);
+    expect(charged("gateway_relay_tokens_total", { type: "prompt" })).toBe(calls * USAGE.prompt);
+    expect(charged("gateway_relay_tokens_total", { type: "completion" })).toBe(calls * USAGE.completion);
+    expect(charged("gateway_relay_quota_charged_total")).toBeGreaterThan(0);
+    // and the request counter did not move meanwhile
+    expect(charged("gateway_relay_requests_total")).toBe(calls + 1);
     // a histogram's buckets are cumulative and end with +Inf equal to the count
     const buckets = after.samples.filter((s) => s.name === "gateway_relay_added_latency_seconds_bucket" && s.labels.route === "openai-chat");
     expect(buckets.at(-1)!.labels.le).toBe("+Inf");

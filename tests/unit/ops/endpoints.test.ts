@@ -21,7 +21,7 @@ vi.mock("@/lib/lifecycle", () => ({ isDraining: () => state.draining }));
 vi.mock("@/lib/billing/store", () => ({ billingQueueDepth: () => 3 }));
 vi.mock("@/lib/logs/writer", () => ({ pendingLogCount: () => 7 }));
 
-const { handleOps, opsEndpoint, READY_CHECK_TIMEOUT_MS } = await import("@/lib/ops/endpoints");
+const { handleOps, initOps, opsEndpoint, READY_CHECK_TIMEOUT_MS } = await import("@/lib/ops/endpoints");
 const { readdirSync } = await import("node:fs");
 const shipped = readdirSync("prisma/migrations/postgresql")
   .filter((f) => f.endsWith(".sql"))
@@ -30,6 +30,8 @@ const shipped = readdirSync("prisma/migrations/postgresql")
 let server: http.Server;
 let base: string;
 beforeAll(async () => {
+  state.token = "on";
+  await initOps();
   server = http.createServer((req, res) => {
     const which = opsEndpoint(req.url ?? "/");
     if (!which) {
