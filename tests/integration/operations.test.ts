@@ -6,6 +6,7 @@ import { renameSync } from "node:fs";
 import OpenAI from "openai";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { startMockUpstream, USAGE, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
@@ -16,12 +17,18 @@ const MODEL = "ops-model";
 let server: TestServer;
 let mock: MockUpstream;
 let key: string;
+let root: ApiClient;
 
 beforeAll(async () => {
   server = await startServer({ env: { METRICS_TOKEN } });
   mock = await startMockUpstream("openai");
-  const root = await setupRoot(server);
-  await setOptions(root, { ModelRatio: JSON.stringify({ [MODEL]: 1 }), CompletionRatio: JSON.stringify({ [MODEL]: 1 }), CacheRatio: "{}" });
+  root = await setupRoot(server);
+  await setOptions(root, {
+    ModelRatio: JSON.stringify({ [MODEL]: 1, "ops-retry": 1, "ops-fail": 1 }),
+    CompletionRatio: JSON.stringify({ [MODEL]: 1 }),
+    CacheRatio: "{}",
+    RetryTimes: "2",
+  });
   const c = await root.post("/api/channel/", { name: "ops", type: 1, key: mock.key, base_url: mock.url, models: MODEL, group: "default" });
   expect(c.success, c.message).toBe(true);
   const user = await makeUser(server, root, "opsuser");
@@ -267,5 +274,40 @@ describe("GET /metrics", () => {
     expect(buckets.at(-1)!.labels.le).toBe("+Inf");
     expect(buckets.at(-1)!.value).toBe(sum(after.samples, "gateway_relay_added_latency_seconds_count", { route: "openai-chat" }));
     for (let i = 1; i < buckets.length; i++) expect(buckets[i].value).toBeGreaterThanOrEqual(buckets[i - 1].value);
+  });
+
+  it("counts retries, each upstream attempt, and a call that failed upstream", async () => {
+    const bad = await startMockUpstream("openai");
+    bad.behavior.failStatus = 500;
+    try {
+      const add = async (body: Record<string, unknown>) => expect((await root.post("/api/channel/", body)).success).toBe(true);
+      // ops-retry: the failing channel first (priority), then the good one; ops-fail: only the failing one
+      await add({ name: "ops-bad", type: 1, key: bad.key, base_url: bad.url, models: "ops-retry,ops-fail", group: "default", priority: 10 });
+      await add({ name: "ops-good", type: 1, key: mock.key, base_url: mock.url, models: "ops-retry", group: "default", priority: 0 });
+      const channels = (await root.get<{ items: { id: number; name: string }[] }>("/api/channel/?p=1&page_size=100")).data.items;
+      const good = String(channels.find((c) => c.name === "ops-good")!.id);
+      const badId = String(channels.find((c) => c.name === "ops-bad")!.id);
+
+      const before = await scrape();
+      const openai = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+      const r = await openai.chat.completions.create({ model: "ops-retry", messages: [{ role: "user", content: "retry me" }] });
+      expect(r.choices[0].message.content).toContain("retry me");
+      await expect(openai.chat.completions.create({ model: "ops-fail", messages: [{ role: "user", content: "fail" }] })).rejects.toMatchObject({ status: 500 });
+      const after = await scrape();
+      const grew = (name: string, labels: Record<string, string> = {}) => sum(after.samples, name, labels) - sum(before.samples, name, labels);
+
+      // the retried call is one call, counted on the channel that served it
+      expect(grew("gateway_relay_requests_total", { model: "ops-retry", channel: good, outcome: "success" })).toBe(1);
+      expect(grew("gateway_relay_requests_total", { model: "ops-fail", channel: badId, outcome: "upstream_error" })).toBe(1);
+      expect(grew("gateway_relay_requests_total")).toBe(2);
+      // ops-retry: 1 retry; ops-fail: the only channel is tried again (RetryTimes 2, no other channel left)
+      expect(grew("gateway_relay_retries_total")).toBe(bad.requests.length - 1);
+      expect(grew("gateway_relay_upstream_latency_seconds_count", { route: "openai-chat" })).toBe(bad.requests.length + 1);
+      expect(grew("gateway_relay_added_latency_seconds_count", { route: "openai-chat" })).toBe(2);
+      // only the call that was answered has a first byte
+      expect(grew("gateway_relay_time_to_first_byte_seconds_count", { route: "openai-chat" })).toBe(1);
+    } finally {
+      await bad.close();
+    }
   });
 });
