@@ -18,6 +18,8 @@ const PER_REQUEST = [
   "lib/options/**/*.ts",
   "lib/cache/**/*.ts",
   "lib/db/**/*.ts",
+  "lib/metrics/**/*.ts",
+  "lib/ops/**/*.ts",
   "lib/channels/channel-cache.ts",
 ];
 

@@ -1,6 +1,7 @@
 // The program: one node:http server. Relay paths (/v1, /v1beta, /pg) go straight to the
-// relay, which never enters Next's request pipeline (docs/relay.md); every other
-// request goes to Next (console pages and /api routes).
+// relay, which never enters Next's request pipeline (docs/relay.md), and so do the operator's
+// /healthz, /readyz and /metrics (docs/operations.md); every other request goes to Next
+// (console pages and /api routes).
 import http from "node:http";
 import next from "next";
 import { ensureReady } from "@/lib/boot";
@@ -16,6 +17,7 @@ import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
 import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
+import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 
 // When whoever reads our output goes away (a supervisor or a test runner that died), a write
 // fails with EPIPE; unhandled, that error is itself logged to the same broken pipe, and the
@@ -30,6 +32,7 @@ async function main() {
   const config = env();
   const dev = config.NODE_ENV !== "production";
   await ensureReady();
+  await initOps();
   const app = next({ dev, hostname: "localhost", port: config.PORT, dir: process.cwd() });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -48,6 +51,16 @@ async function main() {
     req.headers[CLIENT_PROTO_HEADER] = proto;
 
     const url = req.url ?? "/";
+    // health, readiness and metrics (docs/operations.md)
+    const ops = opsEndpoint(url);
+    if (ops) {
+      handleOps(ops, req, res).catch((err) => {
+        console.error(`[${ops}] request failed:`, describeError(err));
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+        res.end();
+      });
+      return;
+    }
     // the task relay (Midjourney, Suno, videos; docs/tasks.md), before the chat relay
     if (isTaskPath(url)) {
       handleTaskRelay(req, res).catch((err) => {

@@ -56,6 +56,12 @@ const schema = z.object({
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
   LINUXDO_URL: z.string().url().default("https://connect.linux.do"),
   IDCFLARE_URL: z.string().url().default("https://connect.idcflare.com"),
+  // GET /metrics (Prometheus) answers only with "Authorization: Bearer <METRICS_TOKEN>"; unset
+  // or empty, the endpoint is off (404). docs/operations.md.
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   TURNSTILE_VERIFY_URL: z.string().url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
 });
 

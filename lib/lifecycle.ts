@@ -19,11 +19,15 @@ export async function flushAll(): Promise<void> {
   for (const f of [...first, ...then]) await f().catch((err) => console.error("[shutdown] flush failed:", describeError(err)));
 }
 
+// True from the first SIGTERM/SIGINT on: GET /readyz answers 503, so that a load balancer
+// stops sending new calls while the node finishes the ones under way (lib/ops/endpoints.ts).
+let draining = false;
+export const isDraining = (): boolean => draining;
+
 export function registerShutdown(stopServer: () => Promise<void>): void {
-  let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+    if (draining) return;
+    draining = true;
     console.log(`[server] ${signal}: shutting down`);
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();

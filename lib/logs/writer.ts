@@ -7,6 +7,7 @@ import { insertLogRows, type LogRow } from "@/lib/logs/insert";
 import { registerFlusher } from "@/lib/lifecycle";
 import { describeError } from "@/lib/errors";
 import { env } from "@/lib/env";
+import { metrics } from "@/lib/metrics";
 
 export const LOG_TYPE = { topup: 1, consume: 2, admin: 3, system: 4, checkIn: 5, error: 6 } as const;
 
@@ -119,6 +120,7 @@ export async function flushLogs(): Promise<void> {
       try {
         const started = performance.now();
         await insertLogRows(batch);
+        metrics().logBatchCommit.observe((performance.now() - started) / 1000);
         // a moving average, so that one slow batch (a busy disk, a GC) does not shrink the next ones to nothing
         w.msPerRow = 0.7 * w.msPerRow + (0.3 * (performance.now() - started)) / batch.length;
       } catch (err) {

@@ -43,6 +43,15 @@ import { actualModelsOf, planChain } from "@/lib/relay/virtual-models";
 import { promptCheckApplies, promptHasSensitiveWord } from "@/lib/relay/sensitive";
 import { chatContentOf, MAX_LOGGED_CONTENT } from "@/lib/relay/content-log";
 import { isEmbeddingRequest, RelayError, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
+import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
+
+type CallRoute = Exclude<RelayRoute, { kind: "models" } | { kind: "billing" } | { kind: "model" } | { kind: "count_tokens" }>;
+
+// The `route` label of GET /metrics' relay metrics: a fixed name per route (docs/operations.md).
+function routeLabel(route: CallRoute): string {
+  if (route.kind === "chat") return route.playground ? "playground" : route.ingress;
+  return route.kind === "passthrough" ? route.endpoint : "gemini-embeddings";
+}
 
 // The caller as billing sees it: a token of a user, or the console user in the playground.
 type Caller = {
@@ -302,6 +311,11 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     }
     await relayCall(req, res, route, search, abort, startedAt);
   } catch (err) {
+    // a call refused or failed before its outcome was counted (relayCall counts the others)
+    if (route.kind === "chat" || route.kind === "passthrough" || route.kind === "embeddings") {
+      const outcome = isAppError(err) || err instanceof RelayError ? OUTCOME.rejected : OUTCOME.error;
+      metrics().route(routeLabel(route)).request("", 0, outcome).inc();
+    }
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
@@ -316,11 +330,15 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
 async function relayCall(
   req: IncomingMessage,
   res: ServerResponse,
-  route: Exclude<RelayRoute, { kind: "models" } | { kind: "billing" } | { kind: "model" } | { kind: "count_tokens" }>,
+  route: CallRoute,
   search: URLSearchParams,
   cancel: Canceller,
   startedAt: number,
 ): Promise<void> {
+  // GET /metrics: timings in ms from performance.now(), observed once the outcome is known
+  const t0 = performance.now();
+  let attemptAt = 0;
+  let upstreamMs = 0;
   const ip = String(req.headers[CLIENT_IP_HEADER] ?? "");
   // 1. who calls: the key (or, in the playground, the console session) before the body
   const token = route.kind === "chat" && route.playground ? null : await authenticateToken(apiKeyOf(req.headers, search), { ip });
@@ -433,6 +451,7 @@ async function relayCall(
   const pingMs = pingInterval();
   const logContent = route.kind === "chat" && getBool("LogChatContentEnabled");
   const attemptOn = (ch: SelectedChannel): Promise<ForwardOutcome> => {
+    attemptAt = performance.now();
     tried.push(ch.id);
     exclude.add(ch.id);
     return forward({
@@ -458,6 +477,10 @@ async function relayCall(
       if (a > amount) amount = a;
     }
   }
+  const isStream = "stream" in request ? request.stream === true : json?.stream === true;
+  const m = metrics();
+  const routeMetrics = m.route(routeLabel(route));
+  if (isStream) m.streamsOpen.inc();
   const reservation = await reserve(
     {
       userId: caller.userId,
@@ -468,6 +491,7 @@ async function relayCall(
     },
     () => (started = attemptOn(first)),
   ).catch(async (err: unknown) => {
+    if (isStream) m.streamsOpen.dec();
     if (started) {
       cancel.abort();
       await started;
@@ -480,6 +504,9 @@ async function relayCall(
     for (let attempt = 0, max = maxAttempts(); ;) {
       outcome = await (started ?? attemptOn(channel));
       started = undefined;
+      const took = performance.now() - attemptAt;
+      upstreamMs += took;
+      routeMetrics.upstream.observe(took / 1000);
       if (outcome.ok) {
         noteChannelSuccess(channel.id);
         break;
@@ -502,7 +529,25 @@ async function relayCall(
   } catch (err) {
     if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: served, request_id: reservation.ref });
     throw err;
+  } finally {
+    if (isStream) m.streamsOpen.dec();
   }
+  // the gateway's own share of the call, up to its final outcome, and the client's first byte
+  routeMetrics.added.observe(Math.max(0, performance.now() - t0 - upstreamMs) / 1000);
+  if (outcome.firstByteSentToClient && outcome.frtMs > 0) routeMetrics.ttfb.observe((attemptAt - t0 + outcome.frtMs) / 1000);
+  if (tried.length > 1) m.retries.inc(tried.length - 1);
+  // Counted as soon as the outcome is final, before the settlement: a client that reads
+  // /metrics right after its answer sees its call. Nothing below throws (the settlement and
+  // the refund never do; the rate limit's success count is caught), so handleRelay's catch
+  // never counts the call a second time.
+  const finalOutcome: OutcomeIndex = outcome.ok
+    ? OUTCOME.success
+    : outcome.status === 499
+      ? OUTCOME.client_closed
+      : outcome.firstByteSentToClient
+        ? OUTCOME.interrupted
+        : OUTCOME.upstream_error;
+  routeMetrics.request(served, channel.id, finalOutcome).inc();
 
   // The upstream's figures, bounded before anything prices or logs them (lib/billing/bounds.ts).
   let usageBounded = boundUsage(outcome.usage, outcome.meter);
@@ -514,7 +559,7 @@ async function relayCall(
     token_id: caller.tokenId,
     model_name: served,
     use_time: Math.round((Date.now() - startedAt) / 1000),
-    is_stream: "stream" in request ? request.stream : json?.stream === true,
+    is_stream: isStream,
     channel_id: channel.id,
     channel_name: channel.name,
     group: caller.group,
@@ -561,8 +606,20 @@ async function relayCall(
     }
     if (cost === MAX_CALL_QUOTA) usageBounded = true;
     const entry = { prompt_tokens: outcome.usage.prompt_tokens, completion_tokens: outcome.usage.completion_tokens, other: other() };
-    await settleOrRefund(reservation, cost, Object.assign(entry, base));
-    if (outcome.ok) await recordSuccess(caller.rate);
+    const settled = await settleOrRefund(reservation, cost, Object.assign(entry, base));
+    if (settled && typeof cost === "bigint") {
+      m.promptTokens.inc(outcome.usage.prompt_tokens);
+      m.completionTokens.inc(outcome.usage.completion_tokens);
+      m.quotaCharged.inc(Number(cost));
+    }
+    if (outcome.ok) {
+      try {
+        await recordSuccess(caller.rate);
+      } catch (err) {
+        // the client has its answer; a success the rate limit could not count (Redis down) is only logged
+        console.error("[relay] counting a success for the rate limit failed:", describeError(err));
+      }
+    }
     return;
   }
   await refundOrLog(reservation, base);

@@ -26,6 +26,8 @@ const PER_REQUEST = [
   "lib/options",
   "lib/cache",
   "lib/db",
+  "lib/metrics",
+  "lib/ops",
   "lib/channels/channel-cache.ts",
 ];
 

@@ -21,6 +21,8 @@ const SERVER = [
   "lib/checkin",
   "lib/status",
   "lib/pricing",
+  "lib/metrics",
+  "lib/ops",
   "lib/env.ts",
   "lib/boot.ts",
   "lib/lifecycle.ts",

@@ -46,3 +46,8 @@ export function flushBillingSoon(): Promise<void> | undefined {
     flushed.then(done, done);
   });
 }
+
+// Quota movements waiting for their commit, for GET /metrics (0 before the store exists).
+export function billingQueueDepth(): number {
+  return holder.__gatewayBillingReady?.pending() ?? 0;
+}

@@ -128,5 +128,6 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
       }),
     // every movement has its own transaction, committed at once: wait for those under way
     flushSoon: () => (running.size ? untilIdle(IDLE_ROUNDS) : undefined),
+    pending: () => running.size,
   };
 }

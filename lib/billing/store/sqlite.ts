@@ -23,6 +23,7 @@ import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { noteBalance } from "@/lib/notify/quota-watch";
 import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
+import { metrics } from "@/lib/metrics";
 
 // How long a settlement or refund waits for a reservation to ride with.
 const LAZY_MS = 2;
@@ -133,11 +134,14 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     running.add(done);
   }
 
+  const commitSeconds = metrics().billingCommit;
   async function commit(jobs: Job[]): Promise<void> {
+    const started = performance.now();
     try {
       const outcomes = jobs.some((j) => (j.input as ReserveInput).beforeCommit)
         ? await committedNextTurn(jobs)
         : await whenSqliteIdle(conn, () => (jobs.length === 1 ? alone(jobs[0]) : batchTx.immediate(jobs)));
+      commitSeconds.observe((performance.now() - started) / 1000);
       outcomes.forEach((o, i) => (o.ok ? jobs[i].resolve(o.value) : jobs[i].reject(o.error)));
     } catch (err) {
       for (const j of jobs) j.reject(err); // the commit failed: none of them happened
@@ -201,5 +205,6 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     settle: (input) => enqueue(settleTx, input, true),
     refund: (input) => enqueue(refundTx, input, true),
     flushSoon,
+    pending: () => queue.length,
   };
 }

@@ -33,4 +33,6 @@ export interface BillingStore {
   // and resolves once every movement begun so far has ended; undefined when none is under
   // way (every console request asks, and most find nothing to wait for).
   flushSoon(): Promise<void> | undefined;
+  // Movements waiting for their commit (read by GET /metrics; 0 where each commits at once).
+  pending(): number;
 }

@@ -18,6 +18,7 @@ const fakeStore: BillingStore = {
     return null;
   },
   flushSoon: () => undefined,
+  pending: () => 0,
 };
 vi.mock("@/lib/billing/store", () => ({ billingStore: async () => fakeStore }));
 vi.mock("@/lib/logs/writer", () => ({
