@@ -11,7 +11,7 @@ import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accou
 import type { ApiClient } from "../support/client";
 import { startGitHubMock, startTurnstileMock, startWeChatMock } from "../support/oauth-mocks";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, fmt, launch, MESSAGES, shoot, stubTurnstile, type Locale } from "./browser";
 
 const LOCALES: Locale[] = ["zh", "en"];
 let server: TestServer;
@@ -216,17 +216,7 @@ describe("the human check", () => {
     await setOptions(root, Object.assign({}, ALL, { TurnstileCheckEnabled: "true" }));
     try {
       const { ctx, page } = await newPage(locale);
-      // Cloudflare's script is not reachable from the test: a stand-in with its API answers
-      // the token the local verifier accepts.
-      await page.addInitScript(() => {
-        (window as unknown as { turnstile: unknown }).turnstile = {
-          render: (_el: HTMLElement, opts: { callback: (t: string) => void }) => {
-            setTimeout(() => opts.callback("pass"), 100);
-            return "w1";
-          },
-          remove: () => {},
-        };
-      });
+      await stubTurnstile(page);
       const before = verifier.calls.length;
       await page.goto(`${server.url}/login`);
       await page.getByLabel(MESSAGES[locale].login.username, { exact: true }).fill("root");

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTurnstileMock } from "../support/oauth-mocks";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
-import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { fmt, launch, MESSAGES, shooter, stubTurnstile, type Locale } from "./browser";
 
 const DIR = path.join(process.cwd(), "test-results", "screenshots", "two-factor");
 const shoot = shooter(DIR);
@@ -197,19 +197,10 @@ describe.each(["zh", "en"] as Locale[])("two-factor authentication and passkeys 
       await expect.poll(() => card.getByText(fmt(t.lastUsed, { time: "" }).trim(), { exact: false }).count()).toBeGreaterThan(0);
 
       // With the human check on, the passkey button sends the widget's token with its begin
-      // call. Cloudflare's script is not reachable from the test: a stand-in with its API
-      // answers the token the local verifier accepts.
+      // call (the widget's stand-in: stubTurnstile).
       await setOption("TurnstileCheckEnabled", "true");
       try {
-        await page.addInitScript(() => {
-          (window as unknown as { turnstile: unknown }).turnstile = {
-            render: (_el: HTMLElement, opts: { callback: (t: string) => void }) => {
-              setTimeout(() => opts.callback("pass"), 100);
-              return "w1";
-            },
-            remove: () => {},
-          };
-        });
+        await stubTurnstile(page);
         await page.evaluate(() => localStorage.removeItem("user"));
         await page.goto("about:blank");
         await ctx.clearCookies();
