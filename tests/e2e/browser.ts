@@ -38,10 +38,12 @@ export async function expectToast(page: Page, text: string) {
 
 const SHOTS = path.join(process.cwd(), "test-results", "screenshots");
 
-// A screenshot helper writing to `dir`: the full page, or only the viewport while a dialog is
+// A screenshot helper writing to test-results/screenshots/<folder> (or test-results/screenshots
+// itself without a folder): the full page, or only the viewport while a dialog is
 // open (sticky parts misdraw in a full-page shot), in the light and the dark theme, then back
 // to light. Files are `<name>-<locale>-<theme>.png`.
-export function shooter(dir: string) {
+export function shooter(folder = "") {
+  const dir = path.join(SHOTS, folder);
   return async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
     mkdirSync(dir, { recursive: true });
     for (const theme of ["light", "dark"] as const) {
@@ -62,7 +64,7 @@ export function shooter(dir: string) {
 }
 
 // The same, under test-results/screenshots.
-export const shoot = shooter(SHOTS);
+export const shoot = shooter();
 
 // Cloudflare's Turnstile script is not reachable from the tests: a stand-in with its API
 // (render calls back with a token, remove) answers "pass", which the local verifier accepts.

@@ -3,8 +3,7 @@
 // (greyed), sees a spent gift code greyed and a used code that cannot be enabled, and deletes
 // the batch by name after a confirmation that shows the count; a user opens
 // /app/wallet?code=…, sees the code recognised, changes it, is told to enter a code, redeems
-// and sees the toast and the new balance. Screenshots in light and dark under /tmp.
-import { mkdirSync } from "node:fs";
+// and sees the toast and the new balance. Screenshots in light and dark under test-results/screenshots/coupons-wallet.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
@@ -12,14 +11,12 @@ import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
 import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
-const SHOTS = "/tmp/codes-shots";
 let server: TestServer;
 let browser: Browser;
 let root: SeededUser;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   server = await startServer();
   browser = await launch();
   root = await seedUser(server, { username: "root", role: 100 });
@@ -43,7 +40,7 @@ async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserCon
 }
 
 // The page (or the viewport while a dialog is open) in light and dark.
-const shoot = shooter(SHOTS);
+const shoot = shooter("coupons-wallet");
 
 const toast = (page: Page, text: string) => page.locator("[data-toast]").filter({ hasText: text }).first();
 

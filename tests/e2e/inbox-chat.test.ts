@@ -13,7 +13,6 @@
 // message-page-size. Screenshots under test-results/screenshots/inbox-chat.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
@@ -21,7 +20,7 @@ import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
 import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
-const shoot = shooter(path.join(process.cwd(), "test-results", "screenshots", "inbox-chat"));
+const shoot = shooter("inbox-chat");
 let server: TestServer;
 let browser: Browser;
 let root: SeededUser;

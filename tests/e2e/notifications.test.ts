@@ -2,7 +2,7 @@
 // refuse an http:// webhook (checked in the browser) and a loopback address (the server's
 // refusal), and save a good one; the user editor shows the root a user's channel and sends
 // a test notification (success, and the reason of a failure), in zh and en, light and dark.
-// Screenshots under /tmp/notify-shots.
+// Screenshots under test-results/screenshots/notifications.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
@@ -18,9 +18,8 @@ let root: ApiClient;
 let smtp: TestSmtp;
 const ids: Record<string, number> = {};
 const pageErrors: string[] = [];
-const SHOTS = "/tmp/notify-shots";
 
-const shoot = shooter(SHOTS);
+const shoot = shooter("notifications");
 
 beforeAll(async () => {
   server = await startServer();

@@ -1,7 +1,7 @@
 // Browser test of the statement (docs/statement.md): a user's statement in the wallet (kind
 // labels, the kind and date filters, a reference's rows, the CSV download) and the same statement
 // of that user from the admin's user editor, in zh and en, light and dark. Screenshots go to
-// /tmp/statement-shots.
+// test-results/screenshots/statement.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,14 +12,14 @@ import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams"
 import { startServer, type TestServer } from "../support/server";
 import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
-const SHOTS = "/tmp/statement-shots";
 let server: TestServer;
 let browser: Browser;
 let mock: MockUpstream;
 let root: ApiClient;
 let carol: { id: number; client: ApiClient };
 
-const shoot = shooter(SHOTS);
+const SHOTS = path.join(process.cwd(), "test-results", "screenshots", "statement");
+const shoot = shooter("statement");
 
 async function loggedIn(locale: Locale, username: string, password: string): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US", acceptDownloads: true });

@@ -4,7 +4,7 @@
 // directly in the statuses a run passes through, then the pages with their filters (IDs,
 // channel, start and end), status names, dialogs (record JSON, failure reason, prompts,
 // image), the channel tag's copy and the admin notice. One browser for the file.
-// Screenshots go to /tmp/task-logs-shots.
+// Screenshots go to test-results/screenshots/task-logs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ApiClient } from "../support/client";
@@ -14,8 +14,7 @@ import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
 import { launch, MESSAGES, shooter, type Locale } from "./browser";
 
-const SHOTS = "/tmp/task-logs-shots";
-const shoot = shooter(SHOTS);
+const shoot = shooter("task-logs");
 let server: TestServer;
 let browser: Browser;
 let up: MockTaskUpstream;
