@@ -11,20 +11,6 @@ import { splitList } from "@/lib/channels/split-list";
 
 export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
 
-// Default upstream address per type when a channel leaves base_url empty.
-export const DEFAULT_BASE_URL: Record<number, string> = {
-  1: "https://api.openai.com",
-  14: "https://api.anthropic.com",
-  20: "https://openrouter.ai/api",
-  24: "https://generativelanguage.googleapis.com",
-  40: "https://api.siliconflow.cn",
-  43: "https://api.deepseek.com",
-};
-
-export function baseUrlOf(c: { type: number; base_url: string }): string {
-  return (c.base_url || DEFAULT_BASE_URL[c.type] || DEFAULT_BASE_URL[1]).replace(/\/+$/, "");
-}
-
 // The JSON-object reading the channel rules use (pure, shared with the editor).
 export { parseObject } from "@/lib/channels/field-rules";
 

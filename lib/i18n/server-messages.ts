@@ -203,6 +203,7 @@ export const serverMessages = {
   select_channels_first: { zh: "请先选择渠道", en: "Please choose channels first" },
   tag_required: { zh: "标签不能为空", en: "The tag cannot be empty" },
   balance_not_supported: { zh: "该渠道类型暂不支持查询余额", en: "Balance query is not supported for this channel type" },
+  models_fetch_not_supported: { zh: "该渠道类型不支持获取模型列表", en: "Fetching the model list is not supported for this channel type" },
   upstream_request_failed: { zh: "请求上游失败：{detail}", en: "The upstream request failed: {detail}" },
   // the outbound policy (lib/net/outbound.ts, docs/outbound.md): one key per refusal reason
   outbound_loopback: {

@@ -34,12 +34,12 @@ export async function countTokens(body: Record<string, unknown>, ctx: TokenConte
   const counter = adapterFor(channel.type)?.countTokens;
   let tokens: number | undefined;
   if (counter) {
-    const up = counter.request(request, channel);
     const cancel = new Canceller();
     const timer = setTimeout(() => cancel.abort(), COUNT_TIMEOUT_MS);
     const stop = () => cancel.abort();
     signal.addEventListener("abort", stop, { once: true });
     try {
+      const up = await counter.request(request, channel);
       const res = await undiciTransport(up.url, { headers: up.headers, body: up.body, signal: cancel });
       const text = await res.text();
       if (res.ok) tokens = counter.parse(JSON.parse(text));

@@ -296,19 +296,22 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
   let up: UpstreamRequest;
   if (opts.raw && adapter.rawChatPayload && adapter.ingress === opts.ingress) {
     // pass-through: the client's own body on its own wire, only the model replaced
-    const p = adapter.rawChatPayload(opts.raw, req, ch);
+    const p = await adapter.rawChatPayload(opts.raw, req, ch);
     up = { url: p.url, headers: p.headers, body: opts.offload ? await serializeOffThread(p.json, opts.offload) : JSON.stringify(p.json) };
   } else if (opts.offload) {
-    const p = adapter.chatPayload(req, ch);
+    const p = await adapter.chatPayload(req, ch);
     up = { url: p.url, headers: p.headers, body: await serializeOffThread(p.json, opts.offload) };
-  } else up = adapter.chatRequest(req, ch);
+  } else {
+    const built = adapter.chatRequest(req, ch);
+    up = built instanceof Promise ? await built : built;
+  }
   const c = await call(opts, adapter, up.url, up.headers, up.body);
   if (c.failure) return c.failure;
   const res = c.res!;
   const clientRes = opts.clientRes;
-  const isSse = (res.header("content-type") ?? "").includes("text/event-stream");
+  const streamed = (res.header("content-type") ?? "").includes(adapter.stream?.contentType ?? "text/event-stream");
 
-  if (!req.stream || !isSse) {
+  if (!req.stream || !streamed) {
     // a whole answer: read it, convert, answer (or render it as a stream if one was asked for)
     let text: string;
     try {
@@ -428,7 +431,7 @@ async function streamChat(
     if (!sent) commitHeaders();
   });
   try {
-    await readSse(
+    await (adapter.stream?.read ?? readSse)(
       res.body,
       (msg) => {
         parser.parse(msg.data, msg.event, emit);
@@ -544,7 +547,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
     return convertedEmbeddings(opts, adapter, p.json);
   if (!adapter.passthroughRequest || !adapter.supports.passthrough.includes(p.endpoint))
     return refused(400, `this channel does not support /v1/${p.endpoint}`, true, "unsupported");
-  const { url, headers } = adapter.passthroughRequest(p.endpoint, ch, p.contentType);
+  const { url, headers } = await adapter.passthroughRequest(p.endpoint, ch, p.contentType);
   let body: string | Uint8Array;
   let stream = false;
   if (p.json) {
@@ -565,7 +568,7 @@ async function passthrough(opts: ForwardOptions, adapter: ProviderAdapter, p: Pa
   let gotUsage = false;
   const take = (j: unknown) => {
     if (!j || typeof j !== "object") return;
-    const u = passthroughUsage(p.endpoint, j as Record<string, unknown>, meter);
+    const u = adapter.passthroughUsage?.(p.endpoint, j as Record<string, unknown>) ?? passthroughUsage(p.endpoint, j as Record<string, unknown>, meter);
     if (u) {
       addUsage(usage, u);
       gotUsage = true;
@@ -759,7 +762,7 @@ async function embeddings(
   // Channel choice already skips channels without embeddings; a pinned one lands here.
   if (!adapter.embeddings)
     return refused(400, `channel type ${opts.channel.type} (${adapter.name}) does not serve embeddings`, true, "unsupported", "invalid_request_error");
-  const up = adapter.embeddings.request(req, opts.channel);
+  const up = await adapter.embeddings.request(req, opts.channel);
   const c = await call(opts, adapter, up.url, up.headers, up.body);
   if (c.failure) return c.failure;
   const res = c.res!;

@@ -52,10 +52,10 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
     maxTokens: 16,
     stream: false,
   };
-  const up = adapter.chatRequest(request, view);
   const started = performance.now();
   let result: ChannelTestResult;
   try {
+    const up = await adapter.chatRequest(request, view);
     const res = await undiciTransport(up.url, { headers: up.headers, body: up.body, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
     const text = await res.text();
     const time = (performance.now() - started) / 1000;

@@ -6,7 +6,7 @@ import type { CreativeTask } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { TokenContext } from "@/lib/relay/token-cache";
-import { OPENAI_WIRE_TYPES } from "@/lib/relay/providers/openai";
+import { OPENAI_HOSTS } from "@/lib/relay/providers/openai";
 import { channelIndex } from "@/lib/channels/channel-cache";
 import { closeTaskBilling, FINAL, updateOpenTask } from "@/lib/tasks/billing";
 import {
@@ -28,7 +28,7 @@ const SUNO_CHANNEL_TYPE = 36;
 // Video polls per channel and round (each is one GET): the rest wait for the next round.
 const VIDEOS_PER_ROUND = 20;
 const servesSuno = (type: number) => type === SUNO_CHANNEL_TYPE;
-const OPENAI_WIRE = new Set<number>(OPENAI_WIRE_TYPES);
+const OPENAI_WIRE = new Set<number>(OPENAI_HOSTS.map((h) => h.type));
 const servesVideo = (type: number) => OPENAI_WIRE.has(type);
 const OPENAI_BASE = "https://api.openai.com";
 

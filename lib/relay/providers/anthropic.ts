@@ -300,6 +300,17 @@ function countTokensBody(req: ChatRequest, model: string): Json {
 
 export const anthropic: ProviderAdapter = {
   name: "anthropic",
+  profile: {
+    defaultBaseUrl: DEFAULT_BASE,
+    testModel: "claude-3-5-haiku-latest",
+    async listModels(ch, http) {
+      const r = await http.getJson(joinVersioned(ch.base_url || DEFAULT_BASE, "/v1", "/models?limit=1000"), {
+        "x-api-key": ch.key,
+        "anthropic-version": ANTHROPIC_VERSION,
+      });
+      return ((r.data ?? []) as Array<{ id?: unknown }>).map((m) => String(m.id ?? ""));
+    },
+  },
   // Anthropic's Messages API has no JSON mode nor response schema: a structured-output request is refused
   supports: { stream: true, tools: true, images: true, n: false, passthrough: [], structuredOutput: false },
   chatRequest(req, ch: ChannelView) {

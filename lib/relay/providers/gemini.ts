@@ -337,6 +337,15 @@ function embedContentRequest(input: EmbedInput, model: string): Json {
 
 export const gemini: ProviderAdapter = {
   name: "gemini",
+  profile: {
+    defaultBaseUrl: DEFAULT_BASE,
+    testModel: "gemini-2.0-flash",
+    // the key goes in a header, never in a URL (a URL can surface in an error message)
+    async listModels(ch, http) {
+      const r = await http.getJson(joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", "/models?pageSize=1000"), { "x-goog-api-key": ch.key });
+      return ((r.models ?? []) as Array<{ name?: unknown }>).map((m) => String(m.name ?? "").replace(/^models\//, ""));
+    },
+  },
   supports: { stream: true, tools: true, images: true, n: true, passthrough: [] },
   chatRequest(req, ch: ChannelView) {
     const action = req.stream ? "streamGenerateContent?alt=sse" : "generateContent";

@@ -1,12 +1,11 @@
 // The OpenAI wire: OpenAI itself and every host that speaks its chat completions API
-// (OpenRouter, Moonshot, Perplexity, SiliconFlow, Mistral, DeepSeek, xAI, Ollama, custom),
-// and Azure OpenAI, which differs only in its URL (deployments, api-version) and header.
+// (OPENAI_HOSTS: one row each), and Azure OpenAI, which differs only in its URL (deployments, api-version) and header.
 import "server-only";
 import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
 import { isResponseObject, parseResponseObject, responsesRequestBody, responsesStreamParser } from "./openai-responses";
-import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
+import type { Bilingual, ConsoleHttp, PassthroughEndpoint, ProviderAdapter, ProviderProfile, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -250,6 +249,7 @@ interface WireConfig {
   passthrough: readonly PassthroughEndpoint[];
   /** the host serves /v1/responses itself (a Responses client's body is passed through) */
   responses: boolean;
+  profile: ProviderProfile;
 }
 
 function headers(cfg: WireConfig, ch: ChannelView, contentType: string): Record<string, string> {
@@ -258,9 +258,10 @@ function headers(cfg: WireConfig, ch: ChannelView, contentType: string): Record<
   return h;
 }
 
-function makeAdapter(cfg: WireConfig): ProviderAdapter {
+export function makeAdapter(cfg: WireConfig): ProviderAdapter {
   return {
     name: cfg.name,
+    profile: cfg.profile,
     supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough },
     chatRequest(req, ch): UpstreamRequest {
       if (ch.responsesOnly)
@@ -309,29 +310,99 @@ function makeAdapter(cfg: WireConfig): ProviderAdapter {
   };
 }
 
-/**
- * Default base URL and version prefix of each OpenAI-wire channel type, and whether the host
- * has the Responses API (otherwise a Responses client is served through chat completions).
- * A custom host is not assumed to have it: most OpenAI-compatible servers (vLLM, one-api) have
- * only chat completions; one that does serves /v1/responses natively when the channel is
- * flagged "Responses only" (docs/relay.md, "The Responses API").
- */
-const OPENAI_HOSTS: Record<number, { base: string; prefix: string; name: string; responses: boolean }> = {
-  1: { name: "openai", base: "https://api.openai.com", prefix: "/v1", responses: true },
-  4: { name: "ollama", base: "http://localhost:11434", prefix: "/v1", responses: false },
-  8: { name: "custom", base: "", prefix: "/v1", responses: false },
-  20: { name: "openrouter", base: "https://openrouter.ai/api", prefix: "/v1", responses: true },
-  25: { name: "moonshot", base: "https://api.moonshot.cn", prefix: "/v1", responses: false },
-  27: { name: "perplexity", base: "https://api.perplexity.ai", prefix: "", responses: false },
-  40: { name: "siliconflow", base: "https://api.siliconflow.cn", prefix: "/v1", responses: false },
-  42: { name: "mistral", base: "https://api.mistral.ai", prefix: "/v1", responses: false },
-  43: { name: "deepseek", base: "https://api.deepseek.com", prefix: "/v1", responses: false },
-  48: { name: "xai", base: "https://api.x.ai", prefix: "/v1", responses: true },
-};
-export const OPENAI_WIRE_TYPES = Object.keys(OPENAI_HOSTS).map(Number);
+/** GET {base}{prefix}/models with the key as a Bearer token: the OpenAI wire's model list. */
+export async function openaiModels(url: string, key: string, http: ConsoleHttp): Promise<string[]> {
+  const r = await http.getJson(url, key ? { authorization: `Bearer ${key}` } : {});
+  return ((r.data ?? []) as Array<{ id?: unknown }>).map((m) => String(m.id ?? ""));
+}
 
-export function openaiCompatible(type: number): ProviderAdapter {
-  const host = OPENAI_HOSTS[type] ?? { name: `openai-wire-${type}`, base: "", prefix: "/v1", responses: false };
+const num = (v: unknown) => (typeof v === "number" ? v : typeof v === "string" && v.trim() ? Number(v) : NaN);
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/**
+ * One OpenAI-compatible host: its channel type, default base URL and version prefix, whether
+ * it has the Responses API (otherwise a Responses client is served through chat completions),
+ * the model a channel test uses, and its balance when it publishes one. A custom host is not
+ * assumed to have the Responses API: most OpenAI-compatible servers (vLLM, one-api) have only
+ * chat completions; one that does serves /v1/responses natively when the channel is flagged
+ * "Responses only" (docs/relay.md, "The Responses API"). A new host is one row here.
+ */
+export interface OpenAIHost {
+  type: number;
+  name: string;
+  /** "" when the channel must give its own base URL */
+  base: string;
+  prefix: string;
+  responses: boolean;
+  testModel: string;
+  /** the account's balance, from the host's billing endpoint (base URL without prefix) */
+  balance?(base: string, key: string, http: ConsoleHttp): Promise<number>;
+  /** a hint under the key field */
+  keyHint?: Bilingual;
+}
+
+// OpenAI and the resellers that copy its dashboard: subscription limit minus this period's usage (cents)
+async function openaiBalance(base: string, key: string, http: ConsoleHttp): Promise<number> {
+  const sub = await http.getJson(`${base}/v1/dashboard/billing/subscription`, bearer(key));
+  const limit = num(sub.hard_limit_usd);
+  if (!Number.isFinite(limit)) throw new Error("no hard_limit_usd in the answer");
+  const now = Date.now();
+  const start = new Date(now - 99 * 86400_000).toISOString().slice(0, 10);
+  const end = new Date(now + 86400_000).toISOString().slice(0, 10);
+  const usage = await http.getJson(`${base}/v1/dashboard/billing/usage?start_date=${start}&end_date=${end}`, bearer(key));
+  const used = num(usage.total_usage) / 100;
+  return Math.round((limit - (Number.isFinite(used) ? used : 0)) * 1e6) / 1e6;
+}
+
+export const OPENAI_HOSTS: readonly OpenAIHost[] = [
+  { type: 1, name: "openai", base: "https://api.openai.com", prefix: "/v1", responses: true, testModel: "gpt-4o-mini", balance: openaiBalance },
+  { type: 4, name: "ollama", base: "http://localhost:11434", prefix: "/v1", responses: false, testModel: "llama3.2" },
+  { type: 8, name: "custom", base: "", prefix: "/v1", responses: false, testModel: "gpt-4o-mini", balance: openaiBalance },
+  {
+    type: 20,
+    name: "openrouter",
+    base: "https://openrouter.ai/api",
+    prefix: "/v1",
+    responses: true,
+    testModel: "openai/gpt-4o-mini",
+    async balance(base, key, http) {
+      const d = ((await http.getJson(`${base}/v1/credits`, bearer(key))).data ?? {}) as Record<string, unknown>;
+      return num(d.total_credits) - num(d.total_usage);
+    },
+  },
+  { type: 25, name: "moonshot", base: "https://api.moonshot.cn", prefix: "/v1", responses: false, testModel: "moonshot-v1-8k" },
+  { type: 27, name: "perplexity", base: "https://api.perplexity.ai", prefix: "", responses: false, testModel: "sonar" },
+  {
+    type: 40,
+    name: "siliconflow",
+    base: "https://api.siliconflow.cn",
+    prefix: "/v1",
+    responses: false,
+    testModel: "Qwen/Qwen2.5-7B-Instruct",
+    async balance(base, key, http) {
+      const d = ((await http.getJson(`${base}/v1/user/info`, bearer(key))).data ?? {}) as Record<string, unknown>;
+      return num(d.totalBalance);
+    },
+  },
+  { type: 42, name: "mistral", base: "https://api.mistral.ai", prefix: "/v1", responses: false, testModel: "mistral-small-latest" },
+  {
+    type: 43,
+    name: "deepseek",
+    base: "https://api.deepseek.com",
+    prefix: "/v1",
+    responses: false,
+    testModel: "deepseek-chat",
+    async balance(base, key, http) {
+      const infos = ((await http.getJson(`${base}/user/balance`, bearer(key))).balance_infos ?? []) as Array<Record<string, unknown>>;
+      return num(infos[0]?.total_balance);
+    },
+  },
+  { type: 48, name: "xai", base: "https://api.x.ai", prefix: "/v1", responses: true, testModel: "grok-3-mini" },
+];
+
+export function openaiCompatible(host: OpenAIHost): ProviderAdapter {
+  const baseOf = (ch: { base_url: string }) => trimSlash(ch.base_url || host.base);
+  const balance = host.balance;
   return makeAdapter({
     name: host.name,
     url(ch, path) {
@@ -342,6 +413,13 @@ export function openaiCompatible(type: number): ProviderAdapter {
     auth: (ch): Record<string, string> => (ch.key ? { authorization: `Bearer ${ch.key}` } : {}),
     passthrough: ALL_PASSTHROUGH,
     responses: host.responses,
+    profile: {
+      defaultBaseUrl: host.base,
+      testModel: host.testModel,
+      keyHint: host.keyHint,
+      listModels: (ch, http) => openaiModels(joinVersioned(baseOf(ch), host.prefix, "/models"), ch.key, http),
+      balance: balance && ((ch, http) => balance(baseOf(ch), ch.key, http)),
+    },
   });
 }
 
@@ -361,5 +439,24 @@ export const azure: ProviderAdapter = makeAdapter({
   },
   auth: (ch) => ({ "api-key": ch.key }),
   responses: true,
+  profile: {
+    defaultBaseUrl: "",
+    testModel: "gpt-4o-mini",
+    other: {
+      label: { en: "API version", zh: "API 版本" },
+      placeholder: AZURE_DEFAULT_API_VERSION,
+      hint: { en: `Empty: ${AZURE_DEFAULT_API_VERSION}`, zh: `留空为 ${AZURE_DEFAULT_API_VERSION}` },
+    },
+    keyHint: { en: "The resource's key (Keys and Endpoint)", zh: "资源的密钥（密钥和终结点）" },
+    // the resource's deployments under their model names
+    listModels: async (ch, http) =>
+      (
+        ((
+          await http.getJson(`${trimSlash(ch.base_url)}/openai/models?api-version=${encodeURIComponent(ch.other.trim() || AZURE_DEFAULT_API_VERSION)}`, {
+            "api-key": ch.key,
+          })
+        ).data as Array<{ id?: unknown }> | undefined) ?? []
+      ).map((m) => String(m.id ?? "")),
+  },
   passthrough: ["completions", "embeddings", "responses", "images/generations", "audio/speech", "audio/transcriptions", "audio/translations"],
 });

@@ -3,14 +3,14 @@ import "server-only";
 import { CHANNEL_TYPE } from "@/lib/channels/channel-types";
 import { anthropic } from "./anthropic";
 import { gemini } from "./gemini";
-import { azure, OPENAI_WIRE_TYPES, openaiCompatible } from "./openai";
+import { azure, OPENAI_HOSTS, openaiCompatible } from "./openai";
 import type { ProviderAdapter } from "./types";
 
 // The type ids live with their names in lib/channels/channel-types.ts.
 export { CHANNEL_TYPE };
 
 const adapters = new Map<number, ProviderAdapter>();
-for (const t of OPENAI_WIRE_TYPES) adapters.set(t, openaiCompatible(t));
+for (const host of OPENAI_HOSTS) adapters.set(host.type, openaiCompatible(host));
 adapters.set(CHANNEL_TYPE.AZURE, azure);
 adapters.set(CHANNEL_TYPE.ANTHROPIC, anthropic);
 adapters.set(CHANNEL_TYPE.GEMINI, gemini);

@@ -178,9 +178,9 @@ describe("registry and adapters", () => {
     [8, "https://my.host/api/v3/", "https://my.host/api/v3/chat/completions"],
     [14, "", "https://api.anthropic.com/v1/messages"],
     [24, "", "https://generativelanguage.googleapis.com/v1beta/models/mdl:generateContent"],
-  ])("type %i default URL", (type, base, url) => expect(adapterFor(type)!.chatRequest(req, ch(type, base)).url).toBe(url));
-  it("Azure uses the deployment URL, the channel's api-version, the api-key header", () => {
-    const r = adapterFor(3)!.chatRequest(req, { ...ch(3, "https://x.openai.azure.com/"), other: "2025-01-01-preview", upstreamModel: "gpt-3.5-turbo" });
+  ])("type %i default URL", async (type, base, url) => expect((await adapterFor(type)!.chatRequest(req, ch(type, base))).url).toBe(url));
+  it("Azure uses the deployment URL, the channel's api-version, the api-key header", async () => {
+    const r = await adapterFor(3)!.chatRequest(req, { ...ch(3, "https://x.openai.azure.com/"), other: "2025-01-01-preview", upstreamModel: "gpt-3.5-turbo" });
     expect(r.url).toBe("https://x.openai.azure.com/openai/deployments/gpt-35-turbo/chat/completions?api-version=2025-01-01-preview");
     expect(r.headers["api-key"]).toBe("k-secret-123");
     expect(r.headers.authorization).toBeUndefined();
