@@ -1,0 +1,140 @@
+// Every channel type the relay serves, end to end: for each provider wire (tests/support/
+// provider-wires) a real local server speaking that wire, a channel saved through the console
+// API, and a non-streamed and a streamed chat through the official openai SDK, billed from the
+// usage the upstream reported (the log row's token counts are the wire's, not an estimate).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient } from "../support/client";
+import { makeUser, setOptions, setupRoot } from "../support/accounts";
+import { PROVIDER_WIRES } from "../support/provider-wires";
+import { WIRE_TEXT, WIRE_USAGE, type ProviderWire, type WireRequest } from "../support/provider-wires/types";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let root: ApiClient;
+let user: { id: number; client: ApiClient };
+let key: string;
+
+interface WireServer {
+  url: string;
+  requests: WireRequest[];
+  close(): Promise<void>;
+}
+
+async function serveWire(wire: ProviderWire): Promise<WireServer> {
+  const requests: WireRequest[] = [];
+  const srv = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      let json: unknown;
+      try {
+        json = body.length ? JSON.parse(body.toString("utf8")) : undefined;
+      } catch {
+        json = undefined;
+      }
+      const r: WireRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, json };
+      requests.push(r);
+      Promise.resolve(wire.handle(r, res)).catch((e) => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end(String(e));
+      });
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((r) => srv.close(() => r())),
+  };
+}
+
+async function logsOf(model: string, n: number) {
+  for (let i = 0; i < 60; i++) {
+    const r = await user.client.get<{ items: Record<string, unknown>[] }>(`/api/log/self/?p=1&page_size=100&type=2&model_name=${encodeURIComponent(model)}`);
+    if (r.data.items.length >= n) return r.data.items;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`the log rows of ${model} did not arrive`);
+}
+
+const wires = new Map<number, WireServer>();
+
+beforeAll(async () => {
+  server = await startServer();
+  root = await setupRoot(server);
+  await setOptions(root, {
+    ModelRatio: JSON.stringify(Object.fromEntries(PROVIDER_WIRES.map((w) => [w.model, 1]))),
+    CompletionRatio: JSON.stringify(Object.fromEntries(PROVIDER_WIRES.map((w) => [w.model, 2]))),
+    RetryTimes: "0",
+  });
+  for (const wire of PROVIDER_WIRES) {
+    const mock = await serveWire(wire);
+    wires.set(wire.type, mock);
+    // one group per wire, so that each call reaches its own channel whatever the model names
+    const r = await root.post("/api/channel/", {
+      name: `wire-${wire.label}`,
+      type: wire.type,
+      models: wire.model,
+      group: `g${wire.type}`,
+      ...wire.channel(mock.url),
+    });
+    expect(r.success, `${wire.label}: ${r.message}`).toBe(true);
+  }
+  user = await makeUser(server, root, "wanda");
+  expect((await root.put("/api/user/", { id: user.id, quota: 50_000_000 })).success).toBe(true);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  for (const w of wires.values()) await w.close();
+});
+
+async function tokenFor(wire: ProviderWire): Promise<string> {
+  const r = await root.put("/api/user/", { id: user.id, group: `g${wire.type}` });
+  expect(r.success, r.message).toBe(true);
+  const t = await user.client.post<{ key: string }[]>("/api/token/", { name: `t${wire.type}`, unlimited_quota: true, group: `g${wire.type}` });
+  expect(t.success, t.message).toBe(true);
+  return t.data[0].key;
+}
+
+describe("every provider wire through the openai SDK", () => {
+  it.each(PROVIDER_WIRES.map((w) => [w.label, w] as const))("%s: a chat and a streamed chat, billed from the upstream's usage", async (_label, wire) => {
+    key = await tokenFor(wire);
+    const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const mock = wires.get(wire.type)!;
+
+    const before = mock.requests.length;
+    const chat = await client.chat.completions.create({ model: wire.model, messages: [{ role: "user", content: "hi" }] });
+    expect(chat.choices[0].message.content).toBe(WIRE_TEXT);
+    expect(chat.usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+    wire.check?.(mock.requests.slice(before), false);
+
+    const mid = mock.requests.length;
+    const stream = await client.chat.completions.create({
+      model: wire.model,
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = "";
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const c of stream) {
+      text += c.choices[0]?.delta?.content ?? "";
+      if (c.usage) usage = c.usage;
+    }
+    expect(text).toBe(WIRE_TEXT);
+    expect(usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+    wire.check?.(mock.requests.slice(mid), true);
+
+    const rows = await logsOf(wire.model, 2);
+    for (const row of rows.slice(0, 2)) {
+      expect(row).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+      // ModelRatio 1, CompletionRatio 2: 17 + 6 × 2 = 29 units
+      expect(Number(row.quota)).toBe(WIRE_USAGE.prompt + WIRE_USAGE.completion * 2);
+    }
+  });
+});

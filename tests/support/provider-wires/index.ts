@@ -1,0 +1,6 @@
+// Every provider wire the providers test calls: one module per family of wires, each listing
+// its ProviderWire rows (tests/support/provider-wires/types.ts).
+import { OPENAI_HOST_WIRES } from "./openai-hosts";
+import type { ProviderWire } from "./types";
+
+export const PROVIDER_WIRES: ProviderWire[] = [...OPENAI_HOST_WIRES];
