@@ -1,11 +1,11 @@
 // PUT /api/channel/: any subset of the fields; an empty or absent key keeps the stored one
 // (a new one is sealed before storage).
 import "server-only";
-import { seal } from "@/lib/auth/secret-box";
+import { open, seal } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { isChannelType } from "@/lib/channels/channel-types";
+import { checkChannelKeys, isOfferedChannelType } from "@/lib/channels/type-profiles";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 
@@ -15,12 +15,16 @@ export async function updateChannel({ input }: { ctx: UserCtx; input: ChannelFie
   const key = (input.key ?? "").trim();
   if (key) data.key = seal(key);
   const updated = await db().$transaction(async (tx) => {
-    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true, type: true } });
+    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true, type: true, key: true } });
     if (!exists) throw new AppError("NOT_FOUND", "channel_not_found");
-    // A stored type this version does not know may be kept (the editor sends it back), not chosen.
-    if (data.type !== undefined && data.type !== exists.type && !isChannelType(data.type as number)) {
+    // A stored type this version does not serve may be kept (the editor sends it back), not chosen.
+    if (data.type !== undefined && data.type !== exists.type && !isOfferedChannelType(data.type as number)) {
       throw new AppError("INVALID_INPUT", "channel_type_invalid");
     }
+    // a new key is checked against the channel's type, and so is the stored key when the type changes
+    const type = (data.type as number | undefined) ?? exists.type;
+    if (key) checkChannelKeys(type, key);
+    else if (type !== exists.type && exists.key) checkChannelKeys(type, open(exists.key));
     const c = await tx.channel.update({ where: { id: input.id }, data });
     await rebuildAbilities(tx, c);
     return c;
