@@ -62,7 +62,7 @@ export function consoleDocument(files: ConsoleRouteFile[], version: string): Jso
           for (const p of props) parameters.push({ name: p.name, in: "query", required: p.required, schema: p.schema, ...(p.description ? { description: p.description } : {}) });
         } else parameters.push({ name: "query", in: "query", schema: q, style: "form", explode: true });
       }
-      if (meta.humanCheck) {
+      if (meta.humanCheck && !parameters.some((p) => p.in === "query" && p.name === "turnstile")) {
         parameters.push({ name: "turnstile", in: "query", required: false, schema: { type: "string" }, description: "Turnstile token, when the human check is on" });
       }
       const tag = tagOf(f.path);

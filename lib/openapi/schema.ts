@@ -23,6 +23,8 @@ export class SchemaBag {
       if (!v || typeof v !== "object") return v;
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v)) {
+        // z.int()'s own bounds (the safe integers) say nothing to a reader
+        if ((k === "minimum" && x === Number.MIN_SAFE_INTEGER) || (k === "maximum" && x === Number.MAX_SAFE_INTEGER)) continue;
         if (k === "$ref" && typeof x === "string") {
           if (x === "#") {
             selfRef = true;

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { relayDocument, RELAY_OPERATIONS } from "@/lib/openapi/relay";
 import { matchRoute } from "@/lib/relay/routes";
 import { isTaskPath } from "@/lib/tasks/handler";
-import { checkOpenApi } from "../../support/openapi";
+import { checkOpenApi, consoleRoutesOnDisk } from "../../support/openapi";
 
 const minimal = () => ({
   openapi: "3.1.1",
@@ -68,5 +68,21 @@ describe("the relay document", () => {
     const spelled = [...literals("lib/relay/routes.ts"), ...literals("lib/tasks/handler.ts")];
     expect(spelled.length).toBeGreaterThan(15);
     for (const p of spelled) expect(documented.has(p), p).toBe(true);
+  });
+});
+
+describe("the console document", () => {
+  it("is a valid OpenAPI 3.1 document with every registered route, its auth and its schemas", async () => {
+    const { consoleDocument } = await import("@/lib/openapi/console");
+    const { CONSOLE_ROUTE_FILES } = await import("@/app/api/openapi.json/routes");
+    const doc = consoleDocument(CONSOLE_ROUTE_FILES, "test");
+    expect(checkOpenApi(doc)).toEqual([]);
+    const paths = doc.paths as Record<string, Record<string, { "x-auth": string; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;
+    for (const r of consoleRoutesOnDisk(".")) expect(paths[r.path]?.[r.method], `${r.method} ${r.path}`).toBeDefined();
+    // the handler's own schemas: the token list's query, the token creation's body, a root-only route
+    expect(paths["/api/token"].get.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(["p", "size"]));
+    expect(paths["/api/token"].post.requestBody).toBeDefined();
+    expect(paths["/api/ledger/check"].get["x-auth"]).toBe("root");
+    expect(paths["/api/user/{id}"].get.parameters).toEqual([expect.objectContaining({ name: "id", in: "path" })]);
   });
 });
