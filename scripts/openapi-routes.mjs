@@ -90,7 +90,9 @@ function render(routes) {
       const description = doc && doc.description !== doc.summary ? `, description: ${JSON.stringify(doc.description)}` : "";
       return `    ${m}: { summary: ${JSON.stringify(doc?.summary ?? "")}${description}, meta: ${meta} },`;
     });
-    entries.push(`  {\n    file: ${JSON.stringify(r.file)},\n    path: ${JSON.stringify(r.path)},\n    methods: {\n${methods.map((l) => "  " + l).join("\n")}\n    },\n  },`);
+    entries.push(
+      `  {\n    file: ${JSON.stringify(r.file)},\n    path: ${JSON.stringify(r.path)},\n    methods: {\n${methods.map((l) => "  " + l).join("\n")}\n    },\n  },`,
+    );
   });
   lines.push("", "export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [", ...entries, "];", "");
   return { text: lines.join("\n"), problems };

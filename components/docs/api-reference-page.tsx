@@ -116,7 +116,9 @@ function OperationRow({ doc, method, path, op }: { doc: Document; method: string
         </Badge>
         <code className="font-mono text-sm break-all text-zinc-900 dark:text-zinc-100">{path}</code>
         <span className="min-w-0 flex-1 truncate text-sm text-zinc-600 dark:text-zinc-400">{op.summary}</span>
-        <Badge color={AUTH_COLOR[auth] ?? "gray"}>{(AUTH_KEYS as readonly string[]).includes(auth) ? t(`auth.${auth as (typeof AUTH_KEYS)[number]}`) : auth}</Badge>
+        <Badge color={AUTH_COLOR[auth] ?? "gray"}>
+          {(AUTH_KEYS as readonly string[]).includes(auth) ? t(`auth.${auth as (typeof AUTH_KEYS)[number]}`) : auth}
+        </Badge>
       </summary>
       <div className="flex flex-col gap-3 border-t border-zinc-100 px-3 py-3 text-sm dark:border-zinc-800">
         {op.description && op.description !== op.summary && <p className="text-zinc-700 dark:text-zinc-300">{op.description}</p>}
@@ -171,7 +173,9 @@ export function ApiReferencePage() {
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-6">
       <PageTitle
-        actions={<Input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={t("filter")} aria-label={t("filter")} className="w-64" />}
+        actions={
+          <Input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={t("filter")} aria-label={t("filter")} className="w-64" />
+        }
       >
         {t("title")}
       </PageTitle>

@@ -59,11 +59,18 @@ export function consoleDocument(files: ConsoleRouteFile[], version: string): Jso
         const q = bag.convert(meta.query, `${id}_query`);
         const props = objectProperties(q);
         if (props.length > 0 || q.type === "object") {
-          for (const p of props) parameters.push({ name: p.name, in: "query", required: p.required, schema: p.schema, ...(p.description ? { description: p.description } : {}) });
+          for (const p of props)
+            parameters.push({ name: p.name, in: "query", required: p.required, schema: p.schema, ...(p.description ? { description: p.description } : {}) });
         } else parameters.push({ name: "query", in: "query", schema: q, style: "form", explode: true });
       }
       if (meta.humanCheck && !parameters.some((p) => p.in === "query" && p.name === "turnstile")) {
-        parameters.push({ name: "turnstile", in: "query", required: false, schema: { type: "string" }, description: "Turnstile token, when the human check is on" });
+        parameters.push({
+          name: "turnstile",
+          in: "query",
+          required: false,
+          schema: { type: "string" },
+          description: "Turnstile token, when the human check is on",
+        });
       }
       const tag = tagOf(f.path);
       tags.add(tag);
@@ -75,7 +82,13 @@ export function consoleDocument(files: ConsoleRouteFile[], version: string): Jso
         "x-auth": authOf(meta.access),
         ...(meta.rateLimit ? { "x-rate-limit": meta.rateLimit } : {}),
         ...(meta.demoBlocked ? { "x-demo-blocked": true } : {}),
-        security: meta.access === "public" ? [] : [{ session: [], user: [] }, { accessToken: [], user: [] }],
+        security:
+          meta.access === "public"
+            ? []
+            : [
+                { session: [], user: [] },
+                { accessToken: [], user: [] },
+              ],
         ...(parameters.length ? { parameters } : {}),
         responses: {
           "200": {

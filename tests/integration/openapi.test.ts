@@ -88,7 +88,14 @@ describe("the served documents", () => {
       expect(relayDoc.paths[p], p).toBeDefined();
     for (const p of ["/v1beta/models/{model}:embedContent", "/v1beta/models/{model}:batchEmbedContents", "/mj/submit/{action}", "/mj/task/{id}/fetch"])
       expect(relayDoc.paths[p], p).toBeDefined();
-    for (const p of ["/mj/image/{id}", "/mj/notify/{task}/{signature}", "/suno/submit/{action}", "/suno/fetch/{id}", "/v1/videos/{id}", "/v1/videos/{id}/content"])
+    for (const p of [
+      "/mj/image/{id}",
+      "/mj/notify/{task}/{signature}",
+      "/suno/submit/{action}",
+      "/suno/fetch/{id}",
+      "/v1/videos/{id}",
+      "/v1/videos/{id}/content",
+    ])
       expect(relayDoc.paths[p], p).toBeDefined();
   });
 });

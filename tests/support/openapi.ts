@@ -101,9 +101,12 @@ export function checkOpenApi(doc: unknown): string[] {
           const resp = deref(doc, r);
           if (!isObj(resp) || typeof resp.description !== "string") problems.push(`${where} ${code}: a response needs a description`);
           else if (isObj(resp.content))
-            for (const [type, media] of Object.entries(resp.content)) if (isObj(media) && media.schema !== undefined) checkSchema(media.schema, `${where} ${code} ${type}`, problems);
+            for (const [type, media] of Object.entries(resp.content))
+              if (isObj(media) && media.schema !== undefined) checkSchema(media.schema, `${where} ${code} ${type}`, problems);
         }
-      const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map((x) => deref(doc, x));
+      const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map((x) =>
+        deref(doc, x),
+      );
       const seen = new Set<string>();
       for (const prm of params) {
         if (!isObj(prm) || typeof prm.name !== "string" || typeof prm.in !== "string" || !PARAM_IN.has(prm.in)) {
@@ -122,11 +125,14 @@ export function checkOpenApi(doc: unknown): string[] {
       if (op.requestBody !== undefined) {
         const body = deref(doc, op.requestBody);
         if (!isObj(body) || !isObj(body.content) || Object.keys(body.content).length === 0) problems.push(`${where}: requestBody needs content`);
-        else for (const [type, media] of Object.entries(body.content)) if (isObj(media) && media.schema !== undefined) checkSchema(media.schema, `${where} body ${type}`, problems);
+        else
+          for (const [type, media] of Object.entries(body.content))
+            if (isObj(media) && media.schema !== undefined) checkSchema(media.schema, `${where} body ${type}`, problems);
       }
       if (Array.isArray(op.security)) {
         const schemes = isObj(doc.components) && isObj(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
-        for (const req of op.security) if (isObj(req)) for (const name of Object.keys(req)) if (!(name in schemes)) problems.push(`${where}: unknown security scheme ${name}`);
+        for (const req of op.security)
+          if (isObj(req)) for (const name of Object.keys(req)) if (!(name in schemes)) problems.push(`${where}: unknown security scheme ${name}`);
       }
     }
   }

@@ -13,7 +13,13 @@ const minimal = () => ({
   openapi: "3.1.1",
   info: { title: "t", version: "1" },
   paths: {
-    "/a/{id}": { get: { operationId: "a", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } } },
+    "/a/{id}": {
+      get: {
+        operationId: "a",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        responses: { "200": { description: "ok" } },
+      },
+    },
   },
   components: { schemas: {} },
 });
