@@ -8,7 +8,7 @@ import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-address";
 import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
-import { flushAll, registerShutdown } from "@/lib/lifecycle";
+import { callEnded, callStarted, callsSettled, registerShutdown } from "@/lib/lifecycle";
 import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
 import { handleTaskRelay, isTaskPath } from "@/lib/tasks/handler";
@@ -71,8 +71,12 @@ async function main() {
       return;
     }
     // the task relay (Midjourney, Suno, videos; docs/tasks.md), before the chat relay
+    // Each call is counted until its settlement and log row are queued: the shutdown waits
+    // for them before it flushes (lib/lifecycle.ts).
     if (isTaskPath(url)) {
-      handleTaskRelay(req, res).catch((err) => {
+      callStarted();
+      handleTaskRelay(req, res).then(callEnded, (err) => {
+        callEnded();
         console.error("[tasks] request failed:", describeError(err));
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end();
@@ -80,7 +84,9 @@ async function main() {
       return;
     }
     if (isRelayPath(url)) {
-      handleRelay(req, res).catch((err) => {
+      callStarted();
+      handleRelay(req, res).then(callEnded, (err) => {
+        callEnded();
         console.error("[relay] request failed:", describeError(err));
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end();
@@ -117,11 +123,22 @@ async function main() {
     });
   }
   startTaskPoller();
-  registerShutdown(async () => {
-    stopRollupJob();
-    await stopTaskPoller();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await flushAll();
+  let closed: Promise<void> | undefined;
+  registerShutdown({
+    drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS,
+    graceMs: config.SHUTDOWN_GRACE_MS,
+    // server.close() also closes the idle keep-alive connections; it calls back once the
+    // last open connection has ended
+    stopAccepting: () => void (closed = new Promise<void>((resolve) => server.close(() => resolve()))),
+    finished: async () => {
+      await closed;
+      await callsSettled();
+    },
+    cutCalls: () => server.closeAllConnections(),
+    stopJobs: async () => {
+      stopRollupJob();
+      await stopTaskPoller();
+    },
   });
   server.listen(config.PORT, config.HOSTNAME, () => {
     console.log(`[server] ready on http://localhost:${config.PORT} (${dev ? "development" : "production"}, ${config.databaseKind})`);

@@ -63,6 +63,13 @@ const schema = z.object({
     .optional()
     .transform((v) => v || undefined),
   TURNSTILE_VERIFY_URL: z.string().url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
+  // Graceful shutdown (docs/deploy.md): after SIGTERM the node keeps serving for
+  // SHUTDOWN_DRAIN_DELAY_MS while /readyz answers 503 (so a load balancer takes it out before
+  // connections are refused), then stops accepting and gives the calls under way up to
+  // SHUTDOWN_GRACE_MS to finish before cutting them (a cut call is settled or refunded as any
+  // aborted call is).
+  SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
 });
 
 export type Env = z.infer<typeof schema> & {

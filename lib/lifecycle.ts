@@ -24,14 +24,69 @@ export async function flushAll(): Promise<void> {
 let draining = false;
 export const isDraining = (): boolean => draining;
 
-export function registerShutdown(stopServer: () => Promise<void>): void {
+// Relay calls under way, from arrival to the end of their settlement (server.ts counts them):
+// the connection may close before the settlement has queued its writes.
+let openCalls = 0;
+let allSettled: (() => void) | undefined;
+export function callStarted(): void {
+  openCalls++;
+}
+export function callEnded(): void {
+  if (--openCalls === 0 && allSettled) allSettled();
+}
+/** Resolves once no relay call is under way. */
+export function callsSettled(): Promise<void> {
+  if (openCalls === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const previous = allSettled;
+    allSettled = () => {
+      allSettled = undefined;
+      previous?.();
+      resolve();
+    };
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * The node's shutdown, in order (docs/deploy.md, "Graceful shutdown"):
+ * 1. draining: /readyz answers 503; everything else is served as before for `drainDelayMs`;
+ * 2. `stopAccepting()`: the listening socket closes, idle keep-alive connections with it;
+ * 3. the calls under way get `graceMs` to finish (`finished()` resolves when the last one
+ *    has been settled, callsSettled()); past it `cutCalls()` ends them, and their own abort
+ *    paths settle or refund them;
+ * 4. the background jobs stop, the queued billing and log writes are flushed, the database
+ *    is closed, and the process exits.
+ * A second signal does not restart this; a hard exit guards against a step that hangs.
+ */
+export function registerShutdown(steps: {
+  drainDelayMs: number;
+  graceMs: number;
+  stopAccepting(): void;
+  finished(): Promise<void>;
+  cutCalls(): void;
+  stopJobs(): Promise<void>;
+}): void {
   const stop = async (signal: string) => {
     if (draining) return;
     draining = true;
-    console.log(`[server] ${signal}: shutting down`);
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    console.log(`[server] ${signal}: draining for ${steps.drainDelayMs} ms, then closing (calls under way get ${steps.graceMs} ms)`);
+    // the flush and the database close get 10 s on top of the delay and the grace
+    const timer = setTimeout(() => process.exit(1), steps.drainDelayMs + steps.graceMs + 10_000);
     timer.unref();
-    await stopServer().catch(() => {});
+    if (steps.drainDelayMs > 0) await sleep(steps.drainDelayMs);
+    steps.stopAccepting();
+    const done = steps.finished();
+    const inTime = await Promise.race([done.then(() => true), sleep(steps.graceMs).then(() => false)]);
+    if (!inTime) {
+      console.log(`[server] calls still under way after ${steps.graceMs} ms: ending them`);
+      steps.cutCalls();
+      // their abort paths settle or refund them; give those a moment to queue their writes
+      await Promise.race([done, sleep(2_000)]);
+    }
+    await steps.stopJobs().catch(() => {});
+    await flushAll();
     await stopWalCheckpointer().catch(() => {});
     await db()
       .$disconnect()

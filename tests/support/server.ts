@@ -15,6 +15,10 @@ export type TestServer = {
   databaseUrl: string;
   dataDir: string;
   logs: () => string;
+  /** sends a signal to the server process (the shutdown tests) */
+  signal: (sig: NodeJS.Signals) => void;
+  /** resolves with the exit code once the process has exited */
+  exited: () => Promise<number | null>;
   stop: () => Promise<void>;
 };
 
@@ -93,6 +97,7 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
     throw err;
   });
   child.removeAllListeners("exit");
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -100,6 +105,8 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
     databaseUrl,
     dataDir,
     logs: () => output,
+    signal: (sig) => void child.kill(sig),
+    exited: () => exit,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
