@@ -61,7 +61,8 @@ async function logsOf(model: string, n: number) {
   throw new Error(`the log rows of ${model} did not arrive`);
 }
 
-const wires = new Map<number, WireServer>();
+// by label: two wires may share a type (Vertex AI's Gemini and Claude models)
+const wires = new Map<string, WireServer>();
 
 beforeAll(async () => {
   server = await startServer();
@@ -73,13 +74,13 @@ beforeAll(async () => {
   });
   for (const wire of PROVIDER_WIRES) {
     const mock = await serveWire(wire);
-    wires.set(wire.type, mock);
+    wires.set(wire.label, mock);
     // one group per wire, so that each call reaches its own channel whatever the model names
     const r = await root.post("/api/channel/", {
       name: `wire-${wire.label}`,
       type: wire.type,
       models: wire.model,
-      group: `g${wire.type}`,
+      group: `g-${wire.label}`,
       ...wire.channel(mock.url),
     });
     expect(r.success, `${wire.label}: ${r.message}`).toBe(true);
@@ -94,9 +95,9 @@ afterAll(async () => {
 });
 
 async function tokenFor(wire: ProviderWire): Promise<string> {
-  const r = await root.put("/api/user/", { id: user.id, group: `g${wire.type}` });
+  const r = await root.put("/api/user/", { id: user.id, group: `g-${wire.label}` });
   expect(r.success, r.message).toBe(true);
-  const t = await user.client.post<{ key: string }[]>("/api/token/", { name: `t${wire.type}`, unlimited_quota: true, group: `g${wire.type}` });
+  const t = await user.client.post<{ key: string }[]>("/api/token/", { name: `t-${wire.label}`, unlimited_quota: true, group: `g-${wire.label}` });
   expect(t.success, t.message).toBe(true);
   return t.data[0].key;
 }
@@ -105,7 +106,7 @@ describe("every provider wire through the openai SDK", () => {
   it.each(PROVIDER_WIRES.map((w) => [w.label, w] as const))("%s: a chat and a streamed chat, billed from the upstream's usage", async (_label, wire) => {
     key = await tokenFor(wire);
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const mock = wires.get(wire.type)!;
+    const mock = wires.get(wire.label)!;
 
     const before = mock.requests.length;
     const chat = await client.chat.completions.create({ model: wire.model, messages: [{ role: "user", content: "hi" }] });
