@@ -74,7 +74,7 @@ export async function bedrockAuthHeaders(
   body: string,
   service = SERVICE,
 ): Promise<Record<string, string>> {
-  if (key.kind === "apikey") return { ...headers, authorization: `Bearer ${key.apiKey}` };
+  if (key.kind === "apikey") return Object.assign({ authorization: `Bearer ${key.apiKey}` }, headers);
   const u = new URL(url);
   const query: Record<string, string> = {};
   for (const [k, v] of u.searchParams) query[k] = v;
@@ -85,13 +85,14 @@ export async function bedrockAuthHeaders(
     port: u.port ? Number(u.port) : undefined,
     path: u.pathname,
     query,
-    headers: { ...headers, host: u.host },
+    headers: Object.assign({ host: u.host }, headers),
     body,
   });
   return signed.headers;
 }
 
-const runtimeBase = (ch: Pick<ChannelView, "base_url">, region: string) => (ch.base_url ? trimSlash(ch.base_url) : `https://bedrock-runtime.${region}.amazonaws.com`);
+const runtimeBase = (ch: Pick<ChannelView, "base_url">, region: string) =>
+  ch.base_url ? trimSlash(ch.base_url) : `https://bedrock-runtime.${region}.amazonaws.com`;
 
 // ---- the Converse request ----
 
@@ -156,7 +157,11 @@ export function converseBody(req: ChatRequest): Json {
   if (req.tools?.length) {
     const toolConfig: Json = {
       tools: req.tools.map((t) => ({
-        toolSpec: { name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: { json: t.parameters ?? { type: "object", properties: {} } } },
+        toolSpec: {
+          name: t.name,
+          ...(t.description ? { description: t.description } : {}),
+          inputSchema: { json: t.parameters ?? { type: "object", properties: {} } },
+        },
       })),
     };
     const c = req.toolChoice;
@@ -174,7 +179,13 @@ const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 
 function usageOf(u: Json): Usage {
   const read = num(u.cacheReadInputTokens);
   const write = num(u.cacheWriteInputTokens);
-  return { prompt_tokens: num(u.inputTokens) + read + write, completion_tokens: num(u.outputTokens), cached_tokens: read, cache_creation_tokens: write, reasoning_tokens: 0 };
+  return {
+    prompt_tokens: num(u.inputTokens) + read + write,
+    completion_tokens: num(u.outputTokens),
+    cached_tokens: read,
+    cache_creation_tokens: write,
+    reasoning_tokens: 0,
+  };
 }
 
 function finish(r: unknown): FinishReason {
@@ -240,7 +251,10 @@ function streamParser(): StreamParser {
         const type = lowerFirst(event.slice(event.indexOf(":") + 1));
         const j = tryJson(data) as Json | undefined;
         const status = EXCEPTION_STATUS[type] ?? 500;
-        emit({ type: "error", error: { status, message: String(j?.message ?? j?.Message ?? "upstream stream error"), type: typeForStatus(status), code: type || null } });
+        emit({
+          type: "error",
+          error: { status, message: String(j?.message ?? j?.Message ?? "upstream stream error"), type: typeForStatus(status), code: type || null },
+        });
         return;
       }
       const e = tryJson(data) as Json | undefined;

@@ -175,7 +175,10 @@ async function mint(sa: ServiceAccount): Promise<{ value: string; lifetimeMs: nu
     // not JSON: the status says enough
   }
   if (!res.ok || typeof j.access_token !== "string" || !j.access_token) {
-    const words = [j.error, j.error_description].filter((w) => typeof w === "string" && w).join(": ").slice(0, 200);
+    const words = [j.error, j.error_description]
+      .filter((w) => typeof w === "string" && w)
+      .join(": ")
+      .slice(0, 200);
     // 400 invalid_grant (a revoked or wrong key, a clock far off) and 401 are the key's fault
     const status = res.status === 400 || res.status === 401 || res.status === 403 ? 401 : 502;
     throw new RelayError(

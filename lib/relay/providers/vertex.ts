@@ -84,7 +84,8 @@ async function payload(req: ChatRequest, ch: ChannelView): Promise<UpstreamPaylo
   const headers = await headersFor(ch);
   if (isClaude(ch.upstreamModel)) {
     // Anthropic's Messages API has neither several choices nor a response schema
-    if (req.n !== undefined && req.n > 1) throw new RelayError(400, "this channel does not support n > 1 for Claude models", "invalid_request_error", "unsupported");
+    if (req.n !== undefined && req.n > 1)
+      throw new RelayError(400, "this channel does not support n > 1 for Claude models", "invalid_request_error", "unsupported");
     if (req.responseFormat)
       throw new RelayError(
         400,
@@ -98,7 +99,11 @@ async function payload(req: ChatRequest, ch: ChannelView): Promise<UpstreamPaylo
     return { url: modelUrl(ch, "anthropic", claudeUpstreamModel(ch.upstreamModel), req.stream ? "streamRawPredict" : "rawPredict"), headers, json: body };
   }
   const model = geminiUpstreamModel(ch.upstreamModel);
-  return { url: modelUrl(ch, "google", model, req.stream ? "streamGenerateContent?alt=sse" : "generateContent"), headers, json: geminiBody(req, ch.upstreamModel) };
+  return {
+    url: modelUrl(ch, "google", model, req.stream ? "streamGenerateContent?alt=sse" : "generateContent"),
+    headers,
+    json: geminiBody(req, ch.upstreamModel),
+  };
 }
 
 // The parsers cannot know the model: an answer says which publisher wrote it (Gemini's has
@@ -188,4 +193,3 @@ export const vertex: ProviderAdapter = {
   streamParser,
   parseError,
 };
-

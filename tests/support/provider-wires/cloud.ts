@@ -50,7 +50,14 @@ export function sigv4Refusal(req: WireRequest, creds: { accessKeyId: string; sec
         .map(([k, v]) => `${k}=${v ?? ""}`)
         .join("&")
     : "";
-  const canonicalHeaders = names.map((n) => `${n}:${String(req.headers[n] ?? "").trim().replace(/\s+/g, " ")}\n`).join("");
+  const canonicalHeaders = names
+    .map(
+      (n) =>
+        `${n}:${String(req.headers[n] ?? "")
+          .trim()
+          .replace(/\s+/g, " ")}\n`,
+    )
+    .join("");
   const canonical = [req.method, canonicalPath, canonicalQuery, canonicalHeaders, signedHeaders, sha256Hex(req.body)].join("\n");
   const scope = `${date}/${region}/${service}/aws4_request`;
   const toSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256Hex(canonical)].join("\n");
@@ -78,7 +85,12 @@ export function bedrockException(type: string, message: string): Uint8Array {
   });
 }
 
-const BEDROCK_CREDS = { accessKeyId: "AKIAWIRETEST0EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYWIRETESTKEY", region: "us-west-2", service: "bedrock" };
+const BEDROCK_CREDS = {
+  accessKeyId: "AKIAWIRETEST0EXAMPLE",
+  secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYWIRETESTKEY",
+  region: "us-west-2",
+  service: "bedrock",
+};
 const BEDROCK_MODEL = "anthropic.claude-3-5-haiku-20241022-v1:0";
 
 function bedrockWire(): ProviderWire {
@@ -97,13 +109,17 @@ function bedrockWire(): ProviderWire {
       }
       const m = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(req.url);
       if (req.method !== "POST" || !m || decodeURIComponent(m[1]) !== BEDROCK_MODEL) {
-        res.writeHead(404, { "content-type": "application/json", "x-amzn-errortype": "ResourceNotFoundException" }).end(JSON.stringify({ message: "no such model" }));
+        res
+          .writeHead(404, { "content-type": "application/json", "x-amzn-errortype": "ResourceNotFoundException" })
+          .end(JSON.stringify({ message: "no such model" }));
         return;
       }
       const body = req.json;
       const first = body?.messages?.[0];
       if (!first || first.role !== "user" || first.content?.[0]?.text !== "hi" || "model" in body) {
-        res.writeHead(400, { "content-type": "application/json", "x-amzn-errortype": "ValidationException" }).end(JSON.stringify({ message: "bad Converse body" }));
+        res
+          .writeHead(400, { "content-type": "application/json", "x-amzn-errortype": "ValidationException" })
+          .end(JSON.stringify({ message: "bad Converse body" }));
         return;
       }
       if (m[2] === "converse") {
@@ -182,7 +198,11 @@ export async function answerToken(req: WireRequest, res: http.ServerResponse, st
   if (!String(req.headers["content-type"]).startsWith("application/x-www-form-urlencoded")) return fail("invalid_request", "not a form");
   if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") return fail("unsupported_grant_type", "Invalid grant_type");
   try {
-    const { payload } = await jwtVerify(form.get("assertion") ?? "", publicKey, { issuer: CLIENT_EMAIL, audience: `http://${host}/token`, algorithms: ["RS256"] });
+    const { payload } = await jwtVerify(form.get("assertion") ?? "", publicKey, {
+      issuer: CLIENT_EMAIL,
+      audience: `http://${host}/token`,
+      algorithms: ["RS256"],
+    });
     if (payload.scope !== "https://www.googleapis.com/auth/cloud-platform") return fail("invalid_scope", "wrong scope");
   } catch {
     return fail("invalid_grant", "Invalid JWT Signature.");
@@ -193,10 +213,16 @@ export async function answerToken(req: WireRequest, res: http.ServerResponse, st
 }
 
 function geminiAnswer(req: WireRequest, res: http.ServerResponse, stream: boolean): void {
-  const usageMetadata = { promptTokenCount: WIRE_USAGE.prompt, candidatesTokenCount: WIRE_USAGE.completion, totalTokenCount: WIRE_USAGE.prompt + WIRE_USAGE.completion };
+  const usageMetadata = {
+    promptTokenCount: WIRE_USAGE.prompt,
+    candidatesTokenCount: WIRE_USAGE.completion,
+    totalTokenCount: WIRE_USAGE.prompt + WIRE_USAGE.completion,
+  };
   const body = req.json;
   if (!Array.isArray(body?.contents) || body.contents[0]?.role !== "user" || body.contents[0]?.parts?.[0]?.text !== "hi") {
-    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: 400, message: "bad contents", status: "INVALID_ARGUMENT" } }));
+    res
+      .writeHead(400, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { code: 400, message: "bad contents", status: "INVALID_ARGUMENT" } }));
     return;
   }
   if (!stream) {
@@ -223,7 +249,12 @@ function geminiAnswer(req: WireRequest, res: http.ServerResponse, stream: boolea
 
 function claudeAnswer(req: WireRequest, res: http.ServerResponse, stream: boolean): void {
   const body = req.json;
-  if (body?.anthropic_version !== "vertex-2023-10-16" || "model" in body || body.messages?.[0]?.content?.[0]?.text !== "hi" || typeof body.max_tokens !== "number") {
+  if (
+    body?.anthropic_version !== "vertex-2023-10-16" ||
+    "model" in body ||
+    body.messages?.[0]?.content?.[0]?.text !== "hi" ||
+    typeof body.max_tokens !== "number"
+  ) {
     res.writeHead(400, { "content-type": "application/json" });
     res.end(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "bad rawPredict body" } }));
     return;
@@ -246,7 +277,14 @@ function claudeAnswer(req: WireRequest, res: http.ServerResponse, stream: boolea
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
   const ev = (name: string, data: object) => res.write(`event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`);
   ev("message_start", {
-    message: { id: "msg_vrtx_wire", type: "message", role: "assistant", model: "claude-sonnet-4-20250514", content: [], usage: { input_tokens: WIRE_USAGE.prompt, output_tokens: 1 } },
+    message: {
+      id: "msg_vrtx_wire",
+      type: "message",
+      role: "assistant",
+      model: "claude-sonnet-4-20250514",
+      content: [],
+      usage: { input_tokens: WIRE_USAGE.prompt, output_tokens: 1 },
+    },
   });
   ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
   for (const text of pieces()) ev("content_block_delta", { index: 0, delta: { type: "text_delta", text } });
@@ -259,7 +297,8 @@ function claudeAnswer(req: WireRequest, res: http.ServerResponse, stream: boolea
 function vertexWire(label: string, model: string, publisher: "google" | "anthropic"): ProviderWire {
   const tokens: TokenEndpoint = { issued: new Set(), mints: 0 };
   const base = `/v1/projects/${VERTEX_PROJECT}/locations/${VERTEX_REGION}/publishers/${publisher}/models/${model}:`;
-  const actions = publisher === "google" ? { plain: "generateContent", stream: "streamGenerateContent?alt=sse" } : { plain: "rawPredict", stream: "streamRawPredict" };
+  const actions =
+    publisher === "google" ? { plain: "generateContent", stream: "streamGenerateContent?alt=sse" } : { plain: "rawPredict", stream: "streamRawPredict" };
   return {
     type: 41,
     label,
@@ -284,7 +323,8 @@ function vertexWire(label: string, model: string, publisher: "google" | "anthrop
     },
     check: (reqs, stream) => {
       const chat = reqs.filter((r) => r.url !== "/token");
-      if (chat.length !== 1 || chat[0].url !== base + (stream ? actions.stream : actions.plain)) throw new Error(`${label}: expected one call to ${base}, got ${chat.map((r) => r.url)}`);
+      if (chat.length !== 1 || chat[0].url !== base + (stream ? actions.stream : actions.plain))
+        throw new Error(`${label}: expected one call to ${base}, got ${chat.map((r) => r.url)}`);
       const auth = String(chat[0].headers.authorization);
       if (!tokens.issued.has(auth.slice(7))) throw new Error(`${label}: the bearer token was not minted by the token endpoint`);
       // the token is cached: the second chat mints none

@@ -82,18 +82,31 @@ describe("AWS event stream reader", () => {
 
   it("stops when onEvent returns false", async () => {
     let n = 0;
-    await readEventStream(chunks(all, () => 5), () => {
-      n++;
-      return false;
-    });
+    await readEventStream(
+      chunks(all, () => 5),
+      () => {
+        n++;
+        return false;
+      },
+    );
     expect(n).toBe(1);
   });
 
   it("fails on a body cut inside a frame and on a corrupted frame", async () => {
-    await expect(readEventStream(chunks(all.subarray(0, all.length - 3), () => 10), () => {})).rejects.toThrow(/inside a message/);
+    await expect(
+      readEventStream(
+        chunks(all.subarray(0, all.length - 3), () => 10),
+        () => {},
+      ),
+    ).rejects.toThrow(/inside a message/);
     const bad = Buffer.from(all);
     bad[frames[0].length + 20] ^= 0xff; // a byte of the second frame's headers: its CRC no longer holds
-    await expect(readEventStream(chunks(bad, () => 64), () => {})).rejects.toThrow();
+    await expect(
+      readEventStream(
+        chunks(bad, () => 64),
+        () => {},
+      ),
+    ).rejects.toThrow();
   });
 });
 
@@ -135,7 +148,13 @@ describe("AWS Bedrock adapter", () => {
       tools: [{ name: "get", description: "get it", parameters: { type: "object", properties: { q: { type: "string" } } } }],
       toolChoice: "required",
       messages: [
-        { role: "user", content: [{ type: "text", text: "hi" }, { type: "image", data: "aGk=", mimeType: "image/png" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "hi" },
+            { type: "image", data: "aGk=", mimeType: "image/png" },
+          ],
+        },
         { role: "assistant", content: [], toolCalls: [{ id: "t1", name: "get", arguments: '{"q":"x"}' }] },
         { role: "tool", content: [{ type: "text", text: "42" }], toolCallId: "t1", toolName: "get" },
         { role: "user", content: [{ type: "text", text: "and?" }] },
@@ -293,7 +312,10 @@ describe("failures on the cloud wires", () => {
   it("Bedrock: a wrong secret is refused by the upstream's signature check, as a 403 with its message", async () => {
     const mock = served.get("bedrock")!;
     relay.setChannel((model) => ({ id: 1, type: 33, base_url: mock.url, key: "AKIAWIRETEST0EXAMPLE|wrong-secret|us-west-2", other: "", upstreamModel: model }));
-    const r = await post(`${relay.url}/v1/chat/completions`, { model: "anthropic.claude-3-5-haiku-20241022-v1:0", messages: [{ role: "user", content: "hi" }] });
+    const r = await post(`${relay.url}/v1/chat/completions`, {
+      model: "anthropic.claude-3-5-haiku-20241022-v1:0",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(r.status).toBe(403);
     const j = (await r.json()) as { error: { message: string } };
     expect(j.error.message).toMatch(/signature/);
