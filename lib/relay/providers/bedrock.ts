@@ -8,7 +8,7 @@
 import "server-only";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import { SignatureV4 } from "@smithy/signature-v4";
-import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason, ToolCall, UpstreamError, Usage } from "@/lib/relay/types";
+import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason, ReasoningEffort, ToolCall, UpstreamError, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { EVENT_STREAM_CONTENT_TYPE, readEventStream } from "./aws-eventstream";
 import { fallbackError, redact, trimSlash, tryJson, typeForStatus } from "./common";
@@ -122,7 +122,7 @@ function parseArgs(text: string): unknown {
   return v && typeof v === "object" && !Array.isArray(v) ? v : {};
 }
 
-export function converseBody(req: ChatRequest): Json {
+export function converseBody(req: ChatRequest, modelId = ""): Json {
   const messages: { role: string; content: Json[] }[] = [];
   const push = (role: string, content: Json[]) => {
     if (!content.length) return;
@@ -151,6 +151,7 @@ export function converseBody(req: ChatRequest): Json {
   if (req.temperature !== undefined) inference.temperature = Math.min(1, req.temperature);
   if (req.topP !== undefined) inference.topP = req.topP;
   if (req.stop?.length) inference.stopSequences = req.stop;
+  if (req.reasoningEffort && CLAUDE.test(modelId)) claudeThinking(req, inference, body);
   if (Object.keys(inference).length) body.inferenceConfig = inference;
   // tool_choice "none" has no Converse form: the tools are still declared (a conversation
   // that holds tool calls needs them) and the model chooses
@@ -169,6 +170,26 @@ export function converseBody(req: ChatRequest): Json {
     body.toolConfig = toolConfig;
   }
   return body;
+}
+
+// A reasoning effort on a Claude model: extended thinking through the model's own fields
+// (additionalModelRequestFields.thinking), as on Anthropic's API (lib/relay/providers/anthropic.ts):
+// the budget counts within maxTokens (added to a default when the client gave none), at least
+// 1024, and thinking takes neither a temperature nor a top_p of the client's. Other models'
+// reasoning fields differ per model: no effort is sent to them.
+const CLAUDE = /(^|[.:/])anthropic\.claude/;
+const THINKING_BUDGET: Record<ReasoningEffort, number> = { none: 0, minimal: 1024, low: 2048, medium: 8192, high: 24576, xhigh: 32000 };
+const DEFAULT_MAX_TOKENS = 8192;
+function claudeThinking(req: ChatRequest, inference: Json, body: Json): void {
+  let budget = THINKING_BUDGET[req.reasoningEffort!];
+  if (budget === 0) return;
+  if (req.toolChoice === "required" || typeof req.toolChoice === "object") return; // refused with a forced tool
+  if (req.maxTokens === undefined) inference.maxTokens = DEFAULT_MAX_TOKENS + budget;
+  else budget = Math.min(budget, req.maxTokens - 1);
+  if (budget < 1024) return;
+  delete inference.temperature;
+  delete inference.topP;
+  body.additionalModelRequestFields = { thinking: { type: "enabled", budget_tokens: budget } };
 }
 
 // ---- the answers ----
@@ -315,7 +336,7 @@ function parseError(status: number, body: string, ch: ChannelView): UpstreamErro
 async function payload(req: ChatRequest, ch: ChannelView): Promise<UpstreamPayload> {
   const key = bedrockKey(ch.key);
   const url = `${runtimeBase(ch, key.region)}/model/${encodeURIComponent(ch.upstreamModel)}/${req.stream ? "converse-stream" : "converse"}`;
-  return { url, headers: {}, json: converseBody(req) };
+  return { url, headers: {}, json: converseBody(req, ch.upstreamModel) };
 }
 
 // The headers are signed over the serialised body, so the body is serialised here.

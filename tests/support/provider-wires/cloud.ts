@@ -107,6 +107,20 @@ function bedrockWire(): ProviderWire {
         res.end(JSON.stringify({ message: `The request signature we calculated does not match the signature you provided (${refusal})` }));
         return;
       }
+      // the control plane's model list (the channel's base URL serves both planes here)
+      if (req.method === "GET" && req.url === "/foundation-models") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            modelSummaries: [
+              { modelId: BEDROCK_MODEL, providerName: "Anthropic", outputModalities: ["TEXT"], inferenceTypesSupported: ["ON_DEMAND"] },
+              { modelId: "amazon.titan-image-generator-v2:0", providerName: "Amazon", outputModalities: ["IMAGE"], inferenceTypesSupported: ["ON_DEMAND"] },
+              { modelId: "amazon.nova-micro-v1:0", providerName: "Amazon", outputModalities: ["TEXT"], inferenceTypesSupported: ["ON_DEMAND"] },
+            ],
+          }),
+        );
+        return;
+      }
       const m = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(req.url);
       if (req.method !== "POST" || !m || decodeURIComponent(m[1]) !== BEDROCK_MODEL) {
         res
@@ -310,6 +324,16 @@ function vertexWire(label: string, model: string, publisher: "google" | "anthrop
       if (!auth.startsWith("Bearer ") || !tokens.issued.has(auth.slice(7))) {
         res.writeHead(401, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { code: 401, message: "Request had invalid authentication credentials.", status: "UNAUTHENTICATED" } }));
+        return;
+      }
+      // the Model Garden's publisher models (one page each)
+      const list = /^\/v1beta1\/publishers\/(google|anthropic)\/models\?/.exec(req.url);
+      if (req.method === "GET" && list) {
+        const publisherModels =
+          list[1] === "google"
+            ? [{ name: "publishers/google/models/gemini-2.5-flash" }, { name: "publishers/google/models/gemini-2.5-pro" }]
+            : [{ name: "publishers/anthropic/models/claude-sonnet-4", versionId: "20250514" }];
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ publisherModels }));
         return;
       }
       const stream = req.url === base + actions.stream;

@@ -173,6 +173,22 @@ describe("AWS Bedrock adapter", () => {
         toolChoice: { any: {} },
       },
     });
+    // a reasoning effort: extended thinking for a Claude model only
+    const hi = { role: "user" as const, content: [{ type: "text" as const, text: "hi" }] };
+    const think = converseBody(
+      { model: "m", stream: false, reasoningEffort: "low", temperature: 0.5, messages: [hi] },
+      "us.anthropic.claude-sonnet-4-20250514-v1:0",
+    );
+    expect(think.inferenceConfig).toEqual({ maxTokens: 8192 + 2048 });
+    expect(think.additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 2048 } });
+    const capped = converseBody(
+      { model: "m", stream: false, reasoningEffort: "high", maxTokens: 4000, messages: [hi] },
+      "anthropic.claude-3-7-sonnet-20250219-v1:0",
+    );
+    expect(capped.additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 3999 } });
+    expect(
+      converseBody({ model: "m", stream: false, reasoningEffort: "high", messages: [hi] }, "amazon.nova-pro-v1:0").additionalModelRequestFields,
+    ).toBeUndefined();
     expect(() =>
       converseBody({ model: "m", stream: false, messages: [{ role: "user", content: [{ type: "image", url: "https://example.com/a.png" }] }] }),
     ).toThrow(/not as a link/);
@@ -305,6 +321,42 @@ describe.each(CLOUD_WIRES.map((w) => [w.label, w] as const))("%s over its wire",
     expect(text).toBe(WIRE_TEXT);
     expect(usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
     wire.check?.(mock.requests.slice(mid), true);
+  });
+});
+
+// the console's calls (lib/channels/upstream.ts gives the outbound policy's fetch; a plain one here)
+const consoleHttp = {
+  async getJson(url: string, headers: Record<string, string>) {
+    const r = await fetch(url, { headers });
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    return (await r.json()) as Record<string, unknown>;
+  },
+  postJson: () => Promise.reject(new Error("unused")),
+};
+
+describe("model lists", () => {
+  it("Bedrock: the signed foundation-models list, text models only", async () => {
+    const mock = served.get("bedrock")!;
+    const ch = { type: 33, other: "", ...CLOUD_WIRES[0].channel(mock.url) };
+    const before = mock.requests.length;
+    expect(await bedrock.profile.listModels!(ch, consoleHttp)).toEqual(["anthropic.claude-3-5-haiku-20241022-v1:0", "amazon.nova-micro-v1:0"]);
+    const req = mock.requests[before];
+    expect(req.url).toBe("/foundation-models");
+    expect(
+      sigv4Refusal(req, {
+        accessKeyId: "AKIAWIRETEST0EXAMPLE",
+        secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYWIRETESTKEY",
+        region: "us-west-2",
+        service: "bedrock",
+      }),
+    ).toBeUndefined();
+  });
+
+  it("Vertex: Google's and Anthropic's publisher models, with a minted token", async () => {
+    const mock = served.get("vertex-gemini")!;
+    const fields = CLOUD_WIRES[1].channel(mock.url);
+    const ids = await vertex.profile.listModels!({ type: 41, base_url: fields.base_url, key: fields.key, other: fields.other ?? "" }, consoleHttp);
+    expect(ids).toEqual(["gemini-2.5-flash", "gemini-2.5-pro", "claude-sonnet-4@20250514"]);
   });
 });
 
