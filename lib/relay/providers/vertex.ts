@@ -135,7 +135,7 @@ function parseError(status: number, body: string, ch: ChannelView): UpstreamErro
 async function listModels(ch: ChannelAccess, http: ConsoleHttp): Promise<string[]> {
   const place = vertexPlace(ch, "");
   const base = ch.base_url ? trimSlash(ch.base_url) : vertexHost(place.region);
-  const headers = { authorization: `Bearer ${await accessToken(ch.key)}`, "x-goog-user-project": place.project };
+  const headers = { authorization: `Bearer ${await accessToken(ch.key)}` };
   const ids: string[] = [];
   for (const publisher of ["google", "anthropic"]) {
     let pageToken = "";
