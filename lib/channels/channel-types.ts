@@ -17,7 +17,7 @@ export const CHANNEL_TYPE = {
   GEMINI: 24,
   MOONSHOT: 25,
   PERPLEXITY: 27,
-  AWS_CLAUDE: 33,
+  AWS_CLAUDE: 33, // AWS Bedrock (every Bedrock model, Claude included)
   SUNO: 36, // the task relay (docs/tasks.md)
   SILICONFLOW: 40,
   VERTEX_AI: 41,
@@ -45,7 +45,7 @@ export const CHANNEL_TYPES: ReadonlyArray<{ id: ChannelTypeId; name: string }> =
   { id: CHANNEL_TYPE.GEMINI, name: "Google Gemini" },
   { id: CHANNEL_TYPE.MOONSHOT, name: "Moonshot" },
   { id: CHANNEL_TYPE.PERPLEXITY, name: "Perplexity" },
-  { id: CHANNEL_TYPE.AWS_CLAUDE, name: "AWS Claude" },
+  { id: CHANNEL_TYPE.AWS_CLAUDE, name: "AWS Bedrock" },
   { id: CHANNEL_TYPE.SUNO, name: "Suno API" },
   { id: CHANNEL_TYPE.SILICONFLOW, name: "SiliconFlow" },
   { id: CHANNEL_TYPE.VERTEX_AI, name: "Vertex AI" },

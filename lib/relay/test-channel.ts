@@ -19,7 +19,7 @@ import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { mapModel } from "@/lib/relay/select";
 import { undiciTransport } from "@/lib/relay/transport";
-import type { ChatRequest } from "@/lib/relay/types";
+import { RelayError, type ChatRequest } from "@/lib/relay/types";
 
 // isRetryable (docs/product-rules.md, "Relay console pages"): decided here, where the upstream status is
 // known. A bad key (401, 403), an unknown model (404) or another refusal of the request
@@ -73,6 +73,13 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
     }
   } catch (e) {
     const time = (performance.now() - started) / 1000;
+    if (e instanceof RelayError) {
+      // the adapter could not build the request: a key it cannot use, an access token refused
+      const err = e.toUpstreamError();
+      noteChannelFailure(c, err);
+      await recordChannelFigures(id, { response_time: Math.round(time * 1000) });
+      return { success: false, message: `${err.status}: ${err.message}`, time, isRetryable: retestMayPass(err.status) };
+    }
     const timeout = (e as Error).name === "TimeoutError" || (e as Error).name === "AbortError";
     const refusal = outboundRefusal(e); // the outbound policy refused the address: say why
     const message = refusal ? refusal.message : timeout ? "the upstream did not answer in time" : "the upstream could not be reached or answered invalid JSON";

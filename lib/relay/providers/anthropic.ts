@@ -3,7 +3,7 @@
 // model, extra headers per model, and the `-thinking` suffix that turns on extended thinking.
 import "server-only";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
-import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason, ReasoningEffort, ToolCall, Usage } from "@/lib/relay/types";
+import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason, ReasoningEffort, ToolCall, UpstreamError, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, redact, tryJson, typeForStatus } from "./common";
 import type { ProviderAdapter, StreamParser } from "./types";
@@ -192,7 +192,8 @@ function finish(r: unknown): FinishReason {
   return "stop";
 }
 
-function parseChat(body: unknown): ChatResponse {
+/** A Messages answer (Anthropic's, and Vertex AI's rawPredict for Claude: lib/relay/providers/vertex.ts). */
+export function parseAnthropicChat(body: unknown): ChatResponse {
   const b = body as Json;
   if (!b || !Array.isArray(b.content)) throw new RelayError(502, "upstream answer has no content", "upstream_error", "bad_response");
   let text = "";
@@ -222,7 +223,8 @@ function parseChat(body: unknown): ChatResponse {
   return res;
 }
 
-function streamParser(): StreamParser {
+/** The Messages stream's events (shared with Vertex AI's streamRawPredict). */
+export function anthropicStreamParser(): StreamParser {
   // content block index → tool call index (Anthropic numbers blocks, OpenAI numbers calls)
   const callOfBlock = new Map<number, number>();
   let calls = 0;
@@ -325,8 +327,8 @@ export const anthropic: ProviderAdapter = {
     body.model = ch.upstreamModel;
     return { url: messagesUrl(ch), headers: messagesHeaders(ch, req.model), json: body };
   },
-  parseChat,
-  streamParser,
+  parseChat: parseAnthropicChat,
+  streamParser: anthropicStreamParser,
   countTokens: {
     request: (req, ch) => ({
       url: joinVersioned(ch.base_url || DEFAULT_BASE, "/v1", "/messages/count_tokens"),
@@ -338,11 +340,14 @@ export const anthropic: ProviderAdapter = {
       return typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : undefined;
     },
   },
-  parseError(status, body, ch) {
-    const j = tryJson(body) as Json | undefined;
-    const e = j?.error as Json | undefined;
-    if (e && typeof e.message === "string")
-      return { status, message: redact(e.message, ch), type: String(e.type ?? typeForStatus(status)), code: e.type ? String(e.type) : null };
-    return fallbackError(status, body, ch);
-  },
+  parseError: parseAnthropicError,
 };
+
+/** An Anthropic error body ({type: "error", error: {type, message}}). */
+export function parseAnthropicError(status: number, body: string, ch: ChannelView): UpstreamError {
+  const j = tryJson(body) as Json | undefined;
+  const e = j?.error as Json | undefined;
+  if (e && typeof e.message === "string")
+    return { status, message: redact(e.message, ch), type: String(e.type ?? typeForStatus(status)), code: e.type ? String(e.type) : null };
+  return fallbackError(status, body, ch);
+}

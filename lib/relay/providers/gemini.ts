@@ -17,6 +17,7 @@ import type {
   OutputImage,
   ReasoningEffort,
   ToolCall,
+  UpstreamError,
   Usage,
 } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
@@ -234,7 +235,8 @@ function finish(r: unknown, hasCalls: boolean): FinishReason {
   return hasCalls ? "tool_calls" : "stop";
 }
 
-function parseChat(body: unknown): ChatResponse {
+/** A generateContent answer (Gemini's and Vertex AI's Gemini models': lib/relay/providers/vertex.ts). */
+export function parseGeminiChat(body: unknown): ChatResponse {
   const b = body as Json;
   if (!b || typeof b !== "object") throw new RelayError(502, "upstream answer is not an object", "upstream_error", "bad_response");
   const cands = Array.isArray(b.candidates) ? (b.candidates as Json[]) : [];
@@ -270,7 +272,8 @@ function parseChat(body: unknown): ChatResponse {
   return res;
 }
 
-function streamParser(): StreamParser {
+/** The streamGenerateContent?alt=sse events (shared with Vertex AI). */
+export function geminiStreamParser(): StreamParser {
   let started = false;
   const calls = new Map<number, number>();
   return {
@@ -361,8 +364,8 @@ export const gemini: ProviderAdapter = {
     const action = req.stream ? "streamGenerateContent?alt=sse" : "generateContent";
     return { url: modelUrl(ch, action, ch.upstreamModel), headers: headersFor(ch), json };
   },
-  parseChat,
-  streamParser,
+  parseChat: parseGeminiChat,
+  streamParser: geminiStreamParser,
   // :countTokens with the whole generateContent request, so that the system instruction and the
   // tools are counted too
   countTokens: {
@@ -392,11 +395,14 @@ export const gemini: ProviderAdapter = {
       return { vectors: list.map((e) => numberVector((e as Json | undefined)?.values)) };
     },
   },
-  parseError(status, body, ch) {
-    const j = tryJson(body);
-    const e = (Array.isArray(j) ? (j[0] as Json | undefined)?.error : (j as Json | undefined)?.error) as Json | undefined;
-    if (e && typeof e.message === "string")
-      return { status, message: redact(e.message, ch), type: typeForStatus(status), code: e.status ? String(e.status) : null };
-    return fallbackError(status, body, ch);
-  },
+  parseError: parseGoogleError,
 };
+
+/** A Google API error ({error: {code, message, status}}, or a list of them), shared with Vertex AI. */
+export function parseGoogleError(status: number, body: string, ch: ChannelView): UpstreamError {
+  const j = tryJson(body);
+  const e = (Array.isArray(j) ? (j[0] as Json | undefined)?.error : (j as Json | undefined)?.error) as Json | undefined;
+  if (e && typeof e.message === "string")
+    return { status, message: redact(e.message, ch), type: typeForStatus(status), code: e.status ? String(e.status) : null };
+  return fallbackError(status, body, ch);
+}

@@ -2,9 +2,11 @@
 import "server-only";
 import { CHANNEL_TYPE } from "@/lib/channels/channel-types";
 import { anthropic } from "./anthropic";
+import { bedrock } from "./bedrock";
 import { gemini } from "./gemini";
 import { azure, OPENAI_HOSTS, openaiCompatible } from "./openai";
 import type { ProviderAdapter } from "./types";
+import { vertex } from "./vertex";
 
 // The type ids live with their names in lib/channels/channel-types.ts.
 export { CHANNEL_TYPE };
@@ -14,6 +16,8 @@ for (const host of OPENAI_HOSTS) adapters.set(host.type, openaiCompatible(host))
 adapters.set(CHANNEL_TYPE.AZURE, azure);
 adapters.set(CHANNEL_TYPE.ANTHROPIC, anthropic);
 adapters.set(CHANNEL_TYPE.GEMINI, gemini);
+adapters.set(CHANNEL_TYPE.AWS_CLAUDE, bedrock);
+adapters.set(CHANNEL_TYPE.VERTEX_AI, vertex);
 
 /** The adapter for a channel type, or undefined when the relay cannot call that type. */
 export function adapterFor(type: number): ProviderAdapter | undefined {
