@@ -5,7 +5,8 @@
 // runs in one transaction and drops the routing cache on every node (channelsChanged).
 import "server-only";
 import { open, seal } from "@/lib/auth/secret-box";
-import { db } from "@/lib/db/client";
+import type { Channel } from "@/generated/sqlite/client";
+import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
 import { nowSeconds } from "@/lib/billing/ledger";
@@ -24,8 +25,29 @@ import {
 
 const storedKeys = (sealed: string): string[] => (sealed ? open(sealed).split("\n") : []);
 
+// Writes of the key state are compare-and-set on (key, channel_info): two writers (the relay
+// disabling keys on several nodes at once, an admin's action) never lose each other's change;
+// the one that lost reads the row again and re-applies its change, a few times at most.
+const ATTEMPTS = 8;
+
+async function casUpdate(tx: Tx, c: Channel, data: Partial<Pick<Channel, "key" | "channel_info" | "status" | "other_info">>): Promise<Channel | null> {
+  const n = await tx.channel.updateMany({ where: { id: c.id, key: c.key, channel_info: c.channel_info }, data });
+  return n.count === 1 ? { ...c, ...data } : null;
+}
+
 export async function manageKeys({ input }: { ctx: UserCtx; input: ManageKeysInput }) {
-  const updated = await db().$transaction(async (tx) => {
+  for (let i = 0; ; i++) {
+    const updated = await manageOnce(input);
+    if (updated) {
+      await channelsChanged();
+      return channelView(updated);
+    }
+    if (i + 1 >= ATTEMPTS) throw new AppError("RULE", "channel_busy");
+  }
+}
+
+async function manageOnce(input: ManageKeysInput): Promise<Channel | null> {
+  return db().$transaction(async (tx) => {
     const c = await tx.channel.findUnique({ where: { id: input.channel_id } });
     if (!c) throw new AppError("NOT_FOUND", "channel_not_found");
     const info = parseChannelInfo(c.channel_info);
@@ -62,10 +84,8 @@ export async function manageKeys({ input }: { ctx: UserCtx; input: ManageKeysInp
         next = remove(new Set(keyRows(info).filter((r) => r.status !== KEY_STATUS.enabled).map((r) => r.index)));
         break;
     }
-    return tx.channel.update({ where: { id: c.id }, data: { channel_info: JSON.stringify(next), ...(key !== undefined ? { key } : {}) } });
+    return casUpdate(tx, c, { channel_info: JSON.stringify(next), ...(key !== undefined ? { key } : {}) });
   });
-  await channelsChanged();
-  return channelView(updated);
 }
 
 /**
@@ -75,7 +95,17 @@ export async function manageKeys({ input }: { ctx: UserCtx; input: ManageKeysInp
  * (status 3, as autoDisableChannel does). Answers whether anything changed.
  */
 export async function autoDisableKey(channelId: number, key: string, index: number, reason: string): Promise<boolean> {
-  const changed = await db().$transaction(async (tx) => {
+  for (let i = 0; i < ATTEMPTS; i++) {
+    const changed = await disableOnce(channelId, key, index, reason);
+    if (changed === null) continue; // another writer came first: read again
+    if (changed) await channelsChanged();
+    return changed;
+  }
+  return false;
+}
+
+async function disableOnce(channelId: number, key: string, index: number, reason: string): Promise<boolean | null> {
+  return db().$transaction(async (tx) => {
     const c = await tx.channel.findUnique({ where: { id: channelId } });
     if (!c) return false;
     const info = parseChannelInfo(c.channel_info);
@@ -91,10 +121,9 @@ export async function autoDisableKey(channelId: number, key: string, index: numb
       const why = `every key is disabled; the last one (#${at}): ${reason}`.slice(0, 500);
       data.other_info = JSON.stringify({ ...(parseObject(c.other_info) ?? {}), status_reason: why, status_time: now });
     }
-    const u = await tx.channel.update({ where: { id: c.id }, data });
+    const u = await casUpdate(tx, c, data);
+    if (!u) return null;
     if (data.status !== undefined) await rebuildAbilities(tx, u);
     return true;
   });
-  if (changed) await channelsChanged();
-  return changed;
 }

@@ -52,6 +52,12 @@ export async function updateChannel({ input }: { ctx: UserCtx; input: UpdateInpu
       if (input.multi_key_mode) next = { ...next, multi_key_mode: input.multi_key_mode };
       if (next !== info) data.channel_info = JSON.stringify(next);
     }
+    // the key state is written only over the state it was computed from (the relay may
+    // have disabled a key meanwhile: lib/channels/multi-key.ts); otherwise "try again"
+    if (data.channel_info !== undefined) {
+      const n = await tx.channel.updateMany({ where: { id: input.id, key: exists.key, channel_info: exists.channel_info }, data });
+      if (n.count !== 1) throw new AppError("RULE", "channel_busy");
+    }
     const c = await tx.channel.update({ where: { id: input.id }, data });
     await rebuildAbilities(tx, c);
     return c;
