@@ -149,5 +149,5 @@ export async function anotherKey(ch: SelectedChannel, tried: Set<number>): Promi
   const c = (await channelIndex()).channels.get(ch.id);
   if (!c || c.status !== 1 || !c.keys) return null;
   const k = pickKey(c, tried);
-  return k ? { ...ch, key: k.key, keyIndex: k.index } : null;
+  return k ? Object.assign({}, ch, { key: k.key, keyIndex: k.index }) : null;
 }

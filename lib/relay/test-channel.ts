@@ -63,7 +63,7 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
       const err = adapter.parseError(res.status, text, view);
       // a multi-key channel is tested with its first enabled key, which alone answers for a key failure
       const tested = c.keys?.[0];
-      if (tested && isKeyFailure(err)) noteKeyFailure({ ...c, key: tested.key, keyIndex: tested.index }, err);
+      if (tested && isKeyFailure(err)) noteKeyFailure({ id: c.id, auto_ban: c.auto_ban, key: tested.key, keyIndex: tested.index }, err);
       else noteChannelFailure(c, err);
       result = { success: false, message: `${err.status}: ${err.message}`, time, isRetryable: retestMayPass(err.status) };
     } else {
