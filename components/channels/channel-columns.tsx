@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Tooltip } from "@/components/ui/tooltip";
 import { channelTypeName } from "@/lib/channels/channel-types";
 import { splitList } from "@/lib/channels/split-list";
+import { enabledKeyCount } from "@/lib/channels/multi-key-rules";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
 import { responseTimeColor } from "@/lib/client/relay";
 import { GroupBadges, InlineNumber, StatusBadge } from "./channel-cells";
@@ -48,7 +49,14 @@ export function channelColumns({
       const child = row.depth > 0;
       return (
         <div className={child ? "pl-6" : undefined}>
-          <div className="font-medium">{r.name}</div>
+          <div className="font-medium">
+            {r.name}
+            {r.channel_info?.is_multi_key && (
+              <Badge color="blue" className="ml-1">
+                {t("multiKey.badge", { enabled: enabledKeyCount(r.channel_info), size: r.channel_info.multi_key_size })}
+              </Badge>
+            )}
+          </div>
           {r.tag && !child && <div className="text-xs text-zinc-500">#{r.tag}</div>}
           {r.remark && <div className="text-xs text-zinc-400">{r.remark}</div>}
         </div>

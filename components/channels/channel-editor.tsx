@@ -23,8 +23,10 @@ import { splitList } from "@/lib/channels/split-list";
 import { toast } from "@/lib/client/toast";
 import { blankChannelForm, channelBody, channelFormSchema, channelToForm, type ChannelForm } from "./channel-form";
 import { GroupCheckboxes } from "./group-checkboxes";
+import { MultiKeyKeys } from "./multi-key-keys";
 import { ResponsesOnlyField } from "./responses-only-field";
 import type { Channel } from "./types";
+import type { ChannelInfo } from "@/lib/channels/multi-key-rules";
 
 // The 400 px model picker, fed by GET /api/models (models configured per channel type).
 function ModelPicker({ type, chosen, onChange }: { type: number; chosen: string[]; onChange: (m: string[]) => void }) {
@@ -61,6 +63,7 @@ function ModelPicker({ type, chosen, onChange }: { type: number; chosen: string[
 export function ChannelEditor({ id }: { id: number | null }) {
   const t = useTranslations("channels.editor");
   const tc = useTranslations("channels");
+  const tm = useTranslations("channels.multiKey");
   const router = useRouter();
   const locale = useFormLocale();
   const schema = useMemo(() => channelFormSchema(locale, id), [locale, id]);
@@ -68,6 +71,8 @@ export function ChannelEditor({ id }: { id: number | null }) {
   const { control, getValues, setValue, reset, trigger, handleSubmit, formState } = form;
   const [loaded, setLoaded] = useState(id === null);
   const [keySet, setKeySet] = useState(false);
+  // a multi-key channel's key statuses (edit only; never a key)
+  const [keyInfo, setKeyInfo] = useState<ChannelInfo | null>(null);
   const [custom, setCustom] = useState("");
   const [busy, setBusy] = useState(false);
   const { data: groups } = useSWR<string[]>("/api/group/");
@@ -81,6 +86,7 @@ export function ChannelEditor({ id }: { id: number | null }) {
       .then((r) => {
         reset(channelToForm(r.data));
         setKeySet(r.data.key_set);
+        setKeyInfo(r.data.channel_info?.is_multi_key ? r.data.channel_info : null);
         setLoaded(true);
       })
       .catch(() => {
@@ -88,9 +94,9 @@ export function ChannelEditor({ id }: { id: number | null }) {
       });
   }, [id, reset]);
 
-  const [typeText, batch, models, chosenGroups, modelMapping, statusMapping] = useWatch({
+  const [typeText, batch, multiKey, keyMode, models, chosenGroups, modelMapping, statusMapping] = useWatch({
     control,
-    name: ["type", "batch", "models", "groups", "model_mapping", "status_code_mapping"],
+    name: ["type", "batch", "multi_key", "key_mode", "models", "groups", "model_mapping", "status_code_mapping"],
   });
   const type = Number(typeText);
   const info = types?.find((ty) => ty.id === type);
@@ -196,14 +202,32 @@ export function ChannelEditor({ id }: { id: number | null }) {
                   name="key"
                   label={tc("fields.key")}
                   className="sm:col-span-2"
-                  rows={batch ? 5 : 2}
+                  rows={batch || multiKey ? 5 : 2}
                   autoComplete="off"
-                  placeholder={format ?? (batch ? t("keyBatchPlaceholder") : t("keyPlaceholder"))}
-                  hint={[id !== null ? (keySet ? t("keyKept") : t("keyMissing")) : null, format ? t("keyFormat", { format }) : null, info?.keyHint?.[locale]]
+                  placeholder={format ?? (multiKey ? tm("keyPlaceholder") : batch ? t("keyBatchPlaceholder") : t("keyPlaceholder"))}
+                  hint={[
+                    id !== null ? (keyInfo ? tm(keyMode === "append" ? "keyAppendHint" : "keyReplaceHint") : keySet ? t("keyKept") : t("keyMissing")) : null,
+                    format ? t("keyFormat", { format }) : null,
+                    info?.keyHint?.[locale],
+                  ]
                     .filter(Boolean)
                     .join(" ")}
                 />
-                {id === null && <FormSwitch name="batch" label={t("batch")} hint={t("batchHint")} />}
+                {id === null && !multiKey && <FormSwitch name="batch" label={t("batch")} hint={t("batchHint")} />}
+                {id === null && !batch && <FormSwitch name="multi_key" label={tm("switch")} hint={tm("switchHint")} />}
+                {(multiKey || keyInfo) && (
+                  <FormSelect name="multi_key_mode" label={tm("mode")} hint={tm("modeHint")}>
+                    <option value="random">{tm("random")}</option>
+                    <option value="polling">{tm("polling")}</option>
+                  </FormSelect>
+                )}
+                {keyInfo && (
+                  <FormSelect name="key_mode" label={tm("keyMode")}>
+                    <option value="append">{tm("append")}</option>
+                    <option value="replace">{tm("replace")}</option>
+                  </FormSelect>
+                )}
+                {keyInfo && id !== null && <MultiKeyKeys channelId={id} info={keyInfo} onChange={setKeyInfo} />}
                 {otherShown && (
                   <FormText
                     name="other"

@@ -26,6 +26,12 @@ export type ChannelForm = {
   status_code_mapping: string;
   remark: string;
   batch: boolean;
+  /** create: one multi-key channel holding every key line (docs/channels-tokens-billing.md, "Multi-key channels") */
+  multi_key: boolean;
+  /** a multi-key channel: how the relay picks a key */
+  multi_key_mode: "random" | "polling";
+  /** edit of a multi-key channel: the key lines are added to the stored keys, or replace them */
+  key_mode: "append" | "replace";
   /** the setting `responses_only` (lib/channels/responses-only.ts); `setting` keeps the other keys as loaded */
   responses_only: boolean;
   setting: string;
@@ -48,6 +54,9 @@ export const blankChannelForm = (): ChannelForm => ({
   status_code_mapping: "",
   remark: "",
   batch: false,
+  multi_key: false,
+  multi_key_mode: "random",
+  key_mode: "append",
   responses_only: false,
   setting: "",
 });
@@ -70,6 +79,9 @@ export function channelToForm(c: Channel): ChannelForm {
     status_code_mapping: c.status_code_mapping,
     remark: c.remark,
     batch: false,
+    multi_key: c.channel_info?.is_multi_key === true,
+    multi_key_mode: c.channel_info?.multi_key_mode === "polling" ? "polling" : "random",
+    key_mode: "append",
     responses_only: isResponsesOnly(c.type, c.setting),
     setting: c.setting,
   };
@@ -94,7 +106,13 @@ export function channelBody(f: ChannelForm, id: number | null) {
     remark: f.remark,
     setting: withResponsesOnly(f.setting, f.responses_only && RESPONSES_ONLY_TYPES.has(Number(f.type))),
   };
-  return id === null ? { ...body, key: f.key, mode: f.batch ? "batch" : "single" } : { ...body, id, ...(f.key.trim() ? { key: f.key } : {}) };
+  if (id === null) {
+    return f.multi_key
+      ? { ...body, key: f.key, mode: "multi_to_single", multi_key_mode: f.multi_key_mode }
+      : { ...body, key: f.key, mode: f.batch ? "batch" : "single" };
+  }
+  const multi = f.multi_key ? { multi_key_mode: f.multi_key_mode, ...(f.key.trim() ? { key_mode: f.key_mode } : {}) } : {};
+  return { ...body, id, ...(f.key.trim() ? { key: f.key } : {}), ...multi };
 }
 
 const FORM_FIELDS = new Set<string>(Object.keys(blankChannelForm()));

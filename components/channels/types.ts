@@ -1,4 +1,6 @@
 // Shapes of the channel API (relay-data: lib/channels/list.ts, shared.ts).
+import type { ChannelInfo } from "@/lib/channels/multi-key-rules";
+
 export type Channel = {
   id: number;
   type: number;
@@ -25,6 +27,8 @@ export type Channel = {
   test_time: number;
   created_time: number;
   key_set: boolean;
+  /** a multi-key channel's key statuses (never a key) */
+  channel_info?: ChannelInfo;
   is_tag?: undefined;
 };
 

@@ -1,5 +1,6 @@
 // The routing cache: every channel (key decrypted once, at load) and the enabled abilities
-// indexed by (group, model), sorted by priority. The relay reads only this; it is dropped
+// indexed by (group, model), sorted by priority. A multi-key channel brings its enabled keys
+// (docs/channels-tokens-billing.md, "Multi-key channels"); one with none left is not routed to. The relay reads only this; it is dropped
 // after every channel write on this node and, through Redis, on the others.
 import "server-only";
 import { open } from "@/lib/auth/secret-box";
@@ -7,6 +8,7 @@ import { onInvalidate } from "@/lib/cache/invalidate";
 import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
 import { db } from "@/lib/db/client";
 import { isResponsesOnly } from "@/lib/channels/responses-only";
+import { KEY_STATUS, keyStatus, parseChannelInfo, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
 
 export type CachedChannel = {
   id: number;
@@ -14,7 +16,11 @@ export type CachedChannel = {
   name: string;
   status: number;
   base_url: string;
-  key: string; // decrypted upstream credential: never leaves the relay
+  /** decrypted upstream credential: never leaves the relay (a multi-key channel: its first enabled key, "" when none) */
+  key: string;
+  /** a multi-key channel: its enabled keys with their index (line), and how the relay picks one (lib/relay/select.ts) */
+  keys?: { index: number; key: string }[];
+  multi_key_mode?: MultiKeyMode;
   other: string;
   setting: string;
   /** the setting `responses_only`, read once here (lib/channels/responses-only.ts) */
@@ -67,13 +73,23 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
   const [rows, abilities] = await Promise.all([db().channel.findMany(), db().ability.findMany({ where: { enabled: true } })]);
   const channels = new Map<number, CachedChannel>();
   for (const c of rows) {
+    let key = decrypt(c.key, c.id);
+    let keys: CachedChannel["keys"];
+    const info = c.channel_info ? parseChannelInfo(c.channel_info) : null;
+    if (info?.is_multi_key) {
+      keys = [];
+      const lines = key ? key.split("\n") : [];
+      for (let i = 0; i < lines.length; i++) if (lines[i] && keyStatus(info, i) === KEY_STATUS.enabled) keys.push({ index: i, key: lines[i] });
+      key = keys[0]?.key ?? "";
+    }
     channels.set(c.id, {
       id: c.id,
       type: c.type,
       name: c.name,
       status: c.status,
       base_url: c.base_url,
-      key: decrypt(c.key, c.id),
+      key,
+      ...(keys ? { keys, multi_key_mode: info!.multi_key_mode } : {}),
       other: c.other,
       setting: c.setting,
       responses_only: isResponsesOnly(c.type, c.setting),
@@ -92,7 +108,7 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
   const routes = new Map<string, Candidate[]>();
   for (const a of abilities) {
     const ch = channels.get(a.channel_id);
-    if (!ch || ch.status !== 1) continue;
+    if (!ch || ch.status !== 1 || (ch.keys && !ch.keys.length)) continue;
     const k = routeKey(a.group, a.model);
     let list = routes.get(k);
     if (!list) routes.set(k, (list = []));

@@ -1,5 +1,6 @@
-// POST /api/channel/: one channel, or (mode "batch") one channel per non-empty key line.
-// Keys are sealed before storage.
+// POST /api/channel/: one channel, or (mode "batch") one channel per non-empty key line, or
+// (mode "multi_to_single") one multi-key channel holding every key line, sealed together
+// (docs/channels-tokens-billing.md, "Multi-key channels"). Keys are sealed before storage.
 import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import { seal } from "@/lib/auth/secret-box";
@@ -11,8 +12,9 @@ import { checkChannelKeys, isOfferedChannelType } from "@/lib/channels/type-prof
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { createRefusals } from "@/lib/channels/field-rules";
+import { multiKeyRefusal, newMultiKeyInfo, splitKeys, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
 
-type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; channel?: ChannelFields };
+type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; multi_key_mode?: MultiKeyMode; channel?: ChannelFields };
 
 export async function createChannels({ input }: { ctx: UserCtx; input: CreateInput }) {
   const fields: ChannelFields = input.channel ? { ...input.channel } : input;
@@ -22,14 +24,21 @@ export async function createChannels({ input }: { ctx: UserCtx; input: CreateInp
   const rawKey = (fields.key ?? "").trim();
   const [missing] = createRefusals({ name: String(data.name ?? ""), models: String(data.models ?? ""), key: rawKey });
   if (missing) throw new AppError("INVALID_INPUT", missing[1]);
-  checkChannelKeys(type, rawKey);
-  const keys =
+  let keys =
     input.mode === "batch"
       ? rawKey
           .split("\n")
           .map((k) => k.trim())
           .filter(Boolean)
       : [rawKey];
+  if (input.mode === "multi_to_single") {
+    const all = splitKeys(rawKey);
+    const refusal = multiKeyRefusal(all);
+    if (refusal) throw new AppError("INVALID_INPUT", refusal);
+    checkChannelKeys(type, all);
+    keys = [all.join("\n")];
+    data.channel_info = JSON.stringify(newMultiKeyInfo(all.length, input.multi_key_mode ?? "random"));
+  } else checkChannelKeys(type, keys);
   if (!data.group) data.group = "default";
   const created = await db().$transaction(async (tx) => {
     const out: Channel[] = [];

@@ -3,6 +3,7 @@
 // message (docs/console-ui.md, "Forms"). Pure: no "server-only", no I/O.
 import { z } from "zod";
 import type { MessageKey } from "@/lib/i18n/server-messages";
+import { multiKeyMode } from "@/lib/channels/multi-key-rules";
 
 const list = z.union([z.string(), z.array(z.string())]);
 const jsonText = z.union([z.string(), z.record(z.string(), z.unknown())]);
@@ -31,12 +32,20 @@ export const channelFields = z.object({
 });
 export type ChannelFields = z.infer<typeof channelFields>;
 
+// mode "multi_to_single": one multi-key channel holding every key line (new-api's name),
+// used at random or in turn ("polling") as multi_key_mode says.
 export const createBody = channelFields.extend({
   mode: z.enum(["single", "batch", "multi_to_single"]).optional(),
+  multi_key_mode: multiKeyMode.optional(),
   channel: channelFields.optional(),
 });
 
-export const updateBody = channelFields.extend({ id: z.coerce.number().int().positive() });
+// A multi-key channel's key lines replace its keys, or with key_mode "append" are added to them.
+export const updateBody = channelFields.extend({
+  id: z.coerce.number().int().positive(),
+  key_mode: z.enum(["replace", "append"]).optional(),
+  multi_key_mode: multiKeyMode.optional(),
+});
 
 const INT_MAX = 2_000_000_000;
 const asNumber = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v);

@@ -8,6 +8,7 @@ import type { Tx } from "@/lib/db/client";
 import { publishInvalidation } from "@/lib/cache/invalidate";
 import { invalidateChannelCache } from "@/lib/channels/channel-cache";
 import { splitList } from "@/lib/channels/split-list";
+import { parseChannelInfo, type ChannelInfo } from "@/lib/channels/multi-key-rules";
 
 export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
 
@@ -15,11 +16,12 @@ export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as co
 export { parseObject } from "@/lib/channels/field-rules";
 
 // What every endpoint returns for a channel: everything but the upstream key, which is
-// replaced by a marker saying whether one is stored.
-export type ChannelView = Omit<Channel, "key"> & { key_set: boolean };
+// replaced by a marker saying whether one is stored; channel_info (a multi-key channel's
+// per-key statuses, no key material: lib/channels/multi-key-rules.ts) as an object.
+export type ChannelView = Omit<Channel, "key" | "channel_info"> & { key_set: boolean; channel_info: ChannelInfo };
 export function channelView(c: Channel): ChannelView {
-  const { key, ...rest } = c;
-  return Object.assign(rest, { key_set: key.length > 0 });
+  const { key, channel_info, ...rest } = c;
+  return Object.assign(rest, { key_set: key.length > 0, channel_info: parseChannelInfo(channel_info) });
 }
 
 // Rebuilds the routing rows of one channel inside the caller's transaction: one row per

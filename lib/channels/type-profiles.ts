@@ -61,21 +61,16 @@ export function channelTypeList(): ChannelTypeInfo[] {
 export const isOfferedChannelType = (type: number) => profileOf(type) !== undefined;
 
 /**
- * Refuses a key that does not have the type's shape (each non-empty line, for a key field that
- * holds several), with the line's number and the expected format; the key itself is never quoted.
+ * Refuses a key that does not have the type's shape (each key, for a field that holds several:
+ * a batch's lines, a multi-key channel's keys), with the key's number and the expected
+ * format; the key itself is never quoted.
  */
-export function checkChannelKeys(type: number, keyText: string): void {
-  const check = profileOf(type)?.profile.checkKey;
-  if (!check) return;
-  const lines = keyText.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (!line) continue;
-    const why = check(line);
+export function checkChannelKeys(type: number, keys: readonly string[]): void {
+  const profile = profileOf(type)?.profile;
+  if (!profile?.checkKey) return;
+  for (let i = 0; i < keys.length; i++) {
+    const why = profile.checkKey(keys[i]);
     if (why)
-      throw new AppError("INVALID_INPUT", "channel_key_format", {
-        format: profileOf(type)!.profile.keyFormat ?? "",
-        detail: lines.filter((l) => l.trim()).length > 1 ? `line ${i + 1}: ${why}` : why,
-      });
+      throw new AppError("INVALID_INPUT", "channel_key_format", { format: profile.keyFormat ?? "", detail: keys.length > 1 ? `key ${i + 1}: ${why}` : why });
   }
 }

@@ -196,6 +196,12 @@ export const serverMessages = {
   channel_key_required: { zh: "渠道密钥不能为空", en: "The channel key cannot be empty" },
   // {detail}: what the type's adapter found wrong (English), with the line number when the field holds several keys
   channel_key_format: { zh: "该渠道类型的密钥格式应为 {format}：{detail}", en: "The key of this channel type must look like {format}: {detail}" },
+  channel_too_many_keys: { zh: "一个渠道最多 1000 个密钥", en: "A channel holds at most 1000 keys" },
+  channel_key_multiline: { zh: "多密钥渠道的每个密钥必须在一行内", en: "Each key of a multi-key channel must fit on one line" },
+  channel_not_multi_key: { zh: "该渠道不是多密钥渠道", en: "This channel is not a multi-key channel" },
+  channel_key_index_invalid: { zh: "该渠道没有这个密钥序号", en: "This channel has no key with that index" },
+  channel_last_key: { zh: "不能删除渠道的最后一个密钥", en: "The last key of a channel cannot be deleted" },
+  channel_busy: { zh: "渠道正被同时修改，请稍后重试", en: "The channel is being changed at the same time, please try again" },
   channel_models_required: { zh: "渠道模型不能为空", en: "The channel models cannot be empty" },
   channel_model_mapping_invalid: { zh: "模型重定向不是合法的 JSON 对象", en: "The model mapping is not a valid JSON object" },
   channel_setting_invalid: { zh: "渠道额外设置不是合法的 JSON 对象", en: "The channel setting is not a valid JSON object" },

@@ -27,7 +27,7 @@ import { COUNT_FROM, depthWithin, JsonTokenCount, MAX_JSON_DEPTH } from "@/lib/r
 import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
 import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
-import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
+import { isKeyFailure, noteChannelFailure, noteChannelSuccess, noteKeyFailure } from "@/lib/relay/health";
 import { countTokens } from "@/lib/relay/count-tokens";
 import { describeModel, listModels } from "@/lib/relay/models";
 import { billingSubscription, billingUsage } from "@/lib/relay/billing-dashboard";
@@ -37,7 +37,7 @@ import { forward, writeError, type ForwardOutcome, type PassthroughRequest } fro
 import { servesEmbeddings } from "@/lib/relay/providers/registry";
 import { checkRateLimit, recordSuccess, type RateLimitSubject } from "@/lib/relay/rate-limit";
 import { apiKeyOf, errorFormatOf, matchRoute, modelsFormat, type RelayRoute } from "@/lib/relay/routes";
-import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
+import { anotherKey, pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
 import { authenticateToken, checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
 import { actualModelsOf, planChain } from "@/lib/relay/virtual-models";
 import { promptCheckApplies, promptHasSensitiveWord } from "@/lib/relay/sensitive";
@@ -500,6 +500,10 @@ async function relayCall(
   });
 
   let outcome: ForwardOutcome;
+  // made on a failure only: the keys of multi-key channels this call tried, and the channels
+  // whose failure was counted
+  let triedKeys: Map<number, Set<number>> | undefined;
+  let failedChannels: Set<number> | undefined;
   try {
     for (let attempt = 0, max = maxAttempts(); ;) {
       outcome = await (started ?? attemptOn(channel));
@@ -511,9 +515,26 @@ async function relayCall(
         noteChannelSuccess(channel.id);
         break;
       }
-      // one failure per call and channel toward ChannelDisableFailureCount, however often
-      // the call retried it (the channel's first attempt is the one that counts)
-      if (outcome.upstreamError && tried.indexOf(channel.id) === tried.length - 1) noteChannelFailure(channel, outcome.upstreamError);
+      const failure = outcome.upstreamError;
+      if (failure && channel.keyIndex !== undefined && isKeyFailure(failure)) {
+        // A multi-key channel's key was refused (authentication or quota): that key alone
+        // may be disabled, and the call goes on at once with another key of the same
+        // channel, each key at most once per call, without counting as a retry
+        // (docs/channels-tokens-billing.md, "Multi-key channels").
+        noteKeyFailure(channel, failure);
+        const keysTried = (triedKeys ??= new Map<number, Set<number>>()).get(channel.id) ?? new Set<number>();
+        triedKeys.set(channel.id, keysTried.add(channel.keyIndex));
+        const again = outcome.firstByteSentToClient ? null : await anotherKey(channel, keysTried);
+        if (again) {
+          channel = again;
+          continue;
+        }
+      } else if (failure && !(failedChannels ??= new Set<number>()).has(channel.id)) {
+        // one failure per call and channel toward ChannelDisableFailureCount, however often
+        // the call retried it (the channel's first failure is the one that counts)
+        failedChannels.add(channel.id);
+        noteChannelFailure(channel, failure);
+      }
       if (!retryAllowed(outcome) || ++attempt >= max) break;
       // with global.auto_retry_force_channel_switch off, a retry goes to the same channel
       // again when no other is left; on, it never does. A 429 is never retried at once on

@@ -1,6 +1,9 @@
 // Channel choice for one relay attempt: the enabled channels of the group that serve the
 // model, highest priority tier first, weighted random inside a tier, skipping channels
 // already tried (retries pass them in exclude) and walking down tiers when one is used up.
+// On a multi-key channel the attempt's key is picked here too, among the enabled keys, at
+// random or in turn (docs/channels-tokens-billing.md, "Multi-key channels"): `key` is always
+// the key of this attempt, so the adapters know nothing of multi-key channels.
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/channels/channel-cache";
@@ -11,6 +14,8 @@ export type SelectedChannel = {
   name: string;
   base_url: string;
   key: string;
+  /** a multi-key channel: the index (line) of `key` among the channel's keys */
+  keyIndex?: number;
   other: string;
   upstreamModel: string;
   setting: string;
@@ -55,13 +60,36 @@ export function mapModel(channel: Pick<CachedChannel, "model_mapping">, model: s
   return (Object.hasOwn(m, model) && m[model]) || model;
 }
 
-function view(c: CachedChannel, group: string, model: string, priority: number): SelectedChannel {
+// Round-robin cursors of the channels in "polling" mode: per node, in memory.
+const cursors = new Map<number, number>();
+
+/** A multi-key channel's key for one attempt, among its enabled keys not in `skip`; null when none is left. */
+export function pickKey(c: Pick<CachedChannel, "id" | "keys" | "multi_key_mode">, skip?: Set<number>, random: () => number = Math.random) {
+  const all = c.keys ?? [];
+  const pool = skip?.size ? all.filter((k) => !skip.has(k.index)) : all;
+  if (!pool.length) return null;
+  if (c.multi_key_mode !== "polling") return pool[Math.min(pool.length - 1, Math.floor(random() * pool.length))];
+  const n = cursors.get(c.id) ?? 0;
+  cursors.set(c.id, (n + 1) % 1_000_000_007);
+  return pool[n % pool.length];
+}
+
+function view(c: CachedChannel, group: string, model: string, priority: number, skipKeys?: Set<number>): SelectedChannel | null {
+  let key = c.key;
+  let keyIndex: number | undefined;
+  if (c.keys) {
+    const k = pickKey(c, skipKeys);
+    if (!k) return null;
+    key = k.key;
+    keyIndex = k.index;
+  }
   return {
     id: c.id,
     type: c.type,
     name: c.name,
     base_url: c.base_url,
-    key: c.key,
+    key,
+    keyIndex,
     other: c.other,
     upstreamModel: mapModel(c, model),
     setting: c.setting,
@@ -89,7 +117,10 @@ export async function selectChannel(input: {
     if (!picked) return null;
     const c = idx.channels.get(picked.channelId);
     if (!c) return null;
-    if (!input.serves || input.serves(c.type)) return view(c, input.group, input.model, picked.priority);
+    if (!input.serves || input.serves(c.type)) {
+      const v = view(c, input.group, input.model, picked.priority);
+      if (v) return v;
+    }
     if (exclude === input.exclude) exclude = new Set(exclude); // the caller's set records real attempts only
     exclude.add(c.id);
   }
@@ -102,5 +133,21 @@ export async function pinnedChannel(channelId: number, model: string, group: str
   const c = idx.channels.get(channelId);
   if (!c) throw new AppError("NO_CHANNEL", "channel_not_found");
   if (c.status !== 1) throw new AppError("NO_CHANNEL", "channel_disabled");
-  return view(c, group, model, c.priority);
+  const v = view(c, group, model, c.priority);
+  if (!v) throw new AppError("NO_CHANNEL", "channel_disabled");
+  return v;
+}
+
+/**
+ * The same channel with another of its keys, for a call whose key the upstream refused
+ * (lib/relay/handler.ts): an enabled key not in `tried`, read from the current cache (so a
+ * key the relay just disabled is not picked again). Null for a single-key channel, a channel
+ * no longer enabled, or when every key was tried.
+ */
+export async function anotherKey(ch: SelectedChannel, tried: Set<number>): Promise<SelectedChannel | null> {
+  if (ch.keyIndex === undefined) return null;
+  const c = (await channelIndex()).channels.get(ch.id);
+  if (!c || c.status !== 1 || !c.keys) return null;
+  const k = pickKey(c, tried);
+  return k ? Object.assign({}, ch, { key: k.key, keyIndex: k.index }) : null;
 }

@@ -15,7 +15,7 @@ import type { UserCtx } from "@/lib/ctx";
 import { autoEnableChannel } from "@/lib/channels/auto-enable-channel";
 import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
 import { channelIndex, type CachedChannel } from "@/lib/channels/channel-cache";
-import { noteChannelFailure, noteChannelSuccess } from "@/lib/relay/health";
+import { isKeyFailure, noteChannelFailure, noteChannelSuccess, noteKeyFailure } from "@/lib/relay/health";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { mapModel } from "@/lib/relay/select";
 import { undiciTransport } from "@/lib/relay/transport";
@@ -60,7 +60,10 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
     const time = (performance.now() - started) / 1000;
     if (!res.ok) {
       const err = adapter.parseError(res.status, text, view);
-      noteChannelFailure(c, err);
+      // a multi-key channel is tested with its first enabled key, which alone answers for a key failure
+      const tested = c.keys?.[0];
+      if (tested && isKeyFailure(err)) noteKeyFailure({ id: c.id, auto_ban: c.auto_ban, key: tested.key, keyIndex: tested.index }, err);
+      else noteChannelFailure(c, err);
       result = { success: false, message: `${err.status}: ${err.message}`, time, isRetryable: retestMayPass(err.status) };
     } else {
       adapter.parseChat(JSON.parse(text));

@@ -49,6 +49,8 @@ export interface MockUpstream {
   kind: MockKind;
   url: string;
   key: string;
+  /** more keys it accepts besides `key` (a multi-key channel's); take one out to make it answer 401 */
+  keys: Set<string>;
   requests: RecordedRequest[];
   behavior: Behavior;
   close(): Promise<void>;
@@ -508,9 +510,12 @@ function geminiEmbed(j: any, model: string, batch: boolean, res: http.ServerResp
 
 // ---- the server ----
 
+/** The key a recorded request carried, in the mock's wire. */
+export const requestKey = (kind: MockKind, r: RecordedRequest): string | undefined => keyOf(kind, { headers: r.headers } as http.IncomingMessage);
+
 export async function startMockUpstream(kind: MockKind): Promise<MockUpstream> {
   const requests: RecordedRequest[] = [];
-  const mock: MockUpstream = { kind, url: "", key: KEYS[kind], requests, behavior: {}, close: async () => {} };
+  const mock: MockUpstream = { kind, url: "", key: KEYS[kind], keys: new Set(), requests, behavior: {}, close: async () => {} };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -527,7 +532,7 @@ export async function startMockUpstream(kind: MockKind): Promise<MockUpstream> {
     if (b.delayMs) await sleep(b.delayMs);
     if (res.destroyed) return;
     const key = keyOf(kind, req);
-    if (key !== mock.key) {
+    if (key !== mock.key && !(key && mock.keys.has(key))) {
       // like OpenAI, echo (part of) the wrong key: the relay must not pass it on
       res.writeHead(401, { "content-type": "application/json" });
       res.end(errorBody(kind, 401, `Incorrect API key provided: ${key}.`));

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "channels" ADD COLUMN "channel_info" TEXT NOT NULL DEFAULT '';
