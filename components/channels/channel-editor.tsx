@@ -18,7 +18,7 @@ import { Card, PageTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { api } from "@/lib/client/api";
 import { channelTypeName } from "@/lib/channels/channel-types";
-import type { ChannelTypeInfo } from "@/lib/channels/type-profiles";
+import type { ChannelTypeInfo } from "@/lib/channel-admin/type-profiles";
 import { splitList } from "@/lib/channels/split-list";
 import { toast } from "@/lib/client/toast";
 import { blankChannelForm, channelBody, channelFormSchema, channelToForm, type ChannelForm } from "./channel-form";

@@ -6,8 +6,8 @@ import { route } from "@/lib/http/route";
 import { listChannels } from "@/lib/channels/list";
 import { channelListQuery, filterOf } from "@/lib/channels/query";
 import { createBody, updateBody } from "@/lib/channels/schemas";
-import { createChannels } from "@/lib/channels/create-channels";
-import { updateChannel } from "@/lib/channels/update-channel";
+import { createChannels } from "@/lib/channel-admin/create-channels";
+import { updateChannel } from "@/lib/channel-admin/update-channel";
 
 export const GET = route({ access: "admin", query: channelListQuery }, async ({ ctx, query }) =>
   listChannels({ ctx, input: { page: query.p, pageSize: query.page_size, idSort: query.id_sort, tagMode: query.tag_mode, filter: filterOf(query) } }),

@@ -32,7 +32,7 @@ export type StreamReader = (
   onChunk?: (chunk: Uint8Array) => void | Promise<void>,
 ) => Promise<void>;
 
-/** How the console reaches a provider on a channel's behalf (the outbound policy applies; lib/channels/upstream.ts). */
+/** How the console reaches a provider on a channel's behalf (the outbound policy applies; lib/channel-admin/upstream.ts). */
 export interface ConsoleHttp {
   /** GET, JSON answer; throws an error whose message carries the HTTP status, never the key */
   getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown>>;

@@ -324,7 +324,7 @@ describe.each(CLOUD_WIRES.map((w) => [w.label, w] as const))("%s over its wire",
   });
 });
 
-// the console's calls (lib/channels/upstream.ts gives the outbound policy's fetch; a plain one here)
+// the console's calls (lib/channel-admin/upstream.ts gives the outbound policy's fetch; a plain one here)
 const consoleHttp = {
   async getJson(url: string, headers: Record<string, string>) {
     const r = await fetch(url, { headers });

@@ -1,5 +1,5 @@
 // GET /api/channel/update_balance: refresh the balance of every enabled channel that has a billing endpoint
 import { route } from "@/lib/http/route";
-import { updateAllBalances } from "@/lib/channels/upstream";
+import { updateAllBalances } from "@/lib/channel-admin/upstream";
 
 export const GET = route({ access: "admin" }, async ({ ctx }) => updateAllBalances({ ctx }));

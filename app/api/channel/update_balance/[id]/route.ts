@@ -1,7 +1,7 @@
 // GET /api/channel/update_balance/{id}: query the upstream balance of one channel and store it
 import { route, Reply } from "@/lib/http/route";
 import { idParams } from "@/lib/http/params";
-import { updateBalance } from "@/lib/channels/upstream";
+import { updateBalance } from "@/lib/channel-admin/upstream";
 
 export const GET = route({ access: "admin", params: idParams }, async ({ ctx, params }) => {
   const balance = await updateBalance({ ctx, input: params.id });

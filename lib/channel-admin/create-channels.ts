@@ -8,7 +8,7 @@ import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
 import { nowSeconds } from "@/lib/billing/ledger";
-import { checkChannelKeys, isOfferedChannelType } from "@/lib/channels/type-profiles";
+import { checkChannelKeys, isOfferedChannelType } from "@/lib/channel-admin/type-profiles";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { createRefusals } from "@/lib/channels/field-rules";

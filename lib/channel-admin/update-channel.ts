@@ -8,7 +8,7 @@ import { open, seal } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { checkChannelKeys, isOfferedChannelType } from "@/lib/channels/type-profiles";
+import { checkChannelKeys, isOfferedChannelType } from "@/lib/channel-admin/type-profiles";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { multiKeyRefusal, newMultiKeyInfo, parseChannelInfo, splitKeys, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
