@@ -11,6 +11,7 @@ import { isChannelType } from "@/lib/channels/channel-types";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { createRefusals } from "@/lib/channels/field-rules";
+import { adapterFor } from "@/lib/relay/providers/registry";
 
 type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; channel?: ChannelFields };
 
@@ -21,6 +22,9 @@ export async function createChannels({ input }: { ctx: UserCtx; input: CreateInp
   const rawKey = (fields.key ?? "").trim();
   const [missing] = createRefusals({ name: String(data.name ?? ""), models: String(data.models ?? ""), key: rawKey });
   if (missing) throw new AppError("INVALID_INPUT", missing[1]);
+  // the type's own rule for `other` (Cloudflare's account id: docs/providers.md)
+  const otherRefusal = adapterFor(Number(data.type ?? 0))?.profile.checkOther?.(String(data.other ?? ""));
+  if (otherRefusal) throw new AppError("INVALID_INPUT", "channel_other_invalid", { detail: otherRefusal });
   const keys =
     input.mode === "batch"
       ? rawKey

@@ -102,7 +102,7 @@ async function tokenFor(wire: ProviderWire): Promise<string> {
 }
 
 describe("every provider wire through the openai SDK", () => {
-  it.each(PROVIDER_WIRES.map((w) => [w.label, w] as const))("%s: a chat and a streamed chat, billed from the upstream's usage", async (_label, wire) => {
+  it.each(PROVIDER_WIRES.filter((w) => (w.kind ?? "chat") === "chat").map((w) => [w.label, w] as const))("%s: a chat and a streamed chat, billed from the upstream's usage", async (_label, wire) => {
     key = await tokenFor(wire);
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const mock = wires.get(wire.type)!;
@@ -136,5 +136,24 @@ describe("every provider wire through the openai SDK", () => {
       // ModelRatio 1, CompletionRatio 2: 17 + 6 × 2 = 29 units
       expect(Number(row.quota)).toBe(WIRE_USAGE.prompt + WIRE_USAGE.completion * 2);
     }
+  });
+});
+
+// A wire without chat (Jina) is tested with what it serves: embeddings through the SDK.
+describe("every embeddings-only provider wire through the openai SDK", () => {
+  const embeddingWires = PROVIDER_WIRES.filter((w) => w.kind === "embeddings");
+  it.each(embeddingWires.map((w) => [w.label, w] as const))("%s: embeddings, billed from the upstream's usage", async (_label, wire) => {
+    key = await tokenFor(wire);
+    const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const mock = wires.get(wire.type)!;
+    const before = mock.requests.length;
+    const r = await client.embeddings.create({ model: wire.model, input: ["one", "two"], encoding_format: "float" });
+    expect(r.data).toHaveLength(2);
+    expect(r.data.every((d) => d.embedding.length > 0)).toBe(true);
+    expect(r.usage.prompt_tokens).toBe(WIRE_USAGE.prompt);
+    wire.check?.(mock.requests.slice(before), false);
+    const [row] = await logsOf(wire.model, 1);
+    expect(row).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: 0 });
+    expect(Number(row.quota)).toBe(WIRE_USAGE.prompt);
   });
 });
