@@ -102,41 +102,44 @@ async function tokenFor(wire: ProviderWire): Promise<string> {
 }
 
 describe("every provider wire through the openai SDK", () => {
-  it.each(PROVIDER_WIRES.filter((w) => (w.kind ?? "chat") === "chat").map((w) => [w.label, w] as const))("%s: a chat and a streamed chat, billed from the upstream's usage", async (_label, wire) => {
-    key = await tokenFor(wire);
-    const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const mock = wires.get(wire.type)!;
+  it.each(PROVIDER_WIRES.filter((w) => (w.kind ?? "chat") === "chat").map((w) => [w.label, w] as const))(
+    "%s: a chat and a streamed chat, billed from the upstream's usage",
+    async (_label, wire) => {
+      key = await tokenFor(wire);
+      const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+      const mock = wires.get(wire.type)!;
 
-    const before = mock.requests.length;
-    const chat = await client.chat.completions.create({ model: wire.model, messages: [{ role: "user", content: "hi" }] });
-    expect(chat.choices[0].message.content).toBe(WIRE_TEXT);
-    expect(chat.usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
-    wire.check?.(mock.requests.slice(before), false);
+      const before = mock.requests.length;
+      const chat = await client.chat.completions.create({ model: wire.model, messages: [{ role: "user", content: "hi" }] });
+      expect(chat.choices[0].message.content).toBe(WIRE_TEXT);
+      expect(chat.usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+      wire.check?.(mock.requests.slice(before), false);
 
-    const mid = mock.requests.length;
-    const stream = await client.chat.completions.create({
-      model: wire.model,
-      messages: [{ role: "user", content: "hi" }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    let text = "";
-    let usage: OpenAI.CompletionUsage | undefined;
-    for await (const c of stream) {
-      text += c.choices[0]?.delta?.content ?? "";
-      if (c.usage) usage = c.usage;
-    }
-    expect(text).toBe(WIRE_TEXT);
-    expect(usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
-    wire.check?.(mock.requests.slice(mid), true);
+      const mid = mock.requests.length;
+      const stream = await client.chat.completions.create({
+        model: wire.model,
+        messages: [{ role: "user", content: "hi" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let text = "";
+      let usage: OpenAI.CompletionUsage | undefined;
+      for await (const c of stream) {
+        text += c.choices[0]?.delta?.content ?? "";
+        if (c.usage) usage = c.usage;
+      }
+      expect(text).toBe(WIRE_TEXT);
+      expect(usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+      wire.check?.(mock.requests.slice(mid), true);
 
-    const rows = await logsOf(wire.model, 2);
-    for (const row of rows.slice(0, 2)) {
-      expect(row).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
-      // ModelRatio 1, CompletionRatio 2: 17 + 6 × 2 = 29 units
-      expect(Number(row.quota)).toBe(WIRE_USAGE.prompt + WIRE_USAGE.completion * 2);
-    }
-  });
+      const rows = await logsOf(wire.model, 2);
+      for (const row of rows.slice(0, 2)) {
+        expect(row).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+        // ModelRatio 1, CompletionRatio 2: 17 + 6 × 2 = 29 units
+        expect(Number(row.quota)).toBe(WIRE_USAGE.prompt + WIRE_USAGE.completion * 2);
+      }
+    },
+  );
 });
 
 // A wire without chat (Jina) is tested with what it serves: embeddings through the SDK.

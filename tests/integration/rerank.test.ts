@@ -56,6 +56,7 @@ let root: ApiClient;
 let user: { id: number; client: ApiClient };
 let key: string;
 const mocks: Record<string, Mock> = {};
+const channelIds: Record<string, number> = {};
 
 // an OpenAI upstream: chat only; a rerank reaching it would be recorded (and answered 404, as OpenAI does)
 const OPENAI_KEY = "sk-openai-wire-0123456789";
@@ -89,19 +90,28 @@ beforeAll(async () => {
   mocks.openai = await serve((r, res) => {
     if (r.headers.authorization !== `Bearer ${OPENAI_KEY}`) return void res.writeHead(401).end();
     if (r.url === "/v1/chat/completions") return openaiChatAnswer(r, res);
-    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "Invalid URL (POST /v1/rerank)", type: "invalid_request_error" } }));
+    res
+      .writeHead(404, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { message: "Invalid URL (POST /v1/rerank)", type: "invalid_request_error" } }));
   });
   const channels = [
     { name: "cohere", type: 34, key: COHERE_KEY, base_url: mocks.cohere.url, models: "rerank-v3.5,embed-v4.0" },
-    { name: "jina", type: 38, key: (jinaWire.channel(mocks.jina.url) as { key: string }).key, base_url: mocks.jina.url, models: "jina-reranker-v2-base-multilingual,shared-reranker" },
+    {
+      name: "jina",
+      type: 38,
+      key: (jinaWire.channel(mocks.jina.url) as { key: string }).key,
+      base_url: mocks.jina.url,
+      models: "jina-reranker-v2-base-multilingual,shared-reranker",
+    },
     { name: "siliconflow", type: 40, key: SILICONFLOW_KEY, base_url: mocks.siliconflow.url, models: "BAAI/bge-reranker-v2-m3" },
     { name: "xinference", type: 47, key: xinferenceWire.channel(mocks.xinference.url).key, base_url: mocks.xinference.url, models: "bge-reranker-base" },
     // higher priority than Jina's for the shared model: only rerank support keeps calls off it
     { name: "openai", type: 1, key: OPENAI_KEY, base_url: mocks.openai.url, models: "shared-reranker,openai-only-reranker", priority: 10 },
   ];
   for (const c of channels) {
-    const r = await root.post("/api/channel/", { group: "default", ...c });
+    const r = await root.post<{ id: number } | { id: number }[]>("/api/channel/", { group: "default", ...c });
     expect(r.success, `${c.name}: ${r.message}`).toBe(true);
+    channelIds[c.name] = Array.isArray(r.data) ? r.data[0].id : r.data.id;
   }
   user = await makeUser(server, root, "rita");
   expect((await root.put("/api/user/", { id: user.id, quota: 50_000_000 })).success).toBe(true);
@@ -188,7 +198,7 @@ describe("POST /v1/rerank on the providers that have it", () => {
     }
     expect(mocks.jina.requests.filter((q) => q.url === "/v1/rerank" && q.json?.model === "shared-reranker")).toHaveLength(3);
     const refused = await rerank({ model: "openai-only-reranker", query: QUERY, documents: DOCUMENTS });
-    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBe(503);
     const body = (await refused.json()) as { error?: { message?: string } };
     expect(body.error?.message).toBeTruthy();
     expect(mocks.openai.requests).toHaveLength(0);
@@ -234,5 +244,42 @@ describe("embeddings on Cohere through the openai SDK", () => {
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect(JSON.stringify((err as InstanceType<typeof OpenAI.APIError>).error)).not.toContain("co-wrong-key");
     expect(mocks.cohere.requests.at(-1)!.headers.authorization).toBe("Bearer co-wrong-key-0000000000");
+  });
+});
+
+describe("the channel rules of these types", () => {
+  it("a Jina channel (no chat) is tested with one embedding", async () => {
+    const before = mocks.jina.requests.length;
+    const r = await root.call<never>("GET", `/api/channel/test/${channelIds.jina}?model=jina-embeddings-v3`);
+    expect(r).toMatchObject({ success: true });
+    const sent = mocks.jina.requests.slice(before);
+    expect(sent.map((q) => q.url)).toEqual(["/v1/embeddings"]);
+    expect(sent[0].json).toMatchObject({ model: "jina-embeddings-v3", input: ["hi"] });
+  });
+
+  it("a chat on a Jina channel is refused before any upstream call", async () => {
+    const before = mocks.jina.requests.length;
+    const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const err = await client.chat.completions
+      .create({ model: "jina-reranker-v2-base-multilingual", messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+    expect(mocks.jina.requests.length).toBe(before);
+  });
+
+  it("a Cloudflare channel needs its account id in other, at creation and at update", async () => {
+    const base = { name: "cf", type: 39, key: "cf-token-0123456789", models: "@cf/x", group: "default" };
+    const missing = await root.post("/api/channel/", base);
+    expect(missing.success).toBe(false);
+    expect(missing.message).toContain("32 hexadecimal");
+    const ok = await root.post<{ id: number } | { id: number }[]>("/api/channel/", { ...base, other: "0123456789ABCDEF0123456789abcdef" });
+    expect(ok.success, ok.message).toBe(true);
+    const id = Array.isArray(ok.data) ? ok.data[0].id : ok.data.id;
+    const bad = await root.put("/api/channel/", { id, other: "not-an-account" });
+    expect(bad.success).toBe(false);
+    expect(bad.message).toContain("32 hexadecimal");
+    // an edit that leaves other alone is not refused
+    expect((await root.put("/api/channel/", { id, name: "cf2" })).success).toBe(true);
   });
 });

@@ -22,7 +22,9 @@ function headersFor(ch: ChannelView): Record<string, string> {
 function content(parts: ContentPart[]): string | Json[] {
   if (parts.every((p) => p.type === "text")) return parts.map((p) => (p as { text: string }).text).join("");
   return parts.map((p) =>
-    p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: p.url ?? `data:${p.mimeType ?? "image/png"};base64,${p.data}` } },
+    p.type === "text"
+      ? { type: "text", text: p.text }
+      : { type: "image_url", image_url: { url: p.url ?? `data:${p.mimeType ?? "image/png"};base64,${p.data}` } },
   );
 }
 

@@ -242,4 +242,3 @@ export function rerankMetaUsage(json: Record<string, unknown>): Partial<Usage> |
   }
   return undefined;
 }
-

@@ -5,7 +5,17 @@ import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, Embed
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, rerankMetaUsage, trimSlash, tryJson, typeForStatus } from "./common";
 import { isResponseObject, parseResponseObject, responsesRequestBody, responsesStreamParser } from "./openai-responses";
-import type { Bilingual, ChannelAccess, ConsoleHttp, PassthroughEndpoint, ProviderAdapter, ProviderProfile, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
+import type {
+  Bilingual,
+  ChannelAccess,
+  ConsoleHttp,
+  PassthroughEndpoint,
+  ProviderAdapter,
+  ProviderProfile,
+  StreamParser,
+  UpstreamPayload,
+  UpstreamRequest,
+} from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -464,7 +474,10 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     other: {
       label: { en: "Account ID", zh: "账户 ID" },
       placeholder: "0123456789abcdef0123456789abcdef",
-      hint: { en: "The Cloudflare account ID (32 hex characters, on the dashboard's Workers AI page)", zh: "Cloudflare 账户 ID（32 位十六进制，见控制台 Workers AI 页面）" },
+      hint: {
+        en: "The Cloudflare account ID (32 hex characters, on the dashboard's Workers AI page)",
+        zh: "Cloudflare 账户 ID（32 位十六进制，见控制台 Workers AI 页面）",
+      },
     },
     checkOther: (other) => (CLOUDFLARE_ACCOUNT.test(other.trim()) ? undefined : "the Cloudflare account ID (other) must be 32 hexadecimal characters"),
     // the account's Workers AI text models (GET …/ai/models/search; the OpenAI-compatible path has no model list)

@@ -34,7 +34,8 @@ function cohereChat(req: WireRequest, res: http.ServerResponse): void {
     billed_units: { input_tokens: WIRE_USAGE.prompt, output_tokens: WIRE_USAGE.completion },
     tokens: { input_tokens: WIRE_USAGE.prompt + 200, output_tokens: WIRE_USAGE.completion + 1 },
   };
-  if (!Array.isArray(req.json?.messages) || typeof req.json?.model !== "string") return send(res, 400, { id: "e1", message: "invalid request: messages required" });
+  if (!Array.isArray(req.json?.messages) || typeof req.json?.model !== "string")
+    return send(res, 400, { id: "e1", message: "invalid request: messages required" });
   if (!req.json.stream) {
     return send(res, 200, {
       id: "co-wire",
@@ -65,7 +66,8 @@ function cohereEmbed(req: WireRequest, res: http.ServerResponse): void {
 }
 
 function cohereRerank(req: WireRequest, res: http.ServerResponse): void {
-  if (typeof req.json?.query !== "string" || !Array.isArray(req.json?.documents)) return send(res, 400, { id: "e3", message: "invalid request: query and documents are required" });
+  if (typeof req.json?.query !== "string" || !Array.isArray(req.json?.documents))
+    return send(res, 400, { id: "e3", message: "invalid request: query and documents are required" });
   // Cohere bills rerank in search units only: no tokens in the answer
   send(res, 200, { id: "rr-wire", results: scores(req), meta: { api_version: { version: "2" }, billed_units: { search_units: 1 } } });
 }
@@ -86,7 +88,8 @@ export const cohereWire: ProviderWire = {
   check(reqs, stream) {
     const last = reqs[reqs.length - 1];
     if (last.url !== "/v2/chat") throw new Error(`cohere: expected /v2/chat, got ${last.url}`);
-    if (last.json.messages?.[0]?.role !== "user" || last.json.messages[0].content !== "hi") throw new Error(`cohere: unexpected messages ${JSON.stringify(last.json.messages)}`);
+    if (last.json.messages?.[0]?.role !== "user" || last.json.messages[0].content !== "hi")
+      throw new Error(`cohere: unexpected messages ${JSON.stringify(last.json.messages)}`);
     if ((last.json.stream === true) !== stream) throw new Error(`cohere: stream flag ${last.json.stream}`);
   },
 };
@@ -174,7 +177,8 @@ export const SILICONFLOW_KEY = "sk-sfwire0123456789abcdef";
 export function siliconflowRerank(req: WireRequest, res: http.ServerResponse): void {
   if (req.headers.authorization !== `Bearer ${SILICONFLOW_KEY}`) return send(res, 401, { code: 20002, message: "Invalid token", data: null });
   if (req.method !== "POST" || req.url !== "/v1/rerank") return send(res, 404, { code: 20003, message: "not found", data: null });
-  if (typeof req.json?.query !== "string" || !Array.isArray(req.json?.documents)) return send(res, 400, { code: 20015, message: "query and documents are required", data: null });
+  if (typeof req.json?.query !== "string" || !Array.isArray(req.json?.documents))
+    return send(res, 400, { code: 20015, message: "query and documents are required", data: null });
   send(res, 200, {
     id: "sf-wire",
     results: scores(req),

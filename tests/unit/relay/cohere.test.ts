@@ -90,7 +90,11 @@ describe("cohere answers", () => {
     feed({ type: "content-delta", index: 0, delta: { message: { content: { text: "lo" } } } });
     feed({ type: "content-end", index: 0 });
     feed({ type: "tool-plan-delta", delta: { message: { tool_plan: "plan" } } });
-    feed({ type: "tool-call-start", index: 0, delta: { message: { tool_calls: { id: "t1", type: "function", function: { name: "weather", arguments: "" } } } } });
+    feed({
+      type: "tool-call-start",
+      index: 0,
+      delta: { message: { tool_calls: { id: "t1", type: "function", function: { name: "weather", arguments: "" } } } },
+    });
     feed({ type: "tool-call-delta", index: 0, delta: { message: { tool_calls: { function: { arguments: '{"city":' } } } } });
     feed({ type: "tool-call-delta", index: 0, delta: { message: { tool_calls: { function: { arguments: '"Paris"}' } } } } });
     feed({ type: "tool-call-end", index: 0 });
@@ -116,7 +120,10 @@ describe("cohere answers", () => {
 
 describe("rerank usage of Cohere-shaped answers", () => {
   it("tokens first, billed tokens next, search units alone give none (the relay estimates)", () => {
-    expect(rerankMetaUsage({ meta: { tokens: { input_tokens: 20, output_tokens: 0 }, billed_units: { input_tokens: 19 } } })).toEqual({ prompt_tokens: 20, completion_tokens: 0 });
+    expect(rerankMetaUsage({ meta: { tokens: { input_tokens: 20, output_tokens: 0 }, billed_units: { input_tokens: 19 } } })).toEqual({
+      prompt_tokens: 20,
+      completion_tokens: 0,
+    });
     expect(rerankMetaUsage({ meta: { billed_units: { input_tokens: 19 }, tokens: null } })).toEqual({ prompt_tokens: 19, completion_tokens: 0 });
     expect(rerankMetaUsage({ meta: { billed_units: { search_units: 1 } } })).toBeUndefined();
     expect(rerankMetaUsage({ usage: { total_tokens: 5 } })).toBeUndefined();
