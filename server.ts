@@ -18,6 +18,8 @@ import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
 import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
 import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
+import { relayDocumentJson } from "@/lib/openapi/relay";
+import { APP_VERSION } from "@/lib/version";
 
 // When whoever reads our output goes away (a supervisor or a test runner that died), a write
 // fails with EPIPE; unhandled, that error is itself logged to the same broken pipe, and the
@@ -59,6 +61,13 @@ async function main() {
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
         res.end();
       });
+      return;
+    }
+    // the relay API's OpenAPI document: public, built once (docs/api-reference.md)
+    if ((req.method === "GET" || req.method === "HEAD") && (url === "/v1/openapi.json" || url.startsWith("/v1/openapi.json?"))) {
+      const text = relayDocumentJson(APP_VERSION);
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-cache" });
+      res.end(req.method === "HEAD" ? undefined : text);
       return;
     }
     // the task relay (Midjourney, Suno, videos; docs/tasks.md), before the chat relay

@@ -17,22 +17,14 @@ import { Button } from "@/components/ui/button";
 import { Card, PageTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { api } from "@/lib/client/api";
-import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
+import { channelTypeName } from "@/lib/channels/channel-types";
+import type { ChannelTypeInfo } from "@/lib/channels/type-profiles";
 import { splitList } from "@/lib/channels/split-list";
-import { keyFormat } from "@/lib/client/relay";
 import { toast } from "@/lib/client/toast";
 import { blankChannelForm, channelBody, channelFormSchema, channelToForm, type ChannelForm } from "./channel-form";
 import { GroupCheckboxes } from "./group-checkboxes";
 import { ResponsesOnlyField } from "./responses-only-field";
 import type { Channel } from "./types";
-
-const BASE_URL_HINTS: Record<number, string> = {
-  3: "https://{resource}.openai.azure.com",
-  4: "http://localhost:11434",
-  8: "https://example.com/v1/chat/completions",
-  2: "http://127.0.0.1:8080", // a Midjourney-proxy server (docs/tasks.md)
-  36: "https://suno-api.example.com", // a Suno API server (docs/tasks.md)
-};
 
 // The 400 px model picker, fed by GET /api/models (models configured per channel type).
 function ModelPicker({ type, chosen, onChange }: { type: number; chosen: string[]; onChange: (m: string[]) => void }) {
@@ -79,6 +71,8 @@ export function ChannelEditor({ id }: { id: number | null }) {
   const [custom, setCustom] = useState("");
   const [busy, setBusy] = useState(false);
   const { data: groups } = useSWR<string[]>("/api/group/");
+  // the types something serves, each as its adapter describes it (docs/providers.md)
+  const { data: types } = useSWR<ChannelTypeInfo[]>("/api/channel/types");
 
   useEffect(() => {
     if (id === null) return;
@@ -99,9 +93,8 @@ export function ChannelEditor({ id }: { id: number | null }) {
     name: ["type", "batch", "models", "groups", "model_mapping", "status_code_mapping"],
   });
   const type = Number(typeText);
-  const format = keyFormat(type);
-  const tt = useTranslations("tasks.channel");
-  const taskKeyHint = type === 2 ? tt("mjKeyHint") : type === 36 ? tt("sunoKeyHint") : null;
+  const info = types?.find((ty) => ty.id === type);
+  const format = info?.keyFormat ?? null;
 
   // The JSON fields are checked as they are typed (before any save), as they always were.
   useEffect(() => {
@@ -157,7 +150,8 @@ export function ChannelEditor({ id }: { id: number | null }) {
   }
 
   const allGroups = [...new Set([...(groups ?? []), ...chosenGroups])];
-  const otherLabel = type === 3 ? t("apiVersion") : t("other");
+  // `other` is shown where the type gives it a meaning (or a stored value would otherwise be hidden)
+  const otherShown = info?.other != null || getValues("other") !== "";
   const modelsError = formState.errors.models?.message;
 
   return (
@@ -179,20 +173,24 @@ export function ChannelEditor({ id }: { id: number | null }) {
             <Card title={t("basics")}>
               <div className="grid gap-4 sm:grid-cols-2">
                 <FormSelect name="type" label={tc("fields.type")}>
-                  {CHANNEL_TYPES.map((ty) => (
+                  {(types ?? []).map((ty) => (
                     <option key={ty.id} value={String(ty.id)}>
                       {ty.id} · {ty.name}
                     </option>
                   ))}
-                  {!CHANNEL_TYPES.some((ty) => ty.id === type) && <option value={typeText}>#{typeText}</option>}
+                  {!info && (
+                    <option value={typeText}>
+                      {typeText} · {channelTypeName(type)}
+                    </option>
+                  )}
                 </FormSelect>
                 <FormText name="name" label={tc("fields.name")} required />
                 <FormText
                   name="base_url"
                   label={tc("fields.baseUrl")}
                   className="sm:col-span-2"
-                  placeholder={BASE_URL_HINTS[type] ?? t("baseUrlPlaceholder")}
-                  hint={t("baseUrlHint")}
+                  placeholder={info?.basePlaceholder || t("baseUrlRequired")}
+                  hint={info?.defaultBaseUrl ? t("baseUrlDefault", { url: info.defaultBaseUrl }) : t("baseUrlHint")}
                 />
                 <FormTextarea
                   name="key"
@@ -201,12 +199,19 @@ export function ChannelEditor({ id }: { id: number | null }) {
                   rows={batch ? 5 : 2}
                   autoComplete="off"
                   placeholder={format ?? (batch ? t("keyBatchPlaceholder") : t("keyPlaceholder"))}
-                  hint={[id !== null ? (keySet ? t("keyKept") : t("keyMissing")) : null, format ? t("keyFormat", { format }) : null, taskKeyHint]
+                  hint={[id !== null ? (keySet ? t("keyKept") : t("keyMissing")) : null, format ? t("keyFormat", { format }) : null, info?.keyHint?.[locale]]
                     .filter(Boolean)
                     .join(" ")}
                 />
                 {id === null && <FormSwitch name="batch" label={t("batch")} hint={t("batchHint")} />}
-                <FormText name="other" label={otherLabel} placeholder={type === 3 ? "2024-10-21" : ""} hint={type === 3 ? t("apiVersionHint") : undefined} />
+                {otherShown && (
+                  <FormText
+                    name="other"
+                    label={info?.other?.label[locale] ?? t("other")}
+                    placeholder={info?.other?.placeholder}
+                    hint={info?.other?.hint?.[locale] ?? (info && !info.other ? t("otherUnused") : undefined)}
+                  />
+                )}
                 <ResponsesOnlyField type={type} />
               </div>
             </Card>

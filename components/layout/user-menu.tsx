@@ -55,6 +55,7 @@ export function UserMenu() {
       <DropdownSeparator />
       <DropdownItem onSelect={() => router.push("/app/me")}>{t("personalSettings")}</DropdownItem>
       <DropdownItem onSelect={() => router.push("/app/tokens")}>{t("tokens")}</DropdownItem>
+      <DropdownItem onSelect={() => router.push("/docs/api")}>{t("apiReference")}</DropdownItem>
       <DropdownSeparator />
       <DropdownItem
         onSelect={() => {

@@ -7,24 +7,23 @@ import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
 import { nowSeconds } from "@/lib/billing/ledger";
-import { isChannelType } from "@/lib/channels/channel-types";
+import { checkChannelKeys, checkChannelOther, isOfferedChannelType } from "@/lib/channels/type-profiles";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { createRefusals } from "@/lib/channels/field-rules";
-import { adapterFor } from "@/lib/relay/providers/registry";
 
 type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; channel?: ChannelFields };
 
 export async function createChannels({ input }: { ctx: UserCtx; input: CreateInput }) {
   const fields: ChannelFields = input.channel ? { ...input.channel } : input;
   const data = columns(fields, { clampWeight: false });
-  if (data.type !== undefined && !isChannelType(data.type as number)) throw new AppError("INVALID_INPUT", "channel_type_invalid");
+  const type = (data.type as number | undefined) ?? 1;
+  if (!isOfferedChannelType(type)) throw new AppError("INVALID_INPUT", "channel_type_invalid");
   const rawKey = (fields.key ?? "").trim();
   const [missing] = createRefusals({ name: String(data.name ?? ""), models: String(data.models ?? ""), key: rawKey });
   if (missing) throw new AppError("INVALID_INPUT", missing[1]);
-  // the type's own rule for `other` (Cloudflare's account id: docs/providers.md)
-  const otherRefusal = adapterFor(Number(data.type ?? 0))?.profile.checkOther?.(String(data.other ?? ""));
-  if (otherRefusal) throw new AppError("INVALID_INPUT", "channel_other_invalid", { detail: otherRefusal });
+  checkChannelKeys(type, rawKey);
+  checkChannelOther(type, String(data.other ?? ""));
   const keys =
     input.mode === "batch"
       ? rawKey

@@ -1,14 +1,13 @@
 // PUT /api/channel/: any subset of the fields; an empty or absent key keeps the stored one
 // (a new one is sealed before storage).
 import "server-only";
-import { seal } from "@/lib/auth/secret-box";
+import { open, seal } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { isChannelType } from "@/lib/channels/channel-types";
+import { checkChannelKeys, checkChannelOther, isOfferedChannelType } from "@/lib/channels/type-profiles";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
-import { adapterFor } from "@/lib/relay/providers/registry";
 
 export async function updateChannel({ input }: { ctx: UserCtx; input: ChannelFields & { id: number } }) {
   const data = columns(input, { clampWeight: true });
@@ -16,17 +15,18 @@ export async function updateChannel({ input }: { ctx: UserCtx; input: ChannelFie
   const key = (input.key ?? "").trim();
   if (key) data.key = seal(key);
   const updated = await db().$transaction(async (tx) => {
-    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true, type: true, other: true } });
+    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true, type: true, key: true, other: true } });
     if (!exists) throw new AppError("NOT_FOUND", "channel_not_found");
-    // A stored type this version does not know may be kept (the editor sends it back), not chosen.
-    if (data.type !== undefined && data.type !== exists.type && !isChannelType(data.type as number)) {
+    // A stored type this version does not serve may be kept (the editor sends it back), not chosen.
+    if (data.type !== undefined && data.type !== exists.type && !isOfferedChannelType(data.type as number)) {
       throw new AppError("INVALID_INPUT", "channel_type_invalid");
     }
-    // the type's own rule for `other` (Cloudflare's account id: docs/providers.md), when either changes
-    if (data.type !== undefined || data.other !== undefined) {
-      const refusal = adapterFor(Number(data.type ?? exists.type))?.profile.checkOther?.(String(data.other ?? exists.other ?? ""));
-      if (refusal) throw new AppError("INVALID_INPUT", "channel_other_invalid", { detail: refusal });
-    }
+    // a new key is checked against the channel's type, and so is the stored key when the type changes
+    const type = (data.type as number | undefined) ?? exists.type;
+    if (key) checkChannelKeys(type, key);
+    else if (type !== exists.type && exists.key) checkChannelKeys(type, open(exists.key));
+    // and `other` by the type's own rule (Cloudflare's account id), when either changes
+    if (data.type !== undefined || data.other !== undefined) checkChannelOther(type, String(data.other ?? exists.other ?? ""));
     const c = await tx.channel.update({ where: { id: input.id }, data });
     await rebuildAbilities(tx, c);
     return c;

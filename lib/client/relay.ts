@@ -1,21 +1,12 @@
-// Pure helpers of the relay console pages (docs/product-rules.md, "Relay console pages"): channel types and key hints, the
-// channel model test runner and its cache, token presets, log colours, pricing maths.
+// Pure helpers of the relay console pages (docs/product-rules.md, "Relay console pages"): the channel model test runner and its cache, token presets, log colours, pricing maths.
 // The server checks everything again; these only shape what the browser shows and sends.
 import type { BadgeColor } from "@/lib/client/badge-color";
 
 // ---------- channels ----------
 
-// Channel types and their names: lib/channels/channel-types.ts (shared with the server).
-
-// Compound key formats (docs/product-rules.md, "Relay console pages"); other types take a plain API key.
-const KEY_FORMATS: Record<number, string> = {
-  15: "APIKey|SecretKey",
-  18: "APPID|APISecret|APIKey",
-  22: "APIKey-AppId",
-  23: "AppId|SecretId|SecretKey",
-  33: "Ak|Sk|Region",
-};
-export const keyFormat = (type: number): string | null => KEY_FORMATS[type] ?? null;
+// Channel types and their names: lib/channels/channel-types.ts (shared with the server); what
+// each type's key, address and `other` look like: its adapter's profile, served by
+// GET /api/channel/types (docs/providers.md).
 
 export const CHANNEL_STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "orange" };
 

@@ -116,13 +116,36 @@ async function readBody(request: Request, limit: number): Promise<unknown> {
   }
 }
 
+// What the OpenAPI document reads from a handler (docs/api-reference.md): the very schemas it
+// validates with, and who may call it.
+export type RouteMeta = {
+  access: Access;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  rateLimit?: "critical";
+  demoBlocked?: boolean;
+  humanCheck?: boolean;
+};
+
+export type RouteHandler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & { meta: RouteMeta };
+
 export function route<
   A extends Access,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(options: Options<Q, B, P> & { access: A }, handler: (args: HandlerArgs<A, Q, B, P>) => Promise<unknown>) {
-  return async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
+>(options: Options<Q, B, P> & { access: A }, handler: (args: HandlerArgs<A, Q, B, P>) => Promise<unknown>): RouteHandler {
+  const meta: RouteMeta = {
+    access: options.access,
+    params: options.params,
+    query: options.query,
+    body: options.body,
+    rateLimit: options.rateLimit,
+    demoBlocked: options.demoBlocked,
+    humanCheck: options.humanCheck,
+  };
+  const serve = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     const ctx = contextOf(request);
     try {
       await ensureReady();
@@ -173,4 +196,5 @@ export function route<
       return errorResponse(ctx, err);
     }
   };
+  return Object.assign(serve, { meta });
 }

@@ -195,6 +195,8 @@ export const serverMessages = {
   channel_test_all_running: { zh: "渠道测试正在进行中", en: "Channel testing is already running" },
   channel_name_required: { zh: "渠道名称不能为空", en: "The channel name cannot be empty" },
   channel_key_required: { zh: "渠道密钥不能为空", en: "The channel key cannot be empty" },
+  // {detail}: what the type's adapter found wrong (English), with the line number when the field holds several keys
+  channel_key_format: { zh: "该渠道类型的密钥格式应为 {format}：{detail}", en: "The key of this channel type must look like {format}: {detail}" },
   channel_models_required: { zh: "渠道模型不能为空", en: "The channel models cannot be empty" },
   channel_model_mapping_invalid: { zh: "模型重定向不是合法的 JSON 对象", en: "The model mapping is not a valid JSON object" },
   channel_setting_invalid: { zh: "渠道额外设置不是合法的 JSON 对象", en: "The channel setting is not a valid JSON object" },

@@ -32,10 +32,9 @@ export function retestMayPass(status: number): boolean {
 }
 
 const TEST_TIMEOUT_MS = 30_000;
-const FALLBACK_MODEL = "gpt-4o-mini";
-
-function testModel(c: CachedChannel, requested: string | undefined, configured: string): string {
-  return requested?.trim() || configured.trim() || c.models[0] || FALLBACK_MODEL;
+// the model asked for, else the channel's test model, else its first model, else its type's (the adapter's profile)
+function testModel(c: CachedChannel, requested: string | undefined, configured: string, typeDefault: string): string {
+  return requested?.trim() || configured.trim() || c.models[0] || typeDefault;
 }
 
 export async function testChannel({ input: { id, model } }: { ctx: UserCtx; input: { id: number; model?: string } }): Promise<ChannelTestResult | null> {
@@ -44,7 +43,7 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
   const adapter = adapterFor(c.type);
   if (!adapter) return { success: false, message: `channel type ${c.type} cannot be tested by the relay`, time: 0, isRetryable: false };
   const row = await db().channel.findUnique({ where: { id }, select: { test_model: true } });
-  const name = testModel(c, model, row?.test_model ?? "");
+  const name = testModel(c, model, row?.test_model ?? "", adapter.profile.testModel);
   const view = { id: c.id, type: c.type, base_url: c.base_url, key: c.key, other: c.other, upstreamModel: mapModel(c, name), responsesOnly: c.responses_only };
   const request: ChatRequest = {
     model: name,

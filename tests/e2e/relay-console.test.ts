@@ -163,6 +163,17 @@ describe("relay console", () => {
     const page = await ctx.newPage();
     await login(page, root);
     await page.goto(`${server.url}/channel/add`);
+    // Each type's fields are as its adapter describes them (GET /api/channel/types): Azure
+    // asks for its API version and has no default address; Moonshot has one and no `other`.
+    const type = page.getByLabel("Type", { exact: true });
+    await type.selectOption("3");
+    await expect.poll(() => page.getByLabel("API version").count()).toBe(1);
+    expect(await page.getByLabel("Base URL").getAttribute("placeholder")).toBe("Required: this provider has no default address");
+    await page.screenshot({ path: `${SHOTS}/channel-add-azure-en-light.png`, fullPage: true });
+    await type.selectOption("25");
+    await expect.poll(() => page.getByLabel("Base URL").getAttribute("placeholder")).toBe("https://api.moonshot.cn");
+    expect(await page.getByLabel("API version").count()).toBe(0);
+    await type.selectOption("1");
     await page.getByLabel("Name", { exact: true }).fill("mock-openai");
     await page.getByLabel("Base URL").fill(upstreamUrl);
     await page.getByLabel("Key", { exact: true }).fill("sk-upstream-secret");

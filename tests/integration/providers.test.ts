@@ -61,7 +61,10 @@ async function logsOf(model: string, n: number) {
   throw new Error(`the log rows of ${model} did not arrive`);
 }
 
-const wires = new Map<number, WireServer>();
+const groupOf = (wire: ProviderWire) => `g-${wire.label}`;
+
+// by label: two wires may share a type (Vertex AI serves Gemini and Claude models)
+const wires = new Map<string, WireServer>();
 
 beforeAll(async () => {
   server = await startServer();
@@ -73,13 +76,13 @@ beforeAll(async () => {
   });
   for (const wire of PROVIDER_WIRES) {
     const mock = await serveWire(wire);
-    wires.set(wire.type, mock);
+    wires.set(wire.label, mock);
     // one group per wire, so that each call reaches its own channel whatever the model names
     const r = await root.post("/api/channel/", {
       name: `wire-${wire.label}`,
       type: wire.type,
       models: wire.model,
-      group: `g${wire.type}`,
+      group: groupOf(wire),
       ...wire.channel(mock.url),
     });
     expect(r.success, `${wire.label}: ${r.message}`).toBe(true);
@@ -94,12 +97,41 @@ afterAll(async () => {
 });
 
 async function tokenFor(wire: ProviderWire): Promise<string> {
-  const r = await root.put("/api/user/", { id: user.id, group: `g${wire.type}` });
+  const r = await root.put("/api/user/", { id: user.id, group: groupOf(wire) });
   expect(r.success, r.message).toBe(true);
-  const t = await user.client.post<{ key: string }[]>("/api/token/", { name: `t${wire.type}`, unlimited_quota: true, group: `g${wire.type}` });
+  const t = await user.client.post<{ key: string }[]>("/api/token/", { name: `t-${wire.label}`, unlimited_quota: true, group: groupOf(wire) });
   expect(t.success, t.message).toBe(true);
   return t.data[0].key;
 }
+
+interface TypeInfo {
+  id: number;
+  name: string;
+  kind: "chat" | "task";
+  keyFormat: string | null;
+}
+
+describe("the channel types the editor offers", () => {
+  it("each chat type has a wire in this test, and nothing else is offered", async () => {
+    const r = await root.get<TypeInfo[]>("/api/channel/types");
+    expect(r.success, r.message).toBe(true);
+    const chat = r.data.filter((t) => t.kind === "chat").map((t) => t.id);
+    expect(new Set(chat)).toEqual(new Set(PROVIDER_WIRES.map((w) => w.type)));
+    // the task relay's types (tests/integration/tasks.test.ts)
+    expect(r.data.filter((t) => t.kind === "task").map((t) => t.id)).toEqual([2, 36]);
+  });
+  it("a key that does not have its type's shape is refused with the format, and an unserved type is refused", async () => {
+    const r = await root.get<TypeInfo[]>("/api/channel/types");
+    for (const t of r.data.filter((x) => x.keyFormat)) {
+      const saved = await root.post("/api/channel/", { name: `bad-${t.id}`, type: t.id, key: "justoneword", models: "m", base_url: "http://127.0.0.1:9" });
+      expect(saved.success, `type ${t.id}`).toBe(false);
+      expect(saved.message).toContain(t.keyFormat);
+      expect(saved.message).not.toContain("justoneword");
+    }
+    const unserved = await root.post("/api/channel/", { name: "nope", type: 9999, key: "k", models: "m" });
+    expect(unserved.success).toBe(false);
+  });
+});
 
 describe("every provider wire through the openai SDK", () => {
   it.each(PROVIDER_WIRES.filter((w) => (w.kind ?? "chat") === "chat").map((w) => [w.label, w] as const))(
@@ -107,7 +139,7 @@ describe("every provider wire through the openai SDK", () => {
     async (_label, wire) => {
       key = await tokenFor(wire);
       const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
-      const mock = wires.get(wire.type)!;
+      const mock = wires.get(wire.label)!;
 
       const before = mock.requests.length;
       const chat = await client.chat.completions.create({ model: wire.model, messages: [{ role: "user", content: "hi" }] });
@@ -148,7 +180,7 @@ describe("every embeddings-only provider wire through the openai SDK", () => {
   it.each(embeddingWires.map((w) => [w.label, w] as const))("%s: embeddings, billed from the upstream's usage", async (_label, wire) => {
     key = await tokenFor(wire);
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const mock = wires.get(wire.type)!;
+    const mock = wires.get(wire.label)!;
     const before = mock.requests.length;
     const r = await client.embeddings.create({ model: wire.model, input: ["one", "two"], encoding_format: "float" });
     expect(r.data).toHaveLength(2);

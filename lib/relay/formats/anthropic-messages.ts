@@ -273,3 +273,6 @@ function parseArgsSafe(text: string): unknown {
     return {};
   }
 }
+
+// The request schema, also read by the relay's OpenAPI document (docs/api-reference.md).
+export { schema as anthropicMessagesRequest };

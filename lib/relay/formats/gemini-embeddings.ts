@@ -65,3 +65,6 @@ export function parseGeminiEmbeddings(body: unknown, ctx: { model: string; singl
 export function renderGeminiEmbeddings(vectors: number[][], single: boolean): string {
   return JSON.stringify(single ? { embedding: { values: vectors[0] } } : { embeddings: vectors.map((values) => ({ values })) });
 }
+
+// The request schemas, also read by the relay's OpenAPI document (docs/api-reference.md).
+export { embedContentRequest, batchEmbedContentsRequest };

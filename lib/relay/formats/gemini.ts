@@ -255,3 +255,6 @@ export const gemini: IngressFormat = {
     return { status: err.status, body: errorBody(err) };
   },
 };
+
+// The request schema, also read by the relay's OpenAPI document (docs/api-reference.md).
+export { schema as geminiRequest };

@@ -210,3 +210,6 @@ export const openaiChat: IngressFormat = {
   streamRenderer,
   renderError,
 };
+
+// The request schema, also read by the relay's OpenAPI document (docs/api-reference.md).
+export { schema as openaiChatRequest };

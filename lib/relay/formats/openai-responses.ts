@@ -474,3 +474,6 @@ export const openaiResponses: IngressFormat = {
   // the Responses API reports errors in the OpenAI shape
   renderError: (err: UpstreamError) => openaiChat.renderError(err),
 };
+
+// The request schema, also read by the relay's OpenAPI document (docs/api-reference.md).
+export { schema as openaiResponsesRequest };

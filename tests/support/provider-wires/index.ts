@@ -1,7 +1,8 @@
 // Every provider wire the providers test calls: one module per family of wires, each listing
 // its ProviderWire rows (tests/support/provider-wires/types.ts).
+import { FIRST_PARTY_WIRES } from "./first-party";
 import { OPENAI_HOST_WIRES } from "./openai-hosts";
 import { RERANK_FAMILY_WIRES } from "./rerank-family";
 import type { ProviderWire } from "./types";
 
-export const PROVIDER_WIRES: ProviderWire[] = [...OPENAI_HOST_WIRES, ...RERANK_FAMILY_WIRES];
+export const PROVIDER_WIRES: ProviderWire[] = [...OPENAI_HOST_WIRES, ...FIRST_PARTY_WIRES, ...RERANK_FAMILY_WIRES];

@@ -1,0 +1,5 @@
+// GET /api/channel/types: the channel types the console offers, each as its adapter describes it (docs/providers.md)
+import { route } from "@/lib/http/route";
+import { channelTypeList } from "@/lib/channels/type-profiles";
+
+export const GET = route({ access: "admin" }, async () => channelTypeList());

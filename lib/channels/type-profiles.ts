@@ -1,0 +1,87 @@
+// The channel types the console offers: exactly those something serves (the chat relay's
+// adapters, lib/relay/providers/registry.ts, and the task relay's types), each with what its
+// adapter's profile says (docs/providers.md). GET /api/channel/types serves this list to the
+// editor; saving a channel checks its type and every key line against it.
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { channelTypeName } from "@/lib/channels/channel-types";
+import { adapterFor, supportedChannelTypes } from "@/lib/relay/providers/registry";
+import type { Bilingual, ProviderProfile } from "@/lib/relay/providers/types";
+import { TASK_CHANNEL_PROFILES } from "@/lib/tasks/channel-profiles";
+
+/** One channel type as the editor shows it. */
+export interface ChannelTypeInfo {
+  id: number;
+  name: string;
+  /** chat: the relay's routes; task: the task relay (Midjourney, Suno) */
+  kind: "chat" | "task";
+  defaultBaseUrl: string;
+  /** the base URL field's placeholder */
+  basePlaceholder: string;
+  keyFormat: string | null;
+  keyHint: Bilingual | null;
+  other: { label: Bilingual; placeholder: string; hint: Bilingual | null } | null;
+  testModel: string;
+  /** the console can fetch the upstream's model list / balance for this type */
+  listModels: boolean;
+  balance: boolean;
+}
+
+function profileOf(type: number): { kind: "chat" | "task"; profile: ProviderProfile; basePlaceholder?: string } | undefined {
+  const adapter = adapterFor(type);
+  if (adapter) return { kind: "chat", profile: adapter.profile };
+  const task = TASK_CHANNEL_PROFILES.get(type);
+  return task && { kind: "task", profile: task, basePlaceholder: task.basePlaceholder };
+}
+
+function info(id: number): ChannelTypeInfo {
+  const { kind, profile: p, basePlaceholder } = profileOf(id)!;
+  return {
+    id,
+    name: channelTypeName(id),
+    kind,
+    defaultBaseUrl: p.defaultBaseUrl,
+    basePlaceholder: basePlaceholder ?? p.defaultBaseUrl,
+    keyFormat: p.keyFormat ?? null,
+    keyHint: p.keyHint ?? null,
+    other: p.other ? { label: p.other.label, placeholder: p.other.placeholder ?? "", hint: p.other.hint ?? null } : null,
+    testModel: p.testModel,
+    listModels: p.listModels !== undefined,
+    balance: p.balance !== undefined,
+  };
+}
+
+let cached: ChannelTypeInfo[] | undefined;
+export function channelTypeList(): ChannelTypeInfo[] {
+  cached ??= [...supportedChannelTypes(), ...TASK_CHANNEL_PROFILES.keys()].sort((a, b) => a - b).map(info);
+  return cached;
+}
+
+/** Whether a channel of this type can be saved: something serves it. */
+export const isOfferedChannelType = (type: number) => profileOf(type) !== undefined;
+
+/**
+ * Refuses a key that does not have the type's shape (each non-empty line, for a key field that
+ * holds several), with the line's number and the expected format; the key itself is never quoted.
+ */
+export function checkChannelKeys(type: number, keyText: string): void {
+  const check = profileOf(type)?.profile.checkKey;
+  if (!check) return;
+  const lines = keyText.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (!line) continue;
+    const why = check(line);
+    if (why)
+      throw new AppError("INVALID_INPUT", "channel_key_format", {
+        format: profileOf(type)!.profile.keyFormat ?? "",
+        detail: lines.filter((l) => l.trim()).length > 1 ? `line ${i + 1}: ${why}` : why,
+      });
+  }
+}
+
+/** Refuses an `other` field that the type's rule refuses (Cloudflare's account id: docs/providers.md). */
+export function checkChannelOther(type: number, other: string): void {
+  const why = profileOf(type)?.profile.checkOther?.(other);
+  if (why) throw new AppError("INVALID_INPUT", "channel_other_invalid", { detail: why });
+}
