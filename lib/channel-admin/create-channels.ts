@@ -8,7 +8,7 @@ import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
 import { nowSeconds } from "@/lib/billing/ledger";
-import { checkChannelKeys, isOfferedChannelType } from "@/lib/channel-admin/type-profiles";
+import { checkChannelKeys, checkChannelOther, isOfferedChannelType } from "@/lib/channel-admin/type-profiles";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { createRefusals } from "@/lib/channels/field-rules";
@@ -24,6 +24,7 @@ export async function createChannels({ input }: { ctx: UserCtx; input: CreateInp
   const rawKey = (fields.key ?? "").trim();
   const [missing] = createRefusals({ name: String(data.name ?? ""), models: String(data.models ?? ""), key: rawKey });
   if (missing) throw new AppError("INVALID_INPUT", missing[1]);
+  checkChannelOther(type, String(data.other ?? ""));
   let keys =
     input.mode === "batch"
       ? rawKey

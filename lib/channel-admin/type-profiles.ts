@@ -74,3 +74,9 @@ export function checkChannelKeys(type: number, keys: readonly string[]): void {
       throw new AppError("INVALID_INPUT", "channel_key_format", { format: profile.keyFormat ?? "", detail: keys.length > 1 ? `key ${i + 1}: ${why}` : why });
   }
 }
+
+/** Refuses an `other` field that the type's rule refuses (Cloudflare's account id: docs/providers.md). */
+export function checkChannelOther(type: number, other: string): void {
+  const why = profileOf(type)?.profile.checkOther?.(other);
+  if (why) throw new AppError("INVALID_INPUT", "channel_other_invalid", { detail: why });
+}

@@ -8,7 +8,7 @@ import { open, seal } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { checkChannelKeys, isOfferedChannelType } from "@/lib/channel-admin/type-profiles";
+import { checkChannelKeys, checkChannelOther, isOfferedChannelType } from "@/lib/channel-admin/type-profiles";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { multiKeyRefusal, newMultiKeyInfo, parseChannelInfo, splitKeys, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
@@ -20,7 +20,7 @@ export async function updateChannel({ input }: { ctx: UserCtx; input: UpdateInpu
   if (data.name !== undefined && !String(data.name)) throw new AppError("INVALID_INPUT", "channel_name_required");
   const key = (input.key ?? "").trim();
   const updated = await db().$transaction(async (tx) => {
-    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true, type: true, key: true, channel_info: true } });
+    const exists = await tx.channel.findUnique({ where: { id: input.id }, select: { id: true, type: true, key: true, other: true, channel_info: true } });
     if (!exists) throw new AppError("NOT_FOUND", "channel_not_found");
     // A stored type this version does not serve may be kept (the editor sends it back), not chosen.
     if (data.type !== undefined && data.type !== exists.type && !isOfferedChannelType(data.type as number)) {
@@ -28,6 +28,8 @@ export async function updateChannel({ input }: { ctx: UserCtx; input: UpdateInpu
     }
     // a new key is checked against the channel's type, and so is the stored key when the type changes
     const type = (data.type as number | undefined) ?? exists.type;
+    // and `other` by the type's own rule (Cloudflare's account id), when either changes
+    if (data.type !== undefined || data.other !== undefined) checkChannelOther(type, String(data.other ?? exists.other ?? ""));
     const info = parseChannelInfo(exists.channel_info);
     if (!key && type !== exists.type && exists.key) checkChannelKeys(type, info.is_multi_key ? open(exists.key).split("\n") : [open(exists.key)]);
     if (!info.is_multi_key) {

@@ -18,11 +18,15 @@ export const CHANNEL_TYPE = {
   MOONSHOT: 25,
   PERPLEXITY: 27,
   AWS_CLAUDE: 33, // AWS Bedrock (every Bedrock model, Claude included)
+  COHERE: 34,
   SUNO: 36, // the task relay (docs/tasks.md)
+  JINA: 38,
+  CLOUDFLARE: 39,
   SILICONFLOW: 40,
   VERTEX_AI: 41,
   MISTRAL: 42,
   DEEPSEEK: 43,
+  XINFERENCE: 47,
   XAI: 48,
 } as const;
 
@@ -46,11 +50,15 @@ export const CHANNEL_TYPES: ReadonlyArray<{ id: ChannelTypeId; name: string }> =
   { id: CHANNEL_TYPE.MOONSHOT, name: "Moonshot" },
   { id: CHANNEL_TYPE.PERPLEXITY, name: "Perplexity" },
   { id: CHANNEL_TYPE.AWS_CLAUDE, name: "AWS Bedrock" },
+  { id: CHANNEL_TYPE.COHERE, name: "Cohere" },
   { id: CHANNEL_TYPE.SUNO, name: "Suno API" },
+  { id: CHANNEL_TYPE.JINA, name: "Jina" },
+  { id: CHANNEL_TYPE.CLOUDFLARE, name: "Cloudflare Workers AI" },
   { id: CHANNEL_TYPE.SILICONFLOW, name: "SiliconFlow" },
   { id: CHANNEL_TYPE.VERTEX_AI, name: "Vertex AI" },
   { id: CHANNEL_TYPE.MISTRAL, name: "Mistral" },
   { id: CHANNEL_TYPE.DEEPSEEK, name: "DeepSeek" },
+  { id: CHANNEL_TYPE.XINFERENCE, name: "Xinference" },
   { id: CHANNEL_TYPE.XAI, name: "xAI" },
 ];
 

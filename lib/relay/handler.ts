@@ -34,7 +34,7 @@ import { billingSubscription, billingUsage } from "@/lib/relay/billing-dashboard
 import { OFFLOAD_FROM, parseOffThread, type LiftedStrings } from "@/lib/relay/json-worker";
 import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
-import { servesEmbeddings } from "@/lib/relay/providers/registry";
+import { servesEmbeddings, servesRerank } from "@/lib/relay/providers/registry";
 import { checkRateLimit, recordSuccess, type RateLimitSubject } from "@/lib/relay/rate-limit";
 import { apiKeyOf, errorFormatOf, matchRoute, modelsFormat, type RelayRoute } from "@/lib/relay/routes";
 import { anotherKey, pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
@@ -408,6 +408,9 @@ async function relayCall(
   // channel (tried ones excluded, walking down the priority tiers). An embeddings call never
   // goes to a channel whose wire has none (Anthropic): it could only refuse.
   const wantsEmbeddings = route.kind === "embeddings" || (route.kind === "passthrough" && route.endpoint === "embeddings");
+  // likewise a rerank call goes only to a wire that has one (Cohere, Jina, SiliconFlow, Xinference; not OpenAI)
+  const wantsRerank = route.kind === "passthrough" && route.endpoint === "rerank";
+  const serves = wantsEmbeddings ? servesEmbeddings : wantsRerank ? servesRerank : undefined;
   const tried: number[] = [];
   // channels tried for the model being served: a channel that failed one actual model may
   // still serve the next one
@@ -419,7 +422,7 @@ async function relayCall(
   const nextInChain = chain
     ? async (links: NonNullable<typeof chain>): Promise<SelectedChannel | null> => {
         for (let i = link, ex = exclude; i < links.length; i++, ex = new Set<number>()) {
-          const ch = await selectChannel({ group: caller.group, model: links[i].model, exclude: ex, serves: wantsEmbeddings ? servesEmbeddings : undefined });
+          const ch = await selectChannel({ group: caller.group, model: links[i].model, exclude: ex, serves });
           if (!ch) continue;
           if (i !== link) {
             link = i;
@@ -439,7 +442,7 @@ async function relayCall(
         : Promise.resolve(null)
       : chain && nextInChain
         ? nextInChain(chain)
-        : selectChannel({ group: caller.group, model, exclude, serves: wantsEmbeddings ? servesEmbeddings : undefined });
+        : selectChannel({ group: caller.group, model, exclude, serves });
   const first = await channelFor(0);
   if (!first) throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
   let channel: SelectedChannel = first;

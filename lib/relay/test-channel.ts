@@ -1,5 +1,5 @@
 // Channel tests (GET /api/channel/test/{id}?model and GET /api/channel/test): one small
-// non-streaming chat through the channel's own adapter, timed. The response time is written
+// non-streaming chat through the channel's own adapter (one embedding on a wire without chat), timed. The response time is written
 // back to the channel; a pass re-enables a channel the system had disabled (when
 // AutomaticEnableChannelEnabled); a failure counts toward automatic disabling like any
 // relay failure. A test that passes but takes longer than ChannelDisableThreshold seconds is a
@@ -54,7 +54,11 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
   const started = performance.now();
   let result: ChannelTestResult;
   try {
-    const up = await adapter.chatRequest(request, view);
+    // a wire without chat (Jina) is tested with one small embedding instead
+    const embed = adapter.supports.chat === false ? adapter.embeddings : undefined;
+    const up = embed
+      ? await embed.request({ kind: "embeddings", model: name, inputs: [{ parts: ["hi"] }], single: false }, view)
+      : await adapter.chatRequest(request, view);
     const res = await undiciTransport(up.url, { headers: up.headers, body: up.body, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
     const text = await res.text();
     const time = (performance.now() - started) / 1000;
@@ -66,7 +70,8 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
       else noteChannelFailure(c, err);
       result = { success: false, message: `${err.status}: ${err.message}`, time, isRetryable: retestMayPass(err.status) };
     } else {
-      adapter.parseChat(JSON.parse(text));
+      if (embed) embed.parse(JSON.parse(text), { kind: "embeddings", model: name, inputs: [{ parts: ["hi"] }], single: false });
+      else adapter.parseChat(JSON.parse(text));
       const limit = getNumber("ChannelDisableThreshold", 5);
       if (limit > 0 && time > limit) {
         const message = `response time ${time.toFixed(2)}s is over the threshold of ${limit}s`;

@@ -134,39 +134,61 @@ describe("the channel types the editor offers", () => {
 });
 
 describe("every provider wire through the openai SDK", () => {
-  it.each(PROVIDER_WIRES.map((w) => [w.label, w] as const))("%s: a chat and a streamed chat, billed from the upstream's usage", async (_label, wire) => {
+  it.each(PROVIDER_WIRES.filter((w) => (w.kind ?? "chat") === "chat").map((w) => [w.label, w] as const))(
+    "%s: a chat and a streamed chat, billed from the upstream's usage",
+    async (_label, wire) => {
+      key = await tokenFor(wire);
+      const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+      const mock = wires.get(wire.label)!;
+
+      const before = mock.requests.length;
+      const chat = await client.chat.completions.create({ model: wire.model, messages: [{ role: "user", content: "hi" }] });
+      expect(chat.choices[0].message.content).toBe(WIRE_TEXT);
+      expect(chat.usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+      wire.check?.(mock.requests.slice(before), false);
+
+      const mid = mock.requests.length;
+      const stream = await client.chat.completions.create({
+        model: wire.model,
+        messages: [{ role: "user", content: "hi" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let text = "";
+      let usage: OpenAI.CompletionUsage | undefined;
+      for await (const c of stream) {
+        text += c.choices[0]?.delta?.content ?? "";
+        if (c.usage) usage = c.usage;
+      }
+      expect(text).toBe(WIRE_TEXT);
+      expect(usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+      wire.check?.(mock.requests.slice(mid), true);
+
+      const rows = await logsOf(wire.model, 2);
+      for (const row of rows.slice(0, 2)) {
+        expect(row).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+        // ModelRatio 1, CompletionRatio 2: 17 + 6 × 2 = 29 units
+        expect(Number(row.quota)).toBe(WIRE_USAGE.prompt + WIRE_USAGE.completion * 2);
+      }
+    },
+  );
+});
+
+// A wire without chat (Jina) is tested with what it serves: embeddings through the SDK.
+describe("every embeddings-only provider wire through the openai SDK", () => {
+  const embeddingWires = PROVIDER_WIRES.filter((w) => w.kind === "embeddings");
+  it.each(embeddingWires.map((w) => [w.label, w] as const))("%s: embeddings, billed from the upstream's usage", async (_label, wire) => {
     key = await tokenFor(wire);
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const mock = wires.get(wire.label)!;
-
     const before = mock.requests.length;
-    const chat = await client.chat.completions.create({ model: wire.model, messages: [{ role: "user", content: "hi" }] });
-    expect(chat.choices[0].message.content).toBe(WIRE_TEXT);
-    expect(chat.usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
+    const r = await client.embeddings.create({ model: wire.model, input: ["one", "two"], encoding_format: "float" });
+    expect(r.data).toHaveLength(2);
+    expect(r.data.every((d) => d.embedding.length > 0)).toBe(true);
+    expect(r.usage.prompt_tokens).toBe(WIRE_USAGE.prompt);
     wire.check?.(mock.requests.slice(before), false);
-
-    const mid = mock.requests.length;
-    const stream = await client.chat.completions.create({
-      model: wire.model,
-      messages: [{ role: "user", content: "hi" }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    let text = "";
-    let usage: OpenAI.CompletionUsage | undefined;
-    for await (const c of stream) {
-      text += c.choices[0]?.delta?.content ?? "";
-      if (c.usage) usage = c.usage;
-    }
-    expect(text).toBe(WIRE_TEXT);
-    expect(usage).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
-    wire.check?.(mock.requests.slice(mid), true);
-
-    const rows = await logsOf(wire.model, 2);
-    for (const row of rows.slice(0, 2)) {
-      expect(row).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: WIRE_USAGE.completion });
-      // ModelRatio 1, CompletionRatio 2: 17 + 6 × 2 = 29 units
-      expect(Number(row.quota)).toBe(WIRE_USAGE.prompt + WIRE_USAGE.completion * 2);
-    }
+    const [row] = await logsOf(wire.model, 1);
+    expect(row).toMatchObject({ prompt_tokens: WIRE_USAGE.prompt, completion_tokens: 0 });
+    expect(Number(row.quota)).toBe(WIRE_USAGE.prompt);
   });
 });

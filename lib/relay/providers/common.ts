@@ -1,6 +1,6 @@
 // Helpers shared by the adapters.
 import "server-only";
-import { RelayError, type ChannelView, type FinishReason, type UpstreamError } from "@/lib/relay/types";
+import { RelayError, type ChannelView, type FinishReason, type UpstreamError, type Usage } from "@/lib/relay/types";
 
 export const trimSlash = (s: string) => (s.endsWith("/") ? s.replace(/\/+$/, "") : s);
 
@@ -222,4 +222,23 @@ export function joinVersioned(base: string, prefix: string, path: string): strin
 export function numberVector(v: unknown): number[] {
   if (Array.isArray(v) && v.every((x) => typeof x === "number")) return v as number[];
   throw new RelayError(502, "upstream answer has an embedding that is not a list of numbers", "upstream_error", "bad_response");
+}
+
+/**
+ * Usage of a Cohere-shaped rerank answer (Cohere, and the hosts that copied its `meta`:
+ * SiliconFlow, Xinference): meta.tokens, else meta.billed_units' tokens. A Cohere answer that
+ * gives only search units gives no tokens: undefined, so the relay counts the query and the
+ * documents itself (docs/providers.md, "Rerank").
+ */
+export function rerankMetaUsage(json: Record<string, unknown>): Partial<Usage> | undefined {
+  const meta = json.meta as Record<string, unknown> | undefined;
+  if (!meta || typeof meta !== "object") return undefined;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+  for (const src of [meta.tokens, meta.billed_units] as (Record<string, unknown> | undefined | null)[]) {
+    if (!src || typeof src !== "object") continue;
+    const input = n(src.input_tokens);
+    const output = n(src.output_tokens);
+    if (input || output) return { prompt_tokens: input, completion_tokens: output };
+  }
+  return undefined;
 }

@@ -3,9 +3,19 @@
 import "server-only";
 import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
-import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, trimSlash, tryJson, typeForStatus } from "./common";
+import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, rerankMetaUsage, trimSlash, tryJson, typeForStatus } from "./common";
 import { isResponseObject, parseResponseObject, responsesRequestBody, responsesStreamParser } from "./openai-responses";
-import type { Bilingual, ConsoleHttp, PassthroughEndpoint, ProviderAdapter, ProviderProfile, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
+import type {
+  Bilingual,
+  ChannelAccess,
+  ConsoleHttp,
+  PassthroughEndpoint,
+  ProviderAdapter,
+  ProviderProfile,
+  StreamParser,
+  UpstreamPayload,
+  UpstreamRequest,
+} from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -230,7 +240,8 @@ function parseEmbeddings(body: unknown): { vectors: number[][]; promptTokens?: n
   return { vectors: ordered.map((d) => numberVector(d.embedding)), promptTokens: counted > 0 ? counted : undefined };
 }
 
-const ALL_PASSTHROUGH: readonly PassthroughEndpoint[] = [
+// OpenAI's own endpoints besides chat; rerank is not one of them (docs/providers.md, "Rerank")
+const OPENAI_PASSTHROUGH: readonly PassthroughEndpoint[] = [
   "completions",
   "embeddings",
   "responses",
@@ -239,8 +250,9 @@ const ALL_PASSTHROUGH: readonly PassthroughEndpoint[] = [
   "audio/transcriptions",
   "audio/translations",
   "moderations",
-  "rerank",
 ];
+/** OpenAI's endpoints and /v1/rerank (Jina's and Cohere's shape), for the hosts that serve one */
+export const WITH_RERANK: readonly PassthroughEndpoint[] = [...OPENAI_PASSTHROUGH, "rerank"];
 
 interface WireConfig {
   name: string;
@@ -250,7 +262,15 @@ interface WireConfig {
   /** the host serves /v1/responses itself (a Responses client's body is passed through) */
   responses: boolean;
   profile: ProviderProfile;
+  /** false: the host has no chat (embeddings and rerank only): a chat is refused, the channel test embeds */
+  chat?: boolean;
+  /** usage of a pass-through answer in the host's own shape (ProviderAdapter.passthroughUsage) */
+  passthroughUsage?: ProviderAdapter["passthroughUsage"];
 }
+
+const noChat = (cfg: WireConfig): never => {
+  throw new RelayError(400, `${cfg.name} has no chat: its channels serve embeddings and rerank only`, "invalid_request_error", "unsupported");
+};
 
 function headers(cfg: WireConfig, ch: ChannelView, contentType: string): Record<string, string> {
   const h: Record<string, string> = { "content-type": contentType, ...cfg.auth(ch) };
@@ -259,11 +279,13 @@ function headers(cfg: WireConfig, ch: ChannelView, contentType: string): Record<
 }
 
 export function makeAdapter(cfg: WireConfig): ProviderAdapter {
+  const chats = cfg.chat !== false;
   return {
     name: cfg.name,
     profile: cfg.profile,
-    supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough },
+    supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough, ...(chats ? {} : { chat: false }) },
     chatRequest(req, ch): UpstreamRequest {
+      if (!chats) noChat(cfg);
       if (ch.responsesOnly)
         return {
           url: cfg.url(ch, "responses"),
@@ -277,12 +299,14 @@ export function makeAdapter(cfg: WireConfig): ProviderAdapter {
       };
     },
     chatPayload(req, ch): UpstreamPayload {
+      if (!chats) noChat(cfg);
       if (ch.responsesOnly)
         return { url: cfg.url(ch, "responses"), headers: headers(cfg, ch, "application/json"), json: responsesRequestBody(req, ch.upstreamModel) };
       return { url: cfg.url(ch, "chat/completions"), headers: headers(cfg, ch, "application/json"), json: openaiChatBody(req, ch.upstreamModel) };
     },
     ingress: "openai-chat",
     rawChatPayload(json, req, ch): UpstreamPayload {
+      if (!chats) noChat(cfg);
       // a Responses-only channel does not speak chat completions: its body is always rebuilt
       if (ch.responsesOnly)
         return { url: cfg.url(ch, "responses"), headers: headers(cfg, ch, "application/json"), json: responsesRequestBody(req, ch.upstreamModel) };
@@ -297,6 +321,7 @@ export function makeAdapter(cfg: WireConfig): ProviderAdapter {
     passthroughRequest(endpoint, ch, contentType) {
       return { url: cfg.url(ch, endpoint), headers: headers(cfg, ch, contentType) };
     },
+    passthroughUsage: cfg.passthroughUsage,
     embeddings: cfg.passthrough.includes("embeddings")
       ? {
           request: (req, ch) => ({
@@ -332,14 +357,32 @@ export interface OpenAIHost {
   name: string;
   /** "" when the channel must give its own base URL */
   base: string;
-  prefix: string;
+  /** the version path after the base URL; a function when it holds a channel field (Cloudflare's account id in `other`) */
+  prefix: string | ((ch: { other: string }) => string);
   responses: boolean;
   testModel: string;
   /** the account's balance, from the host's billing endpoint (base URL without prefix) */
   balance?(base: string, key: string, http: ConsoleHttp): Promise<number>;
   /** a hint under the key field */
   keyHint?: Bilingual;
+  /** the endpoints besides chat it serves; default: OpenAI's (no rerank) */
+  passthrough?: readonly PassthroughEndpoint[];
+  /** false: no chat at all (Jina: embeddings and rerank) */
+  chat?: false;
+  /** usage of a pass-through answer in the host's shape (a Cohere-like rerank `meta`) */
+  passthroughUsage?: ProviderAdapter["passthroughUsage"];
+  /** the model list when it is not GET {prefix}/models in OpenAI's shape; null: the host has none */
+  listModels?: ProviderProfile["listModels"] | null;
+  /** what `other` means, and its check at save (ProviderProfile.other, checkOther) */
+  other?: ProviderProfile["other"];
+  checkOther?: ProviderProfile["checkOther"];
 }
+
+// A Cohere-shaped rerank answer's `meta` (SiliconFlow, Xinference): its tokens, for the pass-through billing
+const rerankUsage: ProviderAdapter["passthroughUsage"] = (endpoint, json) => (endpoint === "rerank" ? rerankMetaUsage(json) : undefined);
+
+// Cloudflare's account id: 32 hexadecimal characters (dash.cloudflare.com, Workers AI)
+const CLOUDFLARE_ACCOUNT = /^[0-9a-f]{32}$/i;
 
 // OpenAI and the resellers that copy its dashboard: subscription limit minus this period's usage (cents)
 async function openaiBalance(base: string, key: string, http: ConsoleHttp): Promise<number> {
@@ -357,7 +400,8 @@ async function openaiBalance(base: string, key: string, http: ConsoleHttp): Prom
 export const OPENAI_HOSTS: readonly OpenAIHost[] = [
   { type: 1, name: "openai", base: "https://api.openai.com", prefix: "/v1", responses: true, testModel: "gpt-4o-mini", balance: openaiBalance },
   { type: 4, name: "ollama", base: "http://localhost:11434", prefix: "/v1", responses: false, testModel: "llama3.2" },
-  { type: 8, name: "custom", base: "", prefix: "/v1", responses: false, testModel: "gpt-4o-mini", balance: openaiBalance },
+  // a custom OpenAI-compatible server (vLLM, Infinity, another relay) may serve /v1/rerank: passed on
+  { type: 8, name: "custom", base: "", prefix: "/v1", responses: false, testModel: "gpt-4o-mini", balance: openaiBalance, passthrough: WITH_RERANK },
   {
     type: 20,
     name: "openrouter",
@@ -379,6 +423,8 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     prefix: "/v1",
     responses: false,
     testModel: "Qwen/Qwen2.5-7B-Instruct",
+    passthrough: WITH_RERANK,
+    passthroughUsage: rerankUsage,
     async balance(base, key, http) {
       const d = ((await http.getJson(`${base}/v1/user/info`, bearer(key))).data ?? {}) as Record<string, unknown>;
       return num(d.totalBalance);
@@ -398,28 +444,93 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     },
   },
   { type: 48, name: "xai", base: "https://api.x.ai", prefix: "/v1", responses: true, testModel: "grok-3-mini" },
+  // Jina: embeddings and rerank, no chat (docs/providers.md, "Jina")
+  {
+    type: 38,
+    name: "jina",
+    base: "https://api.jina.ai",
+    prefix: "/v1",
+    responses: false,
+    chat: false,
+    testModel: "jina-embeddings-v3",
+    passthrough: ["embeddings", "rerank"],
+    listModels: null,
+    keyHint: { en: "An API key from jina.ai (jina_…)", zh: "jina.ai 的 API 密钥（jina_…）" },
+  },
+  // Cloudflare Workers AI's OpenAI-compatible endpoints, under the account (docs/providers.md, "Cloudflare Workers AI")
+  {
+    type: 39,
+    name: "cloudflare",
+    base: "https://api.cloudflare.com",
+    prefix: (ch) => {
+      const account = ch.other.trim();
+      if (!account) throw new RelayError(500, "the channel has no Cloudflare account id (other)", "upstream_error", "channel_misconfigured");
+      return `/client/v4/accounts/${encodeURIComponent(account)}/ai/v1`;
+    },
+    responses: false,
+    testModel: "@cf/meta/llama-3.1-8b-instruct",
+    passthrough: ["embeddings"],
+    keyHint: { en: "An API token with the Workers AI permission", zh: "具有 Workers AI 权限的 API 令牌" },
+    other: {
+      label: { en: "Account ID", zh: "账户 ID" },
+      placeholder: "0123456789abcdef0123456789abcdef",
+      hint: {
+        en: "The Cloudflare account ID (32 hex characters, on the dashboard's Workers AI page)",
+        zh: "Cloudflare 账户 ID（32 位十六进制，见控制台 Workers AI 页面）",
+      },
+    },
+    checkOther: (other) => (CLOUDFLARE_ACCOUNT.test(other.trim()) ? undefined : "the Cloudflare account ID (other) must be 32 hexadecimal characters"),
+    // the account's Workers AI text models (GET …/ai/models/search; the OpenAI-compatible path has no model list)
+    async listModels(ch, http) {
+      const base = trimSlash(ch.base_url || "https://api.cloudflare.com");
+      const account = encodeURIComponent(ch.other.trim());
+      const r = await http.getJson(`${base}/client/v4/accounts/${account}/ai/models/search?per_page=1000`, bearer(ch.key));
+      return ((r.result ?? []) as Array<{ name?: unknown }>).map((m) => String(m.name ?? ""));
+    },
+  },
+  // Xinference: self-hosted (no default address), OpenAI's endpoints and /v1/rerank (docs/providers.md, "Xinference")
+  {
+    type: 47,
+    name: "xinference",
+    base: "",
+    prefix: "/v1",
+    responses: false,
+    testModel: "qwen2.5-instruct",
+    passthrough: WITH_RERANK,
+    passthroughUsage: rerankUsage,
+    keyHint: { en: "The server's API key, when it was started with authentication", zh: "服务端启用认证时的 API 密钥" },
+  },
 ];
 
 export function openaiCompatible(host: OpenAIHost): ProviderAdapter {
   const baseOf = (ch: { base_url: string }) => trimSlash(ch.base_url || host.base);
+  const prefixOf = (ch: { other: string }) => (typeof host.prefix === "string" ? host.prefix : host.prefix(ch));
   const balance = host.balance;
+  const profile: ProviderProfile = {
+    defaultBaseUrl: host.base,
+    testModel: host.testModel,
+    keyHint: host.keyHint,
+    listModels:
+      host.listModels === null
+        ? undefined
+        : (host.listModels ?? ((ch: ChannelAccess, http: ConsoleHttp) => openaiModels(joinVersioned(baseOf(ch), prefixOf(ch), "/models"), ch.key, http))),
+    balance: balance && ((ch, http) => balance(baseOf(ch), ch.key, http)),
+  };
+  if (host.other) profile.other = host.other;
+  if (host.checkOther) profile.checkOther = host.checkOther;
   return makeAdapter({
     name: host.name,
     url(ch, path) {
       const base = ch.base_url || host.base;
       if (!base) throw new RelayError(500, "the channel has no base URL", "upstream_error", "channel_misconfigured");
-      return joinVersioned(base, host.prefix, "/" + path);
+      return joinVersioned(base, prefixOf(ch), "/" + path);
     },
     auth: (ch): Record<string, string> => (ch.key ? { authorization: `Bearer ${ch.key}` } : {}),
-    passthrough: ALL_PASSTHROUGH,
+    passthrough: host.passthrough ?? OPENAI_PASSTHROUGH,
     responses: host.responses,
-    profile: {
-      defaultBaseUrl: host.base,
-      testModel: host.testModel,
-      keyHint: host.keyHint,
-      listModels: (ch, http) => openaiModels(joinVersioned(baseOf(ch), host.prefix, "/models"), ch.key, http),
-      balance: balance && ((ch, http) => balance(baseOf(ch), ch.key, http)),
-    },
+    chat: host.chat,
+    passthroughUsage: host.passthroughUsage,
+    profile,
   });
 }
 

@@ -3,6 +3,7 @@ import "server-only";
 import { CHANNEL_TYPE } from "@/lib/channels/channel-types";
 import { anthropic } from "./anthropic";
 import { bedrock } from "./bedrock";
+import { cohere } from "./cohere";
 import { gemini } from "./gemini";
 import { azure, OPENAI_HOSTS, openaiCompatible } from "./openai";
 import type { ProviderAdapter } from "./types";
@@ -18,6 +19,7 @@ adapters.set(CHANNEL_TYPE.ANTHROPIC, anthropic);
 adapters.set(CHANNEL_TYPE.GEMINI, gemini);
 adapters.set(CHANNEL_TYPE.AWS_CLAUDE, bedrock);
 adapters.set(CHANNEL_TYPE.VERTEX_AI, vertex);
+adapters.set(CHANNEL_TYPE.COHERE, cohere);
 
 /** The adapter for a channel type, or undefined when the relay cannot call that type. */
 export function adapterFor(type: number): ProviderAdapter | undefined {
@@ -31,4 +33,9 @@ export function supportedChannelTypes(): number[] {
 /** Whether a channel of this type can make embeddings (Anthropic's wire has none). */
 export function servesEmbeddings(type: number): boolean {
   return adapters.get(type)?.embeddings !== undefined;
+}
+
+/** Whether a channel of this type serves /v1/rerank (Cohere, Jina, SiliconFlow, Xinference, custom hosts; not OpenAI). */
+export function servesRerank(type: number): boolean {
+  return adapters.get(type)?.supports.passthrough.includes("rerank") === true;
 }

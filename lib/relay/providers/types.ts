@@ -67,6 +67,8 @@ export interface ProviderProfile {
   checkKey?(key: string): string | undefined;
   /** what the channel's `other` field means for this type; absent: unused */
   other?: { label: Bilingual; placeholder?: string; hint?: Bilingual };
+  /** checks the `other` field at save time (Cloudflare's account id): undefined when fine, else why not (English) */
+  checkOther?(other: string): string | undefined;
   /** a hint under the key field (where to find it, what it looks like) */
   keyHint?: Bilingual;
   /** the model a channel test uses when the channel names none */
@@ -105,6 +107,8 @@ export interface ProviderAdapter {
     passthrough: readonly PassthroughEndpoint[];
     /** false: the wire has no structured output (ChatRequest.responseFormat), so such a request is refused */
     structuredOutput?: boolean;
+    /** false: the wire has no chat (Jina: embeddings and rerank only); chat building refuses and the channel test embeds */
+    chat?: boolean;
   };
   /**
    * The ingress format that speaks this wire. With global.pass_through_request_enabled, a client

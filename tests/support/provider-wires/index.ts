@@ -3,6 +3,7 @@
 import { CLOUD_WIRES } from "./cloud";
 import { FIRST_PARTY_WIRES } from "./first-party";
 import { OPENAI_HOST_WIRES } from "./openai-hosts";
+import { RERANK_FAMILY_WIRES } from "./rerank-family";
 import type { ProviderWire } from "./types";
 
-export const PROVIDER_WIRES: ProviderWire[] = [...OPENAI_HOST_WIRES, ...FIRST_PARTY_WIRES, ...CLOUD_WIRES];
+export const PROVIDER_WIRES: ProviderWire[] = [...OPENAI_HOST_WIRES, ...FIRST_PARTY_WIRES, ...CLOUD_WIRES, ...RERANK_FAMILY_WIRES];

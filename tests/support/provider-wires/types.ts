@@ -26,6 +26,12 @@ export interface ProviderWire {
   label: string;
   /** the model the client asks for (the channel serves it) */
   model: string;
+  /**
+   * What the wire serves: "chat" (the default) is tested with a chat and a streamed chat;
+   * "embeddings" (a provider without chat, Jina) with an embeddings call through the SDK, whose
+   * answer must report WIRE_USAGE.prompt input tokens.
+   */
+  kind?: "chat" | "embeddings";
   /** the channel's fields given the mock's address ("http://127.0.0.1:port"), besides name, type, models and group */
   channel(mockUrl: string): { key: string; base_url: string; other?: string; setting?: string };
   /**

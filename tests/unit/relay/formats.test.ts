@@ -166,7 +166,7 @@ describe("registry and adapters", () => {
   const ch = (type: number, base_url = ""): ChannelView => ({ id: 1, type, base_url, key: "k-secret-123", other: "", upstreamModel: "mdl" });
   const req = { model: "m", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "hi" }] }], stream: false };
   it("maps every listed type to an adapter", () => {
-    expect(supportedChannelTypes()).toEqual([1, 3, 4, 8, 14, 20, 24, 25, 27, 33, 40, 41, 42, 43, 48]);
+    expect(supportedChannelTypes()).toEqual([1, 3, 4, 8, 14, 20, 24, 25, 27, 33, 34, 38, 39, 40, 41, 42, 43, 47, 48]);
     // the task relay's types (docs/tasks.md) have no chat adapter
     expect(adapterFor(2)).toBeUndefined();
   });
@@ -179,6 +179,7 @@ describe("registry and adapters", () => {
     [8, "https://my.host/api/v3/", "https://my.host/api/v3/chat/completions"],
     [14, "", "https://api.anthropic.com/v1/messages"],
     [24, "", "https://generativelanguage.googleapis.com/v1beta/models/mdl:generateContent"],
+    [34, "", "https://api.cohere.com/v2/chat"],
   ])("type %i default URL", async (type, base, url) => expect((await adapterFor(type)!.chatRequest(req, ch(type, base))).url).toBe(url));
   it("Azure uses the deployment URL, the channel's api-version, the api-key header", async () => {
     const r = await adapterFor(3)!.chatRequest(req, { ...ch(3, "https://x.openai.azure.com/"), other: "2025-01-01-preview", upstreamModel: "gpt-3.5-turbo" });
@@ -187,6 +188,22 @@ describe("registry and adapters", () => {
     expect(r.headers.authorization).toBeUndefined();
   });
   it("a custom channel without a base URL is refused", () => expect(() => adapterFor(8)!.chatRequest(req, ch(8))).toThrow(RelayError));
+  it("Cloudflare: the account from other in the path; an AI Gateway base with its own version is used as is", async () => {
+    const acct = "0123456789abcdef0123456789abcdef";
+    expect((await adapterFor(39)!.chatRequest(req, { ...ch(39, ""), other: acct })).url).toBe(
+      `https://api.cloudflare.com/client/v4/accounts/${acct}/ai/v1/chat/completions`,
+    );
+    const gw = `https://gateway.ai.cloudflare.com/v1/${acct}/gw/workers-ai/v1`;
+    expect((await adapterFor(39)!.chatRequest(req, { ...ch(39, gw), other: acct })).url).toBe(`${gw}/chat/completions`);
+    expect(adapterFor(39)!.profile.checkOther!("")).toBeTruthy();
+    expect(adapterFor(39)!.profile.checkOther!(acct)).toBeUndefined();
+  });
+  it("Jina has no chat; Xinference needs a base URL; rerank only where the wire has one", () => {
+    expect(() => adapterFor(38)!.chatRequest(req, ch(38))).toThrow(RelayError);
+    expect(() => adapterFor(47)!.chatRequest(req, ch(47))).toThrow(RelayError);
+    const rerank = (t: number) => adapterFor(t)!.supports.passthrough.includes("rerank");
+    expect([1, 3, 4, 8, 20, 34, 38, 39, 40, 47].filter(rerank)).toEqual([8, 34, 38, 40, 47]);
+  });
   it("redaction removes the key, every part of a composite key, and key-like strings", () => {
     expect(redact("bad key k-secret-123 here", { key: "k-secret-123" })).toBe("bad key *** here");
     expect(redact("ak=AKID1234 sk=SECRET99", { key: "AKID1234|SECRET99" })).toBe("ak=*** sk=***");

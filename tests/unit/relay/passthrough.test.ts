@@ -136,11 +136,21 @@ describe("openai-only endpoints", () => {
     expect(last().usage.prompt_tokens).toBe(5); // 18 ASCII characters
   });
 
-  it("rerank: total tokens read", async () => {
+  it("rerank on a custom OpenAI-compatible host: total tokens read", async () => {
     use(openai);
+    relay.setChannel(channelFor(openai, { type: 8 }));
     const res = await post(`${relay.url}/v1/rerank`, { model: "rerank-1", query: "q", documents: ["a", "b"] });
     expect(((await res.json()) as any).results).toHaveLength(2);
     expect(last().usage.prompt_tokens).toBe(12);
+  });
+
+  it("rerank on OpenAI itself: refused (OpenAI has none), the upstream not called", async () => {
+    const m = use(openai);
+    const res = await post(`${relay.url}/v1/rerank`, { model: "rerank-1", query: "q", documents: ["a", "b"] });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.message).toContain("rerank");
+    expect(m.requests).toHaveLength(0);
+    expect(last()).toMatchObject({ ok: false, retryable: true });
   });
 
   it("Azure refuses moderations, Anthropic refuses embeddings: retryable, upstream not called", async () => {
