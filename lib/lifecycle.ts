@@ -4,6 +4,9 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { stopWalCheckpointer } from "@/lib/db/wal-checkpointer";
 import { describeError } from "@/lib/errors";
+import { flushLog, logger } from "@/lib/log";
+
+const log = logger("server");
 
 type Flusher = () => Promise<void>;
 const holder = globalThis as unknown as { __gatewayFlushers?: { first: Set<Flusher>; then: Set<Flusher> } };
@@ -16,7 +19,7 @@ export function registerFlusher(f: Flusher, options: { first?: boolean } = {}): 
 
 export async function flushAll(): Promise<void> {
   const { first, then } = flushers();
-  for (const f of [...first, ...then]) await f().catch((err) => console.error("[shutdown] flush failed:", describeError(err)));
+  for (const f of [...first, ...then]) await f().catch((err) => log.error({ error: describeError(err) }, "flush at shutdown failed"));
 }
 
 // True from the first SIGTERM/SIGINT on: GET /readyz answers 503, so that a load balancer
@@ -24,19 +27,25 @@ export async function flushAll(): Promise<void> {
 let draining = false;
 export const isDraining = (): boolean => draining;
 
+// The log's destination writes asynchronously: what it still holds is written before the exit.
+export function exit(code: number): never {
+  flushLog();
+  process.exit(code);
+}
+
 export function registerShutdown(stopServer: () => Promise<void>): void {
   const stop = async (signal: string) => {
     if (draining) return;
     draining = true;
-    console.log(`[server] ${signal}: shutting down`);
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    log.info({ signal }, "shutting down");
+    const timer = setTimeout(() => exit(1), 10_000);
     timer.unref();
     await stopServer().catch(() => {});
     await stopWalCheckpointer().catch(() => {});
     await db()
       .$disconnect()
       .catch(() => {});
-    process.exit(0);
+    exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));

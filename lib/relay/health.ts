@@ -5,10 +5,13 @@
 // consecutive failures. (ChannelDisableThreshold is the channel test's response-time limit in
 // seconds, as in new-api: lib/relay/test-channel.ts.) Any success resets the count. Counts are per node, in memory.
 import "server-only";
+import { logger } from "@/lib/log";
 import { autoDisableChannel } from "@/lib/channels/auto-disable-channel";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
 import type { UpstreamError } from "@/lib/relay/types";
 import { describeError } from "@/lib/errors";
+
+const log = logger("relay");
 
 const failures = new Map<number, number>();
 let keywordSource = "";
@@ -48,5 +51,5 @@ export function noteChannelFailure(channel: { id: number; auto_ban: number }, er
   const reason = keyword
     ? `upstream said "${keyword}" (status ${err.status})`
     : `${n} consecutive failures, last: status ${err.status} ${err.message}`.slice(0, 500);
-  void autoDisableChannel(channel.id, reason).catch((e) => console.error("[relay] auto-disable failed:", describeError(e)));
+  void autoDisableChannel(channel.id, reason).catch((e) => log.error({ channelId: channel.id, error: describeError(e) }, "auto-disable failed"));
 }
