@@ -256,7 +256,11 @@ class Metrics {
     };
     poolGauge("gateway_db_pool_connections", "Open connections of a PostgreSQL pool (busy and idle).", (p) => p.total);
     poolGauge("gateway_db_pool_idle_connections", "Idle connections of a PostgreSQL pool.", (p) => p.idle);
-    poolGauge("gateway_db_pool_waiting_requests", "Queries waiting for a connection of a PostgreSQL pool (all its connections busy and at its maximum).", (p) => p.waiting);
+    poolGauge(
+      "gateway_db_pool_waiting_requests",
+      "Queries waiting for a connection of a PostgreSQL pool (all its connections busy and at its maximum).",
+      (p) => p.waiting,
+    );
     poolGauge("gateway_db_pool_max_connections", "The most connections a PostgreSQL pool opens.", (p) => p.max);
   }
 

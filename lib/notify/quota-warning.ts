@@ -62,8 +62,7 @@ async function checkSome(ids: number[]): Promise<void> {
     const notice = quotaWarningNotice(userLocale(u.language), { username: u.username, balance: u.quota, threshold });
     void deliver(channel, notice).then((outcome) => {
       if (outcome.ok) log.info({ userId: u.id, by: channel.kind }, "quota warning sent");
-      else
-        log.error({ userId: u.id, by: channel.kind, reason: outcome.key, params: outcome.params, detail: outcome.detailKey }, "quota warning failed");
+      else log.error({ userId: u.id, by: channel.kind, reason: outcome.key, params: outcome.params, detail: outcome.detailKey }, "quota warning failed");
     });
   }
 }

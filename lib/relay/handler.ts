@@ -305,7 +305,12 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
       : route.ingress
     : errorFormatOf(path);
   if (!route) {
-    answerError(errorFormat, res, { status: 404, message: `Unknown relay route: ${req.method} ${path}`, type: "invalid_request_error", code: "not_found" }, requestId);
+    answerError(
+      errorFormat,
+      res,
+      { status: 404, message: `Unknown relay route: ${req.method} ${path}`, type: "invalid_request_error", code: "not_found" },
+      requestId,
+    );
     return;
   }
   // The client going away aborts the upstream call (and the reservation is refunded).

@@ -366,7 +366,9 @@ describe("GET /metrics: channel health and database pools", () => {
       }
       expect(changes(after.samples, "auto_disabled")).toBe(1);
       expect(changes(after.samples, "auto_enabled")).toBe(0);
-      const status = async () => (await root.get<{ items: { name: string; status: number }[] }>("/api/channel/?p=1&page_size=100")).data.items.find((ch) => ch.name === "ops-sick")!.status;
+      const status = async () =>
+        (await root.get<{ items: { name: string; status: number }[] }>("/api/channel/?p=1&page_size=100")).data.items.find((ch) => ch.name === "ops-sick")!
+          .status;
       expect(await status()).toBe(3);
       // and the server log says so, as a JSON line of the channels area
       let line;
@@ -519,7 +521,10 @@ describe("request ids", () => {
 
 describe("server log", () => {
   it("is JSON lines with a level, and no key ever appears in it", async () => {
-    const lines = server.logs().split("\n").filter((l) => l.startsWith("{"));
+    const lines = server
+      .logs()
+      .split("\n")
+      .filter((l) => l.startsWith("{"));
     expect(lines.length).toBeGreaterThan(0);
     const parsed = server.logLines();
     expect(parsed.length).toBe(lines.length);

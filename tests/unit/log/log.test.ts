@@ -37,7 +37,20 @@ describe("lib/log", () => {
     };
     logger("test").error(secrets, "something failed");
     const [text] = out.lines();
-    for (const s of ["sk-channel-key", "hunter2", "sk-token", "x-api-key-cccc", "goog-dddd", "sk-nested", "api-key-ffff", "Zm9vOmJhcg", "gggg", "hhhh", "iiii", "jjjj"]) {
+    for (const s of [
+      "sk-channel-key",
+      "hunter2",
+      "sk-token",
+      "x-api-key-cccc",
+      "goog-dddd",
+      "sk-nested",
+      "api-key-ffff",
+      "Zm9vOmJhcg",
+      "gggg",
+      "hhhh",
+      "iiii",
+      "jjjj",
+    ]) {
       expect(text).not.toContain(s);
     }
     const line = JSON.parse(text) as { channel: { id: number; key: string }; headers: Record<string, string> };
