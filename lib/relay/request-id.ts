@@ -18,8 +18,9 @@ export function clientRequestId(header: string | string[] | undefined): string |
 }
 
 /**
- * A new id: a random UUID (node's randomUUID draws from a cached entropy buffer, about
- * 0.1 µs, and the id is unique across nodes and restarts without coordination).
+ * A new id: a random UUID (node's randomUUID draws from a cached entropy buffer; the id is
+ * unique across nodes and restarts without coordination). The handler uses it as the
+ * reservation's ledger ref too, so a call makes no more UUIDs than before.
  */
 export const newRequestId = (): string => randomUUID();
 
