@@ -18,11 +18,20 @@ export function clientRequestId(header: string | string[] | undefined): string |
 }
 
 /**
- * A new id: a random UUID (node's randomUUID draws from a cached entropy buffer; the id is
- * unique across nodes and restarts without coordination). The handler uses it as the
- * reservation's ledger ref too, so a call makes no more UUIDs than before.
+ * A new id: a UUID version 7 (RFC 9562): the time in ms in its first 48 bits, then 74 random
+ * bits from node's randomUUID (drawn from a cached entropy buffer). Unique across nodes and
+ * restarts without coordination, and time-ordered: the index on logs.request_id then grows
+ * at its right edge, as the created_at index does. A random (version 4) id cost each log row
+ * 30 to 60 µs more in SQLite's batch insert, on the event loop, once the table outgrew the
+ * page cache (measured on this machine, docs/operations.md "Request ids"); a version 7 id
+ * costs nothing measurable. The handler uses it as the reservation's ledger ref too, so a
+ * call makes no more UUIDs than before.
  */
-export const newRequestId = (): string => randomUUID();
+export function newRequestId(): string {
+  const random = randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx
+  const ms = Date.now().toString(16).padStart(12, "0");
+  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${random.slice(15)}`;
+}
 
 /** new-api's form: the message, then " (request id: ID)". */
 export const withRequestId = (message: string, requestId: string): string => `${message} (request id: ${requestId})`;

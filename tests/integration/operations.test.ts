@@ -418,7 +418,8 @@ const chat = (body: Record<string, unknown>, headers: Record<string, string> = {
     body: JSON.stringify(body),
   });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+// the gateway's ids are UUIDs version 7 (time-ordered, lib/relay/request-id.ts)
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("request ids", () => {
   it("echoes the client's X-Request-Id and stores it in the log row, the ledger keeping a ref of its own", async () => {
@@ -432,7 +433,7 @@ describe("request ids", () => {
     // a client's id need not be unique: the reservation's ledger rows carry a ref made here,
     // which the log row names
     const other = JSON.parse(row.other) as { ledger_ref?: string };
-    expect(other.ledger_ref).toMatch(UUID);
+    expect(other.ledger_ref).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(await ledgerRefs(other.ledger_ref!)).toContain("relay_reserve");
     expect(await ledgerRefs(given)).toEqual([]);
   });
@@ -458,6 +459,9 @@ describe("request ids", () => {
     const again = await chat({ model: MODEL, messages: [{ role: "user", content: "no id" }] });
     expect(again.headers.get("x-request-id")).toMatch(UUID);
     expect(again.headers.get("x-request-id")).not.toBe(id);
+    // time-ordered: a later call's id sorts after (its first 48 bits are the time in ms)
+    expect(again.headers.get("x-request-id")!.slice(0, 13) >= id.slice(0, 13)).toBe(true);
+    expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBeGreaterThan(Date.now() - 60_000);
     await again.json();
   });
 
