@@ -8,7 +8,8 @@ import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-address";
 import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
-import { callEnded, callStarted, callsSettled, registerShutdown } from "@/lib/lifecycle";
+import { callEnded, callStarted, callsSettled, exit, registerShutdown } from "@/lib/lifecycle";
+import { logger } from "@/lib/log";
 import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
 import { handleTaskRelay, isTaskPath } from "@/lib/tasks/handler";
@@ -21,9 +22,13 @@ import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 import { relayDocumentJson } from "@/lib/openapi/relay";
 import { APP_VERSION } from "@/lib/version";
 
+const log = logger("server");
+
 // When whoever reads our output goes away (a supervisor or a test runner that died), a write
 // fails with EPIPE; unhandled, that error is itself logged to the same broken pipe, and the
-// process spins on it forever. Logs are lost then; the server goes on serving.
+// process spins on it forever. Logs are lost then; the server goes on serving. (The log's own
+// destination, lib/log, ignores its write errors; this covers what Next and the libraries
+// still print through process.stdout and process.stderr.)
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code !== "EPIPE") throw err;
@@ -57,7 +62,7 @@ async function main() {
     const ops = opsEndpoint(url);
     if (ops) {
       handleOps(ops, req, res).catch((err) => {
-        console.error(`[${ops}] request failed:`, describeError(err));
+        log.error({ endpoint: ops, error: describeError(err) }, "request failed");
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
         res.end();
       });
@@ -77,7 +82,7 @@ async function main() {
       callStarted();
       handleTaskRelay(req, res).then(callEnded, (err) => {
         callEnded();
-        console.error("[tasks] request failed:", describeError(err));
+        log.error({ to: "tasks", error: describeError(err) }, "request failed");
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end();
       });
@@ -87,7 +92,7 @@ async function main() {
       callStarted();
       handleRelay(req, res).then(callEnded, (err) => {
         callEnded();
-        console.error("[relay] request failed:", describeError(err));
+        log.error({ to: "relay", error: describeError(err) }, "request failed");
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end();
       });
@@ -117,7 +122,7 @@ async function main() {
       if (path.length > 5 && path.endsWith("/")) req.url = path.slice(0, -1) + (q === -1 ? "" : url.slice(q));
     }
     handle(req, res).catch((err) => {
-      console.error("[server] request failed:", describeError(err));
+      log.error({ to: "next", error: describeError(err) }, "request failed");
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end("internal server error");
     });
@@ -141,13 +146,14 @@ async function main() {
     },
   });
   server.listen(config.PORT, config.HOSTNAME, () => {
-    console.log(`[server] ready on http://localhost:${config.PORT} (${dev ? "development" : "production"}, ${config.databaseKind})`);
+    // tests/support/server.ts and bench/run.mjs wait for this line's "ready on"
+    log.info({ port: config.PORT, mode: dev ? "development" : "production", database: config.databaseKind }, `ready on http://localhost:${config.PORT}`);
     // the hourly rollups of the data dashboard, every DataExportInterval minutes (docs/dashboard.md)
     startRollupJob();
   });
 }
 
 main().catch((err) => {
-  console.error("[server] failed to start:", describeError(err));
-  process.exit(1);
+  log.fatal({ error: describeError(err) }, "failed to start");
+  exit(1);
 });

@@ -16,6 +16,9 @@ import net from "node:net";
 import Database from "better-sqlite3";
 import pg from "pg";
 
+// the line the gateway writes once it listens (lib/log's JSON: {...,"msg":"ready on http://..."})
+const READY_LINE = '"msg":"ready on ';
+
 const arg = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? dflt;
 const ROWS = Number(arg("rows", "10000000"));
 const DBS = arg("db", "sqlite,postgresql").split(",");
@@ -45,7 +48,7 @@ async function startServer(env) {
   await new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error("server did not start:\n" + out)), 120_000);
     const iv = setInterval(() => {
-      if (out.includes("[server] ready")) {
+      if (out.includes(READY_LINE)) {
         clearTimeout(t);
         clearInterval(iv);
         resolve();

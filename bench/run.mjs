@@ -57,6 +57,8 @@ const ROUNDS = Math.min(10, Math.max(1, Number(args.rounds ?? 1)));
 // so every call is scanned in full and passes (docs/relay-options.md, "Sensitive words")
 const SENSITIVE_WORDS = Math.min(1_000_000, Math.max(0, Math.floor(Number(args["sensitive-words"] ?? 0))));
 
+// the line the gateway writes once it listens (lib/log's JSON: {...,"msg":"ready on http://..."})
+const READY_LINE = '"msg":"ready on ';
 const CHAT = { model: MODEL, messages: [{ role: "user", content: "Say hello." }], max_tokens: 16 };
 const CHAT_STREAM = { ...CHAT, stream: true, stream_options: { include_usage: true } };
 
@@ -375,7 +377,7 @@ async function startGateway(mockPort) {
       CRITICAL_RATE_LIMIT: "1000",
     },
   });
-  await waitFor("gateway", () => proc.output().includes("[server] ready"), 60_000, proc);
+  await waitFor("gateway", () => proc.output().includes(READY_LINE), 60_000, proc);
   const base = `http://127.0.0.1:${port}`;
 
   // Set up through the real API: root, a user with quota, an OpenAI channel on the mock,

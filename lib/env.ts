@@ -62,6 +62,14 @@ const schema = z.object({
     .string()
     .optional()
     .transform((v) => v || undefined),
+  // The server log's level (lib/log, docs/operations.md "Logs"): fatal, error, warn, info,
+  // debug, trace or silent. Read by the logger itself; validated here so that a typo stops
+  // the start instead of silently logging at info.
+  LOG_LEVEL: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim().toLowerCase() || "info")
+    .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])),
   TURNSTILE_VERIFY_URL: z.string().url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
   // Graceful shutdown (docs/deploy.md): after SIGTERM the node keeps serving for
   // SHUTDOWN_DRAIN_DELAY_MS while /readyz answers 503 (so a load balancer takes it out before

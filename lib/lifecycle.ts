@@ -4,6 +4,9 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { stopWalCheckpointer } from "@/lib/db/wal-checkpointer";
 import { describeError } from "@/lib/errors";
+import { flushLog, logger } from "@/lib/log";
+
+const log = logger("server");
 
 type Flusher = () => Promise<void>;
 const holder = globalThis as unknown as { __gatewayFlushers?: { first: Set<Flusher>; then: Set<Flusher> } };
@@ -16,13 +19,19 @@ export function registerFlusher(f: Flusher, options: { first?: boolean } = {}): 
 
 export async function flushAll(): Promise<void> {
   const { first, then } = flushers();
-  for (const f of [...first, ...then]) await f().catch((err) => console.error("[shutdown] flush failed:", describeError(err)));
+  for (const f of [...first, ...then]) await f().catch((err) => log.error({ error: describeError(err) }, "flush at shutdown failed"));
 }
 
 // True from the first SIGTERM/SIGINT on: GET /readyz answers 503, so that a load balancer
 // stops sending new calls while the node finishes the ones under way (lib/ops/endpoints.ts).
 let draining = false;
 export const isDraining = (): boolean => draining;
+
+// The log's destination writes asynchronously: what it still holds is written before the exit.
+export function exit(code: number): never {
+  flushLog();
+  process.exit(code);
+}
 
 // Relay calls under way, from arrival to the end of their settlement (server.ts counts them):
 // the connection may close before the settlement has queued its writes.
@@ -71,16 +80,16 @@ export function registerShutdown(steps: {
   const stop = async (signal: string) => {
     if (draining) return;
     draining = true;
-    console.log(`[server] ${signal}: draining for ${steps.drainDelayMs} ms, then closing (calls under way get ${steps.graceMs} ms)`);
+    log.info({ signal, drainDelayMs: steps.drainDelayMs, graceMs: steps.graceMs }, "shutting down: draining, then closing");
     // the flush and the database close get 10 s on top of the delay and the grace
-    const timer = setTimeout(() => process.exit(1), steps.drainDelayMs + steps.graceMs + 10_000);
+    const timer = setTimeout(() => exit(1), steps.drainDelayMs + steps.graceMs + 10_000);
     timer.unref();
     if (steps.drainDelayMs > 0) await sleep(steps.drainDelayMs);
     steps.stopAccepting();
     const done = steps.finished();
     const inTime = await Promise.race([done.then(() => true), sleep(steps.graceMs).then(() => false)]);
     if (!inTime) {
-      console.log(`[server] calls still under way after ${steps.graceMs} ms: ending them`);
+      log.warn({ graceMs: steps.graceMs }, "calls still under way after the grace period: ending them");
       steps.cutCalls();
       // their abort paths settle or refund them; give those a moment to queue their writes
       await Promise.race([done, sleep(2_000)]);
@@ -91,7 +100,7 @@ export function registerShutdown(steps: {
     await db()
       .$disconnect()
       .catch(() => {});
-    process.exit(0);
+    exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -1,6 +1,6 @@
 "use client";
-// The usage logs' filters: time range (date-time pickers), token, model, group, and for admins
-// channel and username; the log type.
+// The usage logs' filters: time range (date-time pickers), token, model, group, request id
+// (docs/operations.md, "Request ids"), and for admins channel and username; the log type.
 import { RotateCcw, Search } from "lucide-react";
 import { useTranslations } from "next-intl";
 import type { FormEvent } from "react";
@@ -17,17 +17,19 @@ export type LogFilters = {
   model_name: string;
   channel: string;
   group: string;
+  request_id: string;
   start: number | null;
   end: number | null;
 };
 
 export function initialLogFilters(nowMs: number): LogFilters {
   const r = defaultLogRange(nowMs);
-  return { type: "0", username: "", token_name: "", model_name: "", channel: "", group: "", start: r.start, end: r.end };
+  return { type: "0", username: "", token_name: "", model_name: "", channel: "", group: "", request_id: "", start: r.start, end: r.end };
 }
 
 export function logQuery(f: LogFilters, admin: boolean): URLSearchParams {
   const q = new URLSearchParams({ type: f.type, token_name: f.token_name.trim(), model_name: f.model_name.trim(), group: f.group.trim() });
+  if (f.request_id.trim()) q.set("request_id", f.request_id.trim());
   if (f.start !== null && f.start > 0) q.set("start_timestamp", String(f.start));
   if (f.end !== null && f.end > 0) q.set("end_timestamp", String(f.end));
   if (admin) {
@@ -67,6 +69,7 @@ export function LogFilterForm({
       <Field label={t("filters.tokenName")} value={d.token_name} onChange={(e) => onDraft({ ...d, token_name: e.target.value })} />
       <Field label={t("filters.modelName")} value={d.model_name} onChange={(e) => onDraft({ ...d, model_name: e.target.value })} />
       <Field label={t("filters.group")} value={d.group} onChange={(e) => onDraft({ ...d, group: e.target.value })} />
+      <Field label={t("filters.requestId")} value={d.request_id} onChange={(e) => onDraft({ ...d, request_id: e.target.value })} />
       {admin && <Field label={t("filters.channel")} inputMode="numeric" value={d.channel} onChange={(e) => onDraft({ ...d, channel: e.target.value })} />}
       {admin && <Field label={t("filters.username")} value={d.username} onChange={(e) => onDraft({ ...d, username: e.target.value })} />}
       <SelectField label={t("filters.type")} value={d.type} onChange={(e) => onDraft({ ...d, type: e.target.value })}>

@@ -3,6 +3,10 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { CHANNEL_STATUS, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
+import { logger } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
+
+const log = logger("channels");
 
 export async function autoDisableChannel(id: number, reason: string): Promise<boolean> {
   const changed = await db().$transaction(async (tx) => {
@@ -13,6 +17,11 @@ export async function autoDisableChannel(id: number, reason: string): Promise<bo
     await rebuildAbilities(tx, u);
     return true;
   });
-  if (changed) await channelsChanged();
+  if (changed) {
+    // GET /metrics and the server log (docs/operations.md)
+    metrics().channelStatusChanged(id, "auto_disabled");
+    log.warn({ channelId: id, reason: reason.slice(0, 500) }, "channel auto-disabled");
+    await channelsChanged();
+  }
   return changed;
 }

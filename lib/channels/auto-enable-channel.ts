@@ -4,6 +4,10 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { CHANNEL_STATUS, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
+import { logger } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
+
+const log = logger("channels");
 
 export async function autoEnableChannel(id: number): Promise<boolean> {
   const changed = await db().$transaction(async (tx) => {
@@ -14,6 +18,11 @@ export async function autoEnableChannel(id: number): Promise<boolean> {
     await rebuildAbilities(tx, u);
     return true;
   });
-  if (changed) await channelsChanged();
+  if (changed) {
+    // GET /metrics and the server log (docs/operations.md)
+    metrics().channelStatusChanged(id, "auto_enabled");
+    log.info({ channelId: id }, "channel auto-enabled");
+    await channelsChanged();
+  }
   return changed;
 }

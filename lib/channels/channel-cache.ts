@@ -3,12 +3,15 @@
 // (docs/channels-tokens-billing.md, "Multi-key channels"); one with none left is not routed to. The relay reads only this; it is dropped
 // after every channel write on this node and, through Redis, on the others.
 import "server-only";
+import { logger } from "@/lib/log";
 import { open } from "@/lib/auth/secret-box";
 import { onInvalidate } from "@/lib/cache/invalidate";
 import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
 import { db } from "@/lib/db/client";
 import { isResponsesOnly } from "@/lib/channels/responses-only";
 import { KEY_STATUS, keyStatus, parseChannelInfo, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
+
+const log = logger("channels");
 
 export type CachedChannel = {
   id: number;
@@ -64,7 +67,7 @@ function decrypt(sealed: string, id: number): string {
   try {
     return open(sealed);
   } catch {
-    console.error(`[channels] the key of channel ${id} cannot be decrypted (ENCRYPTION_KEY changed?)`);
+    log.error({ channelId: id }, "the key of a channel cannot be decrypted (ENCRYPTION_KEY changed?)");
     return "";
   }
 }

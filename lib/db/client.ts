@@ -9,7 +9,7 @@ import { PrismaClient as SqliteClient } from "@/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/generated/postgresql/client";
 import { env } from "@/lib/env";
 import { startWalCheckpointer } from "@/lib/db/wal-checkpointer";
-import { sqliteTransactionOpen, whenSqliteIdle } from "@/lib/db/raw";
+import { prismaPgPool, sqliteTransactionOpen, whenSqliteIdle } from "@/lib/db/raw";
 import { escapeSqliteLikes } from "@/lib/db/like";
 
 export type Db = SqliteClient;
@@ -22,7 +22,9 @@ function sqlitePath(url: string): string {
 function create(): Db {
   const { DATABASE_URL, databaseKind } = env();
   if (databaseKind === "postgresql") {
-    const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: 10 });
+    // Prisma's pool is made here rather than inside the adapter, so that GET /metrics can read
+    // its counts (lib/db/raw.ts, pgPoolStats); $disconnect ends it as before.
+    const adapter = new PrismaPg(prismaPgPool(), { disposeExternalPool: true });
     return new PostgresClient({ adapter }) as unknown as Db;
   }
   const adapter = new PrismaBetterSQLite3({ url: sqlitePath(DATABASE_URL), timeout: 5000 });

@@ -1,10 +1,13 @@
 // Driver-level access for the two hot paths that an ORM makes too slow (relay billing and
 // usage-log batches): the SQLite connection under Prisma, and a PostgreSQL pool.
 import "server-only";
+import { logger } from "@/lib/log";
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { env } from "@/lib/env";
 import { walWritesHeld } from "@/lib/db/wal-checkpointer";
+
+const log = logger("db");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const WAIT_FOR_MS = 10_000;
@@ -43,16 +46,37 @@ export async function whenSqliteIdle<T>(conn: BetterSqlite3.Database, work: () =
   }
 }
 
-const holder = globalThis as unknown as { __gatewayPgPool?: pg.Pool };
+const holder = globalThis as unknown as { __gatewayPgPool?: pg.Pool; __gatewayPrismaPool?: pg.Pool };
 
-// One pool per process for the driver-level statements (Prisma keeps its own).
+// The most connections each of the two PostgreSQL pools opens.
+export const PG_POOL_MAX = 10;
+
+// A PostgreSQL pool. An idle connection the server closes (restart, failover) must not crash
+// the process: the pool drops it and opens another on the next call.
+export function newPgPool(name: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: PG_POOL_MAX });
+  pool.on("error", (err) => log.error({ pool: name, error: err.message }, "idle PostgreSQL connection closed"));
+  return pool;
+}
+
+// One pool per process for the driver-level statements (Prisma's client has the other one,
+// made by lib/db/client.ts through prismaPgPool()).
 export function pgPool(): pg.Pool {
-  if (!holder.__gatewayPgPool) {
-    const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 10 });
-    // An idle connection the server closes (restart, failover) must not crash the process:
-    // the pool drops it and opens another on the next call.
-    pool.on("error", (err) => console.error("[db] idle PostgreSQL connection closed:", err.message));
-    holder.__gatewayPgPool = pool;
+  return (holder.__gatewayPgPool ??= newPgPool("driver"));
+}
+
+export function prismaPgPool(): pg.Pool {
+  return (holder.__gatewayPrismaPool ??= newPgPool("prisma"));
+}
+
+// GET /metrics' pool gauges: the pools opened so far (none on SQLite; docs/operations.md).
+export function pgPoolStats(): { pool: string; total: number; idle: number; waiting: number; max: number }[] {
+  const out = [];
+  for (const [name, p] of [
+    ["prisma", holder.__gatewayPrismaPool],
+    ["driver", holder.__gatewayPgPool],
+  ] as const) {
+    if (p) out.push({ pool: name, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount, max: PG_POOL_MAX });
   }
-  return holder.__gatewayPgPool;
+  return out;
 }

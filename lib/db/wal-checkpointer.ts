@@ -16,10 +16,13 @@
 // frames; the first write after that restarts the WAL. At one connection that delays one
 // call every few thousand; everything else goes on meanwhile.
 import "server-only";
+import { logger } from "@/lib/log";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
+
+const log = logger("db");
 
 const DEFAULTS = {
   intervalMs: 200,
@@ -65,7 +68,7 @@ export function startWalCheckpointer(conn: BetterSqlite3.Database, file: string,
     worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: path.resolve(file), driver } });
   } catch (err) {
     // SQLite's own checkpoints stay on: slower at the tail, never wrong.
-    console.error("[db] WAL checkpointer not started:", (err as Error).message);
+    log.error({ error: (err as Error).message }, "WAL checkpointer not started");
     return;
   }
   worker.unref();
@@ -102,7 +105,7 @@ export function startWalCheckpointer(conn: BetterSqlite3.Database, file: string,
 
   worker.on("message", (report: Report) => {
     if ("error" in report) {
-      if (failures++ % 100 === 0) console.error("[db] WAL checkpoint failed:", report.error);
+      if (failures++ % 100 === 0) log.error({ error: report.error }, "WAL checkpoint failed");
     } else if (!release && report.frames >= restartFrames) {
       // Hold our writes and let the worker copy what was written during its last round.
       holdWrites();
@@ -113,7 +116,7 @@ export function startWalCheckpointer(conn: BetterSqlite3.Database, file: string,
     next();
   });
   worker.on("error", (err) => {
-    console.error("[db] WAL checkpointer stopped:", err.message);
+    log.error({ error: err.message }, "WAL checkpointer stopped");
     void state.stop();
   });
   next();

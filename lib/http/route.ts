@@ -3,6 +3,7 @@
 // query and body with zod, runs the verb, and answers in the {success, message, data} envelope. Errors are
 // mapped here once; unknown errors are logged server-side and answered with a generic 500.
 import "server-only";
+import { logger } from "@/lib/log";
 import type { z } from "zod";
 import type { Ctx, UserCtx } from "@/lib/ctx";
 import { isAdmin, isRoot } from "@/lib/auth/roles";
@@ -18,6 +19,8 @@ import { clientIp, isHttps } from "@/lib/http/request-info";
 import { pickLocale, LOCALE_COOKIE } from "@/lib/i18n/locale";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import { getBool } from "@/lib/options/store";
+
+const log = logger("api");
 
 export type Access = "public" | "user" | "admin" | "root";
 
@@ -83,7 +86,7 @@ export function errorResponse(ctx: Ctx, err: unknown): Response {
   if (isAppError(err)) {
     return respond(consoleStatus[err.code], { success: false, message: ctx.t(err.key, err.params) });
   }
-  console.error("[api] unexpected error:", describeError(err));
+  log.error({ error: describeError(err) }, "unexpected error");
   return respond(500, { success: false, message: ctx.t("internal_error") });
 }
 

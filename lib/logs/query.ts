@@ -26,6 +26,8 @@ export const logQuery = z.object({
   end_timestamp: optTime,
   channel: optId,
   group: optStr,
+  // exact match on the indexed column (docs/operations.md, "Request ids")
+  request_id: optStr,
 });
 export type LogQuery = z.infer<typeof logQuery>;
 
@@ -41,6 +43,7 @@ export function logWhere(q: LogQuery, userId: number | null): Prisma.LogWhereInp
   if (q.token_name?.trim()) w.token_name = q.token_name.trim();
   if (q.model_name?.trim()) w.model_name = containsText(q.model_name.trim());
   if (q.group?.trim()) w.group = q.group.trim();
+  if (q.request_id?.trim()) w.request_id = q.request_id.trim();
   if (q.start_timestamp || q.end_timestamp) {
     const range: Prisma.BigIntFilter = {};
     if (q.start_timestamp) range.gte = BigInt(q.start_timestamp);

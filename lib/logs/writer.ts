@@ -3,11 +3,14 @@
 // and the shutdown sequence flushes what is left (registerFlusher). If the database
 // refuses a batch, the rows are kept (up to MAX_QUEUE) and retried on the next tick.
 import "server-only";
+import { logger } from "@/lib/log";
 import { insertLogRows, type LogRow } from "@/lib/logs/insert";
 import { registerFlusher } from "@/lib/lifecycle";
 import { describeError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
+
+const log = logger("logs");
 
 export const LOG_TYPE = { topup: 1, consume: 2, admin: 3, system: 4, checkIn: 5, error: 6 } as const;
 
@@ -89,7 +92,7 @@ function toLogRow(e: LogInput): Row {
 export function enqueueLog(entry: LogInput): void {
   const w = writer();
   if (w.queue.length >= MAX_QUEUE) {
-    console.error("[logs] queue full, dropping a log row");
+    log.error("queue full, dropping a log row");
     return;
   }
   w.queue.push(toLogRow(entry));
@@ -125,7 +128,7 @@ export async function flushLogs(): Promise<void> {
         w.msPerRow = 0.7 * w.msPerRow + (0.3 * (performance.now() - started)) / batch.length;
       } catch (err) {
         w.queue.unshift(...batch);
-        console.error("[logs] batch write failed, will retry:", describeError(err));
+        log.error({ error: describeError(err) }, "batch write failed, will retry");
         if (!w.timer) {
           w.timer = setTimeout(() => {
             w.timer = undefined;

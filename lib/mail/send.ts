@@ -2,12 +2,15 @@
 // outbound policy (docs/mail.md). Everything that mails (verification codes, password
 // reset, quota warnings, the settings' test mail) calls sendMail; nothing else talks SMTP.
 import "server-only";
+import { logger } from "@/lib/log";
 import net from "node:net";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { AppError } from "@/lib/errors";
 import { getBool, getOption } from "@/lib/options/store";
 import { guardedLookup, outboundRefusal, refusalFor } from "@/lib/net/outbound";
+
+const log = logger("mail");
 
 export type MailMessage = { to: string; subject: string; text: string; html: string };
 
@@ -77,7 +80,7 @@ export async function sendMail(msg: MailMessage): Promise<void> {
     const refusal = outboundRefusal(e);
     const reason = refusal ? refusal.message : e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : "unknown";
     // nodemailer's errors carry the server's reply, never the credentials sent to it
-    console.error(`[mail] sending to ${cfg.host}:${cfg.port} failed: ${reason}`);
+    log.error({ host: cfg.host, port: cfg.port, error: reason }, "sending failed");
     throw new AppError("UPSTREAM", "mail_send_failed");
   }
 }

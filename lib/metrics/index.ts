@@ -9,7 +9,7 @@
 // scrape time; per-batch timings and the process metrics use prom-client directly.
 // This folder imports nothing of lib/: the relay, billing and logs import it.
 import "server-only";
-import { collectDefaultMetrics, Gauge, Histogram, Registry, type Metric } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
 
 // How a relay call ended (the `outcome` label), by index so that the hot path passes a number.
 export const OUTCOME = { success: 0, interrupted: 1, upstream_error: 2, client_closed: 3, rejected: 4, error: 5 } as const;
@@ -23,6 +23,13 @@ const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const COMMIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 type Labels = Record<string, string>;
+
+// A channel's status changed by the gateway itself (the `change` label of
+// gateway_channel_status_changes_total).
+export type ChannelStatusChange = "auto_disabled" | "auto_enabled";
+
+// One database connection pool as seen at scrape time (PostgreSQL: node-postgres' Pool counts).
+export type DbPoolStats = { pool: string; total: number; idle: number; waiting: number; max: number };
 type Sample = { metricName?: string; labels: Record<string, string | number>; value: number };
 
 // One counter or gauge series: `value` is what the hot path changes.
@@ -207,10 +214,18 @@ class Metrics {
     buckets: COMMIT_BUCKETS,
     registers: [this.registry],
   });
+  // Rare events (a channel's status changed by the gateway): prom-client's own labelled counter.
+  readonly channelStatusChanges = new Counter({
+    name: "gateway_channel_status_changes_total",
+    help: "Channel status changes made by the gateway itself, by channel id and change (auto_disabled: the relay's failure count or an error keyword, or a failed channel test; auto_enabled: a passed channel test).",
+    labelNames: ["channel", "change"] as const,
+    registers: [this.registry],
+  });
   private readonly routes = new Map<string, RouteMetrics>();
-  // read at scrape time (setQueueDepthSources)
+  // read at scrape time (setQueueDepthSources, setDbPoolSource)
   billingQueueDepth: () => number = () => 0;
   logQueueDepth: () => number = () => 0;
+  dbPools: () => DbPoolStats[] = () => [];
 
   constructor() {
     const billing: Gauge = new Gauge({
@@ -225,6 +240,32 @@ class Metrics {
       registers: [this.registry],
       collect: (): void => logs.set(this.logQueueDepth()),
     });
+    // Database pools, read at scrape time: one series per pool (none on SQLite, which has one
+    // shared connection and no pool; docs/operations.md).
+    const poolGauge = (name: string, help: string, read: (p: DbPoolStats) => number) => {
+      const g: Gauge<"pool"> = new Gauge({
+        name,
+        help,
+        labelNames: ["pool"] as const,
+        registers: [this.registry],
+        collect: (): void => {
+          g.reset();
+          for (const p of this.dbPools()) g.set({ pool: p.pool }, read(p));
+        },
+      });
+    };
+    poolGauge("gateway_db_pool_connections", "Open connections of a PostgreSQL pool (busy and idle).", (p) => p.total);
+    poolGauge("gateway_db_pool_idle_connections", "Idle connections of a PostgreSQL pool.", (p) => p.idle);
+    poolGauge(
+      "gateway_db_pool_waiting_requests",
+      "Queries waiting for a connection of a PostgreSQL pool (all its connections busy and at its maximum).",
+      (p) => p.waiting,
+    );
+    poolGauge("gateway_db_pool_max_connections", "The most connections a PostgreSQL pool opens.", (p) => p.max);
+  }
+
+  channelStatusChanged(channelId: number, change: ChannelStatusChange): void {
+    this.channelStatusChanges.inc({ channel: String(channelId), change });
   }
 
   // process_* and nodejs_* (event-loop lag, heap, GC, handles), unprefixed as usual. Only
@@ -261,4 +302,8 @@ export function setQueueDepthSources(sources: { billing?: () => number; logs?: (
   const m = metrics();
   if (sources.billing) m.billingQueueDepth = sources.billing;
   if (sources.logs) m.logQueueDepth = sources.logs;
+}
+
+export function setDbPoolSource(read: () => DbPoolStats[]): void {
+  metrics().dbPools = read;
 }

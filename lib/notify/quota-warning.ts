@@ -5,6 +5,7 @@
 // users.quota_warned_at (whichever node wins sends it; the others see the new time) and
 // deliver it without anyone waiting for it.
 import "server-only";
+import { logger } from "@/lib/log";
 import { db } from "@/lib/db/client";
 import { getOption } from "@/lib/options/store";
 import { deliver } from "@/lib/notify/deliver";
@@ -13,6 +14,8 @@ import { NO_THRESHOLD, watchUser } from "@/lib/notify/quota-watch";
 import { channelOf, effectiveThreshold, parseNotifySetting, warningDue, WARNING_COOLDOWN_SECONDS } from "@/lib/notify/rules";
 import { openWebhookSecret } from "@/lib/notify/webhook-secret";
 import { mailConfigured } from "@/lib/mail/send";
+
+const log = logger("notify");
 
 const MAX_IDS_PER_QUERY = 500;
 const inFlight = new Set<number>();
@@ -58,11 +61,8 @@ async function checkSome(ids: number[]): Promise<void> {
     if (claimed.count !== 1) continue; // another node (or a concurrent check) sent it
     const notice = quotaWarningNotice(userLocale(u.language), { username: u.username, balance: u.quota, threshold });
     void deliver(channel, notice).then((outcome) => {
-      if (outcome.ok) console.log(`[notify] quota warning sent to user ${u.id} by ${channel.kind}`);
-      else
-        console.error(
-          `[notify] quota warning to user ${u.id} by ${channel.kind} failed: ${outcome.key}${outcome.params ? " " + JSON.stringify(outcome.params) : ""}${outcome.detailKey ? " (" + outcome.detailKey + ")" : ""}`,
-        );
+      if (outcome.ok) log.info({ userId: u.id, by: channel.kind }, "quota warning sent");
+      else log.error({ userId: u.id, by: channel.kind, reason: outcome.key, params: outcome.params, detail: outcome.detailKey }, "quota warning failed");
     });
   }
 }

@@ -8,8 +8,11 @@
 // The state is on globalThis: the relay (server.ts's bundle) notes balances and the console
 // (Next's bundle) forgets a user whose settings changed; both must see the same Map.
 import "server-only";
+import { logger } from "@/lib/log";
 import { onInvalidate } from "@/lib/cache/invalidate";
 import { onOptionsApplied } from "@/lib/options/store";
+
+const log = logger("notify");
 
 // expires: when this node reads the user again (WATCH_TTL_MS after it last did)
 type Watch = { threshold: bigint; quietUntil: number; expires: number };
@@ -70,7 +73,7 @@ function runDue(): void {
   state.due.clear();
   void import("@/lib/notify/quota-warning")
     .then((m) => m.checkQuotaWarnings(ids))
-    .catch((err: unknown) => console.error("[notify] quota warning check failed:", err instanceof Error ? err.message : String(err)));
+    .catch((err: unknown) => log.error({ error: err instanceof Error ? err.message : String(err) }, "quota warning check failed"));
 }
 
 // A user changed on another node (lib/users/changed.ts there), or an option here (the

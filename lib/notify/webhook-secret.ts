@@ -3,8 +3,11 @@
 // (rules.ts channelOf); never returned (lib/users/present.ts says only whether one is set).
 // Secrets stored in plaintext by an older version are sealed at start-up (lib/boot.ts).
 import "server-only";
+import { logger } from "@/lib/log";
 import { isSealed, open, seal } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
+
+const log = logger("notify");
 
 /** The value stored for a secret the user typed. */
 export function sealWebhookSecret(plain: string): string {
@@ -21,7 +24,7 @@ export function openWebhookSecret(stored: string, userId: number): string {
   try {
     return open(stored);
   } catch {
-    console.error(`[notify] the webhook secret of user ${userId} cannot be opened (ENCRYPTION_KEY changed?): it is treated as not set`);
+    log.error({ userId }, "a webhook secret cannot be opened (ENCRYPTION_KEY changed?): it is treated as not set");
     return "";
   }
 }

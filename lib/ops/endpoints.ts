@@ -3,6 +3,7 @@
 // and migrated, Redis reachable when configured, not shutting down) and GET /metrics
 // (Prometheus text, behind METRICS_TOKEN). docs/operations.md describes them.
 import "server-only";
+import { logger } from "@/lib/log";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -15,7 +16,10 @@ import { env } from "@/lib/env";
 import { describeError } from "@/lib/errors";
 import { isDraining } from "@/lib/lifecycle";
 import { pendingLogCount } from "@/lib/logs/writer";
-import { metrics, setQueueDepthSources } from "@/lib/metrics";
+import { metrics, setDbPoolSource, setQueueDepthSources } from "@/lib/metrics";
+import { pgPoolStats } from "@/lib/db/raw";
+
+const log = logger("readyz");
 
 export type OpsEndpoint = "healthz" | "readyz" | "metrics";
 
@@ -140,7 +144,7 @@ const failing = new Set<string>();
 function noteFailure(check: string, err: unknown): void {
   if (failing.has(check)) return;
   failing.add(check);
-  console.error(`[readyz] ${check} check failed:`, err instanceof CheckTimeout ? `no answer within ${READY_CHECK_TIMEOUT_MS} ms` : describeError(err));
+  log.error({ check, error: err instanceof CheckTimeout ? `no answer within ${READY_CHECK_TIMEOUT_MS} ms` : describeError(err) }, "readiness check failed");
 }
 
 // Probes arriving while a check runs share its answer: a hung database does not pile up one
@@ -164,6 +168,7 @@ function readiness(): Promise<Readiness> {
 // ---- /metrics
 
 setQueueDepthSources({ billing: billingQueueDepth, logs: pendingLogCount });
+setDbPoolSource(pgPoolStats);
 
 // Compared as SHA-256 digests: equal lengths for timingSafeEqual, and the time taken says
 // nothing about the token's length or content.

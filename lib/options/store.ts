@@ -4,10 +4,13 @@
 // Secret options (SECRET_OPTION_KEYS) are sealed in the database (lib/auth/secret-box.ts, as
 // channel keys) and held opened in the cache: see docs/secrets.md.
 import "server-only";
+import { logger } from "@/lib/log";
 import { db } from "@/lib/db/client";
 import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
 import { isSealed, open, seal } from "@/lib/auth/secret-box";
 import { OPTION_DEFAULTS, SECRET_OPTION_KEYS } from "@/lib/options/defaults";
+
+const log = logger("options");
 
 const state = globalThis as unknown as {
   __gatewayOptions?: { values: Map<string, string>; listeners?: Array<() => void> };
@@ -42,7 +45,7 @@ function openSecret(key: string, stored: string): string {
     return open(stored);
   } catch {
     // never the value itself in the log (docs/conventions.md)
-    console.error(`[options] the secret option ${key} cannot be opened (ENCRYPTION_KEY changed?): it is treated as not set`);
+    log.error({ option: key }, "a secret option cannot be opened (ENCRYPTION_KEY changed?): it is treated as not set");
     return "";
   }
 }

@@ -3,6 +3,7 @@
 // URL. The session's amount_total becomes the order's money: the webhook compares the paid
 // total with it (docs/payments.md, "Stripe").
 import "server-only";
+import { logger } from "@/lib/log";
 import type Stripe from "stripe";
 import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
@@ -14,6 +15,8 @@ import type { AmountInput } from "@/lib/payments/schemas";
 import { stripeClient } from "@/lib/payments/stripe-client";
 import { checkPendingCap } from "@/lib/payments/pending-cap";
 import { newTradeNo } from "@/lib/payments/trade-no";
+
+const log = logger("payments");
 
 export async function startStripePayment({ ctx, input }: { ctx: UserCtx; input: AmountInput }) {
   const cfg = stripeConfig();
@@ -56,7 +59,7 @@ export async function startStripePayment({ ctx, input }: { ctx: UserCtx; input: 
     );
   } catch (err) {
     // describeError masks anything shaped like a key; the payer sees only the catalogue text.
-    console.error("[payments] stripe session failed:", describeError(err));
+    log.error({ error: describeError(err) }, "stripe session failed");
     await db().topUp.update({ where: { id: order.id }, data: { status: "failed" } });
     throw new AppError("UPSTREAM", "topup_payment_failed");
   }

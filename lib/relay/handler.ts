@@ -6,6 +6,7 @@
 //   settle the exact cost from the upstream's usage (or refund everything), log in batches.
 // Errors answer in the ingress format's own error shape; no upstream key ever appears in one.
 import "server-only";
+import { logger } from "@/lib/log";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { User } from "@/generated/sqlite/client";
@@ -44,6 +45,9 @@ import { promptCheckApplies, promptHasSensitiveWord } from "@/lib/relay/sensitiv
 import { chatContentOf, MAX_LOGGED_CONTENT } from "@/lib/relay/content-log";
 import { isEmbeddingRequest, RelayError, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
 import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
+import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/relay/request-id";
+
+const log = logger("relay");
 
 type CallRoute = Exclude<RelayRoute, { kind: "models" } | { kind: "billing" } | { kind: "model" } | { kind: "count_tokens" }>;
 
@@ -277,8 +281,19 @@ function maxAttempts(): number {
   return 1 + Math.min(retries, 10);
 }
 
+// Every error answer of the relay carries the call's request id in its message, as new-api's
+// do (docs/operations.md, "Request ids").
+function answerError(format: IngressName, res: ServerResponse, err: UpstreamError, requestId: string): void {
+  writeError(format, res, { status: err.status, message: withRequestId(err.message, requestId), type: err.type, code: err.code });
+}
+
 export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const startedAt = Date.now();
+  // The request id (lib/relay/request-id.ts), in the header of every answer: setHeader here is
+  // merged into whatever writeHead sends later, success, error or stream.
+  const givenId = clientRequestId(req.headers[REQUEST_ID_HEADER]);
+  const requestId = givenId ?? newRequestId();
+  res.setHeader(REQUEST_ID_HEADER, requestId);
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
@@ -290,7 +305,12 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
       : route.ingress
     : errorFormatOf(path);
   if (!route) {
-    writeError(errorFormat, res, { status: 404, message: `Unknown relay route: ${req.method} ${path}`, type: "invalid_request_error", code: "not_found" });
+    answerError(
+      errorFormat,
+      res,
+      { status: 404, message: `Unknown relay route: ${req.method} ${path}`, type: "invalid_request_error", code: "not_found" },
+      requestId,
+    );
     return;
   }
   // The client going away aborts the upstream call (and the reservation is refunded).
@@ -300,7 +320,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   });
   try {
     if (getBool("global.block_browser_extension_enabled") && fromBrowserExtension(req)) throw new AppError("FORBIDDEN", "relay_browser_extension_refused");
-    if (route.kind === "model" || route.kind === "count_tokens") return await modelInfoOrCount(req, res, route, search, abort, errorFormat);
+    if (route.kind === "model" || route.kind === "count_tokens") return await modelInfoOrCount(req, res, route, search, abort, errorFormat, requestId);
     if (route.kind === "models" || route.kind === "billing") {
       const ctx = await authenticateToken(apiKeyOf(req.headers, search), { ip: String(req.headers[CLIENT_IP_HEADER] ?? "") });
       const body =
@@ -309,7 +329,9 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
       res.end(body);
       return;
     }
-    await relayCall(req, res, route, search, abort, startedAt);
+    // the reservation's ledger ref: the generated request id, or a new one when the client
+    // chose it (a client's id need not be unique; the ledger's refs are, docs/statement.md)
+    await relayCall(req, res, route, search, abort, startedAt, requestId, givenId ? randomUUID() : requestId);
   } catch (err) {
     // a call refused or failed before its outcome was counted (relayCall counts the others)
     if (route.kind === "chat" || route.kind === "passthrough" || route.kind === "embeddings") {
@@ -320,10 +342,10 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
       if (!res.writableEnded) res.end();
       return;
     }
-    if (isAppError(err)) return writeError(errorFormat, res, appErrorToUpstream(err, req));
-    if (err instanceof RelayError) return writeError(errorFormat, res, err.toUpstreamError());
-    console.error("[relay] unexpected error:", describeError(err));
-    writeError(errorFormat, res, { status: 500, message: "internal error", type: "server_error", code: "internal_error" });
+    if (isAppError(err)) return answerError(errorFormat, res, appErrorToUpstream(err, req), requestId);
+    if (err instanceof RelayError) return answerError(errorFormat, res, err.toUpstreamError(), requestId);
+    log.error({ requestId, error: describeError(err) }, "unexpected error");
+    answerError(errorFormat, res, { status: 500, message: "internal error", type: "server_error", code: "internal_error" }, requestId);
   }
 }
 
@@ -334,6 +356,8 @@ async function relayCall(
   search: URLSearchParams,
   cancel: Canceller,
   startedAt: number,
+  requestId: string,
+  ledgerRef: string,
 ): Promise<void> {
   // GET /metrics: timings in ms from performance.now(), observed once the outcome is known
   const t0 = performance.now();
@@ -490,7 +514,7 @@ async function relayCall(
       tokenId: caller.tokenId,
       unlimitedToken: caller.unlimitedToken,
       amount,
-      ref: randomUUID(),
+      ref: ledgerRef,
     },
     () => (started = attemptOn(first)),
   ).catch(async (err: unknown) => {
@@ -551,7 +575,7 @@ async function relayCall(
           : redirectedPrice(servedPrice, served, next.upstreamModel, caller.group, (redirectBilling ??= getBool(REDIRECT_BILLING_OPTION)));
     }
   } catch (err) {
-    if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: served, request_id: reservation.ref });
+    if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: served, request_id: requestId });
     throw err;
   } finally {
     if (isStream) m.streamsOpen.dec();
@@ -588,11 +612,11 @@ async function relayCall(
     channel_name: channel.name,
     group: caller.group,
     ip: showIp(caller.setting) ? ip : "",
-    request_id: reservation.ref,
+    request_id: requestId,
   };
   const content = logContent ? chatContentOf(request as ChatRequest) : undefined;
-  const other = (failure?: UpstreamError) =>
-    logOther({
+  const other = (failure?: UpstreamError) => {
+    const o = logOther({
       usageBounded,
       price,
       requestModel: served,
@@ -614,6 +638,10 @@ async function relayCall(
       inputContent: content?.inputContent,
       outputContent: outcome.output,
     });
+    // the client chose the request id: the ledger rows of the call carry another ref
+    if (ledgerRef !== requestId) o.ledger_ref = ledgerRef;
+    return o;
+  };
   // Log entries are built as Object.assign(literal, base), never as { ...base, more }: on
   // Node 20 that spread makes a new hidden class on every call (docs/relay.md).
   if (outcome.ok || outcome.firstByteSentToClient) {
@@ -641,7 +669,7 @@ async function relayCall(
         await recordSuccess(caller.rate);
       } catch (err) {
         // the client has its answer; a success the rate limit could not count (Redis down) is only logged
-        console.error("[relay] counting a success for the rate limit failed:", describeError(err));
+        log.error({ requestId, error: describeError(err) }, "counting a success for the rate limit failed");
       }
     }
     return;
@@ -654,7 +682,7 @@ async function relayCall(
   // a stream that had sent only its headers and pings was ended with its error event
   if (outcome.status === 499 || res.destroyed || res.writableEnded) return;
   const shown = getBool("global.hide_upstream_error_enabled") ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" } : err;
-  writeError(route.ingress, res, shown);
+  answerError(route.ingress, res, shown, requestId);
 }
 
 // GET /v1/models/{model}, /v1beta/models/{model} (lib/relay/models.ts) and POST
@@ -666,6 +694,7 @@ async function modelInfoOrCount(
   search: URLSearchParams,
   cancel: Canceller,
   format: IngressName,
+  requestId: string,
 ): Promise<void> {
   const ctx = await authenticateToken(apiKeyOf(req.headers, search), { ip: String(req.headers[CLIENT_IP_HEADER] ?? "") });
   let body: string | null;
@@ -676,7 +705,7 @@ async function modelInfoOrCount(
   }
   if (body === null) {
     const message = `The model '${(route as { model: string }).model}' does not exist or this token may not use it`;
-    return writeError(format, res, { status: 404, message, type: "invalid_request_error", code: "model_not_found" });
+    return answerError(format, res, { status: 404, message, type: "invalid_request_error", code: "model_not_found" }, requestId);
   }
   res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);

@@ -8,11 +8,14 @@
 // under the same two switches that key alone is disabled, and the channel only once no key
 // is left (noteKeyFailure; docs/channels-tokens-billing.md, "Multi-key channels").
 import "server-only";
+import { logger } from "@/lib/log";
 import { autoDisableChannel } from "@/lib/channels/auto-disable-channel";
 import { autoDisableKey } from "@/lib/channels/multi-key";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
 import type { UpstreamError } from "@/lib/relay/types";
 import { describeError } from "@/lib/errors";
+
+const log = logger("relay");
 
 const failures = new Map<number, number>();
 let keywordSource = "";
@@ -52,7 +55,7 @@ export function noteChannelFailure(channel: { id: number; auto_ban: number }, er
   const reason = keyword
     ? `upstream said "${keyword}" (status ${err.status})`
     : `${n} consecutive failures, last: status ${err.status} ${err.message}`.slice(0, 500);
-  void autoDisableChannel(channel.id, reason).catch((e) => console.error("[relay] auto-disable failed:", describeError(e)));
+  void autoDisableChannel(channel.id, reason).catch((e) => log.error({ channelId: channel.id, error: describeError(e) }, "auto-disable failed"));
 }
 
 // A quota or billing refusal: 402, or a 429 that is not a rate limit but an exhausted account.

@@ -3,9 +3,12 @@
 // page polls. One job at a time per node: a call while one runs answers its progress. The
 // counts of the last job stay readable until the next one starts (docs/console-ui.md).
 import "server-only";
+import { logger } from "@/lib/log";
 import type { UserCtx } from "@/lib/ctx";
 import { channelsToTest, testChannel } from "@/lib/relay/test-channel";
 import { nowSeconds } from "@/lib/billing/ledger";
+
+const log = logger("channel-test");
 
 export type TestAllProgress = {
   running: boolean;
@@ -61,7 +64,7 @@ async function run(ctx: UserCtx, job: TestAllProgress): Promise<void> {
         try {
           passed = (await testChannel({ ctx, input: { id } }))?.success === true;
         } catch (e) {
-          console.error(`[channel-test] channel ${id}:`, (e as Error).name);
+          log.error({ channelId: id, error: (e as Error).name }, "channel test failed");
         }
         if (passed) job.passed++;
         else job.failed++;
@@ -70,7 +73,7 @@ async function run(ctx: UserCtx, job: TestAllProgress): Promise<void> {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   } catch (e) {
-    console.error("[channel-test] test all stopped:", (e as Error).name);
+    log.error({ error: (e as Error).name }, "test all stopped");
   } finally {
     job.running = false;
     job.finished_at = nowSeconds();

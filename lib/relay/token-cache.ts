@@ -3,6 +3,7 @@
 // through the console (here and, through Redis, on other nodes). The token's remaining quota
 // in the cache is only a fast pre-check: reserve() re-checks it with a conditional update.
 import "server-only";
+import { logger } from "@/lib/log";
 import { isIP } from "node:net";
 import { lookupHash } from "@/lib/auth/lookup-hash";
 import { isAdmin, USER_STATUS } from "@/lib/auth/roles";
@@ -11,6 +12,8 @@ import { db } from "@/lib/db/client";
 import { AppError, describeError } from "@/lib/errors";
 import { canUseGroup } from "@/lib/billing/groups";
 import { tokenCache as cache, type CachedToken, type CachedUser, type Entry } from "@/lib/cache/token-store";
+
+const log = logger("tokens");
 
 export type { CachedToken, CachedUser };
 
@@ -124,7 +127,7 @@ export function ipAllowed(allowed: string[], ip: string): boolean {
 function markStatus(id: number, status: 3 | 4) {
   void db()
     .token.updateMany({ where: { id, status: 1 }, data: { status } })
-    .catch((err) => console.error("[tokens] status update failed:", describeError(err)));
+    .catch((err) => log.error({ error: describeError(err) }, "status update failed"));
 }
 
 // The lookup hashes of keys that matched a token: an HMAC per call was about 3% of the

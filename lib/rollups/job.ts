@@ -19,6 +19,7 @@
 // stats read the rollups too); the cluster lease (lib/db/lease.ts) and the last_run_at of the
 // state row make it run on one node of a cluster per interval.
 import "server-only";
+import { logger } from "@/lib/log";
 import { getNumber } from "@/lib/options/store";
 import { describeError } from "@/lib/errors";
 import { pgPool } from "@/lib/db/raw";
@@ -26,6 +27,8 @@ import { withClusterLease } from "@/lib/db/lease";
 import { asBig, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { DAY } from "@/lib/rollups/usage";
+
+const log = logger("rollups");
 
 /** Log ids summed per step: a step on SQLite holds the event loop for a few ms. */
 export const STEP_IDS = 20_000;
@@ -181,7 +184,7 @@ export function startRollupJob(): void {
   const j = job();
   if (j.timer) return;
   const tick = () => {
-    runRollups(false).catch((err) => console.error("[rollups] run failed, will retry:", describeError(err)));
+    runRollups(false).catch((err) => log.error({ error: describeError(err) }, "run failed, will retry"));
   };
   j.timer = setInterval(tick, TICK_MS);
   j.timer.unref();

@@ -15,7 +15,7 @@ import { usageTotals, type UsageFilter } from "@/lib/rollups/usage";
 
 // The filters of the query as the rollups hold them, or null when one of them is not held.
 export function rollupFilter(q: LogQuery, userId: number | null): UsageFilter | null {
-  if (q.token_name?.trim() || q.group?.trim()) return null;
+  if (q.token_name?.trim() || q.group?.trim() || q.request_id?.trim()) return null;
   if (userId === null && q.channel) return null;
   const f: UsageFilter = {};
   if (userId !== null) f.userId = userId;

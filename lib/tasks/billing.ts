@@ -10,6 +10,7 @@
 // conditionally, so however many pollers, callbacks and nodes see the same end, the money
 // moves once.
 import "server-only";
+import { logger } from "@/lib/log";
 import type { Tx } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
@@ -18,6 +19,8 @@ import { noteTokenQuota } from "@/lib/cache/token-store";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { getBool } from "@/lib/options/store";
 import { AppError, describeError } from "@/lib/errors";
+
+const log = logger("tasks");
 
 export type TaskTable = "image" | "creative";
 
@@ -153,7 +156,7 @@ export async function closeTaskBilling(table: TaskTable, row: Row, outcome: "suc
     if (outcome === "success") return await settleTask(table, row, final);
     return await refundTask(table, row, reason, final);
   } catch (err) {
-    console.error(`[tasks] billing of ${table} task ${row.id} failed:`, describeError(err));
+    log.error({ table, taskId: row.id, error: describeError(err) }, "task billing failed");
     return false;
   }
 }

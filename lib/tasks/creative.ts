@@ -2,6 +2,7 @@
 // video generation (/v1/videos) through an OpenAI-wire channel. Both are CreativeTask rows under
 // a public id of ours; docs/tasks.md "Suno" and "Video".
 import "server-only";
+import { logger } from "@/lib/log";
 import type { CreativeTask } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -23,6 +24,8 @@ import {
   taskTimeoutSec,
 } from "@/lib/tasks/common";
 import { asNumber, asRecord, asString, callUpstream, joinUrl, POLL_TIMEOUT_MS, scrub } from "@/lib/tasks/upstream";
+
+const log = logger("tasks");
 
 const SUNO_CHANNEL_TYPE = 36;
 // Video polls per channel and round (each is one GET): the rest wait for the next round.
@@ -58,7 +61,7 @@ async function createRow(s: Awaited<ReturnType<typeof prepareSubmit>>, id: strin
 
 // The upstream could not be reached: the detail (host, port) goes to the server's log only.
 async function unreachable(row: CreativeTask, s: Awaited<ReturnType<typeof prepareSubmit>>, err: unknown): Promise<never> {
-  console.error(`[tasks] submit to channel ${s.channel.id} failed:`, scrub(err instanceof Error ? err.message : String(err), s.channel.key));
+  log.error({ channelId: s.channel.id, error: scrub(err instanceof Error ? err.message : String(err), s.channel.key) }, "submit failed");
   await failSubmit("creative", row, "upstream unreachable", BigInt(nowSec()));
   throw new AppError("UPSTREAM", "task_upstream_unreachable");
 }

@@ -4,6 +4,7 @@
 //   Midjourney-proxy {code, description, result}, Suno {code, message, data}, OpenAI {error}.
 // DrawingEnabled gates /mj, TaskEnabled gates /suno and /v1/videos.
 import "server-only";
+import { logger } from "@/lib/log";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { AppError, describeError, isAppError, relayStatus, relayErrorType } from "@/lib/errors";
@@ -27,6 +28,8 @@ import {
 } from "@/lib/tasks/mj";
 import { fetchSuno, fetchSunoMany, fetchVideo, submitSuno, submitVideo, videoContentSource, type UploadedFile } from "@/lib/tasks/creative";
 import { UPSTREAM_TIMEOUT_MS } from "@/lib/tasks/upstream";
+
+const log = logger("tasks");
 
 type Family = "mj" | "suno" | "video";
 
@@ -164,7 +167,7 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
     }
     const locale = pickLocale(null, req.headers["accept-language"]);
     if (isAppError(err)) return sendError(res, family, relayStatus[err.code], renderMessage(locale, err.key, err.params), relayErrorType[err.code], err.key);
-    console.error("[tasks] unexpected error:", describeError(err));
+    log.error({ error: describeError(err) }, "unexpected error");
     sendError(res, family, 500, "internal error", "server_error", "internal_error");
   }
 }

@@ -4,6 +4,7 @@
 // image task under a public id of ours; fetches read our row (kept fresh by the poller and,
 // with MjNotifyEnabled, by the upstream's callbacks).
 import "server-only";
+import { logger } from "@/lib/log";
 import type { ImageTask } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -28,6 +29,8 @@ import {
   taskTimeoutSec,
 } from "@/lib/tasks/common";
 import { asNumber, asRecord, asString, callUpstream, joinUrl, POLL_TIMEOUT_MS, scrub } from "@/lib/tasks/upstream";
+
+const log = logger("tasks");
 
 const MJ_CHANNEL_TYPE = 2;
 const servesMj = (type: number) => type === MJ_CHANNEL_TYPE;
@@ -189,7 +192,7 @@ export async function submitMj(token: TokenContext, kind: MjSubmitKind, body: Re
     });
   } catch (err) {
     // the detail (host, port, the upstream's words) stays in the server's log
-    console.error(`[tasks] midjourney submit to channel ${s.channel.id} failed:`, scrub(err instanceof Error ? err.message : String(err), s.channel.key));
+    log.error({ channelId: s.channel.id, error: scrub(err instanceof Error ? err.message : String(err), s.channel.key) }, "midjourney submit failed");
     await failSubmit("image", row, "upstream unreachable", BigInt(nowMs()));
     throw new AppError("UPSTREAM", "task_upstream_unreachable");
   }

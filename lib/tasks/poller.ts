@@ -7,6 +7,7 @@
 // channels are asked per round, which bounds the rate of upstream calls, CONCURRENCY at a time;
 // the lease is renewed before each channel and the round stops once it is lost.
 import "server-only";
+import { logger } from "@/lib/log";
 import { db } from "@/lib/db/client";
 import { describeError } from "@/lib/errors";
 import { withClusterLease, type LeaseHandle } from "@/lib/db/lease";
@@ -14,6 +15,8 @@ import { pollMjTasks } from "@/lib/tasks/mj";
 import { pollCreativeTasks } from "@/lib/tasks/creative";
 import { nowSec } from "@/lib/tasks/common";
 import { channelIndex, type CachedChannel } from "@/lib/channels/channel-cache";
+
+const log = logger("tasks");
 
 const TICK_MS = 1000;
 const BATCH = 100;
@@ -64,7 +67,7 @@ async function pollRound(lease: LeaseHandle): Promise<void> {
       try {
         await job();
       } catch (err) {
-        console.error("[tasks] poll of a channel failed:", describeError(err));
+        log.error({ error: describeError(err) }, "poll of a channel failed");
       }
     }
   };
@@ -81,7 +84,7 @@ export function startTaskPoller(): void {
     try {
       await withClusterLease("task-poller", LEASE_TTL_MS, pollRound);
     } catch (err) {
-      console.error("[tasks] poll round failed:", describeError(err));
+      log.error({ error: describeError(err) }, "poll round failed");
     } finally {
       state.running = false;
       if (holder.__gatewayTaskPoller === state) {

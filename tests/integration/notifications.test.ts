@@ -322,7 +322,7 @@ describe("webhooks", () => {
     // a node of the new version starting on this database (same ENCRYPTION_KEY)
     const next = await startServer({ databaseUrl: server.databaseUrl, dbKind: server.dbKind, env: Object.assign({ DATA_DIR: server.dataDir }, SHARED) });
     try {
-      expect(next.logs()).toContain("[notify] sealed the webhook secrets of 1 users stored in plaintext");
+      expect(next.logLines().find((l) => l.msg === "sealed the webhook secrets of users stored in plaintext")).toMatchObject({ area: "boot", users: 1 });
       expect(next.logs()).not.toContain(old);
     } finally {
       await next.stop();

@@ -1,6 +1,7 @@
 // The operator's endpoints (docs/operations.md): /healthz, /readyz (200 while the database
 // answers, 503 once it is gone) and /metrics (off without METRICS_TOKEN, bearer-protected,
-// Prometheus text whose relay counter grows by exactly the calls made).
+// Prometheus text whose relay counter grows by exactly the calls made; channel status changes
+// and database pools); the relay's request ids; the server log's JSON lines.
 import { randomBytes } from "node:crypto";
 import { renameSync } from "node:fs";
 import OpenAI from "openai";
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { startMockUpstream, USAGE, type MockUpstream } from "../support/mock-upstreams";
+import { queryDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
 
 const METRICS_TOKEN = "metrics-token-0123456789abcdef0123456789";
@@ -18,6 +20,8 @@ let server: TestServer;
 let mock: MockUpstream;
 let key: string;
 let root: ApiClient;
+// the keys of the failing upstreams started below, looked for in the server log at the end
+const upstreamKeys: string[] = [];
 
 beforeAll(async () => {
   server = await startServer({ env: { METRICS_TOKEN } });
@@ -309,5 +313,235 @@ describe("GET /metrics", () => {
     } finally {
       await bad.close();
     }
+  });
+});
+
+describe("GET /metrics: channel health and database pools", () => {
+  it("exports the database pool gauges (PostgreSQL: both pools; SQLite: no pool, no series)", async () => {
+    const { types, samples } = await scrape();
+    const names = ["gateway_db_pool_connections", "gateway_db_pool_idle_connections", "gateway_db_pool_waiting_requests", "gateway_db_pool_max_connections"];
+    for (const name of names) expect(types.get(name), name).toBe("gauge");
+    const pools = (name: string) => samples.filter((s) => s.name === name).map((s) => s.labels.pool);
+    if (server.dbKind === "postgresql") {
+      for (const name of names) expect(pools(name).sort(), name).toEqual(["driver", "prisma"]);
+      // the server has answered queries on both: each pool has a connection open, none waits past its maximum
+      for (const pool of ["driver", "prisma"]) {
+        expect(sum(samples, "gateway_db_pool_connections", { pool })).toBeGreaterThan(0);
+        expect(sum(samples, "gateway_db_pool_connections", { pool })).toBeLessThanOrEqual(sum(samples, "gateway_db_pool_max_connections", { pool }));
+        expect(sum(samples, "gateway_db_pool_idle_connections", { pool })).toBeLessThanOrEqual(sum(samples, "gateway_db_pool_connections", { pool }));
+      }
+      expect(sum(samples, "gateway_db_pool_max_connections", { pool: "prisma" })).toBe(10);
+    } else {
+      for (const name of names) expect(pools(name), name).toEqual([]);
+    }
+  });
+
+  it("counts a channel auto-disabled by the relay, and auto-enabled by a passed test", async () => {
+    expect((await scrape()).types.get("gateway_channel_status_changes_total")).toBe("counter");
+    const sick = await startMockUpstream("openai");
+    upstreamKeys.push(sick.key);
+    sick.behavior.failStatus = 500;
+    await setOptions(root, {
+      ModelRatio: JSON.stringify({ [MODEL]: 1, "ops-retry": 1, "ops-fail": 1, "ops-sick": 1 }),
+      AutomaticDisableChannelEnabled: "true",
+      AutomaticEnableChannelEnabled: "true",
+      ChannelDisableFailureCount: "1",
+    });
+    try {
+      const c = await root.post("/api/channel/", { name: "ops-sick", type: 1, key: sick.key, base_url: sick.url, models: "ops-sick", group: "default" });
+      expect(c.success, c.message).toBe(true);
+      const channels = (await root.get<{ items: { id: number; name: string; status: number }[] }>("/api/channel/?p=1&page_size=100")).data.items;
+      const id = String(channels.find((ch) => ch.name === "ops-sick")!.id);
+      const changes = (samples: Sample[], change: string) => sum(samples, "gateway_channel_status_changes_total", { channel: id, change });
+      const before = await scrape();
+      expect(changes(before.samples, "auto_disabled")).toBe(0);
+
+      const openai = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+      await expect(openai.chat.completions.create({ model: "ops-sick", messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ status: 500 });
+      // the disabling runs after the answer
+      let after = await scrape();
+      for (let i = 0; i < 40 && changes(after.samples, "auto_disabled") === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        after = await scrape();
+      }
+      expect(changes(after.samples, "auto_disabled")).toBe(1);
+      expect(changes(after.samples, "auto_enabled")).toBe(0);
+      const status = async () =>
+        (await root.get<{ items: { name: string; status: number }[] }>("/api/channel/?p=1&page_size=100")).data.items.find((ch) => ch.name === "ops-sick")!
+          .status;
+      expect(await status()).toBe(3);
+      // and the server log says so, as a JSON line of the channels area
+      let line;
+      for (let i = 0; i < 40 && !(line = server.logLines().find((l) => l.msg === "channel auto-disabled" && l.channelId === Number(id))); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(line).toMatchObject({ level: "warn", area: "channels" });
+
+      // the upstream recovers; a passed test enables the channel again (counted once)
+      sick.behavior.failStatus = undefined;
+      expect(await root.call<never>("GET", `/api/channel/test/${id}`)).toMatchObject({ success: true });
+      expect(await status()).toBe(1);
+      const enabled = await scrape();
+      expect(changes(enabled.samples, "auto_enabled")).toBe(1);
+      expect(changes(enabled.samples, "auto_disabled")).toBe(1);
+    } finally {
+      await setOptions(root, { AutomaticDisableChannelEnabled: "false", AutomaticEnableChannelEnabled: "false", ChannelDisableFailureCount: "5" });
+      await sick.close();
+    }
+  });
+});
+
+// ---- request ids (docs/operations.md, "Request ids")
+
+type LogRow = { id: number; type: number; request_id: string; model_name: string; content: string; other: string };
+
+// The usage-log rows with this request id, through the admin log API's filter, once there are n.
+async function logsWithRequestId(id: string, n = 1): Promise<LogRow[]> {
+  let items: LogRow[] = [];
+  for (let i = 0; i < 60; i++) {
+    const r = await root.get<{ items: LogRow[] }>(`/api/log/?p=1&page_size=10&request_id=${encodeURIComponent(id)}`);
+    expect(r.success, r.message).toBe(true);
+    items = r.data.items;
+    if (items.length >= n) return items;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`no log row with request id ${id}: ${JSON.stringify(items)}`);
+}
+
+const ledgerRefs = async (ref: string) =>
+  (await queryDb<{ kind: string }>(server, 'SELECT "kind" FROM "quota_ledger" WHERE "ref" = $1 ORDER BY "id"', [ref])).map((r) => r.kind);
+
+const chat = (body: Record<string, unknown>, headers: Record<string, string> = {}, token = key) =>
+  fetch(`${server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: Object.assign({ authorization: `Bearer ${token}`, "content-type": "application/json" }, headers),
+    body: JSON.stringify(body),
+  });
+
+// the gateway's ids are UUIDs version 7 (time-ordered, lib/relay/request-id.ts)
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe("request ids", () => {
+  it("echoes the client's X-Request-Id and stores it in the log row, the ledger keeping a ref of its own", async () => {
+    const given = `client-${randomBytes(6).toString("hex")}:a.b_c/d+e=`;
+    const r = await chat({ model: MODEL, messages: [{ role: "user", content: "with an id" }] }, { "X-Request-Id": given });
+    expect(r.status, await r.clone().text()).toBe(200);
+    expect(r.headers.get("x-request-id")).toBe(given);
+    await r.json();
+    const [row] = await logsWithRequestId(given);
+    expect(row).toMatchObject({ type: 2, request_id: given, model_name: MODEL });
+    // a client's id need not be unique: the reservation's ledger rows carry a ref made here,
+    // which the log row names
+    const other = JSON.parse(row.other) as { ledger_ref?: string };
+    expect(other.ledger_ref).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(await ledgerRefs(other.ledger_ref!)).toContain("relay_reserve");
+    expect(await ledgerRefs(given)).toEqual([]);
+  });
+
+  it("makes one when none (or a malformed one) is given: in the header, the log row and the ledger", async () => {
+    const r = await chat({ model: MODEL, messages: [{ role: "user", content: "no id" }] });
+    expect(r.status).toBe(200);
+    const id = r.headers.get("x-request-id")!;
+    expect(id).toMatch(UUID);
+    await r.json();
+    const [row] = await logsWithRequestId(id);
+    expect(row.request_id).toBe(id);
+    expect((JSON.parse(row.other) as { ledger_ref?: string }).ledger_ref).toBeUndefined();
+    expect(await ledgerRefs(id)).toContain("relay_reserve");
+    // too long, or with characters that do not belong in a header or a log line: replaced
+    for (const bad of ["x".repeat(129), "has space", 'quote"d', "a,b"]) {
+      const b = await chat({ model: MODEL, messages: [{ role: "user", content: "bad id" }] }, { "X-Request-Id": bad });
+      expect(b.status).toBe(200);
+      expect(b.headers.get("x-request-id")).toMatch(UUID);
+      await b.json();
+    }
+    // every call gets its own
+    const again = await chat({ model: MODEL, messages: [{ role: "user", content: "no id" }] });
+    expect(again.headers.get("x-request-id")).toMatch(UUID);
+    expect(again.headers.get("x-request-id")).not.toBe(id);
+    // time-ordered: a later call's id sorts after (its first 48 bits are the time in ms)
+    expect(again.headers.get("x-request-id")!.slice(0, 13) >= id.slice(0, 13)).toBe(true);
+    expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBeGreaterThan(Date.now() - 60_000);
+    await again.json();
+  });
+
+  it("is in the header of a stream and of the other relay answers", async () => {
+    const s = await chat({ model: MODEL, messages: [{ role: "user", content: "stream" }], stream: true }, { "X-Request-Id": "stream-id-1" });
+    expect(s.status).toBe(200);
+    expect(s.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(s.headers.get("x-request-id")).toBe("stream-id-1");
+    expect(await s.text()).toContain("[DONE]");
+    expect((await logsWithRequestId("stream-id-1"))[0]).toMatchObject({ type: 2, model_name: MODEL });
+    const models = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key}`, "x-request-id": "models-id-1" } });
+    expect(models.status).toBe(200);
+    expect(models.headers.get("x-request-id")).toBe("models-id-1");
+    const unknown = await fetch(`${server.url}/v1/nothing-here`, { headers: { "x-request-id": "unknown-id-1" } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("x-request-id")).toBe("unknown-id-1");
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/ \(request id: unknown-id-1\)$/);
+  });
+
+  it("ends every error message, the gateway's and the upstream's, in every format", async () => {
+    // refused by the gateway: a bad key (OpenAI's shape), a model without channel (Anthropic's)
+    const bad = await chat({ model: MODEL, messages: [{ role: "user", content: "x" }] }, { "X-Request-Id": "bad-key-id" }, "sk-not-a-real-key");
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get("x-request-id")).toBe("bad-key-id");
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/\S \(request id: bad-key-id\)$/);
+    const anthropic = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "no-such-model", max_tokens: 16, messages: [{ role: "user", content: "x" }] }),
+    });
+    expect(anthropic.status).toBeGreaterThanOrEqual(400);
+    const generated = anthropic.headers.get("x-request-id")!;
+    expect(generated).toMatch(UUID);
+    const a = (await anthropic.json()) as { type: string; error: { message: string } };
+    expect(a.type).toBe("error");
+    expect(a.error.message.endsWith(` (request id: ${generated})`)).toBe(true);
+
+    // failed upstream (the mock's message names its key: the relay redacts it), with its error log row
+    const sick = await startMockUpstream("openai");
+    upstreamKeys.push(sick.key);
+    sick.behavior.failStatus = 400;
+    try {
+      await setOptions(root, { ModelRatio: JSON.stringify({ [MODEL]: 1, "ops-retry": 1, "ops-fail": 1, "ops-sick": 1, "ops-400": 1 }) });
+      const c = await root.post("/api/channel/", { name: "ops-400", type: 1, key: sick.key, base_url: sick.url, models: "ops-400", group: "default" });
+      expect(c.success, c.message).toBe(true);
+      const r = await chat({ model: "ops-400", messages: [{ role: "user", content: "x" }] }, { "X-Request-Id": "upstream-fail-id" });
+      expect(r.status).toBe(400);
+      expect(r.headers.get("x-request-id")).toBe("upstream-fail-id");
+      const message = ((await r.json()) as { error: { message: string } }).error.message;
+      expect(message).toMatch(/^mock failure 400 .* \(request id: upstream-fail-id\)$/);
+      expect(message).not.toContain(sick.key);
+      const [row] = await logsWithRequestId("upstream-fail-id");
+      expect(row).toMatchObject({ type: 6, model_name: "ops-400" });
+      // the log row keeps the upstream's message as it was (the id is its own column)
+      expect(row.content).not.toContain("request id");
+    } finally {
+      await sick.close();
+    }
+  });
+});
+
+describe("server log", () => {
+  it("is JSON lines with a level, and no key ever appears in it", async () => {
+    const lines = server
+      .logs()
+      .split("\n")
+      .filter((l) => l.startsWith("{"));
+    expect(lines.length).toBeGreaterThan(0);
+    const parsed = server.logLines();
+    expect(parsed.length).toBe(lines.length);
+    for (const l of parsed) {
+      expect(["fatal", "error", "warn", "info", "debug", "trace"]).toContain(l.level);
+      expect(typeof l.time).toBe("string");
+      expect(typeof l.area).toBe("string");
+    }
+    expect(parsed.find((l) => l.area === "server" && String(l.msg).startsWith("ready on "))).toMatchObject({ level: "info" });
+    // the channels' keys, the user's token and the metrics token never appear (the auto-disable line
+    // above carries the upstream's message, which named its key)
+    const all = server.logs();
+    expect(upstreamKeys).toHaveLength(2);
+    for (const secret of [mock.key, ...upstreamKeys, key, key.replace(/^sk-/, ""), METRICS_TOKEN]) expect(all).not.toContain(secret);
   });
 });

@@ -109,7 +109,8 @@ describe("global.hide_upstream_error_enabled", () => {
       await setOptions(root, { "global.hide_upstream_error_enabled": "true" });
       r = await chat();
       expect(r.status).toBe(500);
-      expect(r.body.error).toMatchObject({ message: "upstream error", code: "upstream_error" });
+      // with the call's request id, as every relay error (docs/operations.md, "Request ids")
+      expect(r.body.error).toMatchObject({ message: expect.stringMatching(/^upstream error \(request id: [0-9a-f-]{36}\)$/), code: "upstream_error" });
       expect(JSON.stringify(r.body)).not.toContain("upstream detail");
     } finally {
       await setOptions(root, { "global.hide_upstream_error_enabled": "false" });

@@ -86,7 +86,7 @@ describe("secret options", () => {
     // a node of the new version starting on this database (same data directory: same key)
     const next = await startServer({ databaseUrl: server.databaseUrl, env: { DATA_DIR: server.dataDir } });
     try {
-      expect(next.logs()).toContain("sealed secret options stored in plaintext: ");
+      expect(next.logLines().find((l) => l.msg === "sealed secret options stored in plaintext")).toMatchObject({ area: "boot", level: "info" });
       const stored = await rows();
       expect(stored.get("SMTPToken")).toMatch(/^v1\./);
       expect(stored.get("EpayKey")).toMatch(/^v1\./);

@@ -19,8 +19,29 @@ export type TestServer = {
   signal: (sig: NodeJS.Signals) => void;
   /** resolves with the exit code once the process has exited */
   exited: () => Promise<number | null>;
+  // the server log's JSON lines (lib/log), parsed; lines that are not JSON (Next's own output)
+  // are left out
+  logLines: () => LogLine[];
   stop: () => Promise<void>;
 };
+
+export type LogLine = { level: string; time: string; area?: string; msg?: string; [field: string]: unknown };
+
+// The line server.ts writes once it listens (lib/log: {"area":"server",...,"msg":"ready on ..."}).
+export const READY_LINE = '"msg":"ready on ';
+
+export function parseLogLines(output: string): LogLine[] {
+  const lines: LogLine[] = [];
+  for (const text of output.split("\n")) {
+    if (!text.startsWith("{")) continue;
+    try {
+      lines.push(JSON.parse(text) as LogLine);
+    } catch {
+      // a line cut by the end of the output read so far, or not ours
+    }
+  }
+  return lines;
+}
 
 const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -82,7 +103,7 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const check = () => {
-      if (output.includes("[server] ready")) {
+      if (output.includes(READY_LINE)) {
         clearTimeout(timer);
         resolve();
       }
@@ -107,6 +128,7 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
     logs: () => output,
     signal: (sig) => void child.kill(sig),
     exited: () => exit,
+    logLines: () => parseLogLines(output),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));

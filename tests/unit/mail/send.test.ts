@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { sendMail, smtpConfig } from "@/lib/mail/send";
 import { ALLOW_PRIVATE_IP_OPTION } from "@/lib/net/outbound";
 import { applyOption } from "@/lib/options/store";
+import { logDestination } from "@/lib/log";
 import { startTestSmtp, type TestSmtp } from "../../support/smtp";
 
 let smtp: TestSmtp;
@@ -64,10 +65,11 @@ describe("sendMail", () => {
   });
 
   it("a refusal by the server is mail_send_failed, and the log never has the password", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = vi.spyOn(logDestination(), "write").mockImplementation(() => true);
     smtp.rejectWith(550);
     await expect(sendMail(msg)).rejects.toMatchObject({ key: "mail_send_failed" });
     expect(log).toHaveBeenCalled();
+    expect(log.mock.calls.map((c) => JSON.parse(String(c[0])) as unknown)).toContainEqual(expect.objectContaining({ area: "mail", level: "error" }));
     expect(JSON.stringify(log.mock.calls)).not.toContain("s3cret-smtp-pass");
     log.mockRestore();
   });
@@ -76,7 +78,7 @@ describe("sendMail", () => {
     const silent = net.createServer(() => {});
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
     applyOption("SMTPPort", String((silent.address() as AddressInfo).port));
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = vi.spyOn(logDestination(), "write").mockImplementation(() => true);
     const t0 = Date.now();
     await expect(sendMail(msg)).rejects.toMatchObject({ key: "mail_send_failed" });
     expect(Date.now() - t0).toBeLessThan(8_000);

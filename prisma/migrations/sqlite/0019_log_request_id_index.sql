@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "logs_request_id_idx" ON "logs"("request_id");
+
