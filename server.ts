@@ -13,6 +13,7 @@ import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
 import { handleTaskRelay, isTaskPath } from "@/lib/tasks/handler";
 import { startTaskPoller, stopTaskPoller } from "@/lib/tasks/poller";
+import { startHoldSweeper, stopHoldSweeper, sweepOwnHoldsAtStart } from "@/lib/billing/holds";
 import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
@@ -108,7 +109,12 @@ async function main() {
     });
   }
   startTaskPoller();
+  // Reservations left open by this node's previous run are refunded before any new call
+  // can make one; then the heartbeat and the periodic sweeps (lib/billing/holds.ts).
+  await sweepOwnHoldsAtStart();
+  startHoldSweeper();
   registerShutdown(async () => {
+    stopHoldSweeper();
     stopRollupJob();
     await stopTaskPoller();
     await new Promise<void>((resolve) => server.close(() => resolve()));
