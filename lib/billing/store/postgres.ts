@@ -134,40 +134,50 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
         r.beforeCommit?.(); // the COMMIT's round trip overlaps with the upstream call
         return remain;
       }),
+    // Row locks are taken in one order by every movement: the token, then the hold, then the
+    // user (a reservation: token, user, and a new hold row no one else can lock). Two orders
+    // would deadlock a reservation against a settlement of the same token and user.
     settle: (r: SettleInput) =>
       inTransaction(async (q) => {
         const delta = r.actual - r.amount;
-        const quota = await closeHold(q, r.ref, r.userId, -delta, r.actual, 1);
-        if (delta !== 0n) await ledgerRow(q, r.userId, r.tokenId, -delta, quota, "relay_settle", r.ref);
-        noteBalance(r.userId, quota); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
         const remain = await tokenAdjust(q, r, delta);
         if (r.tokenId > 0)
           await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
+        const quota = await closeHold(q, r.ref, r.userId, -delta, r.actual, 1);
+        if (delta !== 0n) await ledgerRow(q, r.userId, r.tokenId, -delta, quota, "relay_settle", r.ref);
+        noteBalance(r.userId, quota); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
         if (r.channelId > 0) await q('UPDATE "channels" SET "used_quota" = "used_quota" + $1 WHERE "id" = $2', [r.actual, r.channelId]);
         return remain;
       }),
     refund: (r) =>
       inTransaction(async (q) => {
+        const remain = await tokenAdjust(q, r, -r.amount);
         const quota = await closeHold(q, r.ref, r.userId, r.amount, 0n, 0);
         await ledgerRow(q, r.userId, r.tokenId, r.amount, quota, "relay_refund", r.ref);
-        return tokenAdjust(q, r, -r.amount);
+        return remain;
       }),
     sweep: ({ ref, reason }) =>
       inTransaction(async (q) => {
-        const [h] = await q('DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING "user_id", "token_id", "unlimited_token", "amount"', [ref]);
+        // the hold as written (a hold never changes), to lock the token first; the delete
+        // below decides whether this sweep refunds it
+        const [h] = await q('SELECT "user_id", "token_id", "unlimited_token", "amount" FROM "quota_holds" WHERE "ref" = $1', [ref]);
         if (!h) throw new HoldGone(ref);
         const userId = Number(h.user_id);
         const tokenId = Number(h.token_id);
         const amount = BigInt(h.amount);
+        let remain: bigint | null = null;
+        if (!(h.unlimited_token as unknown as boolean) && tokenId > 0) {
+          const [row] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" + $1 WHERE "id" = $2 RETURNING "remain_quota"', [amount, tokenId]);
+          remain = row ? BigInt(row.remain_quota) : null;
+        }
+        if (!(await q('DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1', [ref])).length) throw new HoldGone(ref);
         await userChange(q, userId, tokenId, amount, "relay_refund", ref);
         await q(
           `INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "token_id", "quota", "request_id", "other")
            SELECT "id", $1, 6, $2, "username", COALESCE((SELECT "name" FROM "tokens" WHERE "id" = $3), ''), $3, 0, $4, $5 FROM "users" WHERE "id" = $6`,
           [nowSeconds(), SWEEP_TEXT[reason], tokenId, ref, sweepLogOther(reason), userId],
         );
-        if ((h.unlimited_token as unknown as boolean) || tokenId <= 0) return null;
-        const [row] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" + $1 WHERE "id" = $2 RETURNING "remain_quota"', [amount, tokenId]);
-        return row ? BigInt(row.remain_quota) : null;
+        return remain;
       }),
     // every movement has its own transaction, committed at once: wait for those under way
     flushSoon: () => (running.size ? untilIdle(IDLE_ROUNDS) : undefined),

@@ -1,3 +1,5 @@
+-- Quota holds: one row per open relay reservation, and the nodes' heartbeats that tell the sweeper
+-- which nodes are dead (docs/channels-tokens-billing.md, "Holds").
 -- CreateTable
 CREATE TABLE "quota_holds" (
     "ref" TEXT NOT NULL PRIMARY KEY,

@@ -20,7 +20,10 @@ function openStore() {
   const conn = new Database(file);
   conn.pragma("journal_mode = WAL");
   const migrations = path.join(process.cwd(), "prisma/migrations/sqlite");
-  for (const f of readdirSync(migrations).filter((n) => n.endsWith(".sql")).sort()) conn.exec(readFileSync(path.join(migrations, f), "utf8"));
+  for (const f of readdirSync(migrations)
+    .filter((n) => n.endsWith(".sql"))
+    .sort())
+    conn.exec(readFileSync(path.join(migrations, f), "utf8"));
   conn.exec(`INSERT INTO "users" ("id", "username", "password", "aff_code", "quota") VALUES (1, 'alice', 'x', 'a1', 10000)`);
   conn.exec(`INSERT INTO "tokens" ("id", "user_id", "key_hash", "key_cipher", "name", "remain_quota") VALUES (1, 1, 'h', 'c', 't', 50000)`);
   // a second connection sees only what was committed
