@@ -103,7 +103,8 @@ export async function sweepDeadNodes(): Promise<number> {
       const rows = await txAll(
         db(),
         `SELECT h."ref", h."token_id" FROM "quota_holds" h LEFT JOIN "relay_nodes" n ON n."node_id" = h."node_id"
-         WHERE h."node_id" <> ? AND (n."seen_at" IS NULL OR n."seen_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}) LIMIT ${PAGE}`,
+         WHERE h."node_id" <> ? AND (n."seen_at" IS NULL OR n."seen_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}) AND h."started_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}
+         LIMIT ${PAGE}`,
         [nodeId()],
       );
       const fresh = rows.filter((r) => !seen.has(String(r.ref)));
