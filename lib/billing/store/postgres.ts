@@ -74,14 +74,16 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
   // The conditional delete of the reservation's hold and the user's balance change in one
   // statement (no round trip more than before holds): the update applies only when this
   // transaction deleted the hold. Throws HoldGone (nothing moved) when it was closed already.
-  const closeHold = async (q: Q, ref: string, userId: number, quotaDelta: bigint, usedDelta: bigint, requests: number): Promise<bigint> => {
-    const [row] = await q(
-      `WITH h AS (DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1),
-       u AS (UPDATE "users" SET "quota" = "quota" + $2, "used_quota" = "used_quota" + $3, "request_count" = "request_count" + $4
-             WHERE "id" = $5 AND EXISTS (SELECT 1 FROM h) RETURNING "quota")
-       SELECT (SELECT count(*) FROM h) AS held, (SELECT "quota" FROM u) AS quota`,
-      [ref, quotaDelta, usedDelta, requests, userId],
-    );
+  // A settlement also counts the usage and the request; a refund sets only the balance.
+  const CLOSE_SETTLE = `WITH h AS (DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1),
+       u AS (UPDATE "users" SET "quota" = "quota" + $2, "used_quota" = "used_quota" + $4, "request_count" = "request_count" + 1
+             WHERE "id" = $3 AND EXISTS (SELECT 1 FROM h) RETURNING "quota")
+       SELECT (SELECT count(*) FROM h) AS held, (SELECT "quota" FROM u) AS quota`;
+  const CLOSE_REFUND = `WITH h AS (DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1),
+       u AS (UPDATE "users" SET "quota" = "quota" + $2 WHERE "id" = $3 AND EXISTS (SELECT 1 FROM h) RETURNING "quota")
+       SELECT (SELECT count(*) FROM h) AS held, (SELECT "quota" FROM u) AS quota`;
+  const closeHold = async (q: Q, ref: string, userId: number, quotaDelta: bigint, used: bigint | null): Promise<bigint> => {
+    const [row] = await q(used === null ? CLOSE_REFUND : CLOSE_SETTLE, used === null ? [ref, quotaDelta, userId] : [ref, quotaDelta, userId, used]);
     if (row.held === "0") throw new HoldGone(ref);
     if (row.quota === null) throw new AppError("NOT_FOUND", "user_not_found");
     return BigInt(row.quota);
@@ -143,7 +145,7 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
         const remain = await tokenAdjust(q, r, delta);
         if (r.tokenId > 0)
           await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
-        const quota = await closeHold(q, r.ref, r.userId, -delta, r.actual, 1);
+        const quota = await closeHold(q, r.ref, r.userId, -delta, r.actual);
         if (delta !== 0n) await ledgerRow(q, r.userId, r.tokenId, -delta, quota, "relay_settle", r.ref);
         noteBalance(r.userId, quota); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
         if (r.channelId > 0) await q('UPDATE "channels" SET "used_quota" = "used_quota" + $1 WHERE "id" = $2', [r.actual, r.channelId]);
@@ -152,7 +154,7 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
     refund: (r) =>
       inTransaction(async (q) => {
         const remain = await tokenAdjust(q, r, -r.amount);
-        const quota = await closeHold(q, r.ref, r.userId, r.amount, 0n, 0);
+        const quota = await closeHold(q, r.ref, r.userId, r.amount, null);
         await ledgerRow(q, r.userId, r.tokenId, r.amount, quota, "relay_refund", r.ref);
         return remain;
       }),
