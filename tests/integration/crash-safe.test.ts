@@ -78,7 +78,8 @@ async function until(cond: () => boolean, what: string, ms = 20_000): Promise<vo
 }
 
 describe("a node killed in the middle of relay calls", () => {
-  it("refunds at its restart every reservation it left open, once, and the ledger still holds", async () => {
+  // About 20 s on a quiet machine (two server starts, most of it); the bound leaves room for a loaded one.
+  it("refunds at its restart every reservation it left open, once, and the ledger still holds", { timeout: 120_000 }, async () => {
     const answered = { n: 0 };
     const calls: Promise<void>[] = [];
     const fire = (from: number, to: number) => {
