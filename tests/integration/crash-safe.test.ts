@@ -3,12 +3,13 @@
 // Started again on the same database, data directory and port (the same derived node id),
 // it refunds every reservation the dead process left open before it serves anything. Then
 // every balance and token equals its ledger, no hold is left, and every call's reservation
-// was closed exactly once: by its settlement or by a refund, never both.
+// was closed exactly once: by its settlement or by a refund, never both. A second test
+// has another node's sweeper refund the hold of a node that stopped beating, two sweeps racing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
-import { query } from "../support/seed";
+import { query, useServerEnvironment } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -158,5 +159,30 @@ describe("a node killed in the middle of relay calls", () => {
     await res.text();
     expect((await root.get<{ ok: boolean }>("/api/ledger/check")).data.ok).toBe(true);
     expect(await query(server, 'SELECT "ref" FROM "quota_holds"')).toEqual([]);
+  });
+
+  it("refunds, once, the holds of a node that stopped beating, even when two sweeps race", async () => {
+    // a reservation made here (in-process), then handed to a node id that never beat: a node
+    // that died; the sweeps below are this process's, another node's sweeper
+    useServerEnvironment(server);
+    const { reserve } = await import("@/lib/billing/reserve");
+    const { sweepDeadNodes, NODE_DEAD_SECONDS } = await import("@/lib/billing/holds");
+    const { db } = await import("@/lib/db/client");
+    const c = callers[1];
+    const r = await reserve({ userId: c.id, tokenId: c.tokenId, unlimitedToken: false, amount: 5000n });
+    const [hold] = await query(server, 'SELECT "node_id", "amount" FROM "quota_holds" WHERE "ref" = $1', [r.ref]);
+    expect(big(hold.amount)).toBe(5000n);
+    // not yet: the hold is younger than NODE_DEAD_SECONDS
+    await db().$executeRawUnsafe(`UPDATE "quota_holds" SET "node_id" = 'ghost-node'`);
+    expect(await sweepDeadNodes()).toBe(0);
+    await db().$executeRawUnsafe(`UPDATE "quota_holds" SET "started_at" = "started_at" - ${NODE_DEAD_SECONDS + 5}`);
+    const swept = await Promise.all([sweepDeadNodes(), sweepDeadNodes()]);
+    expect(swept[0] + swept[1]).toBe(1);
+    expect(await query(server, 'SELECT "ref" FROM "quota_holds"')).toEqual([]);
+    const kinds = await query(server, 'SELECT "kind", "delta" FROM "quota_ledger" WHERE "ref" = $1 ORDER BY "id"', [r.ref]);
+    expect(kinds.map((k) => `${String(k.kind)}:${big(k.delta)}`)).toEqual(["relay_reserve:-5000", "relay_refund:5000"]);
+    expect(await query(server, `SELECT "type" FROM "logs" WHERE "request_id" = $1`, [r.ref])).toHaveLength(1);
+    expect((await root.get<{ ok: boolean }>("/api/ledger/check")).data.ok).toBe(true);
+    await db().$disconnect();
   });
 });
