@@ -14,6 +14,7 @@ import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
 import { handleTaskRelay, isTaskPath } from "@/lib/tasks/handler";
 import { startTaskPoller, stopTaskPoller } from "@/lib/tasks/poller";
+import { startHoldSweeper, stopHoldSweeper, sweepOwnHoldsAtStart } from "@/lib/billing/holds";
 import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
@@ -128,6 +129,10 @@ async function main() {
     });
   }
   startTaskPoller();
+  // Reservations left open by this node's previous run are refunded before any new call
+  // can make one; then the heartbeat and the periodic sweeps (lib/billing/holds.ts).
+  await sweepOwnHoldsAtStart();
+  startHoldSweeper();
   let closed: Promise<void> | undefined;
   registerShutdown({
     drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS,
@@ -141,6 +146,7 @@ async function main() {
     },
     cutCalls: () => server.closeAllConnections(),
     stopJobs: async () => {
+      stopHoldSweeper();
       stopRollupJob();
       await stopTaskPoller();
     },

@@ -28,6 +28,13 @@ const schema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1"),
   MIGRATIONS_DIR: z.string().default("./prisma/migrations"),
+  // This node's id for quota holds (docs/operations.md, "Node id"): unique per node, the same
+  // across its restarts. Unset: derived from the host name, PORT and DATA_DIR.
+  NODE_ID: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((v) => v?.trim() || undefined),
   // Largest relay request body (base64 images and audio uploads are large).
   RELAY_MAX_BODY_BYTES: z.coerce
     .number()

@@ -1,11 +1,14 @@
 // Quota reservation before an upstream call: the token's remaining quota (unless the token
 // is unlimited) and the user's balance are debited by the estimate in one transaction, with
 // its ledger row; either both happen or neither, and neither goes below zero however many
-// calls race for the same balance (lib/billing/store does the SQL).
+// calls race for the same balance (lib/billing/store does the SQL). The same transaction
+// writes the reservation's hold, which the node's own sweeper leaves alone while the ref is
+// in openHolds() (docs/channels-tokens-billing.md, "Holds").
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { billingStore } from "@/lib/billing/store";
 import { noteTokenQuota } from "@/lib/cache/token-store";
+import { openHolds } from "@/lib/billing/node";
 
 export type Reservation = {
   userId: number;
@@ -28,7 +31,15 @@ export async function reserve(
   const ref = input.ref ?? randomUUID();
   const r: Reservation = { userId, tokenId, unlimitedToken, amount, ref, state: "open" };
   if (r.amount > 0n) {
-    const remain = await (await billingStore()).reserve({ userId, tokenId, unlimitedToken, amount, ref, beforeCommit });
+    const open = openHolds();
+    open.add(ref); // before the hold can exist, so that the node's sweep never sees it unlisted
+    let remain: bigint | null;
+    try {
+      remain = await (await billingStore()).reserve({ userId, tokenId, unlimitedToken, amount, ref, beforeCommit });
+    } catch (err) {
+      open.delete(ref);
+      throw err;
+    }
     if (remain !== null) noteTokenQuota(r.tokenId, remain);
   } else beforeCommit?.();
   return r;

@@ -13,6 +13,10 @@
 // error, a charge that cannot be computed) is retried a bounded number of times; if it still
 // fails, the reservation is refunded (the state of the reservation makes that happen once at
 // most) and an error log row records the call (docs/channels-tokens-billing.md).
+//
+// Holds: every movement closes the reservation's hold first; a hold already gone means the
+// sweeper refunded the reservation (its node was taken for dead), so a refund has nothing
+// left to do and a settlement must not charge: the call ends unbilled, with its error row.
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Reservation } from "@/lib/billing/reserve";
@@ -21,6 +25,8 @@ import { billingStore } from "@/lib/billing/store";
 import { enqueueLog, LOG_TYPE, type LogInput } from "@/lib/logs/writer";
 import { getBool } from "@/lib/options/store";
 import { noteTokenQuota } from "@/lib/cache/token-store";
+import { openHolds } from "@/lib/billing/node";
+import { HoldGone } from "@/lib/billing/store/types";
 
 // What the relay knows about the call; type, quota and user are filled in by settle.
 export type ConsumeLog = Omit<LogInput, "type" | "quota" | "user_id"> & { channel_id: number };
@@ -33,9 +39,15 @@ async function close(r: Reservation, to: "settled" | "refunded", move: () => Pro
   try {
     remain = await move();
   } catch (err) {
-    r.state = "open";
+    if (err instanceof HoldGone) {
+      // the sweeper refunded it: closed, and by a refund
+      r.state = "refunded";
+      openHolds().delete(r.ref);
+      if (to === "refunded") return;
+    } else r.state = "open";
     throw err;
   }
+  openHolds().delete(r.ref);
   if (remain !== null) noteTokenQuota(r.tokenId, remain);
 }
 
@@ -111,13 +123,15 @@ export async function refundOrLog(reservation: Reservation, log: ConsumeLog, rea
       await sleep(RETRY_PAUSE_MS[attempt - 1]);
     }
   }
+  // given up: the node's sweeper returns it later (lib/billing/holds.ts)
+  if (!refunded) openHolds().delete(reservation.ref);
   if (reason || !refunded) billingErrorLog(reservation, log, refunded ? (reason ?? "settlement_failed") : "refund_failed");
   return refunded;
 }
 
 const BILLING_FAILURE_TEXT = {
   settlement_failed: "billing failed: the call was not charged and its reservation was returned",
-  refund_failed: "billing failed: the reservation of the call could not be returned",
+  refund_failed: "billing failed: the reservation of the call could not be returned yet; the node's hold sweeper returns it later",
 };
 
 // Written whatever LogErrorEnabled says: this is the record of a quota movement that did not

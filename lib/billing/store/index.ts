@@ -7,13 +7,16 @@ import { registerFlusher } from "@/lib/lifecycle";
 import { postgresBillingStore } from "@/lib/billing/store/postgres";
 import { sqliteBillingStore } from "@/lib/billing/store/sqlite";
 import type { BillingStore } from "@/lib/billing/store/types";
+import { nodeId } from "@/lib/billing/node";
 
 const holder = globalThis as unknown as { __gatewayBilling?: Promise<BillingStore>; __gatewayBillingReady?: BillingStore };
 
 export function billingStore(): Promise<BillingStore> {
   const e = env();
   holder.__gatewayBilling ??= (
-    e.databaseKind === "postgresql" ? Promise.resolve(postgresBillingStore(pgPool())) : sqliteConnection().then(sqliteBillingStore)
+    e.databaseKind === "postgresql"
+      ? Promise.resolve(postgresBillingStore(pgPool(), nodeId()))
+      : sqliteConnection().then((conn) => sqliteBillingStore(conn, nodeId()))
   ).then((store) => {
     holder.__gatewayBillingReady = store;
     // Before the usage logs: a settlement queues its log row once it has committed, a few

@@ -6,11 +6,11 @@ import type pg from "pg";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { noteBalance } from "@/lib/notify/quota-watch";
-import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
+import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput } from "@/lib/billing/store/types";
 
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
 
-export function postgresBillingStore(pool: pg.Pool): BillingStore {
+export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStore {
   // Movements whose transaction has begun and not yet ended: a console request waits for
   // them (flushSoon), so that a balance read right after a relay call includes its settlement.
   const running = new Set<Promise<unknown>>();
@@ -71,6 +71,34 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
     ]);
   };
 
+  // The conditional delete of the reservation's hold and the user's balance change in one
+  // statement (no round trip more than before holds): the update applies only when this
+  // transaction deleted the hold. Throws HoldGone (nothing moved) when it was closed already.
+  // A settlement also counts the usage and the request; a refund sets only the balance.
+  const CLOSE_SETTLE = `WITH h AS (DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1),
+       u AS (UPDATE "users" SET "quota" = "quota" + $2, "used_quota" = "used_quota" + $4, "request_count" = "request_count" + 1
+             WHERE "id" = $3 AND EXISTS (SELECT 1 FROM h) RETURNING "quota")
+       SELECT (SELECT count(*) FROM h) AS held, (SELECT "quota" FROM u) AS quota`;
+  const CLOSE_REFUND = `WITH h AS (DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1),
+       u AS (UPDATE "users" SET "quota" = "quota" + $2 WHERE "id" = $3 AND EXISTS (SELECT 1 FROM h) RETURNING "quota")
+       SELECT (SELECT count(*) FROM h) AS held, (SELECT "quota" FROM u) AS quota`;
+  const closeHold = async (q: Q, ref: string, userId: number, quotaDelta: bigint, used: bigint | null): Promise<bigint> => {
+    const [row] = await q(used === null ? CLOSE_REFUND : CLOSE_SETTLE, used === null ? [ref, quotaDelta, userId] : [ref, quotaDelta, userId, used]);
+    if (row.held === "0") throw new HoldGone(ref);
+    if (row.quota === null) throw new AppError("NOT_FOUND", "user_not_found");
+    return BigInt(row.quota);
+  };
+  const ledgerRow = (q: Q, userId: number, tokenId: number, delta: bigint, balance: bigint, kind: string, ref: string) =>
+    q('INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      userId,
+      tokenId,
+      delta,
+      balance,
+      kind,
+      ref,
+      nowSeconds(),
+    ]);
+
   const tokenAdjust = async (q: Q, r: ReserveInput, delta: bigint): Promise<bigint | null> => {
     if (r.unlimitedToken || delta === 0n) return null;
     if (delta < 0n) {
@@ -99,32 +127,59 @@ export function postgresBillingStore(pool: pg.Pool): BillingStore {
         }
         const [u] = await q('UPDATE "users" SET "quota" = "quota" - $1 WHERE "id" = $2 AND "quota" >= $1 RETURNING "quota"', [r.amount, r.userId]);
         if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user");
+        // the ledger row and the hold in one statement
         await q(
-          'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, nowSeconds()],
+          `WITH h AS (INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at") VALUES ($6, $1, $2, $8, $9, $10, $7))
+           INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, nowSeconds(), r.unlimitedToken, r.amount, nodeId],
         );
         r.beforeCommit?.(); // the COMMIT's round trip overlaps with the upstream call
         return remain;
       }),
+    // Row locks are taken in one order by every movement: the token, then the hold, then the
+    // user (a reservation: token, user, and a new hold row no one else can lock). Two orders
+    // would deadlock a reservation against a settlement of the same token and user.
     settle: (r: SettleInput) =>
       inTransaction(async (q) => {
         const delta = r.actual - r.amount;
-        if (delta !== 0n) await userChange(q, r.userId, r.tokenId, -delta, "relay_settle", r.ref);
         const remain = await tokenAdjust(q, r, delta);
-        const [user] = await q('UPDATE "users" SET "used_quota" = "used_quota" + $1, "request_count" = "request_count" + 1 WHERE "id" = $2 RETURNING "quota"', [
-          r.actual,
-          r.userId,
-        ]);
-        if (user) noteBalance(r.userId, BigInt(user.quota)); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
         if (r.tokenId > 0)
           await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
+        const quota = await closeHold(q, r.ref, r.userId, -delta, r.actual);
+        if (delta !== 0n) await ledgerRow(q, r.userId, r.tokenId, -delta, quota, "relay_settle", r.ref);
+        noteBalance(r.userId, quota); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
         if (r.channelId > 0) await q('UPDATE "channels" SET "used_quota" = "used_quota" + $1 WHERE "id" = $2', [r.actual, r.channelId]);
         return remain;
       }),
     refund: (r) =>
       inTransaction(async (q) => {
-        await userChange(q, r.userId, r.tokenId, r.amount, "relay_refund", r.ref);
-        return tokenAdjust(q, r, -r.amount);
+        const remain = await tokenAdjust(q, r, -r.amount);
+        const quota = await closeHold(q, r.ref, r.userId, r.amount, null);
+        await ledgerRow(q, r.userId, r.tokenId, r.amount, quota, "relay_refund", r.ref);
+        return remain;
+      }),
+    sweep: ({ ref, reason }) =>
+      inTransaction(async (q) => {
+        // the hold as written (a hold never changes), to lock the token first; the delete
+        // below decides whether this sweep refunds it
+        const [h] = await q('SELECT "user_id", "token_id", "unlimited_token", "amount" FROM "quota_holds" WHERE "ref" = $1', [ref]);
+        if (!h) throw new HoldGone(ref);
+        const userId = Number(h.user_id);
+        const tokenId = Number(h.token_id);
+        const amount = BigInt(h.amount);
+        let remain: bigint | null = null;
+        if (!(h.unlimited_token as unknown as boolean) && tokenId > 0) {
+          const [row] = await q('UPDATE "tokens" SET "remain_quota" = "remain_quota" + $1 WHERE "id" = $2 RETURNING "remain_quota"', [amount, tokenId]);
+          remain = row ? BigInt(row.remain_quota) : null;
+        }
+        if (!(await q('DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1', [ref])).length) throw new HoldGone(ref);
+        await userChange(q, userId, tokenId, amount, "relay_refund", ref);
+        await q(
+          `INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "token_id", "quota", "request_id", "other")
+           SELECT "id", $1, 6, $2, "username", COALESCE((SELECT "name" FROM "tokens" WHERE "id" = $3), ''), $3, 0, $4, $5 FROM "users" WHERE "id" = $6`,
+          [nowSeconds(), SWEEP_TEXT[reason], tokenId, ref, sweepLogOther(reason), userId],
+        );
+        return remain;
       }),
     // every movement has its own transaction, committed at once: wait for those under way
     flushSoon: () => (running.size ? untilIdle(IDLE_ROUNDS) : undefined),

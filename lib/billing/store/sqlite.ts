@@ -22,13 +22,13 @@ import { holdSqliteUntil, whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { noteBalance } from "@/lib/notify/quota-watch";
-import type { BillingStore, ReserveInput, SettleInput } from "@/lib/billing/store/types";
+import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput, type SweepInput } from "@/lib/billing/store/types";
 import { metrics } from "@/lib/metrics";
 
 // How long a settlement or refund waits for a reservation to ride with.
 const LAZY_MS = 2;
 
-export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
+export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string): BillingStore {
   // Integers come back as bigint (Prisma sets that too).
   conn.defaultSafeIntegers(true);
 
@@ -49,6 +49,16 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
       'UPDATE "tokens" SET "remain_quota" = MAX("remain_quota" - ?, 0), "used_quota" = "used_quota" + ?, "accessed_time" = ? WHERE "id" = ? RETURNING "remain_quota"',
     ),
     channelUsage: conn.prepare('UPDATE "channels" SET "used_quota" = "used_quota" + ? WHERE "id" = ?'),
+    // the reservation's hold (store/types.ts): written with its debit, deleted by whoever closes it
+    holdInsert: conn.prepare(
+      'INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at") VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    holdDelete: conn.prepare('DELETE FROM "quota_holds" WHERE "ref" = ?'),
+    holdTake: conn.prepare('DELETE FROM "quota_holds" WHERE "ref" = ? RETURNING "user_id", "token_id", "unlimited_token", "amount"'),
+    sweepLog: conn.prepare(
+      'INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "token_id", "quota", "request_id", "other") ' +
+        'SELECT "id", ?, 6, ?, "username", COALESCE((SELECT "name" FROM "tokens" WHERE "id" = ?), \'\'), ?, 0, ?, ? FROM "users" WHERE "id" = ?',
+    ),
     begin: conn.prepare("BEGIN IMMEDIATE"),
     commit: conn.prepare("COMMIT"),
     rollback: conn.prepare("ROLLBACK"),
@@ -69,7 +79,9 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     }
     const u = s.debitUser.get(r.amount, r.userId, r.amount) as { quota: bigint } | undefined;
     if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user"); // rolls the token back
-    s.ledger.run(r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, BigInt(nowSeconds()));
+    const now = BigInt(nowSeconds());
+    s.ledger.run(r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, now);
+    s.holdInsert.run(r.ref, r.userId, r.tokenId, r.unlimitedToken ? 1 : 0, r.amount, nodeId, now);
     r.beforeCommit?.(); // inside the savepoint: should it throw, the debits roll back
     return remain;
   });
@@ -77,6 +89,7 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
   // delta > 0: the call cost more than was reserved, taken from the user (the debt is a
   // ledger row) and from a limited token down to 0 at most; delta < 0: given back to both.
   const settleTx = conn.transaction((r: SettleInput): bigint | null => {
+    if (s.holdDelete.run(r.ref).changes === 0) throw new HoldGone(r.ref);
     const delta = r.actual - r.amount;
     const now = BigInt(nowSeconds());
     const user = s.settleUser.get(delta, r.actual, r.userId) as { quota: bigint } | undefined;
@@ -95,9 +108,21 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
   });
 
   const refundTx = conn.transaction((r: ReserveInput): bigint | null => {
+    if (s.holdDelete.run(r.ref).changes === 0) throw new HoldGone(r.ref);
     userChange(r.userId, r.tokenId, r.amount, "relay_refund", r.ref);
     if (r.unlimitedToken) return null;
     return (s.addToken.get(r.amount, r.tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
+  });
+
+  const sweepTx = conn.transaction((r: SweepInput): bigint | null => {
+    const h = s.holdTake.get(r.ref) as { user_id: bigint; token_id: bigint; unlimited_token: bigint; amount: bigint } | undefined;
+    if (!h) throw new HoldGone(r.ref);
+    const userId = Number(h.user_id);
+    const tokenId = Number(h.token_id);
+    userChange(userId, tokenId, h.amount, "relay_refund", r.ref);
+    s.sweepLog.run(BigInt(nowSeconds()), SWEEP_TEXT[r.reason], tokenId, tokenId, r.ref, sweepLogOther(r.reason), userId);
+    if (h.unlimited_token || tokenId <= 0) return null;
+    return (s.addToken.get(h.amount, tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
   });
 
   // a movement's transaction function: called inside another transaction it runs as a savepoint
@@ -204,6 +229,7 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database): BillingStore {
     reserve: (input) => enqueue(reserveTx, input, false),
     settle: (input) => enqueue(settleTx, input, true),
     refund: (input) => enqueue(refundTx, input, true),
+    sweep: (input) => enqueue(sweepTx, input, false),
     flushSoon,
     pending: () => queue.length,
   };

@@ -6,6 +6,11 @@
 // Every method keeps the invariants of lib/billing/ledger.ts: a debit is a conditional
 // update that never takes a balance below zero, and every change of a user's quota writes a
 // quota_ledger row in the same transaction, so the ledger always sums to the balance.
+//
+// Holds (docs/channels-tokens-billing.md, "Holds"): a reservation writes its quota_holds row
+// in its own transaction, and a settlement, a refund or the sweeper deletes it as the first
+// statement of theirs. That conditional delete decides: whoever finds the row gone throws
+// HoldGone and moves nothing, so a reservation is closed exactly once.
 
 export type ReserveInput = {
   userId: number;
@@ -18,6 +23,25 @@ export type ReserveInput = {
   // reservation is committed, and rejects if the commit fails.
   beforeCommit?: () => void;
 };
+// The hold of the reservation is gone: it was closed already (by the sweeper, when this is a
+// settlement or a refund of the node; by the node or another sweeper, when this is a sweep).
+export class HoldGone extends Error {
+  constructor(ref: string) {
+    super(`the reservation ${ref} was already closed`);
+    this.name = "HoldGone";
+  }
+}
+
+// Why the sweeper refunds a hold (the text of its usage log row, lib/billing/holds.ts).
+export type SweepReason = "node_stopped" | "left_open";
+export type SweepInput = { ref: string; reason: SweepReason };
+export const SWEEP_TEXT: Record<SweepReason, string> = {
+  node_stopped: "refunded: the node handling this call stopped",
+  left_open: "refunded: the reservation of this call was left open after its refund failed",
+};
+// The usage log row of a sweep: an error row, like the relay's other billing failures.
+export const sweepLogOther = (reason: SweepReason) => JSON.stringify({ error_type: "billing_error", error_code: reason });
+
 export type SettleInput = ReserveInput & { actual: bigint; channelId: number };
 
 // Each returns the token's remaining quota afterwards, or null when no token quota moved.
@@ -29,6 +53,10 @@ export interface BillingStore {
   settle(input: SettleInput): Promise<bigint | null>;
   // Returns the whole reservation to token and user.
   refund(input: ReserveInput): Promise<bigint | null>;
+  // Refunds the hold `ref` left by a call that will never close it (its node stopped, or its
+  // refund failed for good): the hold's row, the refund with its ledger row and a usage log
+  // row saying why, in one transaction. Throws HoldGone when the hold was closed already.
+  sweep(input: SweepInput): Promise<bigint | null>;
   // Commits the movements still waiting (SQLite batches settlements, see store/sqlite.ts)
   // and resolves once every movement begun so far has ended; undefined when none is under
   // way (every console request asks, and most find nothing to wait for).

@@ -2,21 +2,24 @@
 // store that fails a given number of times (the real database failure is tested end to end
 // in tests/integration/billing-bounds.test.ts).
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { BillingStore } from "@/lib/billing/store/types";
+import { HoldGone, type BillingStore } from "@/lib/billing/store/types";
 
-const state = { settleFailures: 0, refundFailures: 0, settles: 0, refunds: 0, logs: [] as Record<string, unknown>[] };
+const state = { settleFailures: 0, refundFailures: 0, settles: 0, refunds: 0, gone: false, logs: [] as Record<string, unknown>[] };
 const fakeStore: BillingStore = {
   reserve: async () => null,
   settle: async () => {
     state.settles++;
+    if (state.gone) throw new HoldGone("r1");
     if (state.settleFailures-- > 0) throw new Error("database is locked");
     return null;
   },
   refund: async () => {
     state.refunds++;
+    if (state.gone) throw new HoldGone("r1");
     if (state.refundFailures-- > 0) throw new Error("database is locked");
     return null;
   },
+  sweep: async () => null,
   flushSoon: () => undefined,
   pending: () => 0,
 };
@@ -28,6 +31,7 @@ vi.mock("@/lib/logs/writer", () => ({
 
 const { settleOrRefund, refundOrLog, MOVEMENT_ATTEMPTS } = await import("@/lib/billing/settle");
 const { ChargeError } = await import("@/lib/billing/bounds");
+const { openHolds } = await import("@/lib/billing/node");
 const { applyOption } = await import("@/lib/options/store");
 type Reservation = import("@/lib/billing/reserve").Reservation;
 
@@ -35,7 +39,7 @@ const open = (): Reservation => ({ userId: 1, tokenId: 2, unlimitedToken: true, 
 const log = () => ({ channel_id: 3, model_name: "m", other: { model_ratio: 1 } });
 
 beforeEach(() => {
-  Object.assign(state, { settleFailures: 0, refundFailures: 0, settles: 0, refunds: 0, logs: [] });
+  Object.assign(state, { settleFailures: 0, refundFailures: 0, settles: 0, refunds: 0, gone: false, logs: [] });
   applyOption("LogConsumeEnabled", "true");
   vi.spyOn(console, "error").mockImplementation(() => {});
 });
@@ -93,5 +97,36 @@ describe("settleOrRefund", () => {
     expect(state.refunds).toBe(MOVEMENT_ATTEMPTS);
     expect(state.logs).toHaveLength(1);
     expect(state.logs[0]).toMatchObject({ type: 6, other: { error_code: "refund_failed" } });
+  });
+
+  it("takes a refund that fails for good out of the node's open holds, so that the sweeper returns it", async () => {
+    state.refundFailures = 99;
+    openHolds().add("r1");
+    const r = open();
+    expect(await refundOrLog(r, log())).toBe(false);
+    expect(openHolds().has("r1")).toBe(false);
+  });
+});
+
+describe("a hold the sweeper already refunded", () => {
+  it("makes the settlement charge nothing, with a billing error row, and no second refund", async () => {
+    state.gone = true;
+    openHolds().add("r1");
+    const r = open();
+    expect(await settleOrRefund(r, 300n, log())).toBe(false);
+    expect(r.state).toBe("refunded");
+    expect([state.settles, state.refunds]).toEqual([1, 0]);
+    expect(state.logs).toHaveLength(1);
+    expect(state.logs[0]).toMatchObject({ type: 6, other: { error_code: "settlement_failed" } });
+    expect(openHolds().has("r1")).toBe(false);
+  });
+
+  it("makes the refund a success that moves nothing more", async () => {
+    state.gone = true;
+    const r = open();
+    expect(await refundOrLog(r, log())).toBe(true);
+    expect(r.state).toBe("refunded");
+    expect(state.refunds).toBe(1);
+    expect(state.logs).toHaveLength(0);
   });
 });

@@ -1,0 +1,153 @@
+// The hold sweeper (docs/channels-tokens-billing.md, "Holds"): returns the reservations
+// that no call will ever close, each exactly once, with a ledger row and a usage log row in
+// the refund's transaction (the billing store's sweep(), whose conditional delete of the
+// hold decides which of two racing sweepers, or the node itself, closes it).
+//
+// Which holds are dead:
+//   - at start-up, every hold of this node (same NODE_ID): the process that made them is
+//     gone. Swept before the server listens, so no call of the new process is among them.
+//   - every SWEEP_MS, on each node, the node's own holds older than LEFT_OPEN_SECONDS whose
+//     ref is not in openHolds(): reservations whose refund failed for good.
+//   - every SWEEP_MS, on one node of the cluster (lease "hold-sweeper"), the holds of every
+//     node that has not beaten for NODE_DEAD_SECONDS (relay_nodes, written every
+//     HEARTBEAT_MS by each node): a node killed and not started again.
+// A live node's open calls are never swept, however long they last: after its first byte a
+// stream has no time limit (docs/channels-tokens-billing.md gives the bound of the other
+// phases and why an age alone cannot tell a dead call from a long stream).
+import "server-only";
+import { billingStore } from "@/lib/billing/store";
+import { HoldGone, type SweepReason } from "@/lib/billing/store/types";
+import { nodeId, openHolds } from "@/lib/billing/node";
+import { nowSeconds } from "@/lib/billing/ledger";
+import { noteTokenQuota } from "@/lib/cache/token-store";
+import { withClusterLease } from "@/lib/db/lease";
+import { describeError } from "@/lib/errors";
+import { isSqlite, txAll, txRun, type Row } from "@/lib/rollups/store";
+import { db } from "@/lib/db/client";
+
+export const HEARTBEAT_MS = 15_000;
+export const NODE_DEAD_SECONDS = 60;
+export const SWEEP_MS = 60_000;
+// A hold of this node not in openHolds() is taken for left open only past this age (a
+// margin: the ref leaves openHolds() once its closing transaction has committed).
+export const LEFT_OPEN_SECONDS = 60;
+// Holds read per query; a round goes on until none is left (or the lease is lost).
+const PAGE = 500;
+const LEASE_MS = 60_000;
+
+// The database's clock, so that nodes whose clocks differ still agree on who is dead.
+const dbNow = () => (isSqlite() ? `CAST(strftime('%s', 'now') AS INTEGER)` : `CAST(EXTRACT(EPOCH FROM now()) AS BIGINT)`);
+
+export async function heartbeat(starting = false): Promise<void> {
+  const now = dbNow();
+  await txRun(
+    db(),
+    `INSERT INTO "relay_nodes" ("node_id", "seen_at", "started_at") VALUES (?, ${now}, ${now})
+     ON CONFLICT ("node_id") DO UPDATE SET "seen_at" = excluded."seen_at"${starting ? ', "started_at" = excluded."started_at"' : ""}`,
+    [nodeId()],
+  );
+}
+
+// Refunds the holds `refs` (read by a query of the caller); counts those this call refunded.
+async function sweepRefs(rows: Row[], reason: SweepReason): Promise<number> {
+  const store = await billingStore();
+  let swept = 0;
+  for (const r of rows) {
+    const ref = String(r.ref);
+    try {
+      const remain = await store.sweep({ ref, reason });
+      swept++;
+      if (remain !== null) noteTokenQuota(Number(r.token_id), remain);
+    } catch (err) {
+      if (err instanceof HoldGone) continue; // closed meanwhile, by its node or another sweeper
+      console.error(`[holds] refund of the hold ${ref} failed:`, describeError(err));
+    }
+  }
+  return swept;
+}
+
+// At start-up, before the server listens: every hold of this node id is dead.
+export async function sweepOwnHoldsAtStart(): Promise<number> {
+  await heartbeat(true);
+  let total = 0;
+  for (;;) {
+    const rows = await txAll(db(), `SELECT "ref", "token_id" FROM "quota_holds" WHERE "node_id" = ? LIMIT ${PAGE}`, [nodeId()]);
+    if (!rows.length) break;
+    const swept = await sweepRefs(rows, "node_stopped");
+    total += swept;
+    if (!swept) break; // every one failed: the next round tries again
+  }
+  if (total) console.log(`[holds] refunded ${total} reservations left open by this node's previous run (${nodeId()})`);
+  return total;
+}
+
+// This node's holds that no call of this process will close.
+async function sweepLeftOpen(): Promise<number> {
+  const open = openHolds();
+  const rows = await txAll(db(), `SELECT "ref", "token_id" FROM "quota_holds" WHERE "node_id" = ? AND "started_at" < ? ORDER BY "started_at" LIMIT ${PAGE}`, [
+    nodeId(),
+    nowSeconds() - LEFT_OPEN_SECONDS,
+  ]);
+  return sweepRefs(
+    rows.filter((r) => !open.has(String(r.ref))),
+    "left_open",
+  );
+}
+
+// The holds of nodes that have stopped beating (one node of the cluster at a time).
+export async function sweepDeadNodes(): Promise<number> {
+  let total = 0;
+  await withClusterLease("hold-sweeper", LEASE_MS, async (lease) => {
+    const seen = new Set<string>(); // a hold whose refund failed is not read again this round
+    for (;;) {
+      const rows = await txAll(
+        db(),
+        `SELECT h."ref", h."token_id" FROM "quota_holds" h LEFT JOIN "relay_nodes" n ON n."node_id" = h."node_id"
+         WHERE h."node_id" <> ? AND (n."seen_at" IS NULL OR n."seen_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}) AND h."started_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}
+         LIMIT ${PAGE}`,
+        [nodeId()],
+      );
+      const fresh = rows.filter((r) => !seen.has(String(r.ref)));
+      if (!fresh.length) break;
+      for (const r of fresh) seen.add(String(r.ref));
+      total += await sweepRefs(fresh, "node_stopped");
+      if (!(await lease.renew())) break;
+    }
+    // nodes dead for a week with no hold left: forgotten
+    await txRun(
+      db(),
+      `DELETE FROM "relay_nodes" WHERE "seen_at" < ${dbNow()} - ${7 * 86400} AND NOT EXISTS (SELECT 1 FROM "quota_holds" h WHERE h."node_id" = "relay_nodes"."node_id")`,
+    );
+  });
+  if (total) console.log(`[holds] refunded ${total} reservations of stopped nodes`);
+  return total;
+}
+
+const holder = globalThis as unknown as { __gatewayHolds?: { beat: NodeJS.Timeout; sweep: NodeJS.Timeout; running: boolean } };
+
+// The heartbeat and the periodic sweeps (server.ts, once the start-up sweep is done).
+export function startHoldSweeper(): void {
+  if (holder.__gatewayHolds) return;
+  const beat = setInterval(() => {
+    heartbeat().catch((err) => console.error("[holds] heartbeat failed:", describeError(err)));
+  }, HEARTBEAT_MS);
+  beat.unref();
+  const state = { beat, sweep: beat, running: false };
+  state.sweep = setInterval(() => {
+    if (state.running) return;
+    state.running = true;
+    Promise.all([sweepLeftOpen(), sweepDeadNodes()])
+      .catch((err) => console.error("[holds] sweep failed:", describeError(err)))
+      .finally(() => (state.running = false));
+  }, SWEEP_MS);
+  state.sweep.unref();
+  holder.__gatewayHolds = state;
+}
+
+export function stopHoldSweeper(): void {
+  const state = holder.__gatewayHolds;
+  if (!state) return;
+  clearInterval(state.beat);
+  clearInterval(state.sweep);
+  holder.__gatewayHolds = undefined;
+}
