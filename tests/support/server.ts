@@ -16,6 +16,12 @@ export type TestServer = {
   dataDir: string;
   logs: () => string;
   stop: () => Promise<void>;
+  // Sends `signal` to the server process and waits for it to exit (SIGKILL: a crash, nothing
+  // flushed); the database and data directory stay.
+  kill: (signal?: NodeJS.Signals) => Promise<void>;
+  // Starts the server again (after kill) on the same port, database and data directory, so
+  // that it is the same node (its derived NODE_ID, docs/operations.md); resolves when ready.
+  restart: () => Promise<void>;
 };
 
 const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -60,39 +66,51 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
   const databaseUrl = opts.databaseUrl ?? (pgdb ? pgdb.url : `file:${path.join(dataDir, "gateway.db")}`);
   const port = await freePort();
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["dist/server.mjs"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      CRITICAL_RATE_LIMIT: "1000",
-      ...opts.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const check = () => {
-      if (output.includes("[server] ready")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", check);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
+  let child!: ChildProcess;
+  const spawnChild = async (): Promise<void> => {
+    child = spawn(process.execPath, ["dist/server.mjs"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOSTNAME: "127.0.0.1",
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        CRITICAL_RATE_LIMIT: "1000",
+        ...opts.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     });
-  }).catch((err) => {
-    child.kill("SIGKILL"); // a server that never became ready must not outlive the test run
-    throw err;
-  });
-  child.removeAllListeners("exit");
+    const c = child;
+    const from = output.length;
+    c.stdout!.on("data", (d) => (output += d));
+    c.stderr!.on("data", (d) => (output += d));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+      const check = () => {
+        if (output.indexOf("[server] ready", from) !== -1) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      c.stdout!.on("data", check);
+      c.on("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${code}:\n${output}`));
+      });
+    }).catch((err) => {
+      c.kill("SIGKILL"); // a server that never became ready must not outlive the test run
+      throw err;
+    });
+    c.removeAllListeners("exit");
+  };
+  await spawnChild();
+  const kill = async (signal: NodeJS.Signals = "SIGKILL") => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await exited;
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -100,8 +118,10 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
     databaseUrl,
     dataDir,
     logs: () => output,
+    kill,
+    restart: spawnChild,
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGTERM");
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
