@@ -110,9 +110,9 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
 
   it("a channel disabled by the health rules on one node stops being routed on every node within a second", async () => {
     const before = bad.requests.length;
-    const since = Date.now();
-    // one failure on node 1 disables the channel (ChannelDisableFailureCount = 1)
+    // one failure on node 1 disables the channel (ChannelDisableFailureCount = 1) as it answers
     expect((await chat(nodes[1].url, key, "m-bad")).status).not.toBe(200);
+    const since = Date.now();
     const delay = await slowestNode(since, async (n) => {
       const seen = bad.requests.length;
       await (await chat(n.url, key, "m-bad")).text();
