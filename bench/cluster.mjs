@@ -2,7 +2,7 @@
 // the local round-robin balancer (tests/support/balancer.mjs), against the mock upstream
 // (bench/mock-upstream.mjs). Method and figures: bench/README.md, "Several nodes".
 //
-//   node bench/cluster.mjs [--duration=S] [--warmup=S] [--connections=N] [--nodes=1,2,3]
+//   node bench/cluster.mjs [--duration=S] [--warmup=S] [--connections=N] [--nodes=1,2,3] [--limited-token]
 //
 // Needs `npm run build` first (dist/server.mjs), wrk on PATH, PostgreSQL at
 // 127.0.0.1:5432 (user postgres, trust; BENCH_PG_ADMIN_URL to change) and Redis at
@@ -34,6 +34,10 @@ const COUNTS = (args.nodes ?? "1,2,3")
   .split(",")
   .map(Number)
   .filter((n) => n >= 1 && n <= 8);
+// --limited-token: the calls' token has a quota of its own (as in run.mjs), so every call also
+// debits the token's row; by default the token is unlimited (the user's quota is still
+// reserved and settled). See bench/README.md, "Several nodes", for why.
+const LIMITED_TOKEN = args["limited-token"] === "true";
 const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const MODEL = "gpt-bench";
@@ -173,7 +177,12 @@ async function startCluster(n, mockPort) {
   await root.call("PUT", "/api/user/", { id: user.id, quota: 1_000_000_000_000 });
   const bench = new Console(base);
   await bench.login("bench", USER_PASSWORD);
-  const [token] = await bench.call("POST", "/api/token/", { name: "bench", remain_quota: 1_000_000_000_000, unlimited_quota: false, expired_time: -1 });
+  const [token] = await bench.call("POST", "/api/token/", {
+    name: "bench",
+    remain_quota: 1_000_000_000_000,
+    unlimited_quota: !LIMITED_TOKEN,
+    expired_time: -1,
+  });
   const lb = await startBalancer({ targets: nodes.map((x) => ({ port: x.port })) });
   return {
     lb,
@@ -190,13 +199,26 @@ async function startCluster(n, mockPort) {
   };
 }
 
-function wrk(url, key, seconds) {
+async function wrk(url, key, seconds) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "gw-cluster-wrk-"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const script = path.join(dir, "post.lua");
   writeFileSync(script, postScript(CHAT, { Authorization: `Bearer ${key}` }));
   const argv = ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "5s", "--latency", "-s", script, `${url}/v1/chat/completions`];
-  const r = spawnSync("wrk", argv, { encoding: "utf8", timeout: (seconds + 30) * 1000 });
+  // not spawnSync: the balancer runs in this process and must keep serving while wrk runs
+  const r = await new Promise((resolve, reject) => {
+    const child = spawn("wrk", argv, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), (seconds + 30) * 1000);
+    child.on("error", reject);
+    child.on("exit", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
   if (r.status !== 0) throw new Error(`wrk failed (${r.status}): ${r.stderr}${r.stdout}`);
   const rep = parseWrk(r.stdout);
   const errors = rep.non2xx3xx + rep.socketErrors.connect + rep.socketErrors.read + rep.socketErrors.write + rep.socketErrors.timeout;
@@ -212,9 +234,17 @@ async function main() {
     for (const n of COUNTS) {
       const cluster = await startCluster(n, mock.port);
       try {
-        if (WARMUP > 0) wrk(cluster.lb.url, cluster.token.key, WARMUP);
+        // one call first: the chain answers, or the figures would mean nothing
+        const probe = await fetch(`${cluster.lb.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${cluster.token.key}`, "content-type": "application/json" },
+          body: JSON.stringify(CHAT),
+        });
+        const probeText = await probe.text();
+        if (probe.status !== 200) throw new Error(`probe call: HTTP ${probe.status}: ${probeText.slice(0, 300)}`);
+        if (WARMUP > 0) await wrk(cluster.lb.url, cluster.token.key, WARMUP);
         const load = os.loadavg()[0];
-        const r = wrk(cluster.lb.url, cluster.token.key, DURATION);
+        const r = await wrk(cluster.lb.url, cluster.token.key, DURATION);
         rows.push({ nodes: n, ...r, perNode: [...cluster.lb.stats.perNode], retried: cluster.lb.stats.retried, loadavg1: Math.round(load * 100) / 100 });
         console.log(
           `${n} node(s): ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50ms.toFixed(1)} ms, p99 ${r.p99ms.toFixed(1)} ms, errors ${r.errors}, load ${load.toFixed(2)}`,
@@ -230,7 +260,9 @@ async function main() {
   console.log(`\n| nodes | requests/s | p50 ms | p99 ms | errors | load avg (1 min) |\n|---|---|---|---|---|---|`);
   for (const r of rows)
     console.log(`| ${r.nodes} | ${r.requestsPerSec.toFixed(0)} | ${r.p50ms.toFixed(1)} | ${r.p99ms.toFixed(1)} | ${r.errors} | ${r.loadavg1} |`);
-  console.log(`\n${os.cpus().length} CPUs, ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per run (after ${WARMUP} s warm-up)`);
+  console.log(
+    `\n${os.cpus().length} CPUs, ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per run (after ${WARMUP} s warm-up), ${LIMITED_TOKEN ? "limited" : "unlimited"} token`,
+  );
 }
 
 main().catch((err) => {
