@@ -74,8 +74,9 @@ export async function startBalancer(opts) {
         ur.on("close", () => {
           if (!ur.complete) {
             // the node died in the middle of its answer: the client's connection breaks too
+            // (unless the client left first, and the balancer cut the node's answer itself)
             t.inFlight--;
-            stats.brokenAfterResponse++;
+            if (!res.destroyed) stats.brokenAfterResponse++;
             res.destroy();
             done("sent");
           }
