@@ -99,6 +99,26 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     expect(lb.stats.perNode.every((n) => n >= 5)).toBe(true);
   });
 
+  it("passes a stream through the balancer as it comes, unbuffered", async () => {
+    mock.behavior.pauseMs = 2_500; // silent after its second event
+    try {
+      const r = await chat(lb.url, key, "m-three", true);
+      expect(r.status).toBe(200);
+      expect(r.headers.get("content-type")).toContain("text/event-stream");
+      const reader = r.body!.getReader();
+      const first = await reader.read();
+      const firstAt = Date.now();
+      expect(new TextDecoder().decode(first.value)).toContain("data:");
+      let rest = "";
+      for (let c = await reader.read(); !c.done; c = await reader.read()) rest += new TextDecoder().decode(c.value);
+      expect(rest).toContain("[DONE]");
+      // the first events reached the client well before the upstream's pause ended
+      expect(Date.now() - firstAt).toBeGreaterThanOrEqual(1_500);
+    } finally {
+      mock.behavior.pauseMs = undefined;
+    }
+  });
+
   it("an option changed through one node is in force on every node within a second", async () => {
     // m-later has a channel but no price: every node refuses it
     const r = await root.post("/api/channel/", { name: "later", type: 1, key: mock.key, base_url: mock.url, models: "m-later", group: "default" });
