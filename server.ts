@@ -17,6 +17,7 @@ import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
 import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
+import { startRetentionJob, stopRetentionJob } from "@/lib/logs/retention";
 import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 import { relayDocumentJson } from "@/lib/openapi/relay";
 import { APP_VERSION } from "@/lib/version";
@@ -119,7 +120,7 @@ async function main() {
   startTaskPoller();
   registerShutdown(async () => {
     stopRollupJob();
-    await stopTaskPoller();
+    await Promise.all([stopTaskPoller(), stopRetentionJob()]);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await flushAll();
   });
@@ -127,6 +128,8 @@ async function main() {
     console.log(`[server] ready on http://localhost:${config.PORT} (${dev ? "development" : "production"}, ${config.databaseKind})`);
     // the hourly rollups of the data dashboard, every DataExportInterval minutes (docs/dashboard.md)
     startRollupJob();
+    // log retention, when the option LogRetentionDays is set (docs/operations.md)
+    startRetentionJob();
   });
 }
 

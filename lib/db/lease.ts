@@ -32,6 +32,7 @@ export const LOCK_IDS = {
   migrate: 4_242_001,
   rollups: 4_242_010,
   "task-poller": 4_242_020,
+  "log-retention": 4_242_030,
 } as const;
 
 export type LeaseName = keyof typeof LOCK_IDS;
