@@ -43,7 +43,7 @@ export async function whenSqliteIdle<T>(conn: BetterSqlite3.Database, work: () =
   }
 }
 
-const holder = globalThis as unknown as { __gatewayPgPool?: pg.Pool };
+const holder = globalThis as unknown as { __gatewayPgPool?: pg.Pool; __gatewayLogPgPool?: pg.Pool };
 
 // One pool per process for the driver-level statements (Prisma keeps its own).
 export function pgPool(): pg.Pool {
@@ -55,4 +55,16 @@ export function pgPool(): pg.Pool {
     holder.__gatewayPgPool = pool;
   }
   return holder.__gatewayPgPool;
+}
+
+// The pool of the log database (LOG_DATABASE_URL): pgPool() when the logs share the main one.
+export function logPgPool(): pg.Pool {
+  const e = env();
+  if (!e.logsSeparate) return pgPool();
+  if (!holder.__gatewayLogPgPool) {
+    const pool = new pg.Pool({ connectionString: e.logDatabaseUrl, max: 10 });
+    pool.on("error", (err) => console.error("[db] idle PostgreSQL connection to the log database closed:", err.message));
+    holder.__gatewayLogPgPool = pool;
+  }
+  return holder.__gatewayLogPgPool;
 }

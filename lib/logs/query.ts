@@ -3,7 +3,7 @@
 import "server-only";
 import type { Log, Prisma } from "@/generated/sqlite/client";
 import { z } from "zod";
-import { db } from "@/lib/db/client";
+import { logDb } from "@/lib/db/client";
 import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { page, pageSize } from "@/lib/channels/query";
@@ -86,8 +86,8 @@ export async function listLogs({ ctx, input: { query: q, all } }: { ctx: UserCtx
   const skip = (q.p - 1) * q.page_size;
   const bound = skip + COUNT_BEYOND;
   const [rows, counted] = await Promise.all([
-    db().log.findMany({ where: w, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip, take: q.page_size }),
-    db().log.count({ where: w, take: bound + 1 }),
+    logDb().log.findMany({ where: w, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip, take: q.page_size }),
+    logDb().log.count({ where: w, take: bound + 1 }),
   ]);
   const exact = counted <= bound;
   return { items: rows.map((r) => view(r, userId === null)), page: q.p, page_size: q.page_size, total: exact ? counted : bound, total_exact: exact };

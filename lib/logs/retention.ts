@@ -11,13 +11,18 @@
 // after the last batch, in one step that also locks the rollup state row (the rollup job's
 // steps are ordered around it).
 //
+// On PostgreSQL, where "logs" is partitioned by month (lib/logs/partitions.ts), the months
+// wholly before the cut are dropped as whole partitions first; the batches then delete what
+// remains before the cut (the start of the boundary month, and logs_default's rows).
+//
 // One run per cluster (withClusterLease "log-retention"): hourly, at start-up, and soon after
-// the option changes.
+// the option changes; each run also makes the month partitions ahead on PostgreSQL.
 import "server-only";
 import { withClusterLease } from "@/lib/db/lease";
 import { getNumber, onOptionsApplied } from "@/lib/options/store";
 import { isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { describeError } from "@/lib/errors";
+import { dropLogPartitionsBefore, ensureLogPartitions } from "@/lib/logs/partitions";
 
 const DAY = 86_400;
 const TICK_MS = 60 * 60_000;
@@ -43,7 +48,7 @@ export function retentionCut(days: number, nowSeconds: number): number {
 
 const DELETE_BATCH = 'DELETE FROM "logs" WHERE "id" IN (SELECT "id" FROM "logs" WHERE "created_at" < ? ORDER BY "created_at" LIMIT ?)';
 
-export type RetentionResult = { ran: boolean; cut: number; deleted: number; batches: number };
+export type RetentionResult = { ran: boolean; cut: number; deleted: number; batches: number; dropped: string[] };
 
 async function deleteBatches(cut: number, renew: () => Promise<boolean>): Promise<{ deleted: number; batches: number; complete: boolean }> {
   let deleted = 0;
@@ -87,18 +92,30 @@ async function deleteRollupsBefore(cut: number): Promise<void> {
   });
 }
 
-/** One retention pass now (when the option is on and no other node runs one). */
+/**
+ * One pass of log maintenance now, unless another node runs one: on PostgreSQL the month
+ * partitions ahead are made (lib/logs/partitions.ts); with LogRetentionDays set, the
+ * partitions wholly before the cut are dropped, and the rows before it that remain (the
+ * boundary month's, logs_default's, every row on SQLite) are deleted in batches.
+ */
 export async function runRetention(nowSeconds = Math.floor(Date.now() / 1000)): Promise<RetentionResult> {
   const days = Math.floor(getNumber("LogRetentionDays", 0));
   const cut = retentionCut(days, nowSeconds);
-  const result: RetentionResult = { ran: false, cut, deleted: 0, batches: 0 };
-  if (days <= 0) return result;
+  const result: RetentionResult = { ran: false, cut, deleted: 0, batches: 0, dropped: [] };
   await withClusterLease("log-retention", LEASE_MS, async (lease) => {
-    const done = await deleteBatches(cut, async () => !job().stopping && (await lease.renew()));
-    Object.assign(result, { ran: true, deleted: done.deleted, batches: done.batches });
+    const keepGoing = async () => !job().stopping && (await lease.renew());
+    if (!isSqlite()) await ensureLogPartitions(nowSeconds);
+    if (days <= 0) return;
+    result.ran = true;
+    if (!isSqlite()) result.dropped = await dropLogPartitionsBefore(cut, keepGoing);
+    const done = await deleteBatches(cut, keepGoing);
+    Object.assign(result, { deleted: done.deleted, batches: done.batches });
     if (done.complete) await deleteRollupsBefore(cut);
   });
-  if (result.deleted) console.log(`[logs] retention: ${result.deleted} log rows before ${new Date(cut * 1000).toISOString()} deleted in ${result.batches} batches`);
+  if (result.deleted || result.dropped.length) {
+    const parts = result.dropped.length ? `partitions ${result.dropped.join(", ")} dropped; ` : "";
+    console.log(`[logs] retention before ${new Date(cut * 1000).toISOString()}: ${parts}${result.deleted} log rows deleted in ${result.batches} batches`);
+  }
   return result;
 }
 
@@ -109,7 +126,7 @@ function runSoon(): void {
   j.running = runRetention()
     .catch((err) => {
       console.error("[logs] retention run failed, will retry:", describeError(err));
-      return { ran: false, cut: 0, deleted: 0, batches: 0 };
+      return { ran: false, cut: 0, deleted: 0, batches: 0, dropped: [] };
     })
     .finally(() => {
       j.running = undefined;
