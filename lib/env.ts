@@ -107,7 +107,9 @@ function load(): Env {
   const logUrl = e.LOG_DATABASE_URL ?? databaseUrl;
   const logKind = /^postgres(ql)?:\/\//.test(logUrl) ? "postgresql" : logUrl.startsWith("file:") ? "sqlite" : null;
   if (logKind !== kind) {
-    throw new Error(`Invalid configuration: LOG_DATABASE_URL must be a database of the same kind as DATABASE_URL (${kind === "sqlite" ? "file:<path>" : "postgresql://..."})`);
+    throw new Error(
+      `Invalid configuration: LOG_DATABASE_URL must be a database of the same kind as DATABASE_URL (${kind === "sqlite" ? "file:<path>" : "postgresql://..."})`,
+    );
   }
   return {
     ...e,

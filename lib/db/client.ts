@@ -78,7 +78,12 @@ function create(main: boolean): Db {
 
 // Kept on globalThis so that Next's route handlers and server.ts (separate module graphs in
 // one process) share one client and one connection pool.
-const holder = globalThis as unknown as { __gatewayDb?: Db; __gatewaySqlite?: BetterSqlite3.Database; __gatewayLogDb?: Db; __gatewayLogSqlite?: BetterSqlite3.Database };
+const holder = globalThis as unknown as {
+  __gatewayDb?: Db;
+  __gatewaySqlite?: BetterSqlite3.Database;
+  __gatewayLogDb?: Db;
+  __gatewayLogSqlite?: BetterSqlite3.Database;
+};
 
 // The SQLite connection under the Prisma client (SQLite mode only).
 export async function sqliteConnection(): Promise<BetterSqlite3.Database> {

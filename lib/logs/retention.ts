@@ -61,7 +61,9 @@ async function deleteBatches(cut: number, renew: () => Promise<boolean>): Promis
       await sleep(PAUSE_MS);
     }
     const started = performance.now();
-    const n = isSqlite() ? await sqliteStep(true, (conn) => sqliteRun(conn, DELETE_BATCH, [cut, size])) : await pgStep("read committed", (c) => pgRun(c, DELETE_BATCH, [cut, size]));
+    const n = isSqlite()
+      ? await sqliteStep(true, (conn) => sqliteRun(conn, DELETE_BATCH, [cut, size]))
+      : await pgStep("read committed", (c) => pgRun(c, DELETE_BATCH, [cut, size]));
     batches++;
     deleted += n;
     if (n < size) return { deleted, batches, complete: true };
@@ -118,7 +120,6 @@ export async function runRetention(nowSeconds = Math.floor(Date.now() / 1000)): 
   }
   return result;
 }
-
 
 function runSoon(): void {
   const j = job();
