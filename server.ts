@@ -17,7 +17,7 @@ import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
 import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
-import { startRetentionJob, stopRetentionJob } from "@/lib/logs/retention";
+import { startRetentionJob, stopRetentionJob } from "@/lib/rollups/retention";
 import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 import { relayDocumentJson } from "@/lib/openapi/relay";
 import { APP_VERSION } from "@/lib/version";

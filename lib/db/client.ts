@@ -31,7 +31,7 @@ function create(main: boolean): Db {
   const adapter = new PrismaBetterSQLite3({ url: sqlitePath(url), timeout: 5000 });
   if (!main) {
     // The log database's connection: its writers are the log batches, the rollup job and the
-    // retention (lib/logs/retention.ts), each a short synchronous step (whenSqliteIdle); the
+    // retention (lib/rollups/retention.ts), each a short synchronous step (whenSqliteIdle); the
     // WAL is checkpointed by SQLite's own automatic checkpoint (the worker of
     // lib/db/wal-checkpointer.ts serves the main database).
     const connect = adapter.connect.bind(adapter);

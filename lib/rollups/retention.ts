@@ -5,11 +5,11 @@
 //
 // The logs go in small batches, each its own short transaction, with a pause between them,
 // so that the relay's log batches and billing never wait behind a long delete: on SQLite a
-// batch runs synchronously on the one connection and is sized to take about BATCH_BUDGET_MS;
+// batch runs synchronously on the (log) database's one connection and is sized to take about BATCH_BUDGET_MS;
 // on PostgreSQL a batch of BATCH_MAX rows takes row locks on the deleted rows only. The cut
 // is a whole UTC day, so the rollup rows before it are deleted whole (no hour to sum again),
 // after the last batch, in one step that also locks the rollup state row (the rollup job's
-// steps are ordered around it).
+// steps are ordered around it). It lives beside the rollups because it changes them too.
 //
 // On PostgreSQL, where "logs" is partitioned by month (lib/logs/partitions.ts), the months
 // wholly before the cut are dropped as whole partitions first; the batches then delete what
