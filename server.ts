@@ -19,6 +19,7 @@ import { flushBillingSoon } from "@/lib/billing/store";
 import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
 import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
+import { startRetentionJob, stopRetentionJob } from "@/lib/rollups/retention";
 import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 import { relayDocumentJson } from "@/lib/openapi/relay";
 import { APP_VERSION } from "@/lib/version";
@@ -148,7 +149,7 @@ async function main() {
     stopJobs: async () => {
       stopHoldSweeper();
       stopRollupJob();
-      await stopTaskPoller();
+      await Promise.all([stopTaskPoller(), stopRetentionJob()]);
     },
   });
   server.listen(config.PORT, config.HOSTNAME, () => {
@@ -156,6 +157,8 @@ async function main() {
     log.info({ port: config.PORT, mode: dev ? "development" : "production", database: config.databaseKind }, `ready on http://localhost:${config.PORT}`);
     // the hourly rollups of the data dashboard, every DataExportInterval minutes (docs/dashboard.md)
     startRollupJob();
+    // log retention, when the option LogRetentionDays is set (docs/operations.md)
+    startRetentionJob();
   });
 }
 

@@ -179,7 +179,9 @@ async function fillPostgres(url, start, heavyId, from, to) {
   const queue = [...indexes];
   await Promise.all(
     conns.map(async (c) => {
-      for (let i = queue.shift(); i; i = queue.shift()) await c.query(i.sql);
+      // a partitioned table's index is defined "ON ONLY logs" (the parent alone): built again
+      // without ONLY, so that it is made on every partition
+      for (let i = queue.shift(); i; i = queue.shift()) await c.query(i.sql.replace(" ON ONLY ", " ON "));
     }),
   );
   if (indexes.length) console.log(`  postgresql: ${indexes.length} indexes built in ${((performance.now() - t) / 1000).toFixed(1)} s`);

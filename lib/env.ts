@@ -13,6 +13,13 @@ const schema = z.object({
   HOSTNAME: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().optional(),
+  // The usage logs (and the dashboard's rollups of them) in a database of their own, of the
+  // same kind as DATABASE_URL; unset, they stay in the main database (docs/operations.md,
+  // "Logs at scale").
+  LOG_DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
   ENCRYPTION_KEY: z.string().min(32, "ENCRYPTION_KEY must be at least 32 characters").optional(),
   REDIS_URL: z.string().optional(),
@@ -92,6 +99,9 @@ export type Env = z.infer<typeof schema> & {
   SESSION_SECRET: string;
   ENCRYPTION_KEY: string;
   databaseKind: "sqlite" | "postgresql";
+  // LOG_DATABASE_URL when set, else DATABASE_URL
+  logDatabaseUrl: string;
+  logsSeparate: boolean;
 };
 
 function persistedSecret(dataDir: string, file: string): string {
@@ -116,10 +126,19 @@ function load(): Env {
   if (kind === "sqlite" && !databaseUrl.startsWith("file:")) {
     throw new Error("Invalid configuration: DATABASE_URL must be file:<path> (SQLite) or postgresql://...");
   }
+  const logUrl = e.LOG_DATABASE_URL ?? databaseUrl;
+  const logKind = /^postgres(ql)?:\/\//.test(logUrl) ? "postgresql" : logUrl.startsWith("file:") ? "sqlite" : null;
+  if (logKind !== kind) {
+    throw new Error(
+      `Invalid configuration: LOG_DATABASE_URL must be a database of the same kind as DATABASE_URL (${kind === "sqlite" ? "file:<path>" : "postgresql://..."})`,
+    );
+  }
   return {
     ...e,
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
+    logDatabaseUrl: logUrl,
+    logsSeparate: logUrl !== databaseUrl,
     SESSION_SECRET: e.SESSION_SECRET ?? persistedSecret(dataDir, "session-secret"),
     ENCRYPTION_KEY: e.ENCRYPTION_KEY ?? persistedSecret(dataDir, "encryption-key"),
     databaseKind: kind,

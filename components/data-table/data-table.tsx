@@ -229,7 +229,16 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </div>
       {/* A failed refresh while older rows are still shown. */}
       {rows && rows.length > 0 && props.error ? <ErrorMessage text={props.errorText} onRetry={props.onRetry} /> : null}
-      {paging && <Pagination page={paging.page} pageSize={paging.pageSize} total={paging.total} onPage={paging.onPage} onPageSize={paging.onPageSize} />}
+      {paging && (
+        <Pagination
+          page={paging.page}
+          pageSize={paging.pageSize}
+          total={paging.total}
+          totalExact={paging.totalExact}
+          onPage={paging.onPage}
+          onPageSize={paging.onPageSize}
+        />
+      )}
     </div>
   );
 }

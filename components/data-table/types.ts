@@ -21,6 +21,9 @@ export type DataTablePaging = {
   page: number;
   pageSize: number;
   total: number;
+  // false: the server stopped counting at `total` (a bounded count, docs/api-reference.md);
+  // shown as "total+", and the pager offers the page after the last counted one.
+  totalExact?: boolean;
   onPage: (page: number) => void;
   onPageSize?: (size: number) => void;
 };

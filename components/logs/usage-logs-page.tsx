@@ -83,7 +83,14 @@ export function UsageLogsPage() {
         paging={
           paging.pageSize === null
             ? undefined
-            : { page: paging.page, pageSize: paging.pageSize, total: data?.total ?? 0, onPage: paging.setPage, onPageSize: paging.setPageSize }
+            : {
+                page: paging.page,
+                pageSize: paging.pageSize,
+                total: data?.total ?? 0,
+                totalExact: data?.total_exact ?? true,
+                onPage: paging.setPage,
+                onPageSize: paging.setPageSize,
+              }
         }
       />
       <UserInfoDialog userId={userInfo} onClose={() => setUserInfo(null)} />

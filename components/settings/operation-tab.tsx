@@ -157,12 +157,13 @@ export function OperationTab({ options, reload }: SettingsPlugInProps) {
         <OptionKeywords name="SensitiveWords" label={L("SensitiveWords")} />
       </SettingsSection>
 
-      <SettingsSection title={t("logs")} keys={["LogConsumeEnabled", "LogChatContentEnabled", "LogErrorEnabled"]}>
+      <SettingsSection title={t("logs")} keys={["LogConsumeEnabled", "LogChatContentEnabled", "LogErrorEnabled", "LogRetentionDays"]}>
         <FieldGrid>
           <OptionSwitch name="LogConsumeEnabled" label={L("LogConsumeEnabled")} />
           <OptionSwitch name="LogChatContentEnabled" label={L("LogChatContentEnabled")} />
           <OptionSwitch name="LogErrorEnabled" label={L("LogErrorEnabled")} />
         </FieldGrid>
+        <OptionNumber name="LogRetentionDays" label={L("LogRetentionDays")} min={0} step={1} />
         <LogCleanup />
       </SettingsSection>
 

@@ -16,7 +16,9 @@
 // phases and why an age alone cannot tell a dead call from a long stream).
 import "server-only";
 import { billingStore } from "@/lib/billing/store";
-import { HoldGone, type SweepReason } from "@/lib/billing/store/types";
+import { HoldGone, SWEEP_TEXT, sweepLogOther, type SweepReason } from "@/lib/billing/store/types";
+import { env } from "@/lib/env";
+import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { nodeId, openHolds } from "@/lib/billing/node";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { noteTokenQuota } from "@/lib/cache/token-store";
@@ -48,6 +50,24 @@ export async function heartbeat(starting = false): Promise<void> {
   );
 }
 
+async function logSweepAfterCommit(userId: number, tokenId: number, ref: string, reason: SweepReason): Promise<void> {
+  const [user, token] = await Promise.all([
+    db().user.findUnique({ where: { id: userId }, select: { username: true } }),
+    tokenId > 0 ? db().token.findUnique({ where: { id: tokenId }, select: { name: true } }) : null,
+  ]);
+  enqueueLog({
+    user_id: userId,
+    type: LOG_TYPE.error,
+    content: SWEEP_TEXT[reason],
+    username: user?.username ?? "",
+    token_name: token?.name ?? "",
+    token_id: tokenId,
+    quota: 0n,
+    request_id: ref,
+    other: sweepLogOther(reason),
+  });
+}
+
 // Refunds the holds `refs` (read by a query of the caller); counts those this call refunded.
 async function sweepRefs(rows: Row[], reason: SweepReason): Promise<number> {
   const store = await billingStore();
@@ -58,6 +78,10 @@ async function sweepRefs(rows: Row[], reason: SweepReason): Promise<number> {
       const remain = await store.sweep({ ref, reason });
       swept++;
       if (remain !== null) noteTokenQuota(Number(r.token_id), remain);
+      // with the logs in a database of their own (LOG_DATABASE_URL) the store's transaction
+      // cannot write the log row: it is queued right after the commit, as every log row of a
+      // money movement is then (docs/operations.md, "Logs at scale")
+      if (env().logsSeparate) await logSweepAfterCommit(Number(r.user_id), Number(r.token_id), ref, reason);
     } catch (err) {
       if (err instanceof HoldGone) continue; // closed meanwhile, by its node or another sweeper
       console.error(`[holds] refund of the hold ${ref} failed:`, describeError(err));
@@ -71,7 +95,7 @@ export async function sweepOwnHoldsAtStart(): Promise<number> {
   await heartbeat(true);
   let total = 0;
   for (;;) {
-    const rows = await txAll(db(), `SELECT "ref", "token_id" FROM "quota_holds" WHERE "node_id" = ? LIMIT ${PAGE}`, [nodeId()]);
+    const rows = await txAll(db(), `SELECT "ref", "token_id", "user_id" FROM "quota_holds" WHERE "node_id" = ? LIMIT ${PAGE}`, [nodeId()]);
     if (!rows.length) break;
     const swept = await sweepRefs(rows, "node_stopped");
     total += swept;
@@ -84,10 +108,11 @@ export async function sweepOwnHoldsAtStart(): Promise<number> {
 // This node's holds that no call of this process will close.
 async function sweepLeftOpen(): Promise<number> {
   const open = openHolds();
-  const rows = await txAll(db(), `SELECT "ref", "token_id" FROM "quota_holds" WHERE "node_id" = ? AND "started_at" < ? ORDER BY "started_at" LIMIT ${PAGE}`, [
-    nodeId(),
-    nowSeconds() - LEFT_OPEN_SECONDS,
-  ]);
+  const rows = await txAll(
+    db(),
+    `SELECT "ref", "token_id", "user_id" FROM "quota_holds" WHERE "node_id" = ? AND "started_at" < ? ORDER BY "started_at" LIMIT ${PAGE}`,
+    [nodeId(), nowSeconds() - LEFT_OPEN_SECONDS],
+  );
   return sweepRefs(
     rows.filter((r) => !open.has(String(r.ref))),
     "left_open",
@@ -102,7 +127,7 @@ export async function sweepDeadNodes(): Promise<number> {
     for (;;) {
       const rows = await txAll(
         db(),
-        `SELECT h."ref", h."token_id" FROM "quota_holds" h LEFT JOIN "relay_nodes" n ON n."node_id" = h."node_id"
+        `SELECT h."ref", h."token_id", h."user_id" FROM "quota_holds" h LEFT JOIN "relay_nodes" n ON n."node_id" = h."node_id"
          WHERE h."node_id" <> ? AND (n."seen_at" IS NULL OR n."seen_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}) AND h."started_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}
          LIMIT ${PAGE}`,
         [nodeId()],

@@ -3,6 +3,7 @@
 // adapter's profile says (docs/providers.md). GET /api/channel/types serves this list to the
 // editor; saving a channel checks its type and every key line against it.
 import "server-only";
+import type { UserCtx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { channelTypeName } from "@/lib/channels/channel-types";
 import { adapterFor, supportedChannelTypes } from "@/lib/relay/providers/registry";
@@ -52,7 +53,8 @@ function info(id: number): ChannelTypeInfo {
 }
 
 let cached: ChannelTypeInfo[] | undefined;
-export function channelTypeList(): ChannelTypeInfo[] {
+// the same list for every admin (the route checks the access)
+export function channelTypeList(_: { ctx: UserCtx }): ChannelTypeInfo[] {
   cached ??= [...supportedChannelTypes(), ...TASK_CHANNEL_PROFILES.keys()].sort((a, b) => a - b).map(info);
   return cached;
 }

@@ -6,11 +6,11 @@ import "server-only";
 import { randomInt } from "node:crypto";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
 import { localDay, rewardBounds } from "@/lib/checkin/day";
-import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
 import { getBool, getNumber } from "@/lib/options/store";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
+import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 
 export const LOG_TYPE_CHECK_IN = 5;
 
@@ -21,19 +21,17 @@ export async function checkIn({ ctx }: { ctx: UserCtx }): Promise<{ quota: numbe
   const quota = min === max ? min : randomInt(min, max + 1);
   const now = BigInt(nowSeconds());
   try {
-    await db().$transaction(async (tx) => {
+    await transactionWithLogs(async (tx) => {
       await tx.checkIn.create({ data: { user_id: ctx.user.id, day, quota: BigInt(quota), created_time: now } });
       if (quota > 0) await changeUserQuota(tx, { userId: ctx.user.id, delta: BigInt(quota), kind: "check_in", ref: day });
-      await tx.log.create({
-        data: {
-          user_id: ctx.user.id,
-          username: ctx.user.username,
-          created_at: now,
-          type: LOG_TYPE_CHECK_IN,
-          quota: BigInt(quota),
-          content: `check-in ${day}: +${quota}`,
-          ip: ctx.ip,
-        },
+      await createLogRow(tx, {
+        user_id: ctx.user.id,
+        username: ctx.user.username,
+        created_at: now,
+        type: LOG_TYPE_CHECK_IN,
+        quota: BigInt(quota),
+        content: `check-in ${day}: +${quota}`,
+        ip: ctx.ip,
       });
     }, TX_OPTIONS);
   } catch (err) {

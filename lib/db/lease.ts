@@ -33,6 +33,7 @@ export const LOCK_IDS = {
   rollups: 4_242_010,
   "task-poller": 4_242_020,
   "hold-sweeper": 4_242_030,
+  "log-retention": 4_242_040,
 } as const;
 
 export type LeaseName = keyof typeof LOCK_IDS;

@@ -22,12 +22,22 @@ function pending(dir: string, applied: Set<string>) {
 
 export const SQLITE_PAGE_SIZE = 1024;
 
+// The main database, and the log database when LOG_DATABASE_URL names one: the same
+// migrations make the same tables there, of which the logs and their rollups are used
+// (docs/operations.md, "Logs at scale"). Answers the files applied (to the log database: "log:" and the name).
 export async function migrate(): Promise<string[]> {
+  const e = env();
+  const applied = await migrateOne(e.DATABASE_URL);
+  if (e.logsSeparate) applied.push(...(await migrateOne(e.logDatabaseUrl)).map((n) => `log:${n}`));
+  return applied;
+}
+
+async function migrateOne(url: string): Promise<string[]> {
   const e = env();
   const dir = path.resolve(e.MIGRATIONS_DIR, e.databaseKind);
   const now = Math.floor(Date.now() / 1000);
   if (e.databaseKind === "sqlite") {
-    const file = sqlitePath(e.DATABASE_URL);
+    const file = sqlitePath(url);
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     const conn = new Database(file);
     try {
@@ -54,7 +64,7 @@ export async function migrate(): Promise<string[]> {
       conn.close();
     }
   }
-  const client = new pg.Client({ connectionString: e.DATABASE_URL });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK_ID]);

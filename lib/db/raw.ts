@@ -46,15 +46,20 @@ export async function whenSqliteIdle<T>(conn: BetterSqlite3.Database, work: () =
   }
 }
 
-const holder = globalThis as unknown as { __gatewayPgPool?: pg.Pool; __gatewayPrismaPool?: pg.Pool };
+const holder = globalThis as unknown as {
+  __gatewayPgPool?: pg.Pool;
+  __gatewayPrismaPool?: pg.Pool;
+  __gatewayLogPgPool?: pg.Pool;
+  __gatewayLogPrismaPool?: pg.Pool;
+};
 
 // The most connections each of the two PostgreSQL pools opens.
 export const PG_POOL_MAX = 10;
 
 // A PostgreSQL pool. An idle connection the server closes (restart, failover) must not crash
 // the process: the pool drops it and opens another on the next call.
-export function newPgPool(name: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: PG_POOL_MAX });
+export function newPgPool(name: string, connectionString: string = env().DATABASE_URL): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: PG_POOL_MAX });
   pool.on("error", (err) => log.error({ pool: name, error: err.message }, "idle PostgreSQL connection closed"));
   return pool;
 }
@@ -69,12 +74,25 @@ export function prismaPgPool(): pg.Pool {
   return (holder.__gatewayPrismaPool ??= newPgPool("prisma"));
 }
 
+// The log database's pools (LOG_DATABASE_URL; docs/operations.md, "Logs at scale"): the
+// driver's (pgPool() when the logs share the main database) and its Prisma client's.
+export function logPgPool(): pg.Pool {
+  const e = env();
+  if (!e.logsSeparate) return pgPool();
+  return (holder.__gatewayLogPgPool ??= newPgPool("log-driver", e.logDatabaseUrl));
+}
+export function logPrismaPgPool(): pg.Pool {
+  return (holder.__gatewayLogPrismaPool ??= newPgPool("log-prisma", env().logDatabaseUrl));
+}
+
 // GET /metrics' pool gauges: the pools opened so far (none on SQLite; docs/operations.md).
 export function pgPoolStats(): { pool: string; total: number; idle: number; waiting: number; max: number }[] {
   const out = [];
   for (const [name, p] of [
     ["prisma", holder.__gatewayPrismaPool],
     ["driver", holder.__gatewayPgPool],
+    ["log-prisma", holder.__gatewayLogPrismaPool],
+    ["log-driver", holder.__gatewayLogPgPool],
   ] as const) {
     if (p) out.push({ pool: name, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount, max: PG_POOL_MAX });
   }

@@ -3,8 +3,8 @@
 // more CPU than the relay calls whose logs it wrote: bench/ profile.)
 import "server-only";
 import { env } from "@/lib/env";
-import { sqliteConnection } from "@/lib/db/client";
-import { pgPool, whenSqliteIdle } from "@/lib/db/raw";
+import { logSqliteConnection } from "@/lib/db/client";
+import { logPgPool, whenSqliteIdle } from "@/lib/db/raw";
 
 export type LogRow = {
   user_id: number;
@@ -60,14 +60,14 @@ let sqliteInsert: ((rows: LogRow[]) => void) | undefined;
 
 async function insertSqlite(rows: LogRow[]): Promise<void> {
   if (!sqliteInsert) {
-    const conn = await sqliteConnection();
+    const conn = await logSqliteConnection();
     const stmt = conn.prepare(INSERT_HEAD + `(${COLUMNS.map(() => "?").join(", ")})`);
     sqliteInsert = conn.transaction((batch: LogRow[]) => {
       for (const r of batch) stmt.run(sqliteLogParams(r));
     });
   }
   const run = sqliteInsert;
-  await whenSqliteIdle(await sqliteConnection(), () => run(rows));
+  await whenSqliteIdle(await logSqliteConnection(), () => run(rows));
 }
 
 async function insertPostgres(rows: LogRow[]): Promise<void> {
@@ -77,7 +77,7 @@ async function insertPostgres(rows: LogRow[]): Promise<void> {
     params.push(...postgresLogParams(r));
     return `(${COLUMNS.map((_, i) => `$${start + i + 1}`).join(", ")})`;
   });
-  await pgPool().query(INSERT_HEAD + tuples.join(", "), params);
+  await logPgPool().query(INSERT_HEAD + tuples.join(", "), params);
 }
 
 export function insertLogRows(rows: LogRow[]): Promise<void> {

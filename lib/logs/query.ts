@@ -3,7 +3,7 @@
 import "server-only";
 import type { Log, Prisma } from "@/generated/sqlite/client";
 import { z } from "zod";
-import { db } from "@/lib/db/client";
+import { logDb } from "@/lib/db/client";
 import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { page, pageSize } from "@/lib/channels/query";
@@ -76,12 +76,22 @@ function ownerOf(ctx: UserCtx, all: boolean): number | null {
   return null;
 }
 
+// The total is counted up to COUNT_BEYOND rows past the page asked for, not over every
+// matching row: an exact COUNT(*) over ten million rows reads them all (seconds), a bounded
+// one stops after at most offset + COUNT_BEYOND + 1 index entries. When the bound is reached,
+// total_exact is false and total is the bound: the console shows "10000+" and its pager keeps
+// offering the next page (docs/operations.md, "Logs at scale"; docs/api-reference.md).
+export const COUNT_BEYOND = 10_000;
+
 export async function listLogs({ ctx, input: { query: q, all } }: { ctx: UserCtx; input: { query: LogQuery; all: boolean } }) {
   const userId = ownerOf(ctx, all);
   const w = logWhere(q, userId);
-  const [rows, total] = await Promise.all([
-    db().log.findMany({ where: w, orderBy: { id: "desc" }, skip: (q.p - 1) * q.page_size, take: q.page_size }),
-    db().log.count({ where: w }),
+  const skip = (q.p - 1) * q.page_size;
+  const bound = skip + COUNT_BEYOND;
+  const [rows, counted] = await Promise.all([
+    logDb().log.findMany({ where: w, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip, take: q.page_size }),
+    logDb().log.count({ where: w, take: bound + 1 }),
   ]);
-  return { items: rows.map((r) => view(r, userId === null)), page: q.p, page_size: q.page_size, total };
+  const exact = counted <= bound;
+  return { items: rows.map((r) => view(r, userId === null)), page: q.p, page_size: q.page_size, total: exact ? counted : bound, total_exact: exact };
 }

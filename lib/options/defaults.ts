@@ -67,6 +67,8 @@ export const OPTION_DEFAULTS: Record<string, string> = {
   LogConsumeEnabled: "true",
   LogChatContentEnabled: "false",
   LogErrorEnabled: "true",
+  // keep the usage logs this many days, 0 = for ever (lib/rollups/retention.ts, docs/operations.md)
+  LogRetentionDays: "0",
 
   // sensitive words
   CheckSensitiveEnabled: "false",

@@ -59,6 +59,7 @@ export const RANGES: Record<string, NumberRange> = {
   LinuxDOMinimumTrustLevel: { min: 0, max: 4, int: true },
   IDCFlareMinimumTrustLevel: { min: 0, max: 4, int: true },
   DataExportInterval: { min: 1, int: true },
+  LogRetentionDays: { min: 0, max: 36_500, int: true },
   SMTPPort: { min: 1, max: 65535, int: true },
 };
 

@@ -7,10 +7,11 @@
 import "server-only";
 import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
 import { LOG_TYPE } from "@/lib/logs/writer";
-import { db, type Tx } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
 import { getBool, getNumber } from "@/lib/options/store";
 import { rebateOf } from "@/lib/payments/rebate";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
+import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 
 export type CompletedBy = "notify" | "webhook" | "admin";
 export type CompleteResult = "completed" | "already" | "missing";
@@ -36,7 +37,7 @@ export async function completeOrder(input: {
   paidMoney?: string;
   ip?: string;
 }): Promise<CompleteResult> {
-  return db().$transaction(async (tx) => {
+  return transactionWithLogs(async (tx) => {
     const order = await tx.topUp.findUnique({ where: { trade_no: input.tradeNo } });
     if (!order) return "missing";
     const now = BigInt(nowSeconds());
@@ -55,17 +56,15 @@ export async function completeOrder(input: {
     await changeUserQuota(tx, { userId: order.user_id, delta: order.amount, kind: "top_up", ref: order.trade_no });
     const rebate = await payRebate(tx, user.inviter_id, order.amount);
     if (rebate > 0n) await tx.topUp.update({ where: { id: order.id }, data: { rebate_quota: rebate } });
-    await tx.log.create({
-      data: {
-        user_id: order.user_id,
-        username: user.username,
-        created_at: now,
-        type: LOG_TYPE.topup,
-        quota: order.amount,
-        content: `online top-up ${order.money.toFixed(2)} ${order.currency} (${order.payment_method}, ${order.trade_no}): +${order.amount}`,
-        ip: input.ip ?? "",
-        other: JSON.stringify({ trade_no: order.trade_no, provider: order.provider, completed_by: input.by }),
-      },
+    await createLogRow(tx, {
+      user_id: order.user_id,
+      username: user.username,
+      created_at: now,
+      type: LOG_TYPE.topup,
+      quota: order.amount,
+      content: `online top-up ${order.money.toFixed(2)} ${order.currency} (${order.payment_method}, ${order.trade_no}): +${order.amount}`,
+      ip: input.ip ?? "",
+      other: JSON.stringify({ trade_no: order.trade_no, provider: order.provider, completed_by: input.by }),
     });
     return "completed";
   }, TX_OPTIONS);

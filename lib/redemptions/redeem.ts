@@ -15,6 +15,7 @@ import { AppError } from "@/lib/errors";
 import { codeHash, live, REDEMPTION_STATUS } from "@/lib/redemptions/shared";
 import { redeemCodeRefusal, UNLIMITED_USES } from "@/lib/redemptions/field-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
+import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 
 export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: string } }): Promise<{ quota: number; is_gift: boolean }> {
   const refusal = redeemCodeRefusal(input.key);
@@ -28,7 +29,7 @@ export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: stri
   if (code.is_gift && code.max_uses !== UNLIMITED_USES && code.used_count >= code.max_uses) throw new AppError("RULE", "redemption_invalid");
   const at = BigInt(now);
   try {
-    await db().$transaction(async (tx) => {
+    await transactionWithLogs(async (tx) => {
       // Conditional on what was read: status, quota and window unchanged, and for a gift
       // code a use left; zero rows changed means another request got there first.
       const unchanged = {
@@ -54,17 +55,15 @@ export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: stri
       if (changed.count !== 1) throw new AppError("RULE", "redemption_invalid");
       await tx.redemptionUse.create({ data: { redemption_id: code.id, user_id: ctx.user.id, quota: code.quota, created_time: at } });
       await changeUserQuota(tx, { userId: ctx.user.id, delta: code.quota, kind: "redeem", ref: String(code.id) });
-      await tx.log.create({
-        data: {
-          user_id: ctx.user.id,
-          username: ctx.user.username,
-          created_at: at,
-          type: LOG_TYPE.topup,
-          quota: code.quota,
-          content: `redeemed ${code.is_gift ? "gift " : ""}code #${code.id}: +${code.quota}`,
-          ip: ctx.ip,
-          other: JSON.stringify({ redemption_id: code.id, is_gift: code.is_gift }),
-        },
+      await createLogRow(tx, {
+        user_id: ctx.user.id,
+        username: ctx.user.username,
+        created_at: at,
+        type: LOG_TYPE.topup,
+        quota: code.quota,
+        content: `redeemed ${code.is_gift ? "gift " : ""}code #${code.id}: +${code.quota}`,
+        ip: ctx.ip,
+        other: JSON.stringify({ redemption_id: code.id, is_gift: code.is_gift }),
       });
     }, TX_OPTIONS);
   } catch (err) {

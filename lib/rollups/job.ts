@@ -22,7 +22,7 @@ import "server-only";
 import { logger } from "@/lib/log";
 import { getNumber } from "@/lib/options/store";
 import { describeError } from "@/lib/errors";
-import { pgPool } from "@/lib/db/raw";
+import { logPgPool } from "@/lib/db/raw";
 import { withClusterLease } from "@/lib/db/lease";
 import { asBig, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { LOG_TYPE } from "@/lib/logs/writer";
@@ -87,7 +87,7 @@ export type RunResult = { ran: boolean; last_log_id: number; steps: number };
 /** The state row: the watermark and when the job last ran (unix seconds). */
 export async function rollupState(): Promise<{ last_log_id: number; last_run_at: number; max_log_id: number }> {
   const sql = 'SELECT "last_log_id" AS "w", "last_run_at" AS "t", (SELECT MAX("id") FROM "logs") AS "m" FROM "log_rollup_state" WHERE "id" = 1';
-  const rows = isSqlite() ? await sqliteStep(false, (c) => sqliteAll(c, sql)) : (await pgPool().query(sql)).rows;
+  const rows = isSqlite() ? await sqliteStep(false, (c) => sqliteAll(c, sql)) : (await logPgPool().query(sql)).rows;
   const r = rows[0] ?? {};
   return { last_log_id: Number(asBig(r.w)), last_run_at: Number(asBig(r.t)), max_log_id: Number(asBig(r.m)) };
 }
@@ -136,7 +136,7 @@ export async function pgSafeMaxId(): Promise<number> {
 async function runPostgres(force: boolean): Promise<RunResult> {
   let result: RunResult = { ran: false, last_log_id: -1, steps: 0 }; // kept when another node holds the lease
   await withClusterLease("rollups", LEASE_MS, async (lease) => {
-    const state = (await pgPool().query('SELECT "last_log_id" AS "w", "last_run_at" AS "t" FROM "log_rollup_state" WHERE "id" = 1')).rows[0] ?? {};
+    const state = (await logPgPool().query('SELECT "last_log_id" AS "w", "last_run_at" AS "t" FROM "log_rollup_state" WHERE "id" = 1')).rows[0] ?? {};
     result = { ran: false, last_log_id: Number(asBig(state.w)), steps: 0 };
     if (!force && nowSeconds() - Number(asBig(state.t)) < intervalSeconds() - SLACK) return;
     const max = await pgSafeMaxId();

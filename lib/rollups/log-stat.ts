@@ -5,7 +5,7 @@
 // a token name, group, channel or another log type reads the logs themselves.
 import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
-import { db } from "@/lib/db/client";
+import { logDb } from "@/lib/db/client";
 import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
@@ -34,12 +34,12 @@ export async function logStat({ ctx, input: { query: q, all } }: { ctx: UserCtx;
   const [quota, last] = await Promise.all([
     f && consumeOnly
       ? usageTotals(f, { start: q.start_timestamp || undefined, end: q.end_timestamp || undefined }).then((t) => t.quota)
-      : db()
+      : logDb()
           .log.aggregate({ where: q.type ? w! : Object.assign({}, w, { type: LOG_TYPE.consume }), _sum: { quota: true } })
           .then((s) => s._sum.quota ?? 0n),
     f
       ? usageTotals(f, { start: since }).then((t) => ({ count: Number(t.count), tokens: Number(t.prompt_tokens + t.completion_tokens) }))
-      : db()
+      : logDb()
           .log.aggregate({
             where: Object.assign({}, logWhere(q, userId), { type: LOG_TYPE.consume, created_at: { gte: BigInt(since) } }) as Prisma.LogWhereInput,
             _count: { _all: true },

@@ -4,12 +4,12 @@
 // transaction, with the state row locked so that a job step cannot interleave, and the
 // rebuild (`npm run rollups:rebuild`) writes every row afresh.
 import "server-only";
-import { db, type Tx } from "@/lib/db/client";
+import { logDb, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { isAdmin } from "@/lib/auth/roles";
 import type { UserCtx } from "@/lib/ctx";
 import { LOG_TYPE } from "@/lib/logs/writer";
-import { pgPool } from "@/lib/db/raw";
+import { logPgPool } from "@/lib/db/raw";
 import { asBig, isSqlite, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, txAll, txRun } from "@/lib/rollups/store";
 import { pgSafeMaxId, SUMMARIZE_RANGE } from "@/lib/rollups/job";
 import { LOCK_IDS } from "@/lib/db/lease";
@@ -56,7 +56,7 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
   if (!target || target <= 0) throw new AppError("INVALID_INPUT", "log_target_required");
   const cut = Math.floor(target / HOUR) * HOUR;
   const dayCut = Math.floor(target / DAY) * DAY;
-  return db().$transaction(
+  return logDb().$transaction(
     async (tx) => {
       const w = await lockedWatermark(tx);
       const n = (await tx.log.deleteMany({ where: { created_at: { lt: BigInt(target) } } })).count;
@@ -126,6 +126,6 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
     return { last_log_id: max, rows };
   });
   // every row was rewritten: fresh statistics for the planner now, not when autovacuum gets to it
-  await pgPool().query('ANALYZE "log_rollups", "log_model_rollups", "log_user_day_rollups"');
+  await logPgPool().query('ANALYZE "log_rollups", "log_model_rollups", "log_user_day_rollups"');
   return out;
 }

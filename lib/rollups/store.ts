@@ -6,8 +6,8 @@ import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 import { env } from "@/lib/env";
-import { sqliteConnection } from "@/lib/db/client";
-import { pgPool, whenSqliteIdle } from "@/lib/db/raw";
+import { logSqliteConnection } from "@/lib/db/client";
+import { logPgPool, whenSqliteIdle } from "@/lib/db/raw";
 
 export type Row = Record<string, unknown>;
 export type Param = string | number | bigint;
@@ -31,7 +31,7 @@ export const asNum = (v: unknown): number => Number(big(v));
 // that nothing else of this process runs between them; `write` makes it one transaction that
 // takes the write lock at once (BEGIN IMMEDIATE), a read is a deferred transaction (one snapshot).
 export async function sqliteStep<T>(write: boolean, work: (conn: BetterSqlite3.Database) => T): Promise<T> {
-  const conn = await sqliteConnection();
+  const conn = await logSqliteConnection();
   return whenSqliteIdle(conn, () => {
     const tx = conn.transaction(() => work(conn));
     return write ? tx.immediate() : tx.deferred();
@@ -51,7 +51,7 @@ export function sqliteRun(conn: BetterSqlite3.Database, sql: string, params: Par
 
 // PostgreSQL: `work` runs inside BEGIN ... COMMIT on one pooled client (ROLLBACK on error).
 export async function pgStep<T>(isolation: "read committed" | "repeatable read", work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pgPool().connect();
+  const client = await logPgPool().connect();
   try {
     await client.query(`BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`);
     try {

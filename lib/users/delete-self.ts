@@ -3,20 +3,20 @@
 // admin cannot delete itself.
 import "server-only";
 import { isRoot } from "@/lib/auth/roles";
-import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/http/route";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
 import { userChanged } from "@/lib/users/changed";
 import { eraseAccount } from "@/lib/users/erase-account";
+import { transactionWithLogs } from "@/lib/logs/in-transaction";
 
 export async function deleteSelf({ ctx }: { ctx: UserCtx }): Promise<void> {
   if (isRoot(ctx.user.role)) throw new AppError("RULE", "root_cannot_delete_self");
   // A fresh second factor when the user has one (docs/two-factor.md, "Sensitive actions").
   await requireFreshFactor(ctx);
   const now = BigInt(nowSeconds());
-  await db().$transaction(async (tx) => {
+  await transactionWithLogs(async (tx) => {
     const changed = await tx.user.updateMany({ where: { id: ctx.user.id, deleted_at: null }, data: { deleted_at: now, access_token_hash: null } });
     if (changed.count === 1) await eraseAccount(tx, ctx.user.id, now);
   });

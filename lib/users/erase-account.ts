@@ -5,7 +5,8 @@
 // becomes a tombstone longer than any registrable name, so the old name is free again and
 // the tombstone can never collide with a real account.
 import "server-only";
-import type { Tx } from "@/lib/db/client";
+import { logDb, logsSeparate, type Tx } from "@/lib/db/client";
+import { afterLogCommit } from "@/lib/logs/in-transaction";
 import { TOKEN_STATUS } from "@/lib/tokens/shared";
 import { resummarizeUser } from "@/lib/rollups/maintain";
 
@@ -43,6 +44,11 @@ export async function eraseAccount(tx: Tx, id: number, now: bigint): Promise<voi
   // Logs keep user_id and the figures; the name and address they carried are the person's.
   // Renaming them also keeps a later account of the same name from inheriting this history
   // in the admin's username filter.
-  await tx.log.updateMany({ where: { user_id: id }, data: { username, ip: "" } });
-  await resummarizeUser(tx, id); // the hourly rollups carry the logs' username (docs/dashboard.md)
+  // (in this transaction, or right after it on a log database of their own: lib/logs/in-transaction.ts)
+  const renameLogs = async (ltx: Tx) => {
+    await ltx.log.updateMany({ where: { user_id: id }, data: { username, ip: "" } });
+    await resummarizeUser(ltx, id); // the hourly rollups carry the logs' username (docs/dashboard.md)
+  };
+  if (!logsSeparate()) await renameLogs(tx);
+  else afterLogCommit(tx, () => logDb().$transaction(renameLogs, { maxWait: 30_000, timeout: 10 * 60_000 }));
 }

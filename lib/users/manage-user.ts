@@ -11,6 +11,7 @@ import type { UserCtx } from "@/lib/http/route";
 import { planManage, type ManageAction } from "@/lib/users/rules";
 import { userChanged } from "@/lib/users/changed";
 import { eraseAccount } from "@/lib/users/erase-account";
+import { transactionWithLogs } from "@/lib/logs/in-transaction";
 
 export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: number; action: ManageAction } }) {
   const target = await db().user.findUnique({ where: { id: input.id } });
@@ -18,7 +19,7 @@ export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: nu
   const plan = planManage(ctx.user, target, input.action);
   if ("refuse" in plan) throw new AppError("RULE", plan.refuse);
   const now = BigInt(nowSeconds());
-  await db().$transaction(async (tx) => {
+  await transactionWithLogs(async (tx) => {
     const changed = await tx.user.updateMany({
       where: { id: target.id, role: target.role, status: target.status, deleted_at: null },
       data: plan.delete ? { deleted_at: now, access_token_hash: null } : { role: plan.role, status: plan.status },

@@ -15,6 +15,7 @@ import { presentUser } from "@/lib/users/present";
 import { accessRefusal } from "@/lib/users/rules";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
 import { userChanged } from "@/lib/users/changed";
+import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 
 // Log type 3: an admin action on a user (docs/product-rules.md, "Prices, quota of a call, usage logs").
 const LOG_TYPE_ADMIN = 3;
@@ -56,7 +57,7 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
     data.password = await hashPassword(input.password);
   }
   try {
-    const user = await db().$transaction(async (tx) => {
+    const user = await transactionWithLogs(async (tx) => {
       if (Object.keys(data).length) await tx.user.update({ where: { id: target.id }, data });
       if (input.quota !== undefined) {
         const { quota: old } = await tx.user.findUniqueOrThrow({ where: { id: target.id }, select: { quota: true } });
@@ -67,16 +68,14 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
           const pinned = await tx.user.updateMany({ where: { id: target.id, quota: old }, data: { quota: old } });
           if (pinned.count !== 1) throw new AppError("RULE", "quota_changed_concurrently");
           await changeUserQuota(tx, { userId: target.id, delta, kind: "admin_adjust", ref: `admin:${ctx.user.id}` });
-          await tx.log.create({
-            data: {
-              user_id: target.id,
-              username: target.username,
-              created_at: BigInt(nowSeconds()),
-              type: LOG_TYPE_ADMIN,
-              quota: delta,
-              content: `admin ${ctx.user.username} (#${ctx.user.id}) set quota from ${old} to ${input.quota}`,
-              ip: ctx.ip,
-            },
+          await createLogRow(tx, {
+            user_id: target.id,
+            username: target.username,
+            created_at: BigInt(nowSeconds()),
+            type: LOG_TYPE_ADMIN,
+            quota: delta,
+            content: `admin ${ctx.user.username} (#${ctx.user.id}) set quota from ${old} to ${input.quota}`,
+            ip: ctx.ip,
           });
         }
       }

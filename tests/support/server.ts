@@ -63,7 +63,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `gw_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();

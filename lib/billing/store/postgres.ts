@@ -6,11 +6,13 @@ import type pg from "pg";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { noteBalance } from "@/lib/notify/quota-watch";
+import { env } from "@/lib/env";
 import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput } from "@/lib/billing/store/types";
 
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
 
 export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStore {
+  const { logsSeparate } = env();
   // Movements whose transaction has begun and not yet ended: a console request waits for
   // them (flushSoon), so that a balance read right after a relay call includes its settlement.
   const running = new Set<Promise<unknown>>();
@@ -174,11 +176,13 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
         }
         if (!(await q('DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1', [ref])).length) throw new HoldGone(ref);
         await userChange(q, userId, tokenId, amount, "relay_refund", ref);
-        await q(
-          `INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "token_id", "quota", "request_id", "other")
+        // with LOG_DATABASE_URL the caller queues the log row after the commit (lib/billing/holds.ts)
+        if (!logsSeparate)
+          await q(
+            `INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "token_id", "quota", "request_id", "other")
            SELECT "id", $1, 6, $2, "username", COALESCE((SELECT "name" FROM "tokens" WHERE "id" = $3), ''), $3, 0, $4, $5 FROM "users" WHERE "id" = $6`,
-          [nowSeconds(), SWEEP_TEXT[reason], tokenId, ref, sweepLogOther(reason), userId],
-        );
+            [nowSeconds(), SWEEP_TEXT[reason], tokenId, ref, sweepLogOther(reason), userId],
+          );
         return remain;
       }),
     // every movement has its own transaction, committed at once: wait for those under way

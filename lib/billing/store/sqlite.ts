@@ -22,6 +22,7 @@ import { holdSqliteUntil, whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { noteBalance } from "@/lib/notify/quota-watch";
+import { env } from "@/lib/env";
 import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput, type SweepInput } from "@/lib/billing/store/types";
 import { metrics } from "@/lib/metrics";
 
@@ -29,6 +30,7 @@ import { metrics } from "@/lib/metrics";
 const LAZY_MS = 2;
 
 export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string): BillingStore {
+  const { logsSeparate } = env();
   // Integers come back as bigint (Prisma sets that too).
   conn.defaultSafeIntegers(true);
 
@@ -120,7 +122,8 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
     const userId = Number(h.user_id);
     const tokenId = Number(h.token_id);
     userChange(userId, tokenId, h.amount, "relay_refund", r.ref);
-    s.sweepLog.run(BigInt(nowSeconds()), SWEEP_TEXT[r.reason], tokenId, tokenId, r.ref, sweepLogOther(r.reason), userId);
+    // with LOG_DATABASE_URL the caller queues the log row after the commit (lib/billing/holds.ts)
+    if (!logsSeparate) s.sweepLog.run(BigInt(nowSeconds()), SWEEP_TEXT[r.reason], tokenId, tokenId, r.ref, sweepLogOther(r.reason), userId);
     if (h.unlimited_token || tokenId <= 0) return null;
     return (s.addToken.get(h.amount, tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
   });

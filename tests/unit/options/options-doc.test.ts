@@ -42,6 +42,7 @@ const SPEC_KEYS = [
   "LogConsumeEnabled",
   "LogChatContentEnabled",
   "LogErrorEnabled",
+  "LogRetentionDays", // not in the spec: issue 17, "Logs at scale"
   // Sensitive words
   "CheckSensitiveEnabled",
   "CheckSensitiveOnPromptEnabled",

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { channelTypeList } from "@/lib/channel-admin/type-profiles";
 
-export const GET = route({ access: "admin" }, async () => channelTypeList());
+export const GET = route({ access: "admin" }, async ({ ctx }) => channelTypeList({ ctx }));

@@ -1,0 +1,159 @@
+// Log retention (docs/operations.md, "Logs at scale"): with the option LogRetentionDays = N
+// (0, the default, keeps everything), the usage logs created before the start of the UTC day
+// N days ago are deleted, and with them the dashboard's rollup rows of those days (the
+// rollups stay equal to the logs, as after the manual clean-up: docs/dashboard.md).
+//
+// The logs go in small batches, each its own short transaction, with a pause between them,
+// so that the relay's log batches and billing never wait behind a long delete: on SQLite a
+// batch runs synchronously on the (log) database's one connection and is sized to take about BATCH_BUDGET_MS;
+// on PostgreSQL a batch of BATCH_MAX rows takes row locks on the deleted rows only. The cut
+// is a whole UTC day, so the rollup rows before it are deleted whole (no hour to sum again),
+// after the last batch, in one step that also locks the rollup state row (the rollup job's
+// steps are ordered around it). It lives beside the rollups because it changes them too.
+//
+// On PostgreSQL, where "logs" is partitioned by month (lib/logs/partitions.ts), the months
+// wholly before the cut are dropped as whole partitions first; the batches then delete what
+// remains before the cut (the start of the boundary month, and logs_default's rows).
+//
+// One run per cluster (withClusterLease "log-retention"): hourly, at start-up, and soon after
+// the option changes; each run also makes the month partitions ahead on PostgreSQL.
+import "server-only";
+import { withClusterLease } from "@/lib/db/lease";
+import { getNumber, onOptionsApplied } from "@/lib/options/store";
+import { isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/lib/rollups/store";
+import { describeError } from "@/lib/errors";
+import { dropLogPartitionsBefore, ensureLogPartitions } from "@/lib/logs/partitions";
+
+const DAY = 86_400;
+const TICK_MS = 60 * 60_000;
+const LEASE_MS = 60_000;
+// SQLite: a batch is sized to hold the connection about this long (from the last batches' time per row).
+const BATCH_BUDGET_MS = 20;
+const BATCH_MIN = 100;
+const BATCH_MAX = 5_000;
+// between batches: the relay's queued log batches and billing run here
+const PAUSE_MS = 20;
+
+const holder = globalThis as unknown as {
+  __gatewayRetention?: { timer?: NodeJS.Timeout; running?: Promise<RetentionResult>; days?: number; stopping?: boolean };
+};
+const job = () => (holder.__gatewayRetention ??= {});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The cut for `days` of retention at `nowSeconds`: the start of the UTC day `days` days ago. */
+export function retentionCut(days: number, nowSeconds: number): number {
+  return Math.floor((nowSeconds - days * DAY) / DAY) * DAY;
+}
+
+const DELETE_BATCH = 'DELETE FROM "logs" WHERE "id" IN (SELECT "id" FROM "logs" WHERE "created_at" < ? ORDER BY "created_at" LIMIT ?)';
+
+export type RetentionResult = { ran: boolean; cut: number; deleted: number; batches: number; dropped: string[] };
+
+async function deleteBatches(cut: number, renew: () => Promise<boolean>): Promise<{ deleted: number; batches: number; complete: boolean }> {
+  let deleted = 0;
+  let batches = 0;
+  let size = isSqlite() ? 500 : BATCH_MAX;
+  let msPerRow = 0;
+  for (;;) {
+    if (batches > 0) {
+      if (!(await renew())) return { deleted, batches, complete: false };
+      await sleep(PAUSE_MS);
+    }
+    const started = performance.now();
+    const n = isSqlite()
+      ? await sqliteStep(true, (conn) => sqliteRun(conn, DELETE_BATCH, [cut, size]))
+      : await pgStep("read committed", (c) => pgRun(c, DELETE_BATCH, [cut, size]));
+    batches++;
+    deleted += n;
+    if (n < size) return { deleted, batches, complete: true };
+    if (isSqlite()) {
+      const perRow = (performance.now() - started) / n;
+      msPerRow = msPerRow ? 0.7 * msPerRow + 0.3 * perRow : perRow;
+      size = Math.min(BATCH_MAX, Math.max(BATCH_MIN, Math.floor(BATCH_BUDGET_MS / msPerRow)));
+    }
+  }
+}
+
+// The rollup rows of the days before the cut (whole days: hours and days alike).
+async function deleteRollupsBefore(cut: number): Promise<void> {
+  const statements: [string, number[]][] = [
+    ['DELETE FROM "log_rollups" WHERE "hour" < ?', [cut]],
+    ['DELETE FROM "log_model_rollups" WHERE "hour" < ?', [cut]],
+    ['DELETE FROM "log_user_day_rollups" WHERE "day" < ?', [cut]],
+  ];
+  if (isSqlite()) {
+    await sqliteStep(true, (conn) => {
+      for (const [sql, params] of statements) sqliteRun(conn, sql, params);
+    });
+    return;
+  }
+  await pgStep("read committed", async (c) => {
+    await c.query('SELECT "last_log_id" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE');
+    for (const [sql, params] of statements) await pgRun(c, sql, params);
+  });
+}
+
+/**
+ * One pass of log maintenance now, unless another node runs one: on PostgreSQL the month
+ * partitions ahead are made (lib/logs/partitions.ts); with LogRetentionDays set, the
+ * partitions wholly before the cut are dropped, and the rows before it that remain (the
+ * boundary month's, logs_default's, every row on SQLite) are deleted in batches.
+ */
+export async function runRetention(nowSeconds = Math.floor(Date.now() / 1000)): Promise<RetentionResult> {
+  const days = Math.floor(getNumber("LogRetentionDays", 0));
+  const cut = retentionCut(days, nowSeconds);
+  const result: RetentionResult = { ran: false, cut, deleted: 0, batches: 0, dropped: [] };
+  await withClusterLease("log-retention", LEASE_MS, async (lease) => {
+    const keepGoing = async () => !job().stopping && (await lease.renew());
+    if (!isSqlite()) await ensureLogPartitions(nowSeconds);
+    if (days <= 0) return;
+    result.ran = true;
+    if (!isSqlite()) result.dropped = await dropLogPartitionsBefore(cut, keepGoing);
+    const done = await deleteBatches(cut, keepGoing);
+    Object.assign(result, { deleted: done.deleted, batches: done.batches });
+    if (done.complete) await deleteRollupsBefore(cut);
+  });
+  if (result.deleted || result.dropped.length) {
+    const parts = result.dropped.length ? `partitions ${result.dropped.join(", ")} dropped; ` : "";
+    console.log(`[logs] retention before ${new Date(cut * 1000).toISOString()}: ${parts}${result.deleted} log rows deleted in ${result.batches} batches`);
+  }
+  return result;
+}
+
+function runSoon(): void {
+  const j = job();
+  if (j.running) return;
+  j.running = runRetention()
+    .catch((err) => {
+      console.error("[logs] retention run failed, will retry:", describeError(err));
+      return { ran: false, cut: 0, deleted: 0, batches: 0, dropped: [] };
+    })
+    .finally(() => {
+      j.running = undefined;
+    });
+}
+
+/** The timer of this node (server.ts): hourly, once shortly after start-up, and after the option changes. */
+export function startRetentionJob(): void {
+  const j = job();
+  if (j.timer) return;
+  j.days = getNumber("LogRetentionDays", 0);
+  j.timer = setInterval(runSoon, TICK_MS);
+  j.timer.unref();
+  setTimeout(runSoon, 10_000).unref();
+  onOptionsApplied(() => {
+    const days = getNumber("LogRetentionDays", 0);
+    if (days === j.days) return;
+    j.days = days;
+    if (j.timer) setTimeout(runSoon, 100).unref();
+  });
+}
+
+export async function stopRetentionJob(): Promise<void> {
+  const j = job();
+  if (j.timer) clearInterval(j.timer);
+  j.timer = undefined;
+  j.stopping = true; // a run stops after its current batch
+  await j.running;
+}
