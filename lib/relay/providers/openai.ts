@@ -339,6 +339,21 @@ export interface OpenAIHost {
   balance?(base: string, key: string, http: ConsoleHttp): Promise<number>;
   /** a hint under the key field */
   keyHint?: Bilingual;
+  /** the chat path after the prefix when it is not "chat/completions" (MiniMax's "text/chatcompletion_v2") */
+  chatPath?: string;
+  /** the Bearer token made of the channel's key when it is not the key itself (Spark's "APIKey:APISecret" of a composite key) */
+  bearer?(key: string): string;
+  /** the key's shape and its check at save time (ProviderProfile.keyFormat, checkKey), when it is not one plain key */
+  keyFormat?: string;
+  checkKey?(key: string): string | undefined;
+  /** what the channel's `other` field means (ProviderProfile.other); absent: unused */
+  other?: ProviderProfile["other"];
+  /** false: the host has no GET {prefix}/models, so the editor cannot fetch its models */
+  listModels?: false;
+  /** the OpenAI endpoints other than chat the host has; absent: all of them */
+  passthrough?: readonly PassthroughEndpoint[];
+  /** an error carried by a successful (HTTP 200) answer in the host's own shape (MiniMax's base_resp): its message */
+  answerError?(body: unknown): string | undefined;
 }
 
 // OpenAI and the resellers that copy its dashboard: subscription limit minus this period's usage (cents)
@@ -398,27 +413,132 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     },
   },
   { type: 48, name: "xai", base: "https://api.x.ai", prefix: "/v1", responses: true, testModel: "grok-3-mini" },
+  // The Chinese hosts whose wire today is OpenAI's chat completions (docs/providers.md, a section each)
+  {
+    type: 17,
+    name: "ali",
+    base: "https://dashscope.aliyuncs.com/compatible-mode",
+    prefix: "/v1",
+    responses: false,
+    testModel: "qwen-turbo",
+    passthrough: ["embeddings"],
+    keyHint: { en: "A DashScope API key (sk-...), Model Studio console", zh: "百炼控制台的 DashScope API Key（sk-...）" },
+  },
+  {
+    type: 18,
+    name: "xunfei",
+    base: "https://spark-api-open.xf-yun.com",
+    prefix: "/v1",
+    responses: false,
+    testModel: "lite",
+    keyFormat: "APPID|APISecret|APIKey",
+    checkKey: (key) => sparkKey(key).error,
+    // Spark's HTTP API takes "APIKey:APISecret" as its Bearer token (the APPID is not sent)
+    bearer: (key) => {
+      const k = sparkKey(key);
+      return k.error ? key : `${k.apiKey}:${k.apiSecret}`;
+    },
+    listModels: false,
+    passthrough: [],
+    keyHint: { en: "APPID|APISecret|APIKey from the Spark console's app page", zh: "星火控制台应用页的 APPID|APISecret|APIKey" },
+  },
+  {
+    type: 26,
+    name: "zhipu",
+    base: "https://open.bigmodel.cn",
+    prefix: "/api/paas/v4",
+    responses: false,
+    testModel: "glm-4-flash",
+    checkKey: (key) => (/^[^.\s]+\.[^.\s]+$/.test(key) ? undefined : "a Zhipu API key is two parts joined by a dot (id.secret)"),
+    listModels: false,
+    passthrough: ["embeddings"],
+    keyHint: { en: "The API key of open.bigmodel.cn (id.secret)", zh: "智谱开放平台的 API Key（id.secret）" },
+  },
+  {
+    type: 35,
+    name: "minimax",
+    base: "https://api.minimaxi.com",
+    prefix: "/v1",
+    chatPath: "text/chatcompletion_v2",
+    responses: false,
+    testModel: "MiniMax-Text-01",
+    listModels: false,
+    passthrough: [],
+    answerError: minimaxError,
+    keyHint: { en: "The API key of the MiniMax platform", zh: "MiniMax 开放平台的 API Key" },
+  },
+  {
+    type: 45,
+    name: "volcengine",
+    base: "https://ark.cn-beijing.volces.com",
+    prefix: "/api/v3",
+    responses: false,
+    testModel: "doubao-1-5-lite-32k-250115",
+    listModels: false,
+    passthrough: ["embeddings", "images/generations"],
+    keyHint: { en: "An Ark API key (Volcano Engine Ark console, API Key management)", zh: "火山方舟控制台「API Key 管理」中的 API Key" },
+  },
+  {
+    type: 46,
+    name: "baidu-v2",
+    base: "https://qianfan.baidubce.com",
+    prefix: "/v2",
+    responses: false,
+    testModel: "ernie-speed-128k",
+    checkKey: (key) => (key.startsWith("bce-v3/") ? undefined : "a Qianfan V2 API key starts with bce-v3/ (the console's API Key, not an AK/SK pair)"),
+    passthrough: ["embeddings", "images/generations"],
+    keyHint: { en: "A Qianfan API key (bce-v3/ALTAK-...)", zh: "千帆 API Key（bce-v3/ALTAK-...）" },
+  },
 ];
+
+/** Spark's composite key APPID|APISecret|APIKey, or why it is not one. */
+function sparkKey(key: string): { appId: string; apiSecret: string; apiKey: string; error?: string } {
+  const parts = key.split("|").map((p) => p.trim());
+  if (parts.length !== 3 || parts.some((p) => !p))
+    return { appId: "", apiSecret: "", apiKey: "", error: "a Xunfei Spark key is APPID|APISecret|APIKey: three parts joined by |" };
+  return { appId: parts[0], apiSecret: parts[1], apiKey: parts[2] };
+}
+
+// MiniMax answers a refused call with HTTP 200 and base_resp.status_code other than 0 (1004: auth, 1008: balance...)
+function minimaxError(body: unknown): string | undefined {
+  const r = (body as { base_resp?: { status_code?: unknown; status_msg?: unknown } } | undefined)?.base_resp;
+  if (!r || r.status_code === 0 || r.status_code === undefined) return undefined;
+  return `${String(r.status_msg ?? "error")} (${String(r.status_code)})`;
+}
 
 export function openaiCompatible(host: OpenAIHost): ProviderAdapter {
   const baseOf = (ch: { base_url: string }) => trimSlash(ch.base_url || host.base);
   const balance = host.balance;
-  return makeAdapter({
+  const token = (key: string) => (key && host.bearer ? host.bearer(key) : key);
+  const adapter = makeAdapter({
     name: host.name,
     url(ch, path) {
       const base = ch.base_url || host.base;
       if (!base) throw new RelayError(500, "the channel has no base URL", "upstream_error", "channel_misconfigured");
-      return joinVersioned(base, host.prefix, "/" + path);
+      return joinVersioned(base, host.prefix, "/" + (path === "chat/completions" && host.chatPath ? host.chatPath : path));
     },
-    auth: (ch): Record<string, string> => (ch.key ? { authorization: `Bearer ${ch.key}` } : {}),
-    passthrough: ALL_PASSTHROUGH,
+    auth: (ch): Record<string, string> => (ch.key ? { authorization: `Bearer ${token(ch.key)}` } : {}),
+    passthrough: host.passthrough ?? ALL_PASSTHROUGH,
     responses: host.responses,
     profile: {
       defaultBaseUrl: host.base,
       testModel: host.testModel,
       keyHint: host.keyHint,
-      listModels: (ch, http) => openaiModels(joinVersioned(baseOf(ch), host.prefix, "/models"), ch.key, http),
+      keyFormat: host.keyFormat,
+      checkKey: host.checkKey,
+      other: host.other,
+      listModels: host.listModels === false ? undefined : (ch, http) => openaiModels(joinVersioned(baseOf(ch), host.prefix, "/models"), token(ch.key), http),
       balance: balance && ((ch, http) => balance(baseOf(ch), ch.key, http)),
+    },
+  });
+  const answerError = host.answerError;
+  if (!answerError) return adapter;
+  const parse = adapter.parseChat;
+  return Object.assign({}, adapter, {
+    parseChat(body: unknown) {
+      const message = answerError(body);
+      if (message !== undefined) throw new RelayError(502, `the upstream refused the request: ${message}`, "upstream_error", "bad_response");
+      return parse(body);
     },
   });
 }

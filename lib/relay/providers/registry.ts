@@ -2,9 +2,11 @@
 import "server-only";
 import { CHANNEL_TYPE } from "@/lib/channels/channel-types";
 import { anthropic } from "./anthropic";
+import { baidu } from "./baidu";
 import { bedrock } from "./bedrock";
 import { gemini } from "./gemini";
 import { azure, OPENAI_HOSTS, openaiCompatible } from "./openai";
+import { tencent } from "./tencent";
 import type { ProviderAdapter } from "./types";
 import { vertex } from "./vertex";
 
@@ -18,6 +20,8 @@ adapters.set(CHANNEL_TYPE.ANTHROPIC, anthropic);
 adapters.set(CHANNEL_TYPE.GEMINI, gemini);
 adapters.set(CHANNEL_TYPE.AWS_CLAUDE, bedrock);
 adapters.set(CHANNEL_TYPE.VERTEX_AI, vertex);
+adapters.set(CHANNEL_TYPE.BAIDU, baidu);
+adapters.set(CHANNEL_TYPE.TENCENT, tencent);
 
 /** The adapter for a channel type, or undefined when the relay cannot call that type. */
 export function adapterFor(type: number): ProviderAdapter | undefined {
