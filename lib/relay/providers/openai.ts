@@ -417,8 +417,9 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
   {
     type: 17,
     name: "ali",
-    base: "https://dashscope.aliyuncs.com/compatible-mode",
-    prefix: "/v1",
+    // the documented OpenAI base (…/compatible-mode/v1) ends in a version: it is taken as is
+    base: "https://dashscope.aliyuncs.com",
+    prefix: "/compatible-mode/v1",
     responses: false,
     testModel: "qwen-turbo",
     passthrough: ["embeddings"],

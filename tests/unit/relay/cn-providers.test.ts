@@ -190,6 +190,9 @@ describe("key formats checked at save time", () => {
     expect((await adapterFor(45)!.chatRequest(hi, channel(45, "k", ""))).url).toBe("https://ark.cn-beijing.volces.com/api/v3/chat/completions");
     expect((await adapterFor(46)!.chatRequest(hi, channel(46, "bce-v3/x", ""))).url).toBe("https://qianfan.baidubce.com/v2/chat/completions");
     expect((await adapterFor(17)!.chatRequest(hi, channel(17, "sk-x", ""))).url).toBe("https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions");
+    expect((await adapterFor(17)!.chatRequest(hi, channel(17, "sk-x", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1"))).url).toBe(
+      "https://dashscope-intl.aliyuncs.com/compatible-mode/v1/chat/completions",
+    );
     expect(() => adapterFor(35)!.parseChat({ base_resp: { status_code: 1004, status_msg: "login fail" } })).toThrow(/login fail \(1004\)/);
   });
 });
