@@ -51,7 +51,7 @@ export function baiduEndpoint(model: string): string {
 export function baiduKey(key: string): { apiKey: string; secretKey: string; error?: string } {
   const parts = key.split("|").map((p) => p.trim());
   if (parts.length !== 2 || !parts[0] || !parts[1])
-    return { apiKey: "", secretKey: "", error: "a Baidu key is APIKey|SecretKey: the application's API Key and Secret Key joined by |" };
+    return { apiKey: "", secretKey: "", error: "the Qianfan application's API Key and Secret Key, joined by |" };
   return { apiKey: parts[0], secretKey: parts[1] };
 }
 

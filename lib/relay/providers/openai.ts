@@ -450,7 +450,8 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     prefix: "/api/paas/v4",
     responses: false,
     testModel: "glm-4-flash",
-    checkKey: (key) => (/^[^.\s]+\.[^.\s]+$/.test(key) ? undefined : "a Zhipu API key is two parts joined by a dot (id.secret)"),
+    keyFormat: "id.secret",
+    checkKey: (key) => (/^[^.\s]+\.[^.\s]+$/.test(key) ? undefined : "Zhipu's API key is two parts joined by a dot"),
     listModels: false,
     passthrough: ["embeddings"],
     keyHint: { en: "The API key of open.bigmodel.cn (id.secret)", zh: "智谱开放平台的 API Key（id.secret）" },
@@ -486,7 +487,8 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     prefix: "/v2",
     responses: false,
     testModel: "ernie-speed-128k",
-    checkKey: (key) => (key.startsWith("bce-v3/") ? undefined : "a Qianfan V2 API key starts with bce-v3/ (the console's API Key, not an AK/SK pair)"),
+    keyFormat: "bce-v3/ALTAK-…/…",
+    checkKey: (key) => (key.startsWith("bce-v3/") ? undefined : "a Qianfan API key starts with bce-v3/ (an AK/SK pair is not one)"),
     passthrough: ["embeddings", "images/generations"],
     keyHint: { en: "A Qianfan API key (bce-v3/ALTAK-...)", zh: "千帆 API Key（bce-v3/ALTAK-...）" },
   },
@@ -496,7 +498,7 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
 function sparkKey(key: string): { appId: string; apiSecret: string; apiKey: string; error?: string } {
   const parts = key.split("|").map((p) => p.trim());
   if (parts.length !== 3 || parts.some((p) => !p))
-    return { appId: "", apiSecret: "", apiKey: "", error: "a Xunfei Spark key is APPID|APISecret|APIKey: three parts joined by |" };
+    return { appId: "", apiSecret: "", apiKey: "", error: "three parts joined by |, as the app's page in the Spark console gives them" };
   return { appId: parts[0], apiSecret: parts[1], apiKey: parts[2] };
 }
 

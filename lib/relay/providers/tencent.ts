@@ -20,7 +20,7 @@ const ACTION = "ChatCompletions";
 export function tencentKey(key: string): { appId: string; secretId: string; secretKey: string; error?: string } {
   const parts = key.split("|").map((p) => p.trim());
   if (parts.length !== 3 || parts.some((p) => !p))
-    return { appId: "", secretId: "", secretKey: "", error: "a Tencent key is AppId|SecretId|SecretKey: three parts joined by |" };
+    return { appId: "", secretId: "", secretKey: "", error: "three parts joined by |: the account's AppId, then an API key's SecretId and SecretKey" };
   return { appId: parts[0], secretId: parts[1], secretKey: parts[2] };
 }
 

@@ -164,15 +164,15 @@ describe("key formats checked at save time", () => {
   const check = (type: number, key: string) => adapterFor(type)!.profile.checkKey?.(key);
   it("accepts each composite key in its format and explains a wrong one", () => {
     expect(check(15, "ak|sk")).toBeUndefined();
-    expect(check(15, "ak")).toMatch(/APIKey\|SecretKey/);
+    expect(check(15, "ak")).toMatch(/API Key and Secret Key, joined by \|/);
     expect(check(18, "app|secret|key")).toBeUndefined();
-    expect(check(18, "app|secret")).toMatch(/APPID\|APISecret\|APIKey/);
+    expect(check(18, "app|secret")).toMatch(/three parts joined by \|/);
     expect(check(23, "1300|AKID|sk")).toBeUndefined();
-    expect(check(23, "AKID|sk")).toMatch(/AppId\|SecretId\|SecretKey/);
+    expect(check(23, "AKID|sk")).toMatch(/AppId, then an API key's SecretId and SecretKey/);
     expect(check(46, "bce-v3/ALTAK-x/y")).toBeUndefined();
     expect(check(46, "sk-abc")).toMatch(/bce-v3/);
     expect(check(26, "abc.def")).toBeUndefined();
-    expect(check(26, "abcdef")).toMatch(/id\.secret/);
+    expect(check(26, "abcdef")).toMatch(/joined by a dot/);
     expect(adapterFor(18)!.profile.keyFormat).toBe("APPID|APISecret|APIKey");
     expect(adapterFor(22)).toBeUndefined();
   });
