@@ -16,9 +16,11 @@ export const CHANNEL_TYPE = {
   TENCENT: 23,
   GEMINI: 24,
   MOONSHOT: 25,
+  ZHIPU_V4: 26,
   PERPLEXITY: 27,
   AWS_CLAUDE: 33, // AWS Bedrock (every Bedrock model, Claude included)
   COHERE: 34,
+  MINIMAX: 35,
   SUNO: 36, // the task relay (docs/tasks.md)
   JINA: 38,
   CLOUDFLARE: 39,
@@ -26,6 +28,8 @@ export const CHANNEL_TYPE = {
   VERTEX_AI: 41,
   MISTRAL: 42,
   DEEPSEEK: 43,
+  VOLCENGINE: 45,
+  BAIDU_V2: 46,
   XINFERENCE: 47,
   XAI: 48,
 } as const;
@@ -48,9 +52,11 @@ export const CHANNEL_TYPES: ReadonlyArray<{ id: ChannelTypeId; name: string }> =
   { id: CHANNEL_TYPE.TENCENT, name: "Tencent" },
   { id: CHANNEL_TYPE.GEMINI, name: "Google Gemini" },
   { id: CHANNEL_TYPE.MOONSHOT, name: "Moonshot" },
+  { id: CHANNEL_TYPE.ZHIPU_V4, name: "Zhipu GLM" },
   { id: CHANNEL_TYPE.PERPLEXITY, name: "Perplexity" },
   { id: CHANNEL_TYPE.AWS_CLAUDE, name: "AWS Bedrock" },
   { id: CHANNEL_TYPE.COHERE, name: "Cohere" },
+  { id: CHANNEL_TYPE.MINIMAX, name: "MiniMax" },
   { id: CHANNEL_TYPE.SUNO, name: "Suno API" },
   { id: CHANNEL_TYPE.JINA, name: "Jina" },
   { id: CHANNEL_TYPE.CLOUDFLARE, name: "Cloudflare Workers AI" },
@@ -58,6 +64,8 @@ export const CHANNEL_TYPES: ReadonlyArray<{ id: ChannelTypeId; name: string }> =
   { id: CHANNEL_TYPE.VERTEX_AI, name: "Vertex AI" },
   { id: CHANNEL_TYPE.MISTRAL, name: "Mistral" },
   { id: CHANNEL_TYPE.DEEPSEEK, name: "DeepSeek" },
+  { id: CHANNEL_TYPE.VOLCENGINE, name: "VolcEngine (Doubao)" },
+  { id: CHANNEL_TYPE.BAIDU_V2, name: "Baidu Qianfan V2" },
   { id: CHANNEL_TYPE.XINFERENCE, name: "Xinference" },
   { id: CHANNEL_TYPE.XAI, name: "xAI" },
 ];

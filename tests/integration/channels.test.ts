@@ -132,6 +132,24 @@ describe("channel create, read, update", () => {
     }
   });
 
+  it("refuses a key that does not have its type's format, line by line, without echoing it (docs/providers.md)", async () => {
+    const bad = await admin.client.post("/api/channel/", { type: 15, name: "baidu", key: "onlyTheApiKey123", models: "ernie-4.0-8k" });
+    expect(bad.success).toBe(false);
+    expect(bad.message).toBe("The key of this channel type must look like APIKey|SecretKey: the Qianfan application's API Key and Secret Key, joined by |");
+    const batch = await admin.client.post("/api/channel/", { mode: "batch", type: 23, name: "hy", key: "1300|AKID1|sk1\nAKID2|sk2", models: "hunyuan-lite" });
+    expect(batch.success).toBe(false);
+    expect(batch.message).toMatch(/^The key of this channel type must look like AppId\|SecretId\|SecretKey: line 2: three parts/);
+    expect(batch.message).not.toContain("AKID2");
+    const ok = await admin.client.post<Ch>("/api/channel/", { type: 18, name: "spark", key: "app|secret|key", models: "lite", status: 2 });
+    expect(ok.success, ok.message).toBe(true);
+    const edit = await admin.client.put("/api/channel/", { id: ok.data.id, key: "secret|key" });
+    expect(edit.success).toBe(false);
+    expect(edit.message).toMatch(/must look like APPID\|APISecret\|APIKey: three parts/);
+    await admin.client.del(`/api/channel/${ok.data.id}`);
+    // FastGPT is not offered: its answers carry no usage to bill from
+    expect((await admin.client.post("/api/channel/", { type: 22, name: "fg", key: "fastgpt-x", models: "m" })).message).toBe("Unknown channel type");
+  });
+
   it("creates one channel per key line in batch mode", async () => {
     const r = await admin.client.post<Ch[]>("/api/channel/", {
       mode: "batch",

@@ -376,6 +376,15 @@ export interface OpenAIHost {
   /** what `other` means, and its check at save (ProviderProfile.other, checkOther) */
   other?: ProviderProfile["other"];
   checkOther?: ProviderProfile["checkOther"];
+  /** the chat path after the prefix when it is not "chat/completions" (MiniMax's "text/chatcompletion_v2") */
+  chatPath?: string;
+  /** the Bearer token made of the channel's key when it is not the key itself (Spark's "APIKey:APISecret" of a composite key) */
+  bearer?(key: string): string;
+  /** the key's shape and its check at save time (ProviderProfile.keyFormat, checkKey), when it is not one plain key */
+  keyFormat?: string;
+  checkKey?(key: string): string | undefined;
+  /** an error carried by a successful (HTTP 200) answer in the host's own shape (MiniMax's base_resp): its message */
+  answerError?(body: unknown): string | undefined;
 }
 
 // A Cohere-shaped rerank answer's `meta` (SiliconFlow, Xinference): its tokens, for the pass-through billing
@@ -500,12 +509,107 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     passthroughUsage: rerankUsage,
     keyHint: { en: "The server's API key, when it was started with authentication", zh: "服务端启用认证时的 API 密钥" },
   },
+  // The Chinese hosts whose wire today is OpenAI's chat completions (docs/providers.md, a section each)
+  {
+    type: 17,
+    name: "ali",
+    // the documented OpenAI base (…/compatible-mode/v1) ends in a version: it is taken as is
+    base: "https://dashscope.aliyuncs.com",
+    prefix: "/compatible-mode/v1",
+    responses: false,
+    testModel: "qwen-turbo",
+    passthrough: ["embeddings"],
+    keyHint: { en: "A DashScope API key (sk-...), Model Studio console", zh: "百炼控制台的 DashScope API Key（sk-...）" },
+  },
+  {
+    type: 18,
+    name: "xunfei",
+    base: "https://spark-api-open.xf-yun.com",
+    prefix: "/v1",
+    responses: false,
+    testModel: "lite",
+    keyFormat: "APPID|APISecret|APIKey",
+    checkKey: (key) => sparkKey(key).error,
+    // Spark's HTTP API takes "APIKey:APISecret" as its Bearer token (the APPID is not sent)
+    bearer: (key) => {
+      const k = sparkKey(key);
+      return k.error ? key : `${k.apiKey}:${k.apiSecret}`;
+    },
+    listModels: null,
+    passthrough: [],
+    keyHint: { en: "APPID|APISecret|APIKey from the Spark console's app page", zh: "星火控制台应用页的 APPID|APISecret|APIKey" },
+  },
+  {
+    type: 26,
+    name: "zhipu",
+    base: "https://open.bigmodel.cn",
+    prefix: "/api/paas/v4",
+    responses: false,
+    testModel: "glm-4-flash",
+    keyFormat: "id.secret",
+    checkKey: (key) => (/^[^.\s]+\.[^.\s]+$/.test(key) ? undefined : "Zhipu's API key is two parts joined by a dot"),
+    listModels: null,
+    passthrough: ["embeddings"],
+    keyHint: { en: "The API key of open.bigmodel.cn (id.secret)", zh: "智谱开放平台的 API Key（id.secret）" },
+  },
+  {
+    type: 35,
+    name: "minimax",
+    base: "https://api.minimaxi.com",
+    prefix: "/v1",
+    chatPath: "text/chatcompletion_v2",
+    responses: false,
+    testModel: "MiniMax-Text-01",
+    listModels: null,
+    passthrough: [],
+    answerError: minimaxError,
+    keyHint: { en: "The API key of the MiniMax platform", zh: "MiniMax 开放平台的 API Key" },
+  },
+  {
+    type: 45,
+    name: "volcengine",
+    base: "https://ark.cn-beijing.volces.com",
+    prefix: "/api/v3",
+    responses: false,
+    testModel: "doubao-1-5-lite-32k-250115",
+    listModels: null,
+    passthrough: ["embeddings", "images/generations"],
+    keyHint: { en: "An Ark API key (Volcano Engine Ark console, API Key management)", zh: "火山方舟控制台「API Key 管理」中的 API Key" },
+  },
+  {
+    type: 46,
+    name: "baidu-v2",
+    base: "https://qianfan.baidubce.com",
+    prefix: "/v2",
+    responses: false,
+    testModel: "ernie-speed-128k",
+    keyFormat: "bce-v3/ALTAK-…/…",
+    checkKey: (key) => (key.startsWith("bce-v3/") ? undefined : "a Qianfan API key starts with bce-v3/ (an AK/SK pair is not one)"),
+    passthrough: ["embeddings", "images/generations"],
+    keyHint: { en: "A Qianfan API key (bce-v3/ALTAK-...)", zh: "千帆 API Key（bce-v3/ALTAK-...）" },
+  },
 ];
+
+/** Spark's composite key APPID|APISecret|APIKey, or why it is not one. */
+function sparkKey(key: string): { appId: string; apiSecret: string; apiKey: string; error?: string } {
+  const parts = key.split("|").map((p) => p.trim());
+  if (parts.length !== 3 || parts.some((p) => !p))
+    return { appId: "", apiSecret: "", apiKey: "", error: "three parts joined by |, as the app's page in the Spark console gives them" };
+  return { appId: parts[0], apiSecret: parts[1], apiKey: parts[2] };
+}
+
+// MiniMax answers a refused call with HTTP 200 and base_resp.status_code other than 0 (1004: auth, 1008: balance...)
+function minimaxError(body: unknown): string | undefined {
+  const r = (body as { base_resp?: { status_code?: unknown; status_msg?: unknown } } | undefined)?.base_resp;
+  if (!r || r.status_code === 0 || r.status_code === undefined) return undefined;
+  return `${String(r.status_msg ?? "error")} (${String(r.status_code)})`;
+}
 
 export function openaiCompatible(host: OpenAIHost): ProviderAdapter {
   const baseOf = (ch: { base_url: string }) => trimSlash(ch.base_url || host.base);
   const prefixOf = (ch: { other: string }) => (typeof host.prefix === "string" ? host.prefix : host.prefix(ch));
   const balance = host.balance;
+  const token = (key: string) => (key && host.bearer ? host.bearer(key) : key);
   const profile: ProviderProfile = {
     defaultBaseUrl: host.base,
     testModel: host.testModel,
@@ -513,24 +617,37 @@ export function openaiCompatible(host: OpenAIHost): ProviderAdapter {
     listModels:
       host.listModels === null
         ? undefined
-        : (host.listModels ?? ((ch: ChannelAccess, http: ConsoleHttp) => openaiModels(joinVersioned(baseOf(ch), prefixOf(ch), "/models"), ch.key, http))),
+        : (host.listModels ??
+          ((ch: ChannelAccess, http: ConsoleHttp) => openaiModels(joinVersioned(baseOf(ch), prefixOf(ch), "/models"), token(ch.key), http))),
     balance: balance && ((ch, http) => balance(baseOf(ch), ch.key, http)),
   };
   if (host.other) profile.other = host.other;
   if (host.checkOther) profile.checkOther = host.checkOther;
-  return makeAdapter({
+  if (host.keyFormat) profile.keyFormat = host.keyFormat;
+  if (host.checkKey) profile.checkKey = host.checkKey;
+  const adapter = makeAdapter({
     name: host.name,
     url(ch, path) {
       const base = ch.base_url || host.base;
       if (!base) throw new RelayError(500, "the channel has no base URL", "upstream_error", "channel_misconfigured");
-      return joinVersioned(base, prefixOf(ch), "/" + path);
+      return joinVersioned(base, prefixOf(ch), "/" + (path === "chat/completions" && host.chatPath ? host.chatPath : path));
     },
-    auth: (ch): Record<string, string> => (ch.key ? { authorization: `Bearer ${ch.key}` } : {}),
+    auth: (ch): Record<string, string> => (ch.key ? { authorization: `Bearer ${token(ch.key)}` } : {}),
     passthrough: host.passthrough ?? OPENAI_PASSTHROUGH,
     responses: host.responses,
     chat: host.chat,
     passthroughUsage: host.passthroughUsage,
     profile,
+  });
+  const answerError = host.answerError;
+  if (!answerError) return adapter;
+  const parse = adapter.parseChat;
+  return Object.assign({}, adapter, {
+    parseChat(body: unknown) {
+      const message = answerError(body);
+      if (message !== undefined) throw new RelayError(502, `the upstream refused the request: ${message}`, "upstream_error", "bad_response");
+      return parse(body);
+    },
   });
 }
 

@@ -2,10 +2,12 @@
 import "server-only";
 import { CHANNEL_TYPE } from "@/lib/channels/channel-types";
 import { anthropic } from "./anthropic";
+import { baidu } from "./baidu";
 import { bedrock } from "./bedrock";
 import { cohere } from "./cohere";
 import { gemini } from "./gemini";
 import { azure, OPENAI_HOSTS, openaiCompatible } from "./openai";
+import { tencent } from "./tencent";
 import type { ProviderAdapter } from "./types";
 import { vertex } from "./vertex";
 
@@ -19,6 +21,8 @@ adapters.set(CHANNEL_TYPE.ANTHROPIC, anthropic);
 adapters.set(CHANNEL_TYPE.GEMINI, gemini);
 adapters.set(CHANNEL_TYPE.AWS_CLAUDE, bedrock);
 adapters.set(CHANNEL_TYPE.VERTEX_AI, vertex);
+adapters.set(CHANNEL_TYPE.BAIDU, baidu);
+adapters.set(CHANNEL_TYPE.TENCENT, tencent);
 adapters.set(CHANNEL_TYPE.COHERE, cohere);
 
 /** The adapter for a channel type, or undefined when the relay cannot call that type. */

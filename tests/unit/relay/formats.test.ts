@@ -166,7 +166,7 @@ describe("registry and adapters", () => {
   const ch = (type: number, base_url = ""): ChannelView => ({ id: 1, type, base_url, key: "k-secret-123", other: "", upstreamModel: "mdl" });
   const req = { model: "m", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "hi" }] }], stream: false };
   it("maps every listed type to an adapter", () => {
-    expect(supportedChannelTypes()).toEqual([1, 3, 4, 8, 14, 20, 24, 25, 27, 33, 34, 38, 39, 40, 41, 42, 43, 47, 48]);
+    expect(supportedChannelTypes()).toEqual([1, 3, 4, 8, 14, 15, 17, 18, 20, 23, 24, 25, 26, 27, 33, 34, 35, 38, 39, 40, 41, 42, 43, 45, 46, 47, 48]);
     // the task relay's types (docs/tasks.md) have no chat adapter
     expect(adapterFor(2)).toBeUndefined();
   });

@@ -33,7 +33,10 @@ describe("fetch models with an empty base URL", () => {
     for (const type of [25, 27, 42, 48, 4]) {
       const { urls, http } = recorder();
       await adapterFor(type)!.profile.listModels!({ type, base_url: "", key: "k-0123456789", other: "" }, http);
-      expect(urls.some((u) => u.includes("api.openai.com")), `type ${type}`).toBe(false);
+      expect(
+        urls.some((u) => u.includes("api.openai.com")),
+        `type ${type}`,
+      ).toBe(false);
     }
   });
   it("a base URL given is used instead", async () => {
@@ -56,11 +59,12 @@ describe("key shapes", () => {
   it.each([
     [15, "APIKey|SecretKey"],
     [18, "APPID|APISecret|APIKey"],
-    [22, "APIKey-AppId"],
     [23, "AppId|SecretId|SecretKey"],
     [33, "Ak|Sk|Region"],
-  ])("type %i, when served, shows the format %s", (type, format) => {
-    const a = adapterFor(type);
-    if (a) expect(a.profile.keyFormat).toBe(format);
+  ])("type %i is served and shows the format %s", (type, format) => {
+    expect(adapterFor(type)?.profile.keyFormat).toBe(format);
+  });
+  it("FastGPT (22, APIKey-AppId) is not served: its answers carry no usage to bill (docs/providers.md)", () => {
+    expect(adapterFor(22)).toBeUndefined();
   });
 });

@@ -1,0 +1,237 @@
+// Tencent Hunyuan's native API (channel type 23; docs/providers.md, "Tencent Hunyuan"): POST
+// {base}/ with the action ChatCompletions, version 2023-09-01, signed with TC3-HMAC-SHA256
+// from the key "AppId|SecretId|SecretKey" (the AppId is not sent: Tencent Cloud API 3.0 signs
+// with the SecretId and SecretKey alone). Answers and errors come with HTTP 200, in Response.
+import "server-only";
+import { createHash, createHmac } from "node:crypto";
+import type { ChannelView, ChatRequest, ChatResponse, FinishReason, Message, UpstreamError, Usage } from "@/lib/relay/types";
+import { RelayError } from "@/lib/relay/types";
+import { redact, trimSlash, tryJson, typeForStatus } from "./common";
+import type { ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
+
+type Json = Record<string, unknown>;
+
+export const HUNYUAN_DEFAULT_BASE = "https://hunyuan.tencentcloudapi.com";
+export const HUNYUAN_VERSION = "2023-09-01";
+const SERVICE = "hunyuan";
+const ACTION = "ChatCompletions";
+
+/** The key's parts, or why it is not "AppId|SecretId|SecretKey". */
+export function tencentKey(key: string): { appId: string; secretId: string; secretKey: string; error?: string } {
+  const parts = key.split("|").map((p) => p.trim());
+  if (parts.length !== 3 || parts.some((p) => !p))
+    return { appId: "", secretId: "", secretKey: "", error: "three parts joined by |: the account's AppId, then an API key's SecretId and SecretKey" };
+  return { appId: parts[0], secretId: parts[1], secretKey: parts[2] };
+}
+
+const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
+const hmac = (k: Buffer | string, s: string) => createHmac("sha256", k).update(s, "utf8").digest();
+
+/**
+ * The Authorization header of a Tencent Cloud API 3.0 call (TC3-HMAC-SHA256): POST to "/" with
+ * no query, `signed` the headers signed (as sent: the canonical form lower-cases them), `timestamp` in
+ * seconds; the credential's date is the timestamp's UTC day.
+ */
+export function tc3Authorization(p: {
+  secretId: string;
+  secretKey: string;
+  service: string;
+  timestamp: number;
+  signed: Record<string, string>;
+  payload: string;
+}): string {
+  const names = Object.keys(p.signed)
+    .map((n) => n.toLowerCase())
+    .sort();
+  const values: Record<string, string> = {};
+  // names and values lower-cased, as Tencent's canonical request wants them
+  for (const [k, v] of Object.entries(p.signed)) values[k.toLowerCase()] = v.trim().toLowerCase();
+  const signedHeaders = names.join(";");
+  const canonicalHeaders = names.map((n) => `${n}:${values[n]}\n`).join("");
+  const canonicalRequest = ["POST", "/", "", canonicalHeaders, signedHeaders, sha256(p.payload)].join("\n");
+  const date = new Date(p.timestamp * 1000).toISOString().slice(0, 10);
+  const scope = `${date}/${p.service}/tc3_request`;
+  const stringToSign = ["TC3-HMAC-SHA256", String(p.timestamp), scope, sha256(canonicalRequest)].join("\n");
+  const kDate = hmac("TC3" + p.secretKey, date);
+  const kService = hmac(kDate, p.service);
+  const kSigning = hmac(kService, "tc3_request");
+  const signature = createHmac("sha256", kSigning).update(stringToSign, "utf8").digest("hex");
+  return `TC3-HMAC-SHA256 Credential=${p.secretId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+}
+
+// ---- the request ----
+
+function textOf(m: Message): string {
+  const out: string[] = [];
+  for (const p of m.content) {
+    if (p.type === "image") throw new RelayError(400, "this channel (Tencent Hunyuan) does not take images", "invalid_request_error", "unsupported");
+    out.push(p.text);
+  }
+  return out.join("");
+}
+
+// Hunyuan wants user and assistant turns alternating after an optional system message, the last
+// one the user's: turns of one role in a row are joined (a tool result is the user's turn here).
+export function hunyuanBody(req: ChatRequest, model: string): Json {
+  if (req.tools?.length) throw new RelayError(400, "this channel (Tencent Hunyuan) does not support tools", "invalid_request_error", "unsupported");
+  const messages: { Role: string; Content: string }[] = [];
+  if (req.system) messages.push({ Role: "system", Content: req.system });
+  for (const m of req.messages) {
+    const role = m.role === "assistant" ? "assistant" : "user";
+    const text = textOf(m);
+    const last = messages[messages.length - 1];
+    if (last && last.Role === role) last.Content += "\n" + text;
+    else messages.push({ Role: role, Content: text });
+  }
+  const body: Json = { Model: model, Messages: messages, Stream: req.stream };
+  // Hunyuan's ranges: Temperature [0, 2], TopP [0, 1]
+  if (req.temperature !== undefined) body.Temperature = Math.min(2, Math.max(0, req.temperature));
+  if (req.topP !== undefined) body.TopP = Math.min(1, Math.max(0, req.topP));
+  return body;
+}
+
+function payload(req: ChatRequest, ch: ChannelView): UpstreamPayload {
+  const body = hunyuanBody(req, ch.upstreamModel);
+  const k = tencentKey(ch.key);
+  if (k.error) throw new RelayError(401, k.error, "authentication_error", "channel_misconfigured");
+  const base = trimSlash(ch.base_url || HUNYUAN_DEFAULT_BASE);
+  let host: string;
+  try {
+    host = new URL(base).host;
+  } catch {
+    throw new RelayError(500, "the channel's base URL is not a URL", "upstream_error", "channel_misconfigured");
+  }
+  const json = JSON.stringify(body);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signed = { "content-type": "application/json", host, "x-tc-action": ACTION };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-tc-action": ACTION,
+    "x-tc-version": HUNYUAN_VERSION,
+    "x-tc-timestamp": String(timestamp),
+    authorization: tc3Authorization({ secretId: k.secretId, secretKey: k.secretKey, service: SERVICE, timestamp, signed, payload: json }),
+  };
+  const region = ch.other.trim();
+  if (region) headers["x-tc-region"] = region;
+  if (ch.headers) for (const h in ch.headers) if (!(h.toLowerCase() in headers)) headers[h.toLowerCase()] = ch.headers[h];
+  // the body is signed: it goes as serialised here (a payload whose JSON is re-serialised
+  // elsewhere would give the same text: JSON.stringify is deterministic for one object)
+  return { url: `${base}/`, headers, json: body };
+}
+
+// ---- the answer ----
+
+function finish(r: unknown): FinishReason {
+  if (r === "length") return "length";
+  if (r === "sensitive") return "content_filter";
+  if (r === "tool_calls") return "tool_calls";
+  return "stop";
+}
+
+function usageOf(u: unknown): Usage | undefined {
+  if (!u || typeof u !== "object") return undefined;
+  const x = u as Json;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+  return { prompt_tokens: n(x.PromptTokens), completion_tokens: n(x.CompletionTokens), cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+}
+
+function statusOfCode(code: string): number {
+  if (code.startsWith("AuthFailure")) return 401;
+  if (code.startsWith("UnauthorizedOperation")) return 403;
+  if (code.startsWith("LimitExceeded") || code.startsWith("RequestLimitExceeded")) return 429;
+  if (code.startsWith("InvalidParameter") || code.startsWith("MissingParameter") || code.startsWith("UnknownParameter")) return 400;
+  if (code.startsWith("ResourceUnavailable") || code.startsWith("ResourceInsufficient")) return 403;
+  return 500;
+}
+
+function apiError(e: Json, ch?: Pick<ChannelView, "key">): UpstreamError {
+  const code = String(e.Code ?? "InternalError");
+  const status = statusOfCode(code);
+  const message = String(e.Message ?? "Tencent Cloud error");
+  return { status, message: ch ? redact(message, ch) : message, type: typeForStatus(status), code };
+}
+
+function parseChat(body: unknown): ChatResponse {
+  const r = (body as { Response?: Json } | undefined)?.Response;
+  if (!r || typeof r !== "object") throw new RelayError(502, "upstream answer has no Response", "upstream_error", "bad_response");
+  if (r.Error && typeof r.Error === "object") {
+    const e = apiError(r.Error as Json);
+    throw new RelayError(e.status === 500 ? 502 : e.status, `Tencent: ${e.message} (${e.code})`, e.type, e.code);
+  }
+  if (!Array.isArray(r.Choices)) throw new RelayError(502, "upstream answer has no Choices", "upstream_error", "bad_response");
+  const res: ChatResponse = {
+    id: String(r.Id ?? r.RequestId ?? ""),
+    model: "",
+    created: typeof r.Created === "number" ? r.Created : Math.floor(Date.now() / 1000),
+    choices: (r.Choices as Json[]).map((c, i) => {
+      const m = (c.Message ?? {}) as Json;
+      return { index: i, text: typeof m.Content === "string" ? m.Content : "", finishReason: finish(c.FinishReason) };
+    }),
+  };
+  const u = usageOf(r.Usage);
+  if (u) res.usage = u;
+  return res;
+}
+
+function streamParser(): StreamParser {
+  let started = false;
+  return {
+    parse(data, _event, emit) {
+      const c = tryJson(data) as Json | undefined;
+      if (!c) return;
+      const err = (c.ErrorMsg ?? (c.Response as Json | undefined)?.Error) as Json | undefined;
+      if (err && typeof err === "object") {
+        emit({ type: "error", error: apiError(err) });
+        return;
+      }
+      if (!started) {
+        started = true;
+        emit({ type: "start", id: String(c.Id ?? ""), model: "" });
+      }
+      if (Array.isArray(c.Choices))
+        (c.Choices as Json[]).forEach((ch, i) => {
+          const d = (ch.Delta ?? {}) as Json;
+          if (typeof d.Content === "string" && d.Content) emit({ type: "text", index: i, text: d.Content });
+          if (typeof ch.FinishReason === "string" && ch.FinishReason) emit({ type: "finish", index: i, reason: finish(ch.FinishReason) });
+        });
+      const u = usageOf(c.Usage);
+      if (u) emit({ type: "usage", usage: u });
+    },
+  };
+}
+
+function parseError(status: number, body: string, ch: ChannelView): UpstreamError {
+  const j = tryJson(body) as { Response?: { Error?: Json } } | undefined;
+  const e = j?.Response?.Error;
+  if (e && typeof e === "object") return apiError(e, ch);
+  const text = body.length > 300 ? body.slice(0, 300) + "..." : body;
+  return { status, message: redact(text || `upstream answered HTTP ${status}`, ch), type: typeForStatus(status), code: null };
+}
+
+export const tencent: ProviderAdapter = {
+  name: "tencent",
+  profile: {
+    defaultBaseUrl: HUNYUAN_DEFAULT_BASE,
+    keyFormat: "AppId|SecretId|SecretKey",
+    checkKey: (key) => tencentKey(key).error,
+    keyHint: {
+      en: "The account's AppId and an API key's SecretId and SecretKey (CAM console, API keys), as AppId|SecretId|SecretKey",
+      zh: "账号的 AppId 与 API 密钥的 SecretId、SecretKey（访问管理控制台），写作 AppId|SecretId|SecretKey",
+    },
+    other: {
+      label: { en: "Region", zh: "地域" },
+      placeholder: "ap-guangzhou",
+      hint: { en: "Sent as X-TC-Region; empty: none (ChatCompletions needs none)", zh: "作为 X-TC-Region 发送；留空则不发送（ChatCompletions 不需要）" },
+    },
+    testModel: "hunyuan-lite",
+  },
+  supports: { stream: true, tools: false, images: false, n: false, passthrough: [], structuredOutput: false },
+  chatRequest(req, ch): UpstreamRequest {
+    const p = payload(req, ch);
+    return { url: p.url, headers: p.headers, body: JSON.stringify(p.json) };
+  },
+  chatPayload: payload,
+  parseChat,
+  streamParser,
+  parseError,
+};
