@@ -141,10 +141,10 @@ export function ChannelEditor({ id }: { id: number | null }) {
     setBusy(true);
     try {
       if (id === null) {
-        await api.post("/api/channel/", channelBody(values, null));
+        await api.post("/api/channel/", channelBody(values, null, info?.responsesOnly));
         toast.success({ key: "channels.editor.created" });
       } else {
-        await api.put("/api/channel/", channelBody(values, id));
+        await api.put("/api/channel/", channelBody(values, id, info?.responsesOnly));
         toast.success({ key: "channels.saved" });
       }
       router.push("/admin/channels");
@@ -236,7 +236,7 @@ export function ChannelEditor({ id }: { id: number | null }) {
                     hint={info?.other?.hint?.[locale] ?? (info && !info.other ? t("otherUnused") : undefined)}
                   />
                 )}
-                <ResponsesOnlyField type={type} />
+                {info?.responsesOnly && <ResponsesOnlyField />}
               </div>
             </Card>
 

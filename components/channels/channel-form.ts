@@ -3,7 +3,7 @@
 // (docs/console-ui.md, "Forms").
 import { z } from "zod";
 import { splitList } from "@/lib/channels/split-list";
-import { isResponsesOnly, RESPONSES_ONLY_TYPES, withResponsesOnly } from "@/lib/channels/responses-only";
+import { isResponsesOnly, withResponsesOnly } from "@/lib/channels/responses-only";
 import { createBody, createRefusals, jsonColumnRefusal, priorityRefusal, updateBody, weightRefusal } from "@/lib/channels/field-rules";
 import type { Locale } from "@/lib/i18n/locale";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
@@ -82,13 +82,16 @@ export function channelToForm(c: Channel): ChannelForm {
     multi_key: c.channel_info?.is_multi_key === true,
     multi_key_mode: c.channel_info?.multi_key_mode === "polling" ? "polling" : "random",
     key_mode: "append",
-    responses_only: isResponsesOnly(c.type, c.setting),
+    responses_only: isResponsesOnly(c.setting),
     setting: c.setting,
   };
 }
 
-/** The body POST /api/channel/ (id null) or PUT /api/channel/ gets; on edit a blank key keeps the stored one. */
-export function channelBody(f: ChannelForm, id: number | null) {
+/**
+ * The body POST /api/channel/ (id null) or PUT /api/channel/ gets; on edit a blank key keeps the
+ * stored one. `responsesOnlyOption`: the type has the "Responses only" setting (GET /api/channel/types).
+ */
+export function channelBody(f: ChannelForm, id: number | null, responsesOnlyOption = false) {
   const body = {
     type: Number(f.type),
     name: f.name,
@@ -104,7 +107,7 @@ export function channelBody(f: ChannelForm, id: number | null) {
     test_model: f.test_model,
     status_code_mapping: f.status_code_mapping,
     remark: f.remark,
-    setting: withResponsesOnly(f.setting, f.responses_only && RESPONSES_ONLY_TYPES.has(Number(f.type))),
+    setting: withResponsesOnly(f.setting, f.responses_only && responsesOnlyOption),
   };
   if (id === null) {
     return f.multi_key

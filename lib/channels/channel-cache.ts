@@ -95,7 +95,7 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
       ...(keys ? { keys, multi_key_mode: info!.multi_key_mode } : {}),
       other: c.other,
       setting: c.setting,
-      responses_only: isResponsesOnly(c.type, c.setting),
+      responses_only: isResponsesOnly(c.setting),
       auto_ban: c.auto_ban,
       group: c.group,
       models: c.models

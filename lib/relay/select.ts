@@ -7,6 +7,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/channels/channel-cache";
+import { adapterFor } from "@/lib/relay/providers/registry";
 
 export type SelectedChannel = {
   id: number;
@@ -93,7 +94,7 @@ function view(c: CachedChannel, group: string, model: string, priority: number, 
     other: c.other,
     upstreamModel: mapModel(c, model),
     setting: c.setting,
-    responsesOnly: c.responses_only,
+    responsesOnly: c.responses_only && adapterFor(c.type)?.profile.responsesOnlyOption === true,
     auto_ban: c.auto_ban,
     group,
     priority,

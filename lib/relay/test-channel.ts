@@ -44,7 +44,15 @@ export async function testChannel({ input: { id, model } }: { ctx: UserCtx; inpu
   if (!adapter) return { success: false, message: `channel type ${c.type} cannot be tested by the relay`, time: 0, isRetryable: false };
   const row = await db().channel.findUnique({ where: { id }, select: { test_model: true } });
   const name = testModel(c, model, row?.test_model ?? "", adapter.profile.testModel);
-  const view = { id: c.id, type: c.type, base_url: c.base_url, key: c.key, other: c.other, upstreamModel: mapModel(c, name), responsesOnly: c.responses_only };
+  const view = {
+    id: c.id,
+    type: c.type,
+    base_url: c.base_url,
+    key: c.key,
+    other: c.other,
+    upstreamModel: mapModel(c, name),
+    responsesOnly: c.responses_only && adapter.profile.responsesOnlyOption === true,
+  };
   const request: ChatRequest = {
     model: name,
     messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],

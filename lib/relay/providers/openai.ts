@@ -612,6 +612,7 @@ export function openaiCompatible(host: OpenAIHost): ProviderAdapter {
   const token = (key: string) => (key && host.bearer ? host.bearer(key) : key);
   const profile: ProviderProfile = {
     defaultBaseUrl: host.base,
+    responsesOnlyOption: host.chat !== false,
     testModel: host.testModel,
     keyHint: host.keyHint,
     listModels:
@@ -669,6 +670,7 @@ export const azure: ProviderAdapter = makeAdapter({
   responses: true,
   profile: {
     defaultBaseUrl: "",
+    responsesOnlyOption: true,
     testModel: "gpt-4o-mini",
     other: {
       label: { en: "API version", zh: "API 版本" },

@@ -71,6 +71,11 @@ export interface ProviderProfile {
   checkOther?(other: string): string | undefined;
   /** a hint under the key field (where to find it, what it looks like) */
   keyHint?: Bilingual;
+  /**
+   * The channel setting `responses_only` means something on this wire (the OpenAI wire and
+   * Azure: docs/relay.md, "The Responses API"); absent: the editor hides it and the relay ignores it.
+   */
+  responsesOnlyOption?: boolean;
   /** the model a channel test uses when the channel names none */
   testModel: string;
   /** the upstream's model ids; absent: the editor cannot fetch them for this type */
