@@ -47,7 +47,7 @@ async function startServer(env) {
   await new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error("server did not start:\n" + out)), 120_000);
     const iv = setInterval(() => {
-      if (out.includes("[server] ready")) {
+      if (out.includes('"msg":"ready on ')) {
         clearTimeout(t);
         clearInterval(iv);
         resolve();
