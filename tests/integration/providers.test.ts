@@ -2,55 +2,19 @@
 // provider-wires) a real local server speaking that wire, a channel saved through the console
 // API, and a non-streamed and a streamed chat through the official openai SDK, billed from the
 // usage the upstream reported (the log row's token counts are the wire's, not an estimate).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { PROVIDER_WIRES } from "../support/provider-wires";
-import { WIRE_TEXT, WIRE_USAGE, type ProviderWire, type WireRequest } from "../support/provider-wires/types";
+import { WIRE_TEXT, WIRE_USAGE, type ProviderWire } from "../support/provider-wires/types";
+import { serveWire, type WireServer } from "../support/provider-wires/serve";
 import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let root: ApiClient;
 let user: { id: number; client: ApiClient };
 let key: string;
-
-interface WireServer {
-  url: string;
-  requests: WireRequest[];
-  close(): Promise<void>;
-}
-
-async function serveWire(wire: ProviderWire): Promise<WireServer> {
-  const requests: WireRequest[] = [];
-  const srv = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      let json: unknown;
-      try {
-        json = body.length ? JSON.parse(body.toString("utf8")) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const r: WireRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, json };
-      requests.push(r);
-      Promise.resolve(wire.handle(r, res)).catch((e) => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end(String(e));
-      });
-    });
-  });
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise((r) => srv.close(() => r())),
-  };
-}
 
 async function logsOf(model: string, n: number) {
   for (let i = 0; i < 60; i++) {
@@ -75,7 +39,7 @@ beforeAll(async () => {
     RetryTimes: "0",
   });
   for (const wire of PROVIDER_WIRES) {
-    const mock = await serveWire(wire);
+    const mock = await serveWire((r, res) => wire.handle(r, res));
     wires.set(wire.label, mock);
     // one group per wire, so that each call reaches its own channel whatever the model names
     const r = await root.post("/api/channel/", {

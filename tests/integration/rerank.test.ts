@@ -2,8 +2,6 @@
 // Cohere's v2 API, Jina, SiliconFlow and Xinference, each behind a local server speaking its
 // wire; rerank never goes to a channel whose wire has none (OpenAI), and the log row is billed
 // from the upstream's count, or from the relay's estimate where the upstream gives none.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
@@ -20,36 +18,11 @@ import {
   siliconflowRerank,
   xinferenceWire,
 } from "../support/provider-wires/rerank-family";
-import type { WireRequest } from "../support/provider-wires/types";
+import { serveWire, type WireServer } from "../support/provider-wires/serve";
 import { startServer, type TestServer } from "../support/server";
 
-interface Mock {
-  url: string;
-  requests: WireRequest[];
-  close(): Promise<void>;
-}
-
-async function serve(handle: (req: WireRequest, res: http.ServerResponse) => void): Promise<Mock> {
-  const requests: WireRequest[] = [];
-  const srv = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      let json: unknown;
-      try {
-        json = body.length ? JSON.parse(body.toString("utf8")) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const r: WireRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, json };
-      requests.push(r);
-      handle(r, res);
-    });
-  });
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, requests, close: () => new Promise((r) => srv.close(() => r())) };
-}
+type Mock = WireServer;
+const serve = serveWire;
 
 let server: TestServer;
 let root: ApiClient;

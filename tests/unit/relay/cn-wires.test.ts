@@ -1,41 +1,25 @@
 // The Chinese providers' mock upstreams (tests/support/provider-wires/cn.ts) must refuse a wrong
 // credential as the real provider would, or the providers test could not fail on an auth bug:
 // each adapter's request with the wire's own key is answered, the same with a wrong key refused.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyOption } from "@/lib/options/store";
 import { forgetBaiduTokens } from "@/lib/relay/providers/baidu";
 import { adapterFor } from "@/lib/relay/providers/registry";
 import { RelayError, type ChannelView, type ChatRequest } from "@/lib/relay/types";
 import { CN_WIRES } from "@/tests/support/provider-wires/cn";
-import { WIRE_TEXT, type ProviderWire, type WireRequest } from "@/tests/support/provider-wires/types";
+import { serveWire, type WireServer } from "@/tests/support/provider-wires/serve";
+import { WIRE_TEXT, type ProviderWire } from "@/tests/support/provider-wires/types";
 
 applyOption("fetch_setting.allow_private_ip", "true");
 
-const servers: http.Server[] = [];
+const servers: WireServer[] = [];
 async function serve(wire: ProviderWire): Promise<string> {
-  const srv = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      let json: unknown;
-      try {
-        json = body.length ? JSON.parse(body.toString("utf8")) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const r: WireRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, json };
-      Promise.resolve(wire.handle(r, res)).catch((e) => res.writeHead(500).end(String(e)));
-    });
-  });
-  servers.push(srv);
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  return `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  const s = await serveWire((r, res) => wire.handle(r, res));
+  servers.push(s);
+  return s.url;
 }
 afterAll(async () => {
-  for (const s of servers) await new Promise<void>((r) => s.close(() => r()));
+  for (const s of servers) await s.close();
 });
 
 // a wrong key of the same shape: each part changed
