@@ -54,8 +54,9 @@ type Sample = { name: string; labels: Record<string, string>; value: number };
 const NAME = "[a-zA-Z_:][a-zA-Z0-9_:]*";
 const HELP = new RegExp(`^# HELP (${NAME}) (.*)$`);
 const TYPE = new RegExp(`^# TYPE (${NAME}) (counter|gauge|histogram|summary|untyped)$`);
+// prom-client writes NaN as "Nan" (an event-loop histogram with no sample yet); Prometheus reads either
 const SAMPLE = new RegExp(
-  `^(${NAME})(?:\\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\.)*",?)*)\\})? (-?(?:[0-9]+(?:\\.[0-9]*)?(?:e[+-]?[0-9]+)?|\\.[0-9]+)|NaN|\\+Inf|-Inf)(?: -?[0-9]+)?$`,
+  `^(${NAME})(?:\\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\.)*",?)*)\\})? (-?(?:[0-9]+(?:\\.[0-9]*)?(?:e[+-]?[0-9]+)?|\\.[0-9]+)|[Nn]a[Nn]|\\+Inf|-Inf)(?: -?[0-9]+)?$`,
 );
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\.)*)"/g;
 

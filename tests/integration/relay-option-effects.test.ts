@@ -338,6 +338,8 @@ describe("global.*", () => {
 describe("sensitive words", () => {
   it("refuses a prompt with a listed word (any case) before anything is reserved; an exempt group passes", async () => {
     await setOptions(root, { CheckSensitiveEnabled: "true", CheckSensitiveOnPromptEnabled: "true", SensitiveWords: "forbiddenword\n禁止词\n" });
+    // the log rows of the calls before this test land first (they are written in batches)
+    await new Promise((r) => setTimeout(r, 300));
     const quota = await ledgerSum(user.id);
     const rowsBefore = await rowCounts(user.id);
     const upstreamBefore = openaiUp.requests.length;
