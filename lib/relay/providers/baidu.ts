@@ -10,7 +10,7 @@ import { outboundFetch } from "@/lib/net/outbound";
 import { BodyTooLargeError, readCappedText } from "@/lib/net/read-capped";
 import type { ChannelView, ChatRequest, ChatResponse, FinishReason, Message, UpstreamError, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
-import { redact, trimSlash, tryJson, typeForStatus } from "./common";
+import { redact, trimSlash, tryJson, typeForStatus, plainUsage } from "./common";
 import type { ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 
 type Json = Record<string, unknown>;
@@ -199,12 +199,7 @@ function finish(j: Json): FinishReason {
   }
 }
 
-function usageOf(u: unknown): Usage | undefined {
-  if (!u || typeof u !== "object") return undefined;
-  const x = u as Json;
-  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
-  return { prompt_tokens: n(x.prompt_tokens), completion_tokens: n(x.completion_tokens), cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
-}
+const usageOf = (u: unknown): Usage | undefined => plainUsage(u, "prompt_tokens", "completion_tokens");
 
 // Baidu's errors: {error_code, error_msg}, with HTTP 200. 110/111: the access token is invalid
 // or expired; 13/14/15/17/18/19: auth, quota and rate limits.

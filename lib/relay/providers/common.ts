@@ -218,6 +218,17 @@ export function joinVersioned(base: string, prefix: string, path: string): strin
   return /\/v\d+[a-z0-9]*$/.test(b) ? b + path : b + prefix + path;
 }
 
+/**
+ * Usage from an answer that counts only input and output tokens, each read from its own field
+ * of the object `u` (absent, negative or not a number: 0); undefined when `u` is no object.
+ */
+export function plainUsage(u: unknown, promptField: string, completionField: string): Usage | undefined {
+  if (!u || typeof u !== "object") return undefined;
+  const x = u as Record<string, unknown>;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+  return { prompt_tokens: n(x[promptField]), completion_tokens: n(x[completionField]), cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+}
+
 /** An embedding vector from an upstream answer, refused (502) unless it is all numbers. */
 export function numberVector(v: unknown): number[] {
   if (Array.isArray(v) && v.every((x) => typeof x === "number")) return v as number[];

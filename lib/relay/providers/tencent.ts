@@ -6,7 +6,7 @@ import "server-only";
 import { createHash, createHmac } from "node:crypto";
 import type { ChannelView, ChatRequest, ChatResponse, FinishReason, Message, UpstreamError, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
-import { redact, trimSlash, tryJson, typeForStatus } from "./common";
+import { redact, trimSlash, tryJson, typeForStatus, plainUsage } from "./common";
 import type { ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 
 type Json = Record<string, unknown>;
@@ -128,12 +128,7 @@ function finish(r: unknown): FinishReason {
   return "stop";
 }
 
-function usageOf(u: unknown): Usage | undefined {
-  if (!u || typeof u !== "object") return undefined;
-  const x = u as Json;
-  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
-  return { prompt_tokens: n(x.PromptTokens), completion_tokens: n(x.CompletionTokens), cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
-}
+const usageOf = (u: unknown): Usage | undefined => plainUsage(u, "PromptTokens", "CompletionTokens");
 
 function statusOfCode(code: string): number {
   if (code.startsWith("AuthFailure")) return 401;
