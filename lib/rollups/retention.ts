@@ -20,7 +20,7 @@
 import "server-only";
 import { withClusterLease } from "@/lib/db/lease";
 import { getNumber, onOptionsApplied } from "@/lib/options/store";
-import { isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/lib/rollups/store";
+import { BatchSizer, isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { describeError } from "@/lib/errors";
 import { dropLogPartitionsBefore, ensureLogPartitions } from "@/lib/logs/partitions";
 
@@ -53,25 +53,24 @@ export type RetentionResult = { ran: boolean; cut: number; deleted: number; batc
 async function deleteBatches(cut: number, renew: () => Promise<boolean>): Promise<{ deleted: number; batches: number; complete: boolean }> {
   let deleted = 0;
   let batches = 0;
-  let size = isSqlite() ? 500 : BATCH_MAX;
-  let msPerRow = 0;
+  const sizer = new BatchSizer({ budgetMs: BATCH_BUDGET_MS, min: BATCH_MIN, max: BATCH_MAX, first: isSqlite() ? 500 : BATCH_MAX });
   for (;;) {
     if (batches > 0) {
       if (!(await renew())) return { deleted, batches, complete: false };
       await sleep(PAUSE_MS);
     }
-    const started = performance.now();
+    const size = sizer.size;
+    let started = 0;
     const n = isSqlite()
-      ? await sqliteStep(true, (conn) => sqliteRun(conn, DELETE_BATCH, [cut, size]))
+      ? await sqliteStep(true, (conn) => {
+          started = performance.now();
+          return sqliteRun(conn, DELETE_BATCH, [cut, size]);
+        })
       : await pgStep("read committed", (c) => pgRun(c, DELETE_BATCH, [cut, size]));
     batches++;
     deleted += n;
     if (n < size) return { deleted, batches, complete: true };
-    if (isSqlite()) {
-      const perRow = (performance.now() - started) / n;
-      msPerRow = msPerRow ? 0.7 * msPerRow + 0.3 * perRow : perRow;
-      size = Math.min(BATCH_MAX, Math.max(BATCH_MIN, Math.floor(BATCH_BUDGET_MS / msPerRow)));
-    }
+    if (isSqlite()) sizer.record(performance.now() - started, n);
   }
 }
 

@@ -27,6 +27,27 @@ const big = (v: unknown): bigint => (typeof v === "bigint" ? v : v === null || v
 export const asBig = big;
 export const asNum = (v: unknown): number => Number(big(v));
 
+/**
+ * The size of the next batch of a long SQLite job (the rollup job's log ids, the retention's
+ * deleted rows): a batch runs synchronously on the one connection and holds the event loop
+ * while it runs, so it is sized from the last batches' time per item to take about `budgetMs`,
+ * within [min, max]. The data decides the cost of an item (a log alone in its rollup row
+ * costs an upsert into a table of millions of rows), not a fixed count.
+ */
+export class BatchSizer {
+  private msPerItem = 0;
+  size: number;
+  constructor(private readonly o: { budgetMs: number; min: number; max: number; first: number }) {
+    this.size = o.first;
+  }
+  record(ms: number, items: number): void {
+    if (items <= 0) return;
+    const per = ms / items;
+    this.msPerItem = this.msPerItem ? 0.7 * this.msPerItem + 0.3 * per : per;
+    this.size = Math.min(this.o.max, Math.max(this.o.min, Math.floor(this.o.budgetMs / Math.max(this.msPerItem, 1e-6))));
+  }
+}
+
 // SQLite: the statements of `work` run within one synchronous call on the one connection, so
 // that nothing else of this process runs between them; `write` makes it one transaction that
 // takes the write lock at once (BEGIN IMMEDIATE), a read is a deferred transaction (one snapshot).

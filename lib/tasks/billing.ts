@@ -24,8 +24,10 @@ const log = logger("tasks");
 
 export type TaskTable = "image" | "creative";
 
-// What the logs need about the caller, kept with the task (billing_info, JSON).
-export type BillingInfo = { username: string; token_name: string; group: string; unlimited: boolean; channel_name: string };
+// What the logs need about the caller, kept with the task (billing_info, JSON). request_id: the
+// submit's request id (docs/operations.md, "Request ids"), written on the task's log rows; rows
+// of tasks submitted before it was kept use billing_ref, which was the same when generated.
+export type BillingInfo = { username: string; token_name: string; group: string; unlimited: boolean; channel_name: string; request_id?: string };
 
 // The quota of one task of this model in this group: its per-call price (ModelPrice, or the
 // fallback single price, as the chat relay bills a per-call model: lib/billing/pricing.ts). A
@@ -58,6 +60,7 @@ function infoOf(raw: string): BillingInfo {
       group: v.group ?? "",
       unlimited: v.unlimited === true,
       channel_name: v.channel_name ?? "",
+      request_id: typeof v.request_id === "string" ? v.request_id : undefined,
     };
   } catch {
     // unreadable: the token is not taken for unlimited (its remaining quota gets the refund back)
@@ -102,7 +105,7 @@ export async function settleTask(table: TaskTable, row: Row, final: FinalColumns
       channel_id: row.channel_id,
       channel_name: info.channel_name,
       group: info.group,
-      request_id: row.billing_ref,
+      request_id: info.request_id ?? row.billing_ref,
       content: "task",
       other: { task: true, model_price: true },
     });
@@ -140,7 +143,7 @@ export async function refundTask(table: TaskTable, row: Row, reason: string, fin
       channel_id: row.channel_id,
       channel_name: info.channel_name,
       group: info.group,
-      request_id: row.billing_ref,
+      request_id: info.request_id ?? row.billing_ref,
       content: `task failed, refunded ${row.quota}: ${reason.slice(0, 200)}`,
     });
   }

@@ -34,6 +34,9 @@ export function publicId(prefix: string): string {
   return `${prefix}${randomBytes(12).toString("hex")}`;
 }
 
+/** A task relay call: the caller's token and the call's request id (given: the client's X-Request-Id). */
+export type TaskCall = { token: TokenContext; requestId: { id: string; given: boolean } };
+
 export type Submit = {
   token: TokenContext;
   model: string;
@@ -49,13 +52,14 @@ export type Submit = {
 // client wrote) and the token's and user's request rate limits. `charged` false: a step that
 // costs nothing (a Midjourney action that only opens a modal) and is not priced at all.
 export async function prepareSubmit(
-  token: TokenContext,
+  call: TaskCall,
   model: string,
   serves: (type: number) => boolean,
   prompt: string,
   channelId?: number,
   charged = true,
 ): Promise<Submit> {
+  const { token, requestId } = call;
   checkTokenModel(token.token, model);
   if (promptCheckApplies(token.group) && hasSensitiveWord(prompt)) throw new AppError("INVALID_INPUT", "relay_sensitive_refused");
   await checkRateLimit({ userId: token.user.id, group: token.group, token: token.token });
@@ -71,8 +75,11 @@ export async function prepareSubmit(
     group: token.group,
     unlimited: token.token.unlimited_quota,
     channel_name: channel.name,
+    request_id: requestId.id,
   };
-  return { token, model, channel, amount, ref: randomUUID(), info };
+  // the ledger ref is the request id when the gateway made it (unique), as on the chat relay; a
+  // client's id may repeat, so its calls get a ref of their own
+  return { token, model, channel, amount, ref: requestId.given ? randomUUID() : requestId.id, info };
 }
 
 // The reservation and the task's row, in one transaction: the same conditional debits as the

@@ -22,6 +22,7 @@ import {
   publicId,
   submitStranded,
   taskTimeoutSec,
+  type TaskCall,
 } from "@/lib/tasks/common";
 import { asNumber, asRecord, asString, callUpstream, joinUrl, POLL_TIMEOUT_MS, scrub } from "@/lib/tasks/upstream";
 
@@ -70,14 +71,14 @@ async function unreachable(row: CreativeTask, s: Awaited<ReturnType<typeof prepa
 
 export type SunoAnswer = { code: string; message: string; data: unknown };
 
-export async function submitSuno(token: TokenContext, kind: SunoKind, body: Record<string, unknown>): Promise<SunoAnswer> {
+export async function submitSuno(call: TaskCall, kind: SunoKind, body: Record<string, unknown>): Promise<SunoAnswer> {
   const action = SUNO_ACTIONS[kind];
   if (kind === "lyrics" && !asString(body.prompt).trim()) throw bad("prompt is required");
   if (kind === "music" && !asString(body.prompt).trim() && !asString(body.gpt_description_prompt).trim() && !asString(body.tags).trim()) {
     throw bad("prompt, gpt_description_prompt or tags is required");
   }
   const words = [body.prompt, body.gpt_description_prompt, body.tags, body.title].map(asString).join("\n");
-  const s = await prepareSubmit(token, `suno_${kind}`, servesSuno, words);
+  const s = await prepareSubmit(call, `suno_${kind}`, servesSuno, words);
   const id = publicId("");
   const row = await createRow(s, id, "suno", action);
   let a: { status: number; json: unknown };
@@ -145,11 +146,11 @@ async function multipartOf(fields: Record<string, unknown>, files: UploadedFile[
   return { bytes: Buffer.from(await r.arrayBuffer()), contentType: r.headers.get("content-type") ?? "multipart/form-data" };
 }
 
-export async function submitVideo(token: TokenContext, body: Record<string, unknown>, files: UploadedFile[] = []) {
+export async function submitVideo(call: TaskCall, body: Record<string, unknown>, files: UploadedFile[] = []) {
   const model = asString(body.model);
   if (!model) throw bad("model is required");
   if (!asString(body.prompt).trim()) throw bad("prompt is required");
-  const s = await prepareSubmit(token, model, servesVideo, asString(body.prompt));
+  const s = await prepareSubmit(call, model, servesVideo, asString(body.prompt));
   const base = baseOf(s.channel);
   const upstreamBody: Record<string, unknown> = Object.assign({}, body, { model: s.channel.upstreamModel });
   const id = publicId("video_");

@@ -15,6 +15,7 @@ import { renderMessage } from "@/lib/i18n/server-messages";
 import { outboundFetch } from "@/lib/net/outbound";
 import { getBool } from "@/lib/options/store";
 import { authenticateToken } from "@/lib/relay/token-cache";
+import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/relay/request-id";
 import {
   fetchMj,
   listMjByCondition,
@@ -28,6 +29,7 @@ import {
 } from "@/lib/tasks/mj";
 import { fetchSuno, fetchSunoMany, fetchVideo, submitSuno, submitVideo, videoContentSource, type UploadedFile } from "@/lib/tasks/creative";
 import { UPSTREAM_TIMEOUT_MS } from "@/lib/tasks/upstream";
+import type { TaskCall } from "@/lib/tasks/common";
 
 const log = logger("tasks");
 
@@ -158,22 +160,37 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
   const path = raw.length > 1 && raw.endsWith("/") ? raw.slice(0, -1) : raw;
   const method = req.method ?? "GET";
   const family = familyOf(path);
+  // the call's request id, as on the chat relay (lib/relay/request-id.ts): in the answer's
+  // header, at the end of the errors this front writes, on the task's log rows
+  const given = clientRequestId(req.headers[REQUEST_ID_HEADER]);
+  const requestId = { id: given ?? newRequestId(), given: given !== undefined };
+  res.setHeader(REQUEST_ID_HEADER, requestId.id);
+  const fail = (status: number, message: string, type: string, code: string | null) =>
+    sendError(res, family, status, withRequestId(message, requestId.id), type, code);
   try {
-    await dispatch(req, res, family, method, path);
+    await dispatch(req, res, { family, method, path, requestId, fail });
   } catch (err) {
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
     }
     const locale = pickLocale(null, req.headers["accept-language"]);
-    if (isAppError(err)) return sendError(res, family, relayStatus[err.code], renderMessage(locale, err.key, err.params), relayErrorType[err.code], err.key);
-    log.error({ error: describeError(err) }, "unexpected error");
-    sendError(res, family, 500, "internal error", "server_error", "internal_error");
+    if (isAppError(err)) return fail(relayStatus[err.code], renderMessage(locale, err.key, err.params), relayErrorType[err.code], err.key);
+    log.error({ requestId: requestId.id, error: describeError(err) }, "unexpected error");
+    fail(500, "internal error", "server_error", "internal_error");
   }
 }
 
-async function dispatch(req: IncomingMessage, res: ServerResponse, family: Family, method: string, path: string): Promise<void> {
-  const notFound = () => sendError(res, family, 404, `Unknown route: ${method} ${path}`, "invalid_request_error", "not_found");
+type Dispatch = {
+  family: Family;
+  method: string;
+  path: string;
+  requestId: TaskCall["requestId"];
+  fail: (status: number, message: string, type: string, code: string | null) => void;
+};
+
+async function dispatch(req: IncomingMessage, res: ServerResponse, { family, method, path, requestId, fail }: Dispatch): Promise<void> {
+  const notFound = () => fail(404, `Unknown route: ${method} ${path}`, "invalid_request_error", "not_found");
   if (family === "mj" && !getBool("DrawingEnabled")) throw new AppError("FORBIDDEN", "drawing_disabled");
   if (family !== "mj" && !getBool("TaskEnabled")) throw new AppError("FORBIDDEN", "task_disabled");
   // global.block_browser_extension_enabled, as on the chat relay (docs/relay-options.md)
@@ -196,15 +213,16 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, family: Famil
   if (family === "mj" && method === "POST" && parts[1] === "notify" && parts.length === 4) {
     const body = await readJson(req, 1 << 20);
     const ok = await notifyMj(parts[2], parts[3], body);
-    if (!ok) return sendError(res, family, 404, "unknown task or signature", "invalid_request_error", "not_found");
+    if (!ok) return fail(404, "unknown task or signature", "invalid_request_error", "not_found");
     return send(res, 200, { code: 1, description: "ok" });
   }
 
   const token = await authenticateToken(keyOf(req), { ip: String(req.headers[CLIENT_IP_HEADER] ?? "") });
+  const call: TaskCall = { token, requestId };
   const limit = env().RELAY_MAX_BODY_BYTES;
   if (family === "mj") {
     if (method === "POST" && parts[1] === "submit" && parts.length === 3 && (MJ_SUBMIT_KINDS as readonly string[]).includes(parts[2])) {
-      const a = await submitMj(token, parts[2] as MjSubmitKind, await readJson(req, limit));
+      const a = await submitMj(call, parts[2] as MjSubmitKind, await readJson(req, limit));
       return send(res, 200, a);
     }
     if (method === "GET" && parts[1] === "task" && parts.length === 4 && parts[3] === "fetch") return send(res, 200, await fetchMj(token, parts[2]));
@@ -213,7 +231,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, family: Famil
   }
   if (family === "suno") {
     if (method === "POST" && parts[1] === "submit" && (parts[2] === "music" || parts[2] === "lyrics") && parts.length === 3) {
-      const a = await submitSuno(token, parts[2], await readJson(req, limit));
+      const a = await submitSuno(call, parts[2], await readJson(req, limit));
       return send(res, a.code === "success" ? 200 : 502, a);
     }
     if (method === "POST" && path === "/suno/fetch")
@@ -226,16 +244,15 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, family: Famil
   if (method === "POST" && path === "/v1/videos") {
     const contentType = String(req.headers["content-type"] ?? "");
     const a = /^multipart\/form-data/i.test(contentType)
-      ? await readForm(req, contentType, limit).then((f) => submitVideo(token, f.fields, f.files))
-      : await submitVideo(token, await readJson(req, limit));
+      ? await readForm(req, contentType, limit).then((f) => submitVideo(call, f.fields, f.files))
+      : await submitVideo(call, await readJson(req, limit));
     return "error" in a ? send(res, a.status, { error: a.error }) : send(res, 200, a.body);
   }
   if (method === "GET" && parts.length === 3) return send(res, 200, await fetchVideo(token, parts[2]));
   if (method === "GET" && parts.length === 4 && parts[3] === "content") {
     const src = await videoContentSource(token, parts[2]);
-    if (!src) return sendError(res, family, 404, "the video is not ready", "invalid_request_error", "video_not_ready");
-    if (!(await pipeFile(res, src.url, { authorization: `Bearer ${src.key}` })))
-      sendError(res, family, 502, "the upstream did not serve the video", "upstream_error", null);
+    if (!src) return fail(404, "the video is not ready", "invalid_request_error", "video_not_ready");
+    if (!(await pipeFile(res, src.url, { authorization: `Bearer ${src.key}` }))) fail(502, "the upstream did not serve the video", "upstream_error", null);
     return;
   }
   notFound();

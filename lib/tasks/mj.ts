@@ -27,6 +27,7 @@ import {
   serverAddress,
   submitStranded,
   taskTimeoutSec,
+  type TaskCall,
 } from "@/lib/tasks/common";
 import { asNumber, asRecord, asString, callUpstream, joinUrl, POLL_TIMEOUT_MS, scrub } from "@/lib/tasks/upstream";
 
@@ -147,7 +148,8 @@ function withUpstreamOrigin(kind: MjSubmitKind, body: Record<string, unknown>, o
 
 export type MjAnswer = { code: number; description: string; result: string | null; properties: Record<string, unknown> };
 
-export async function submitMj(token: TokenContext, kind: MjSubmitKind, body: Record<string, unknown>): Promise<MjAnswer> {
+export async function submitMj(call: TaskCall, kind: MjSubmitKind, body: Record<string, unknown>): Promise<MjAnswer> {
+  const { token } = call;
   const parsed = parseSubmit(kind, body);
   let origin: ImageTask | null = null;
   if (parsed.originId) {
@@ -159,7 +161,7 @@ export async function submitMj(token: TokenContext, kind: MjSubmitKind, body: Re
   }
   const model = mjModelOf(parsed.action);
   const opensModal = OPENS_MODAL.has(parsed.action);
-  const s = await prepareSubmit(token, model, servesMj, parsed.prompt, origin ? origin.channel_id : undefined, !opensModal);
+  const s = await prepareSubmit(call, model, servesMj, parsed.prompt, origin ? origin.channel_id : undefined, !opensModal);
   const id = mjPublicId();
   const address = serverAddress();
   if (getBool("MjNotifyEnabled") && address) parsed.upstreamBody.notifyHook = `${address}/mj/notify/${id}/${notifySignature(id)}`;

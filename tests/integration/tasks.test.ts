@@ -455,7 +455,7 @@ describe("Midjourney", () => {
     await setOptions(root, { DrawingEnabled: "false" });
     const r = await mj(aliceKey, "/mj/submit/imagine", { prompt: "x" });
     expect(r.status).toBe(403);
-    expect(((await r.json()) as { description: string }).description).toBe("Drawing is disabled");
+    expect(((await r.json()) as { description: string }).description).toBe(`Drawing is disabled (request id: ${r.headers.get("x-request-id")})`);
     await setOptions(root, { DrawingEnabled: "true" });
   });
 
@@ -497,6 +497,45 @@ describe("Suno", () => {
     // alice cannot read it
     expect((await bearer(aliceKey, `/suno/fetch/${id}`)).status).toBe(404);
     expect(((await (await bearer(aliceKey, "/suno/fetch", { ids: [id] })).json()) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  it("keeps each call's request id: the client's or a new one, in the answer's header and on the task's log row", async () => {
+    const submit = async (headers: Record<string, string>) => {
+      const res = await fetch(`${server.url}/suno/submit/lyrics`, {
+        method: "POST",
+        headers: Object.assign({ authorization: `Bearer ${bobKey}`, "content-type": "application/json" }, headers),
+        body: JSON.stringify({ prompt: "words with an id" }),
+      });
+      const id = ((await res.json()) as { data: string }).data;
+      await until(
+        "lyrics",
+        async () => ((await (await bearer(bobKey, `/suno/fetch/${id}`)).json()) as { data: { status: string } }).data.status,
+        (st) => st === "SUCCESS",
+      );
+      return { header: res.headers.get("x-request-id"), row: await rowOf("creative_tasks", "task_id", id) };
+    };
+    const logged = (ref: string) =>
+      until(
+        "log row",
+        async () => (await query(server, 'SELECT "request_id" FROM "logs" WHERE "type" = 2 AND "request_id" = $1', [ref])).length,
+        (n) => n === 1,
+      );
+    const own = await submit({ "x-request-id": "trace-task-0001" });
+    expect(own.header).toBe("trace-task-0001");
+    await logged("trace-task-0001");
+    // a client's id may repeat: the reservation's ledger ref is not it
+    expect(own.row.billing_ref).not.toBe("trace-task-0001");
+    const made = await submit({});
+    expect(made.header).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(made.row.billing_ref).toBe(made.header);
+    await logged(made.header!);
+    // the errors this front writes end with it
+    const bad = await fetch(`${server.url}/suno/submit/lyrics`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk-nope", "content-type": "application/json", "x-request-id": "trace-task-0002" },
+      body: "{}",
+    });
+    expect(((await bad.json()) as { message: string }).message).toMatch(/ \(request id: trace-task-0002\)$/);
   });
 
   it("refunds a song that fails upstream once, token included, and one the upstream refuses", async () => {
