@@ -2,7 +2,9 @@
 // relay, which never enters Next's request pipeline (docs/relay.md), and so do the operator's
 // /healthz, /readyz and /metrics (docs/operations.md); every other request goes to Next
 // (console pages and /api routes).
+import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import next from "next";
 import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
@@ -37,11 +39,22 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// Production starts from the config that `next build` resolved and wrote down
+// (.next/required-server-files.json), as Next's own standalone server does, rather than
+// compiling next.config.ts at every start: the container image then holds neither that file's
+// imports nor Next's build toolchain (docs/deploy.md, "The image").
+function applyBuiltNextConfig(dir: string): void {
+  const file = path.join(dir, ".next", "required-server-files.json");
+  if (!existsSync(file)) return;
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify((JSON.parse(readFileSync(file, "utf8")) as { config: unknown }).config);
+}
+
 async function main() {
   const config = env();
   const dev = config.NODE_ENV !== "production";
   await ensureReady();
   await initOps();
+  if (!dev) applyBuiltNextConfig(process.cwd());
   const app = next({ dev, hostname: "localhost", port: config.PORT, dir: process.cwd() });
   const handle = app.getRequestHandler();
   await app.prepare();

@@ -2,7 +2,7 @@
 // the local round-robin balancer (tests/support/balancer.mjs), against the mock upstream
 // (bench/mock-upstream.mjs). Method and figures: bench/README.md, "Several nodes".
 //
-//   node bench/cluster.mjs [--duration=S] [--warmup=S] [--connections=N] [--nodes=1,2,3] [--limited-token]
+//   node bench/cluster.mjs [--duration=S] [--warmup=S] [--connections=N] [--nodes=1,2,3] [--unlimited-token]
 //
 // Needs `npm run build` first (dist/server.mjs), wrk on PATH, PostgreSQL at
 // 127.0.0.1:5432 (user postgres, trust; BENCH_PG_ADMIN_URL to change) and Redis at
@@ -34,10 +34,10 @@ const COUNTS = (args.nodes ?? "1,2,3")
   .split(",")
   .map(Number)
   .filter((n) => n >= 1 && n <= 8);
-// --limited-token: the calls' token has a quota of its own (as in run.mjs), so every call also
-// debits the token's row; by default the token is unlimited (the user's quota is still
-// reserved and settled). See bench/README.md, "Several nodes", for why.
-const LIMITED_TOKEN = args["limited-token"] === "true";
+// The calls' token has a quota of its own (as in run.mjs), so every call also debits the
+// token's row; --unlimited-token leaves that row alone (the user's quota is still reserved and
+// settled). bench/README.md, "Several nodes".
+const LIMITED_TOKEN = args["unlimited-token"] !== "true";
 const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const MODEL = "gpt-bench";

@@ -12,19 +12,20 @@ import { Tabs } from "@/components/ui/tabs";
 
 type Schema = Record<string, unknown>;
 type Parameter = { name: string; in: string; required?: boolean; schema?: Schema; description?: string };
+type ParameterRef = { $ref: string };
 type Operation = {
   operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
   "x-auth"?: string;
-  parameters?: Parameter[];
+  parameters?: (Parameter | ParameterRef)[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
 };
 type Document = {
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, Schema> };
+  components?: { schemas?: Record<string, Schema>; parameters?: Record<string, Parameter> };
 };
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
@@ -43,6 +44,13 @@ function resolve(doc: Document, s: Schema | undefined): Schema | undefined {
   const ref = s?.$ref;
   if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) return doc.components?.schemas?.[ref.slice("#/components/schemas/".length)] ?? s;
   return s;
+}
+
+// A parameter given as a $ref (the relay's X-Request-Id header), followed.
+function parameterOf(doc: Document, p: Parameter | ParameterRef): Parameter | null {
+  if (!("$ref" in p)) return p;
+  const prefix = "#/components/parameters/";
+  return p.$ref.startsWith(prefix) ? (doc.components?.parameters?.[p.$ref.slice(prefix.length)] ?? null) : null;
 }
 
 function typeOf(s: Schema | undefined): string {
@@ -106,7 +114,7 @@ function Operations({ url, filter }: { url: string; filter: string }) {
 function OperationRow({ doc, method, path, op }: { doc: Document; method: string; path: string; op: Operation }) {
   const t = useTranslations("apiDocs");
   const auth = op["x-auth"] ?? "public";
-  const params = op.parameters ?? [];
+  const params = (op.parameters ?? []).map((p) => parameterOf(doc, p)).filter((p): p is Parameter => p !== null);
   const body = Object.entries(op.requestBody?.content ?? {})[0];
   return (
     <details className="group" data-testid="api-operation">

@@ -15,6 +15,7 @@
 // stream has no time limit (docs/channels-tokens-billing.md gives the bound of the other
 // phases and why an age alone cannot tell a dead call from a long stream).
 import "server-only";
+import { logger } from "@/lib/log";
 import { billingStore } from "@/lib/billing/store";
 import { HoldGone, SWEEP_TEXT, sweepLogOther, type SweepReason } from "@/lib/billing/store/types";
 import { env } from "@/lib/env";
@@ -26,6 +27,8 @@ import { withClusterLease } from "@/lib/db/lease";
 import { describeError } from "@/lib/errors";
 import { isSqlite, txAll, txRun, type Row } from "@/lib/rollups/store";
 import { db } from "@/lib/db/client";
+
+const log = logger("holds");
 
 export const HEARTBEAT_MS = 15_000;
 export const NODE_DEAD_SECONDS = 60;
@@ -84,7 +87,7 @@ async function sweepRefs(rows: Row[], reason: SweepReason): Promise<number> {
       if (env().logsSeparate) await logSweepAfterCommit(Number(r.user_id), Number(r.token_id), ref, reason);
     } catch (err) {
       if (err instanceof HoldGone) continue; // closed meanwhile, by its node or another sweeper
-      console.error(`[holds] refund of the hold ${ref} failed:`, describeError(err));
+      log.error({ ref, error: describeError(err) }, "refund of a hold failed");
     }
   }
   return swept;
@@ -101,7 +104,7 @@ export async function sweepOwnHoldsAtStart(): Promise<number> {
     total += swept;
     if (!swept) break; // every one failed: the next round tries again
   }
-  if (total) console.log(`[holds] refunded ${total} reservations left open by this node's previous run (${nodeId()})`);
+  if (total) log.info({ refunded: total, node: nodeId() }, "refunded the reservations left open by this node's previous run");
   return total;
 }
 
@@ -144,7 +147,7 @@ export async function sweepDeadNodes(): Promise<number> {
       `DELETE FROM "relay_nodes" WHERE "seen_at" < ${dbNow()} - ${7 * 86400} AND NOT EXISTS (SELECT 1 FROM "quota_holds" h WHERE h."node_id" = "relay_nodes"."node_id")`,
     );
   });
-  if (total) console.log(`[holds] refunded ${total} reservations of stopped nodes`);
+  if (total) log.info({ refunded: total }, "refunded the reservations of stopped nodes");
   return total;
 }
 
@@ -154,7 +157,7 @@ const holder = globalThis as unknown as { __gatewayHolds?: { beat: NodeJS.Timeou
 export function startHoldSweeper(): void {
   if (holder.__gatewayHolds) return;
   const beat = setInterval(() => {
-    heartbeat().catch((err) => console.error("[holds] heartbeat failed:", describeError(err)));
+    heartbeat().catch((err) => log.error({ error: describeError(err) }, "heartbeat failed"));
   }, HEARTBEAT_MS);
   beat.unref();
   const state = { beat, sweep: beat, running: false };
@@ -162,7 +165,7 @@ export function startHoldSweeper(): void {
     if (state.running) return;
     state.running = true;
     Promise.all([sweepLeftOpen(), sweepDeadNodes()])
-      .catch((err) => console.error("[holds] sweep failed:", describeError(err)))
+      .catch((err) => log.error({ error: describeError(err) }, "sweep failed"))
       .finally(() => (state.running = false));
   }, SWEEP_MS);
   state.sweep.unref();

@@ -18,6 +18,7 @@
 // sweeper refunded the reservation (its node was taken for dead), so a refund has nothing
 // left to do and a settlement must not charge: the call ends unbilled, with its error row.
 import "server-only";
+import { logger } from "@/lib/log";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Reservation } from "@/lib/billing/reserve";
 import { describeError } from "@/lib/errors";
@@ -27,6 +28,8 @@ import { getBool } from "@/lib/options/store";
 import { noteTokenQuota } from "@/lib/cache/token-store";
 import { openHolds } from "@/lib/billing/node";
 import { HoldGone } from "@/lib/billing/store/types";
+
+const serverLog = logger("billing");
 
 // What the relay knows about the call; type, quota and user are filled in by settle.
 export type ConsumeLog = Omit<LogInput, "type" | "quota" | "user_id"> & { channel_id: number };
@@ -98,7 +101,7 @@ export async function settleOrRefund(reservation: Reservation, cost: bigint | Er
       }
     }
   }
-  console.error(`[billing] settlement of ${reservation.ref} failed:`, describeError(failure));
+  serverLog.error({ ref: reservation.ref, error: describeError(failure) }, "settlement failed");
   await refundOrLog(reservation, log, "settlement_failed");
   return false;
 }
@@ -118,7 +121,7 @@ export async function refundOrLog(reservation: Reservation, log: ConsumeLog, rea
       refunded = true;
       break;
     } catch (err) {
-      console.error(`[billing] refund of ${reservation.ref} failed:`, describeError(err));
+      serverLog.error({ ref: reservation.ref, error: describeError(err) }, "refund failed");
       if (attempt >= MOVEMENT_ATTEMPTS) break;
       await sleep(RETRY_PAUSE_MS[attempt - 1]);
     }

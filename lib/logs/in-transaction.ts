@@ -8,10 +8,13 @@
 // ledger, in the main transaction, either way; the log row is the usage history of it
 // (docs/operations.md, "Logs at scale").
 import "server-only";
+import { logger } from "@/lib/log";
 import type { Prisma } from "@/generated/sqlite/client";
 import { db, logDb, logsSeparate, type Tx } from "@/lib/db/client";
 import { describeError } from "@/lib/errors";
 import { enqueueLog } from "@/lib/logs/writer";
+
+const log = logger("logs");
 
 type TxOptions = { maxWait?: number; timeout?: number };
 
@@ -29,7 +32,7 @@ export async function transactionWithLogs<T>(fn: (tx: Tx) => Promise<T>, options
     return fn(tx);
   }, options);
   for (const work of (current && afterCommit.get(current)) ?? []) {
-    await work().catch((err) => console.error("[logs] writing to the log database after a commit failed:", describeError(err)));
+    await work().catch((err) => log.error({ error: describeError(err) }, "writing to the log database after a commit failed"));
   }
   return out;
 }
@@ -52,7 +55,7 @@ export async function createLogRow(tx: Tx, data: Prisma.LogUncheckedCreateInput)
       await logDb().log.create({ data });
     } catch (err) {
       // the log database refused it now: the batch writer keeps it and retries
-      console.error("[logs] log row write failed, queued for retry:", describeError(err));
+      log.error({ error: describeError(err) }, "log row write failed, queued for retry");
       enqueueLog({
         user_id: data.user_id ?? 0,
         type: data.type,

@@ -11,8 +11,12 @@
 //   LOCK_WAIT for it (and gives up until the next run), so that the relay's log batches are
 //   never queued behind it for longer.
 import "server-only";
+import { logger } from "@/lib/log";
 import type pg from "pg";
 import { logPgPool } from "@/lib/db/raw";
+import { describeError } from "@/lib/errors";
+
+const log = logger("logs");
 
 const AHEAD = 2;
 const LOCK_WAIT = "500ms";
@@ -66,7 +70,7 @@ export async function ensureLogPartitions(nowSeconds = Math.floor(Date.now() / 1
       made.push(p.name);
     } catch (err) {
       await client.query("ROLLBACK").catch(() => {});
-      console.error(`[logs] partition ${p.name} not made (next run tries again):`, (err as Error).message);
+      log.error({ partition: p.name, error: describeError(err) }, "partition not made (the next run tries again)");
     } finally {
       client.release();
     }
@@ -89,7 +93,7 @@ export async function dropLogPartitionsBefore(cut: number, keepGoing: () => Prom
       dropped.push(p.name);
     } catch (err) {
       await client.query("ROLLBACK").catch(() => {});
-      console.error(`[logs] partition ${p.name} not dropped (next run tries again):`, (err as Error).message);
+      log.error({ partition: p.name, error: describeError(err) }, "partition not dropped (the next run tries again)");
       break;
     } finally {
       client.release();

@@ -310,6 +310,7 @@ export function relayDocument(version: string): JsonSchema {
     const parameters = [
       ...Object.entries(op.params ?? {}).map(([name, schema]) => ({ name, in: "path", required: true, schema })),
       ...Object.entries(op.query ?? {}).map(([name, schema]) => ({ name, in: "query", required: false, schema })),
+      { $ref: "#/components/parameters/RequestId" },
     ];
     const id = opId(op.method, op.path);
     let requestBody: unknown;
@@ -318,7 +319,8 @@ export function relayDocument(version: string): JsonSchema {
     else if (op.body) requestBody = { required: true, content: { "multipart/form-data": { schema: op.body.multipart } } };
     const ok: Record<string, unknown> = { [op.produces ?? "application/json"]: op.produces ? {} : { schema: anyObject } };
     if (op.stream) ok["text/event-stream"] = { schema: str };
-    const error = { description: "Refused", content: { "application/json": { schema: { $ref: `#/components/schemas/Error_${op.errors}` } } } };
+    const headers = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
+    const error = { description: "Refused", headers, content: { "application/json": { schema: { $ref: `#/components/schemas/Error_${op.errors}` } } } };
     paths[op.path] ??= {};
     paths[op.path][op.method] = {
       operationId: id,
@@ -327,10 +329,10 @@ export function relayDocument(version: string): JsonSchema {
       tags: [op.tag],
       "x-auth": op.auth,
       security: SECURITY[op.auth],
-      ...(parameters.length ? { parameters } : {}),
+      parameters,
       ...(requestBody ? { requestBody } : {}),
       responses: {
-        "200": { description: op.stream ? "The answer, or server-sent events for a stream" : "The answer", content: ok },
+        "200": { description: op.stream ? "The answer, or server-sent events for a stream" : "The answer", headers, content: ok },
         "400": error,
         ...(op.auth === "token" || op.auth === "session" ? { "401": error, "403": error } : {}),
         "404": error,
@@ -358,6 +360,22 @@ export function relayDocument(version: string): JsonSchema {
         keyQuery: { type: "apiKey", in: "query", name: "key", description: "Gemini clients (?key=)" },
         mjSecret: { type: "apiKey", in: "header", name: "mj-api-secret", description: "Midjourney-proxy clients (/mj only)" },
         session: { type: "apiKey", in: "cookie", name: "session", description: "The console's session (the playground)" },
+      },
+      // docs/operations.md, "Request ids"
+      parameters: {
+        RequestId: {
+          name: "X-Request-Id",
+          in: "header",
+          required: false,
+          description: "The call's id, kept when it is 1 to 128 of A-Z a-z 0-9 _ . : + = / - (else the gateway makes one)",
+          schema: { type: "string", pattern: "^[A-Za-z0-9_.:+=/-]{1,128}$" },
+        },
+      },
+      headers: {
+        RequestId: {
+          description: "The call's id: the client's X-Request-Id, or a UUID version 7 made by the gateway. Error messages end with \" (request id: ID)\"; the usage log's row carries it.",
+          schema: { type: "string" },
+        },
       },
       schemas: {
         ...Object.fromEntries(Object.entries(ERROR_SCHEMAS).map(([k, v]) => [`Error_${k}`, v])),

@@ -88,6 +88,6 @@ export function noteKeyFailure(channel: { id: number; auto_ban: number; key: str
   const keyword = disableKeywords().find((k) => err.message.toLowerCase().includes(k));
   const reason = redactKey(keyword ? `upstream said "${keyword}" (status ${err.status})` : `status ${err.status}: ${err.message}`, channel.key).slice(0, 500);
   void autoDisableKey(channel.id, channel.key, channel.keyIndex, reason)
-    .catch((e) => console.error("[relay] disabling a key failed:", describeError(e)))
+    .catch((e) => log.error({ error: describeError(e) }, "disabling a key failed"))
     .finally(() => disabling.delete(id));
 }

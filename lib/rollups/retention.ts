@@ -18,11 +18,14 @@
 // One run per cluster (withClusterLease "log-retention"): hourly, at start-up, and soon after
 // the option changes; each run also makes the month partitions ahead on PostgreSQL.
 import "server-only";
+import { logger } from "@/lib/log";
 import { withClusterLease } from "@/lib/db/lease";
 import { getNumber, onOptionsApplied } from "@/lib/options/store";
 import { BatchSizer, isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { describeError } from "@/lib/errors";
 import { dropLogPartitionsBefore, ensureLogPartitions } from "@/lib/logs/partitions";
+
+const log = logger("logs");
 
 const DAY = 86_400;
 const TICK_MS = 60 * 60_000;
@@ -115,7 +118,7 @@ export async function runRetention(nowSeconds = Math.floor(Date.now() / 1000)): 
   });
   if (result.deleted || result.dropped.length) {
     const parts = result.dropped.length ? `partitions ${result.dropped.join(", ")} dropped; ` : "";
-    console.log(`[logs] retention before ${new Date(cut * 1000).toISOString()}: ${parts}${result.deleted} log rows deleted in ${result.batches} batches`);
+    log.info({ cut: new Date(cut * 1000).toISOString(), deleted: result.deleted, batches: result.batches, dropped: result.dropped }, `retention: ${parts}${result.deleted} log rows deleted`);
   }
   return result;
 }
@@ -125,7 +128,7 @@ function runSoon(): void {
   if (j.running) return;
   j.running = runRetention()
     .catch((err) => {
-      console.error("[logs] retention run failed, will retry:", describeError(err));
+      log.error({ error: describeError(err) }, "retention run failed, will retry");
       return { ran: false, cut: 0, deleted: 0, batches: 0, dropped: [] };
     })
     .finally(() => {

@@ -84,7 +84,10 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
 // databaseUrl: join an existing database (a second node of a multi-node test); it is then
 // neither created nor dropped by this server.
 export async function startServer(opts: { env?: Record<string, string>; dbKind?: "sqlite" | "postgresql"; databaseUrl?: string } = {}): Promise<TestServer> {
-  if (!existsSync("dist/server.mjs")) throw new Error("dist/server.mjs is missing: run `npm run build` first");
+  // TEST_SERVER_DIR: run the server of another tree, such as the container image's files
+  // (scripts/image-files.mjs; docs/deploy.md, "Checking the image without Docker")
+  const serverDir = process.env.TEST_SERVER_DIR ?? process.cwd();
+  if (!existsSync(path.join(serverDir, "dist/server.mjs"))) throw new Error(`${serverDir}/dist/server.mjs is missing: run \`npm run build\` first`);
   const dbKind = opts.dbKind ?? (process.env.TEST_DB === "postgresql" ? "postgresql" : "sqlite");
   const dataDir = mkdtempSync(path.join(tmpdir(), "gw-test-"));
   const pgdb = dbKind === "postgresql" && !opts.databaseUrl ? await createPgDatabase() : null;
@@ -94,6 +97,7 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
   let child!: ChildProcess;
   const spawnChild = async (): Promise<void> => {
     child = spawn(process.execPath, ["dist/server.mjs"], {
+      cwd: serverDir,
       env: {
         ...process.env,
         NODE_ENV: "production",
