@@ -373,7 +373,8 @@ export function relayDocument(version: string): JsonSchema {
       },
       headers: {
         RequestId: {
-          description: "The call's id: the client's X-Request-Id, or a UUID version 7 made by the gateway. Error messages end with \" (request id: ID)\"; the usage log's row carries it.",
+          description:
+            "The call's id: the client's X-Request-Id, or a UUID version 7 made by the gateway. Error messages end with \" (request id: ID)\"; the usage log's row carries it.",
           schema: { type: "string" },
         },
       },

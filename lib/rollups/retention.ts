@@ -118,7 +118,10 @@ export async function runRetention(nowSeconds = Math.floor(Date.now() / 1000)): 
   });
   if (result.deleted || result.dropped.length) {
     const parts = result.dropped.length ? `partitions ${result.dropped.join(", ")} dropped; ` : "";
-    log.info({ cut: new Date(cut * 1000).toISOString(), deleted: result.deleted, batches: result.batches, dropped: result.dropped }, `retention: ${parts}${result.deleted} log rows deleted`);
+    log.info(
+      { cut: new Date(cut * 1000).toISOString(), deleted: result.deleted, batches: result.batches, dropped: result.dropped },
+      `retention: ${parts}${result.deleted} log rows deleted`,
+    );
   }
   return result;
 }
