@@ -102,7 +102,7 @@ describe("a node killed in the middle of relay calls", () => {
 
     // the restarted node swept its own holds before it listened
     expect(await query(server, 'SELECT "ref" FROM "quota_holds"')).toEqual([]);
-    expect(server.logs()).toMatch(/\[holds\] refunded \d+ reservations left open by this node's previous run/);
+    expect(server.logs()).toMatch(/"area":"holds","refunded":[1-9]\d*,"node":"[^"]+","msg":"refunded the reservations left open by this node's previous run"/);
 
     // every balance and token equals the sum of its ledger rows
     for (const c of callers) {
