@@ -92,6 +92,10 @@ const schema = z.object({
   // aborted call is).
   SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  // A node whose heartbeat is this old is taken for dead and its holds are refunded by the
+  // cluster's sweeper; it beats every quarter of it and the sweeper runs every period
+  // (lib/billing/holds.ts, docs/channels-tokens-billing.md "Holds").
+  HOLD_NODE_DEAD_SECONDS: z.coerce.number().int().min(4).max(3600).default(60),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -6,11 +6,12 @@
 // Which holds are dead:
 //   - at start-up, every hold of this node (same NODE_ID): the process that made them is
 //     gone. Swept before the server listens, so no call of the new process is among them.
-//   - every SWEEP_MS, on each node, the node's own holds older than LEFT_OPEN_SECONDS whose
-//     ref is not in openHolds(): reservations whose refund failed for good.
-//   - every SWEEP_MS, on one node of the cluster (lease "hold-sweeper"), the holds of every
-//     node that has not beaten for NODE_DEAD_SECONDS (relay_nodes, written every
-//     HEARTBEAT_MS by each node): a node killed and not started again.
+//   - every sweep period, on each node, the node's own holds older than LEFT_OPEN_SECONDS
+//     whose ref is not in openHolds(): reservations whose refund failed for good.
+//   - every sweep period, on one node of the cluster (lease "hold-sweeper"), the holds of
+//     every node that has not beaten for nodeDeadSeconds() (relay_nodes, written every
+//     quarter of it by each node): a node killed and not started again. The period is
+//     nodeDeadSeconds() (HOLD_NODE_DEAD_SECONDS, 60 by default).
 // A live node's open calls are never swept, however long they last: after its first byte a
 // stream has no time limit (docs/channels-tokens-billing.md gives the bound of the other
 // phases and why an age alone cannot tell a dead call from a long stream).
@@ -30,9 +31,8 @@ import { db } from "@/lib/db/client";
 
 const log = logger("holds");
 
-export const HEARTBEAT_MS = 15_000;
-export const NODE_DEAD_SECONDS = 60;
-export const SWEEP_MS = 60_000;
+/** Seconds of silence after which a node is taken for dead (HOLD_NODE_DEAD_SECONDS). */
+export const nodeDeadSeconds = () => env().HOLD_NODE_DEAD_SECONDS;
 // A hold of this node not in openHolds() is taken for left open only past this age (a
 // margin: the ref leaves openHolds() once its closing transaction has committed).
 export const LEFT_OPEN_SECONDS = 60;
@@ -125,13 +125,14 @@ async function sweepLeftOpen(): Promise<number> {
 // The holds of nodes that have stopped beating (one node of the cluster at a time).
 export async function sweepDeadNodes(): Promise<number> {
   let total = 0;
+  const dead = nodeDeadSeconds();
   await withClusterLease("hold-sweeper", LEASE_MS, async (lease) => {
     const seen = new Set<string>(); // a hold whose refund failed is not read again this round
     for (;;) {
       const rows = await txAll(
         db(),
         `SELECT h."ref", h."token_id", h."user_id" FROM "quota_holds" h LEFT JOIN "relay_nodes" n ON n."node_id" = h."node_id"
-         WHERE h."node_id" <> ? AND (n."seen_at" IS NULL OR n."seen_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}) AND h."started_at" < ${dbNow()} - ${NODE_DEAD_SECONDS}
+         WHERE h."node_id" <> ? AND (n."seen_at" IS NULL OR n."seen_at" < ${dbNow()} - ${dead}) AND h."started_at" < ${dbNow()} - ${dead}
          LIMIT ${PAGE}`,
         [nodeId()],
       );
@@ -158,7 +159,7 @@ export function startHoldSweeper(): void {
   if (holder.__gatewayHolds) return;
   const beat = setInterval(() => {
     heartbeat().catch((err) => log.error({ error: describeError(err) }, "heartbeat failed"));
-  }, HEARTBEAT_MS);
+  }, (nodeDeadSeconds() * 1000) / 4);
   beat.unref();
   const state = { beat, sweep: beat, running: false };
   state.sweep = setInterval(() => {
@@ -167,7 +168,7 @@ export function startHoldSweeper(): void {
     Promise.all([sweepLeftOpen(), sweepDeadNodes()])
       .catch((err) => log.error({ error: describeError(err) }, "sweep failed"))
       .finally(() => (state.running = false));
-  }, SWEEP_MS);
+  }, nodeDeadSeconds() * 1000);
   state.sweep.unref();
   holder.__gatewayHolds = state;
 }

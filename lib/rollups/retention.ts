@@ -116,13 +116,11 @@ export async function runRetention(nowSeconds = Math.floor(Date.now() / 1000)): 
     Object.assign(result, { deleted: done.deleted, batches: done.batches });
     if (done.complete) await deleteRollupsBefore(cut);
   });
-  if (result.deleted || result.dropped.length) {
-    const parts = result.dropped.length ? `partitions ${result.dropped.join(", ")} dropped; ` : "";
+  if (result.deleted || result.dropped.length)
     log.info(
       { cut: new Date(cut * 1000).toISOString(), deleted: result.deleted, batches: result.batches, dropped: result.dropped },
-      `retention: ${parts}${result.deleted} log rows deleted`,
+      "retention: old logs removed",
     );
-  }
   return result;
 }
 

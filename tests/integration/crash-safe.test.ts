@@ -166,16 +166,16 @@ describe("a node killed in the middle of relay calls", () => {
     // that died; the sweeps below are this process's, another node's sweeper
     useServerEnvironment(server);
     const { reserve } = await import("@/lib/billing/reserve");
-    const { sweepDeadNodes, NODE_DEAD_SECONDS } = await import("@/lib/billing/holds");
+    const { sweepDeadNodes, nodeDeadSeconds } = await import("@/lib/billing/holds");
     const { db } = await import("@/lib/db/client");
     const c = callers[1];
     const r = await reserve({ userId: c.id, tokenId: c.tokenId, unlimitedToken: false, amount: 5000n });
     const [hold] = await query(server, 'SELECT "node_id", "amount" FROM "quota_holds" WHERE "ref" = $1', [r.ref]);
     expect(big(hold.amount)).toBe(5000n);
-    // not yet: the hold is younger than NODE_DEAD_SECONDS
+    // not yet: the hold is younger than nodeDeadSeconds()
     await db().$executeRawUnsafe(`UPDATE "quota_holds" SET "node_id" = 'ghost-node'`);
     expect(await sweepDeadNodes()).toBe(0);
-    await db().$executeRawUnsafe(`UPDATE "quota_holds" SET "started_at" = "started_at" - ${NODE_DEAD_SECONDS + 5}`);
+    await db().$executeRawUnsafe(`UPDATE "quota_holds" SET "started_at" = "started_at" - ${nodeDeadSeconds() + 5}`);
     const swept = await Promise.all([sweepDeadNodes(), sweepDeadNodes()]);
     expect(swept[0] + swept[1]).toBe(1);
     expect(await query(server, 'SELECT "ref" FROM "quota_holds"')).toEqual([]);

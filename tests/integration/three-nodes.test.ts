@@ -15,6 +15,8 @@ import { startBalancer, type Balancer } from "../support/balancer.mjs";
 
 const enabled = process.env.TEST_DB === "postgresql";
 const WITHIN_MS = 1_000;
+// a node silent this long is taken for dead and its holds refunded by a survivor (docs/channels-tokens-billing.md, "Holds")
+const DEAD_S = 6;
 
 let nodes: TestServer[] = [];
 let lb: Balancer;
@@ -54,15 +56,16 @@ async function newToken(name: string, extra: Record<string, unknown> = {}) {
 describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", () => {
   beforeAll(async () => {
     const shared = {
+      HOLD_NODE_DEAD_SECONDS: String(DEAD_S),
       REDIS_URL: "redis://127.0.0.1:6379",
       REDIS_PREFIX: `gwtest:${randomBytes(6).toString("hex")}:`,
       SESSION_SECRET: randomBytes(32).toString("hex"),
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     };
-    const first = await startServer({ env: shared });
+    const first = await startServer({ env: { ...shared, NODE_ID: "node-0" } });
     nodes = [first];
     // one after the other: on a busy machine two starts at once can pass startServer's bound
-    for (let i = 1; i < 3; i++) nodes.push(await startServer({ env: shared, databaseUrl: first.databaseUrl }));
+    for (let i = 1; i < 3; i++) nodes.push(await startServer({ env: { ...shared, NODE_ID: `node-${i}` }, databaseUrl: first.databaseUrl }));
     lb = await startBalancer({ targets: nodes.map((n) => ({ port: n.port })) });
     mock = await startMockUpstream("openai");
     bad = await startMockUpstream("openai");
@@ -206,22 +209,36 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     expect((await chat(lb.url, key)).status).toBe(200);
   }, 30_000);
 
-  // The hold ledger (quota_holds, docs/channels-tokens-billing.md) where this build has it:
-  // the killed node's open holds are refunded when it starts again, so no hold stays open.
-  it("leaves no open hold once the killed node is back", async () => {
+  // The hold ledger (quota_holds, docs/channels-tokens-billing.md, "Holds"): the calls the
+  // killed node had under way keep their holds until a survivor, once node-2 has been silent
+  // for DEAD_S, refunds them, each with its ledger row and a log row; then node-2 comes back.
+  it("a survivor refunds the killed node's open holds, each once, and the node comes back", async () => {
     const c = new pg.Client({ connectionString: nodes[0].databaseUrl });
     await c.connect();
     try {
-      const { rows } = await c.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'quota_holds'");
-      if (rows.length === 0) return; // no hold ledger in this build
+      const held = async () => (await c.query(`SELECT "ref" FROM "quota_holds" WHERE "node_id" = 'node-2'`)).rows.map((r) => String(r.ref));
+      const left = await held();
+      expect(left.length).toBeGreaterThan(0); // the kill caught calls under way
+      const end = Date.now() + DEAD_S * 4_000;
+      while ((await held()).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 250));
+      expect(await held()).toEqual([]);
+      const ledger = await c.query(`SELECT "ref", "kind" FROM "quota_ledger" WHERE "ref" = ANY($1) ORDER BY "id"`, [left]);
+      for (const ref of left) expect(ledger.rows.filter((r) => r.ref === ref).map((r) => r.kind)).toEqual(["relay_reserve", "relay_refund"]);
+      let logged = 0;
+      for (let i = 0; i < 40 && logged < left.length; i++) {
+        logged = Number((await c.query(`SELECT count(*) AS n FROM "logs" WHERE "request_id" = ANY($1) AND "type" = 6`, [left])).rows[0].n);
+        if (logged < left.length) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(logged).toBe(left.length);
       await nodes[2].restart();
+      expect((await chat(nodes[2].url, key)).status).toBe(200);
+      // that call's own hold goes with its settlement, a moment after its answer
       let open = -1;
-      for (let i = 0; i < 100 && open !== 0; i++) {
-        open = Number((await c.query("SELECT count(*) AS n FROM quota_holds")).rows[0].n);
+      for (let i = 0; i < 50 && open !== 0; i++) {
+        open = Number((await c.query(`SELECT count(*) AS n FROM "quota_holds"`)).rows[0].n);
         if (open !== 0) await new Promise((r) => setTimeout(r, 100));
       }
       expect(open).toBe(0);
-      expect((await chat(nodes[2].url, key)).status).toBe(200);
     } finally {
       await c.end();
     }
