@@ -157,9 +157,12 @@ const holder = globalThis as unknown as { __gatewayHolds?: { beat: NodeJS.Timeou
 // The heartbeat and the periodic sweeps (server.ts, once the start-up sweep is done).
 export function startHoldSweeper(): void {
   if (holder.__gatewayHolds) return;
-  const beat = setInterval(() => {
-    heartbeat().catch((err) => log.error({ error: describeError(err) }, "heartbeat failed"));
-  }, (nodeDeadSeconds() * 1000) / 4);
+  const beat = setInterval(
+    () => {
+      heartbeat().catch((err) => log.error({ error: describeError(err) }, "heartbeat failed"));
+    },
+    (nodeDeadSeconds() * 1000) / 4,
+  );
   beat.unref();
   const state = { beat, sweep: beat, running: false };
   state.sweep = setInterval(() => {
