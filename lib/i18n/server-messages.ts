@@ -266,6 +266,10 @@ export const serverMessages = {
     en: "The price or ratio of model {model} is not set; ask the admin to set it or enable self-use mode",
   },
   log_target_required: { zh: "请选择日志时间", en: "Please select the log time" },
+  log_page_too_deep: {
+    zh: "页码过深：最多翻到第 {max} 条记录，请缩小时间范围或添加筛选条件查看更早的日志",
+    en: "The page is too deep: pages reach the first {max} rows; narrow the time range or add a filter to see older logs",
+  },
 
   // model mapping (virtual models, lib/model-mapping/schema.ts)
   mapping_virtual_name_required: { zh: "虚拟模型名称不能为空", en: "The virtual model name is required" },

@@ -161,7 +161,7 @@ class Metrics {
   readonly requests = this.register(
     new ValueFamily(
       "gateway_relay_requests_total",
-      "Relay calls (chat, pass-through and embeddings endpoints) by route, served model, last channel tried and outcome.",
+      "Relay calls (chat, pass-through and embeddings endpoints, and task submits as route task-mj, task-suno, task-video) by route, served model, last channel tried and outcome.",
       "counter",
     ),
   );
@@ -204,7 +204,7 @@ class Metrics {
   ).series();
   readonly billingCommit = new Histogram({
     name: "gateway_billing_commit_seconds",
-    help: "Duration of one commit of a batch of quota movements on SQLite, waiting for the connection included (the PostgreSQL store commits each movement in its own transaction and is not timed).",
+    help: "Duration of one commit of quota movements, waiting for the connection included: a batch on SQLite, one movement's transaction on PostgreSQL.",
     buckets: COMMIT_BUCKETS,
     registers: [this.registry],
   });

@@ -34,8 +34,12 @@ export function publicId(prefix: string): string {
   return `${prefix}${randomBytes(12).toString("hex")}`;
 }
 
-/** A task relay call: the caller's token and the call's request id (given: the client's X-Request-Id). */
-export type TaskCall = { token: TokenContext; requestId: { id: string; given: boolean } };
+/**
+ * A task relay call: the caller's token and the call's request id (given: the client's
+ * X-Request-Id). `served` is set once the submit has its model and channel (the relay
+ * counter's labels, lib/tasks/handler.ts).
+ */
+export type TaskCall = { token: TokenContext; requestId: { id: string; given: boolean }; served?: { model: string; channelId: number } };
 
 export type Submit = {
   token: TokenContext;
@@ -69,6 +73,7 @@ export async function prepareSubmit(
   else if (token.pinnedChannelId !== null) channel = await pinnedChannel(token.pinnedChannelId, model, token.group);
   else channel = await selectChannel({ group: token.group, model, serves });
   if (!channel || !serves(channel.type)) throw new AppError("NO_CHANNEL", "no_channel_available", { group: token.group, model });
+  call.served = { model, channelId: channel.id };
   const info: BillingInfo = {
     username: token.user.username,
     token_name: token.token.name,

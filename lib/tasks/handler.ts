@@ -30,6 +30,7 @@ import {
 import { fetchSuno, fetchSunoMany, fetchVideo, submitSuno, submitVideo, videoContentSource, type UploadedFile } from "@/lib/tasks/creative";
 import { UPSTREAM_TIMEOUT_MS } from "@/lib/tasks/upstream";
 import type { TaskCall } from "@/lib/tasks/common";
+import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
 
 const log = logger("tasks");
 
@@ -167,29 +168,51 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
   res.setHeader(REQUEST_ID_HEADER, requestId.id);
   const fail = (status: number, message: string, type: string, code: string | null) =>
     sendError(res, family, status, withRequestId(message, requestId.id), type, code);
+  const call: Front = { requestId };
+  let outcome: OutcomeIndex | null = null;
   try {
-    await dispatch(req, res, { family, method, path, requestId, fail });
+    await dispatch(req, res, { family, method, path, call, fail });
   } catch (err) {
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
     }
     const locale = pickLocale(null, req.headers["accept-language"]);
+    outcome = !isAppError(err) ? OUTCOME.error : err.code === "UPSTREAM" ? OUTCOME.upstream_error : OUTCOME.rejected;
     if (isAppError(err)) return fail(relayStatus[err.code], renderMessage(locale, err.key, err.params), relayErrorType[err.code], err.key);
     log.error({ requestId: requestId.id, error: describeError(err) }, "unexpected error");
     fail(500, "internal error", "server_error", "internal_error");
+  } finally {
+    // the submits (the billable calls) in the relay's counter, as route task-<family>, by the
+    // served model and channel once known; an answer's status tells the rest
+    if (method === "POST" && isSubmitPath(family, path)) {
+      const code = res.statusCode;
+      if (call.refusedUpstream) outcome ??= OUTCOME.upstream_error;
+      outcome ??= code < 400 ? OUTCOME.success : code < 500 ? OUTCOME.rejected : OUTCOME.upstream_error;
+      metrics()
+        .route(`task-${family}`)
+        .request(call.served?.model ?? "", call.served?.channelId ?? 0, outcome)
+        .inc();
+    }
   }
 }
+
+// The paths that submit a task: /mj/submit/*, /suno/submit/*, /v1/videos.
+const isSubmitPath = (family: Family, path: string) => (family === "video" ? path === "/v1/videos" : path.startsWith(`/${family}/submit/`));
+
+// What the front knows of a call: its request id, and for the counter the model and channel
+// that served a submit (set by prepareSubmit) and whether the upstream refused it.
+type Front = Pick<TaskCall, "requestId" | "served"> & { refusedUpstream?: boolean };
 
 type Dispatch = {
   family: Family;
   method: string;
   path: string;
-  requestId: TaskCall["requestId"];
+  call: Front;
   fail: (status: number, message: string, type: string, code: string | null) => void;
 };
 
-async function dispatch(req: IncomingMessage, res: ServerResponse, { family, method, path, requestId, fail }: Dispatch): Promise<void> {
+async function dispatch(req: IncomingMessage, res: ServerResponse, { family, method, path, call: front, fail }: Dispatch): Promise<void> {
   const notFound = () => fail(404, `Unknown route: ${method} ${path}`, "invalid_request_error", "not_found");
   if (family === "mj" && !getBool("DrawingEnabled")) throw new AppError("FORBIDDEN", "drawing_disabled");
   if (family !== "mj" && !getBool("TaskEnabled")) throw new AppError("FORBIDDEN", "task_disabled");
@@ -218,11 +241,14 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, { family, met
   }
 
   const token = await authenticateToken(keyOf(req), { ip: String(req.headers[CLIENT_IP_HEADER] ?? "") });
-  const call: TaskCall = { token, requestId };
+  // the same object: prepareSubmit's `served` is read back by the counter
+  const call = Object.assign(front, { token }) as TaskCall;
   const limit = env().RELAY_MAX_BODY_BYTES;
   if (family === "mj") {
     if (method === "POST" && parts[1] === "submit" && parts.length === 3 && (MJ_SUBMIT_KINDS as readonly string[]).includes(parts[2])) {
       const a = await submitMj(call, parts[2] as MjSubmitKind, await readJson(req, limit));
+      // a Midjourney-proxy answer is 200 with its own code: one without a task id was refused
+      if (a.result === null) front.refusedUpstream = true;
       return send(res, 200, a);
     }
     if (method === "GET" && parts[1] === "task" && parts.length === 4 && parts[3] === "fetch") return send(res, 200, await fetchMj(token, parts[2]));

@@ -162,6 +162,15 @@ describe("bounded counts of the usage-log lists", () => {
     expect(last.data.items.at(-1)!.created_at).toBe(now - 3600 - (BOUND + 49)); // the oldest row of all (alice's)
   });
 
+  it("refuses a page that starts past the millionth row, and says how to reach older logs", async () => {
+    // 1,000,000 rows skipped is the deepest start (MAX_LOG_OFFSET)
+    expect((await root.get<Page>("/api/log/?p=100001&page_size=10")).success).toBe(true);
+    const deep = await root.get<Page>("/api/log/?p=100002&page_size=10");
+    expect(deep.success).toBe(false);
+    expect(deep.message).toMatch(/narrow the time range|缩小时间范围/);
+    expect((await alice.client.get<Page>("/api/log/self?p=10002&page_size=100")).success).toBe(false);
+  });
+
   it("under the bound the count is exact, for each filter", async () => {
     const byModel = await root.get<Page>("/api/log/?p=1&page_size=10&model_name=rare");
     expect([byModel.data.total, byModel.data.total_exact]).toEqual([101, true]);

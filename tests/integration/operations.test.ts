@@ -272,6 +272,10 @@ describe("GET /metrics", () => {
     expect(charged("gateway_relay_tokens_total", { type: "prompt" })).toBe(calls * USAGE.prompt);
     expect(charged("gateway_relay_tokens_total", { type: "completion" })).toBe(calls * USAGE.completion);
     expect(charged("gateway_relay_quota_charged_total")).toBeGreaterThan(0);
+    // the quota movements' commits are timed on either database (SQLite: by batch; PostgreSQL:
+    // each reservation and settlement)
+    expect(charged("gateway_billing_commit_seconds_count")).toBeGreaterThan(0);
+    if (process.env.TEST_DB === "postgresql") expect(charged("gateway_billing_commit_seconds_count")).toBeGreaterThanOrEqual(2 * calls);
     // and the request counter did not move meanwhile
     expect(charged("gateway_relay_requests_total")).toBe(calls + 1);
     // a histogram's buckets are cumulative and end with +Inf equal to the count

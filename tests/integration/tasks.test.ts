@@ -68,6 +68,18 @@ const bearer = (key: string, path: string, body?: unknown) =>
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
+const METRICS_TOKEN = "tasks-metrics-token";
+// The relay counter's samples whose labels include `labels`, summed (docs/operations.md, "Relay metrics").
+async function relayCount(labels: Record<string, string>): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  let total = 0;
+  for (const m of text.matchAll(/^gateway_relay_requests_total\{([^}]*)\} (\S+)$/gm)) {
+    const have = Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) total += Number(m[2]);
+  }
+  return total;
+}
+
 async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -84,7 +96,7 @@ const rowOf = async (table: "image_tasks" | "creative_tasks", col: "mj_id" | "ta
 
 beforeAll(async () => {
   up = await startMockTaskUpstream();
-  server = await startServer({ env: { TASK_POLL_INTERVAL_SECONDS: "1", TASK_TIMEOUT_SECONDS: String(TIMEOUT_S) } });
+  server = await startServer({ env: { TASK_POLL_INTERVAL_SECONDS: "1", TASK_TIMEOUT_SECONDS: String(TIMEOUT_S), METRICS_TOKEN } });
   root = await setupRoot(server);
   await setOptions(root, {
     ModelPrice: JSON.stringify(PRICES),
@@ -536,6 +548,19 @@ describe("Suno", () => {
       body: "{}",
     });
     expect(((await bad.json()) as { message: string }).message).toMatch(/ \(request id: trace-task-0002\)$/);
+  });
+
+  it("counts each submit in the relay counter by its served model and channel, and a refused one without them", async () => {
+    const served = { route: "task-suno", model: "suno_lyrics", channel: String(sunoChannel), outcome: "success" };
+    const refused = { route: "task-suno", model: "", channel: "", outcome: "rejected" };
+    const [ok0, no0] = [await relayCount(served), await relayCount(refused)];
+    const r = await bearer(bobKey, "/suno/submit/lyrics", { prompt: "counted words" });
+    expect(r.status).toBe(200);
+    expect((await bearer("sk-nope", "/suno/submit/lyrics", { prompt: "x" })).status).toBe(401);
+    // a task's status read is not a relay call
+    await bearer(bobKey, `/suno/fetch/${((await r.json()) as { data: string }).data}`);
+    expect(await relayCount(served)).toBe(ok0 + 1);
+    expect(await relayCount(refused)).toBe(no0 + 1);
   });
 
   it("refunds a song that fails upstream once, token included, and one the upstream refuses", async () => {

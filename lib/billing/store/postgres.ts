@@ -7,6 +7,7 @@ import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
 import { noteBalance } from "@/lib/notify/quota-watch";
 import { env } from "@/lib/env";
+import { metrics } from "@/lib/metrics";
 import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput } from "@/lib/billing/store/types";
 
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
@@ -37,7 +38,11 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
       .then(() => (running.size && rounds > 1 ? untilIdle(rounds - 1) : undefined));
   }
 
+  const commitSeconds = metrics().billingCommit;
+  // One movement's transaction, timed from the wait for a pooled connection to the COMMIT
+  // (gateway_billing_commit_seconds, as the SQLite store times a batch).
   async function transaction(work: (q: Q) => Promise<bigint | null>): Promise<bigint | null> {
+    const started = performance.now();
     const client = await pool.connect();
     const q: Q = async (sql, params) =>
       (
@@ -50,6 +55,7 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
       await client.query("BEGIN");
       const out = await work(q);
       await client.query("COMMIT");
+      commitSeconds.observe((performance.now() - started) / 1000);
       return out;
     } catch (err) {
       await client.query("ROLLBACK").catch(() => {});
