@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
-import { checkOpenApi, consoleRoutesOnDisk, OPERATION_METHODS } from "../support/openapi";
+import { checkOpenApi, consoleRoutesOnDisk, OPERATION_METHODS, validateOpenApi31 } from "../support/openapi";
 import { startServer, type TestServer } from "../support/server";
 
 type Op = { "x-auth": string; operationId: string };
@@ -55,6 +55,8 @@ const concrete = (path: string) =>
 
 describe("the served documents", () => {
   it("are valid OpenAPI 3.1 documents, served without a session or a key", () => {
+    expect(validateOpenApi31(consoleDoc)).toEqual([]);
+    expect(validateOpenApi31(relayDoc)).toEqual([]);
     expect(checkOpenApi(consoleDoc)).toEqual([]);
     expect(checkOpenApi(relayDoc)).toEqual([]);
     expect(consoleDoc.openapi).toMatch(/^3\.1\./);

