@@ -15,9 +15,9 @@
 //
 // - Redis (REDIS_URL, multi-node mode): a key `lease:{name}` set with NX and a time to live
 //   (ttlMs), extended by renew(), deleted at the end if still ours.
-// - PostgreSQL without Redis: a session advisory lock (its fixed id in LOCK_IDS) on a pool
-//   connection taken for the round only, unlocked and given back at the end; the database
-//   frees the lock by itself if the connection dies.
+// - PostgreSQL without Redis, or while Redis cannot be reached: a session advisory lock (its
+//   fixed id in LOCK_IDS) on a pool connection taken for the round only, unlocked and given
+//   back at the end; the database frees the lock by itself if the connection dies.
 // - SQLite: one node by construction; the lease is always held.
 import "server-only";
 import { randomUUID } from "node:crypto";
@@ -46,64 +46,78 @@ const DROP = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('d
 export async function withClusterLease(name: LeaseName, ttlMs: number, fn: (lease: LeaseHandle) => Promise<void>): Promise<boolean> {
   const r = redis();
   if (r) {
-    const key = redisKey(`lease:${name}`);
-    const me = randomUUID();
-    try {
-      if ((await r.set(key, me, "PX", ttlMs, "NX")) !== "OK") return false;
-    } catch {
-      return false;
-    }
+    const held = await redisLease(r, name, ttlMs, fn);
+    if (held !== "unreachable") return held;
+    // Redis is down: the database's lock keeps the jobs going (once per cluster among the nodes
+    // that see the same outage; the jobs are correct without the lease, it only saves work)
+  }
+  if (env().databaseKind === "postgresql") return pgLease(name, fn);
+  await fn({ renew: async () => true });
+  return true;
+}
+
+async function redisLease(
+  r: NonNullable<ReturnType<typeof redis>>,
+  name: LeaseName,
+  ttlMs: number,
+  fn: (lease: LeaseHandle) => Promise<void>,
+): Promise<boolean | "unreachable"> {
+  const key = redisKey(`lease:${name}`);
+  const me = randomUUID();
+  try {
+    if ((await r.set(key, me, "PX", ttlMs, "NX")) !== "OK") return false;
+  } catch {
+    return "unreachable";
+  }
+  try {
+    await fn({
+      renew: async () => {
+        try {
+          return (await r.eval(RENEW, 1, key, me, String(ttlMs))) === 1;
+        } catch {
+          return false;
+        }
+      },
+    });
+  } finally {
+    await r.eval(DROP, 1, key, me).catch(() => {});
+  }
+  return true;
+}
+
+async function pgLease(name: LeaseName, fn: (lease: LeaseHandle) => Promise<void>): Promise<boolean> {
+  let c: pg.PoolClient;
+  try {
+    c = await pgPool().connect();
+  } catch {
+    return false;
+  }
+  let broken = false;
+  try {
+    const [row] = (await c.query("SELECT pg_try_advisory_lock($1) AS ok", [LOCK_IDS[name]])).rows as { ok: boolean }[];
+    if (!row?.ok) return false;
     try {
       await fn({
         renew: async () => {
           try {
-            return (await r.eval(RENEW, 1, key, me, String(ttlMs))) === 1;
+            await c.query("SELECT 1");
+            return true;
           } catch {
+            broken = true;
             return false;
           }
         },
       });
     } finally {
-      await r.eval(DROP, 1, key, me).catch(() => {});
+      await c.query("SELECT pg_advisory_unlock($1)", [LOCK_IDS[name]]).catch(() => {
+        broken = true;
+      });
     }
     return true;
+  } catch (err) {
+    broken = true;
+    throw err;
+  } finally {
+    c.release(broken);
   }
-  if (env().databaseKind === "postgresql") {
-    let c: pg.PoolClient;
-    try {
-      c = await pgPool().connect();
-    } catch {
-      return false;
-    }
-    let broken = false;
-    try {
-      const [row] = (await c.query("SELECT pg_try_advisory_lock($1) AS ok", [LOCK_IDS[name]])).rows as { ok: boolean }[];
-      if (!row?.ok) return false;
-      try {
-        await fn({
-          renew: async () => {
-            try {
-              await c.query("SELECT 1");
-              return true;
-            } catch {
-              broken = true;
-              return false;
-            }
-          },
-        });
-      } finally {
-        await c.query("SELECT pg_advisory_unlock($1)", [LOCK_IDS[name]]).catch(() => {
-          broken = true;
-        });
-      }
-      return true;
-    } catch (err) {
-      broken = true;
-      throw err;
-    } finally {
-      c.release(broken);
-    }
-  }
-  await fn({ renew: async () => true });
-  return true;
 }

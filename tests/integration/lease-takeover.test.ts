@@ -2,7 +2,8 @@
 // nodes") survives its holder's death: a process holding it is killed with SIGKILL in the
 // middle of a round, and another holder runs the job within the lease's TTL plus one period
 // (Redis: the key expires), or at once (PostgreSQL: the dead connection frees the advisory
-// lock). No server: the holders are tests/support/lease-holder.ts and this process.
+// lock); and while Redis cannot be reached, the nodes share the advisory lock instead. No
+// server: the holders are tests/support/lease-holder.ts and this process.
 // PostgreSQL project only (it needs PostgreSQL and Redis; SQLite is one node).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -113,6 +114,37 @@ describe.skipIf(!enabled)("the cluster lease after its holder's death", () => {
       const { pgPool } = await import("@/lib/db/raw");
       await pgPool().end();
       delete globals.__gatewayPgPool;
+      vi.unstubAllEnvs();
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 60_000);
+
+  it("Redis unreachable: the nodes fall back on the database's advisory lock, one holder at a time", async () => {
+    const name = `gw_test_lease_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+    try {
+      // a loopback port nothing listens on: every Redis command fails at once
+      const env = { ...SECRETS, DATABASE_URL: url, REDIS_URL: "redis://127.0.0.1:1", REDIS_PREFIX: "gwtest:down:" };
+      const leader = await startHolder(env);
+      vi.resetModules();
+      for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+      const { withClusterLease } = await import("@/lib/db/lease");
+      expect(await withClusterLease("rollups", TTL_MS, async () => {})).toBe(false);
+      const since = Date.now();
+      await kill9(leader);
+      const { after } = await takeOver(since, withClusterLease);
+      expect(after).toBeLessThanOrEqual(TTL_MS + PERIOD_MS + 500);
+      const { pgPool } = await import("@/lib/db/raw");
+      await pgPool().end();
+      delete globals.__gatewayPgPool;
+      const { redis } = await import("@/lib/cache/redis");
+      redis()?.disconnect();
+      delete globals.__gatewayRedis;
       vi.unstubAllEnvs();
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
