@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiClient } from "../support/client";
+import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
@@ -163,6 +163,34 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     const t = await newToken("limited", { rate_limit_enabled: true, rate_limit_period: 60, rate_limit_count: 3, rate_limit_success: 100 });
     for (const n of nodes) expect((await chat(n.url, t.key)).status).toBe(200);
     for (const n of nodes) expect((await chat(n.url, t.key)).status).toBe(429); // the window is full on every node
+  });
+
+  it('runs one "test all" for the cluster, whose progress every node shows', async () => {
+    // the root's session, opened on node 0, is read by every node (one SESSION_SECRET)
+    const on = (n: TestServer) => Object.assign(new ApiClient(n.url), { cookie: root.cookie, userId: root.userId });
+    const [a, b, c] = nodes.map(on);
+    type Progress = { running: boolean; total: number; tested: number; passed: number; failed: number; started_at: number };
+    mock.behavior.delayMs = 800; // the job outlives the calls below
+    try {
+      const started = await a.get<Progress>("/api/channel/test");
+      expect([started.success, started.message, started.data.running]).toEqual([true, "Testing all enabled channels started", true]);
+      const joined = await b.get<Progress>("/api/channel/test");
+      expect([joined.message, joined.data.running, joined.data.started_at]).toEqual(["Channel testing is already running", true, started.data.started_at]);
+      let seen: Progress = started.data;
+      for (let i = 0; i < 100 && seen.running; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        seen = (await c.get<Progress>("/api/channel/test/progress")).data;
+      }
+      expect(seen.running).toBe(false);
+      expect(seen.total).toBeGreaterThanOrEqual(2);
+      expect([seen.tested, seen.passed + seen.failed]).toEqual([seen.total, seen.total]);
+      expect(seen.started_at).toBe(started.data.started_at);
+      // the node that ran it and the others agree
+      expect((await a.get<Progress>("/api/channel/test/progress")).data).toEqual(seen);
+      expect((await b.get<Progress>("/api/channel/test/progress")).data).toEqual(seen);
+    } finally {
+      mock.behavior.delayMs = undefined;
+    }
   });
 
   it("one node killed under load: no request lost that a retry could have saved, the others keep serving", async () => {

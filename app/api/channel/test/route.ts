@@ -5,6 +5,6 @@ import { Reply, route } from "@/lib/http/route";
 import { startTestAll } from "@/lib/relay/test-all-job";
 
 export const GET = route({ access: "admin" }, async ({ ctx }) => {
-  const { started, progress } = startTestAll({ ctx });
+  const { started, progress } = await startTestAll({ ctx });
   return new Reply({ data: progress, message: ctx.t(started ? "channel_test_all_started" : "channel_test_all_running") });
 });
