@@ -68,6 +68,38 @@ async function takeOver(since: number, withClusterLease: (n: "rollups", ttl: num
   }
 }
 
+// A leader holding the lease through the database's advisory lock (on a database of its own)
+// is refused to this process while it lives, and taken over at once after its SIGKILL.
+async function advisoryTakeover(redisEnv: Record<string, string>): Promise<void> {
+  const name = `gw_test_lease_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+  try {
+    const env = { ...SECRETS, DATABASE_URL: url, ...redisEnv };
+    const leader = await startHolder(env);
+    vi.resetModules();
+    for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+    const { withClusterLease } = await import("@/lib/db/lease");
+    expect(await withClusterLease("rollups", TTL_MS, async () => {})).toBe(false);
+    const since = Date.now();
+    await kill9(leader);
+    const { after } = await takeOver(since, withClusterLease);
+    expect(after).toBeLessThanOrEqual(TTL_MS + PERIOD_MS + 500);
+    const { pgPool } = await import("@/lib/db/raw");
+    await pgPool().end();
+    delete globals.__gatewayPgPool;
+    const { redis } = await import("@/lib/cache/redis");
+    redis()?.disconnect();
+    delete globals.__gatewayRedis;
+    vi.unstubAllEnvs();
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
@@ -94,61 +126,12 @@ describe.skipIf(!enabled)("the cluster lease after its holder's death", () => {
     vi.unstubAllEnvs();
   }, 60_000);
 
-  it("PostgreSQL without Redis: the dead leader's advisory lock is freed with its connection", async () => {
-    const name = `gw_test_lease_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
-    try {
-      const env = { ...SECRETS, DATABASE_URL: url, REDIS_URL: "" };
-      const leader = await startHolder(env);
-      vi.resetModules();
-      for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
-      const { withClusterLease } = await import("@/lib/db/lease");
-      expect(await withClusterLease("rollups", TTL_MS, async () => {})).toBe(false);
-      const since = Date.now();
-      await kill9(leader);
-      const { after } = await takeOver(since, withClusterLease);
-      expect(after).toBeLessThanOrEqual(TTL_MS + PERIOD_MS + 500);
-      const { pgPool } = await import("@/lib/db/raw");
-      await pgPool().end();
-      delete globals.__gatewayPgPool;
-      vi.unstubAllEnvs();
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    }
-  }, 60_000);
+  it("PostgreSQL without Redis: the dead leader's advisory lock is freed with its connection", () => advisoryTakeover({ REDIS_URL: "" }), 60_000);
 
-  it("Redis unreachable: the nodes fall back on the database's advisory lock, one holder at a time", async () => {
-    const name = `gw_test_lease_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
-    try {
-      // a loopback port nothing listens on: every Redis command fails at once
-      const env = { ...SECRETS, DATABASE_URL: url, REDIS_URL: "redis://127.0.0.1:1", REDIS_PREFIX: "gwtest:down:" };
-      const leader = await startHolder(env);
-      vi.resetModules();
-      for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
-      const { withClusterLease } = await import("@/lib/db/lease");
-      expect(await withClusterLease("rollups", TTL_MS, async () => {})).toBe(false);
-      const since = Date.now();
-      await kill9(leader);
-      const { after } = await takeOver(since, withClusterLease);
-      expect(after).toBeLessThanOrEqual(TTL_MS + PERIOD_MS + 500);
-      const { pgPool } = await import("@/lib/db/raw");
-      await pgPool().end();
-      delete globals.__gatewayPgPool;
-      const { redis } = await import("@/lib/cache/redis");
-      redis()?.disconnect();
-      delete globals.__gatewayRedis;
-      vi.unstubAllEnvs();
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    }
-  }, 60_000);
+  // a loopback port nothing listens on: every Redis command fails at once
+  it(
+    "Redis unreachable: the nodes fall back on the database's advisory lock, one holder at a time",
+    () => advisoryTakeover({ REDIS_URL: "redis://127.0.0.1:1", REDIS_PREFIX: "gwtest:down:" }),
+    60_000,
+  );
 });
