@@ -303,7 +303,11 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     file: "app/api/channel/test/progress/route.ts",
     path: "/api/channel/test/progress",
     methods: {
-      GET: { summary: 'the counts of the running (or last) "test all" job of this node', meta: r22.GET.meta },
+      GET: {
+        summary: 'the counts of the running (or last) "test all" job',
+        description: "the counts of the running (or last) \"test all\" job (the cluster's with Redis, else this node's)",
+        meta: r22.GET.meta,
+      },
     },
   },
   {
