@@ -141,6 +141,9 @@ try {
     const lbPort = await freePort();
     const conf = readFileSync(path.join(ROOT, "deploy/nginx.conf"), "utf8")
       .replace(/gateway-\d+:3000/g, `127.0.0.1:${port}`)
+      // An address needs no lookup, and Debian's nginx predates `resolve` (1.27.3).
+      .replace(/^resolver .*$/m, "")
+      .replace(/ resolve;/g, ";")
       .replace(/listen 80;/, `listen 127.0.0.1:${lbPort};`);
     const dir = path.join(tmp, "nginx");
     mkdirSync(dir);

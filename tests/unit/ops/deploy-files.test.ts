@@ -66,6 +66,11 @@ describe("compose.yaml", () => {
     // on a timeout or a 5xx (an answer was billed or refunded by its node)
     expect(nginx).toMatch(/^\s*proxy_next_upstream error non_idempotent;$/m);
     expect(nginx).toMatch(/proxy_buffering off;/);
+    // a body can be resent to the next node only when nginx has read all of it
+    expect(nginx).not.toMatch(/proxy_request_buffering off/);
+    // a recreated replica's new address is looked up again
+    expect(nginx).toMatch(/^resolver 127\.0\.0\.11 /m);
+    expect([...nginx.matchAll(/^\s*server gateway-\d+:\S+ .*\bresolve;$/gm)]).toHaveLength(gateways.length);
   });
 });
 
