@@ -25,7 +25,7 @@ export function ensureReady(): Promise<void> {
     if (hooks) log.info({ users: hooks }, "sealed the webhook secrets of users stored in plaintext");
     if (sealed.length || hooks) await truncateSqliteWal();
     await loadOptions();
-    await subscribeInvalidations();
+    subscribeInvalidations(); // in the background: Redis may be down
   })().catch((err) => {
     holder.__gatewayBoot = undefined;
     throw err;

@@ -66,5 +66,5 @@ export async function removeChannels(tx: Tx, ids: number[]): Promise<number> {
 // After any committed channel write: drop this node's routing cache and tell the others.
 export async function channelsChanged(): Promise<void> {
   invalidateChannelCache();
-  await publishInvalidation("channels").catch(() => {});
+  await publishInvalidation("channels");
 }

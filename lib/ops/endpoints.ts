@@ -1,6 +1,6 @@
 // The operator's endpoints, answered by server.ts's node:http server before Next (like the
 // relay): GET /healthz (the process is alive), GET /readyz (it can serve: database reachable
-// and migrated, Redis reachable when configured, not shutting down) and GET /metrics
+// and migrated (the log database too, when it is separate), Redis reachable when configured, not shutting down) and GET /metrics
 // (Prometheus text, behind METRICS_TOKEN). docs/operations.md describes them.
 import "server-only";
 import { logger } from "@/lib/log";
@@ -11,7 +11,7 @@ import path from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { billingQueueDepth } from "@/lib/billing/store";
 import { redis } from "@/lib/cache/redis";
-import { db, sqlitePath } from "@/lib/db/client";
+import { db, logDb, sqlitePath, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { describeError } from "@/lib/errors";
 import { isDraining } from "@/lib/lifecycle";
@@ -92,34 +92,45 @@ function shippedMigrations(): string[] {
 // The SQLite file the connection opened, by inode. On Linux an open connection keeps
 // answering from a file that was deleted or renamed (or replaced) under it, while every new
 // connection and every backup would see another file: that node is not ready either.
-let sqliteInode: number | undefined;
-async function sqliteFileCheck(): Promise<void> {
-  const s = await stat(sqlitePath(env().DATABASE_URL));
-  sqliteInode ??= s.ino;
-  if (s.ino !== sqliteInode) throw new Error("the database file was replaced");
+const sqliteInodes = new Map<string, number>();
+async function sqliteFileCheck(url: string): Promise<void> {
+  const s = await stat(sqlitePath(url));
+  const first = sqliteInodes.get(url);
+  if (first === undefined) sqliteInodes.set(url, s.ino);
+  else if (s.ino !== first) throw new Error("the database file was replaced");
 }
 
-// Called once at start-up, after the migrations: notes the SQLite file's inode and the
+// The databases a node needs: the main one, and the log database when LOG_DATABASE_URL
+// names one of its own (migrated at start-up like the main one: lib/db/migrate.ts).
+function databases(): { check: string; url: string; client: () => Db }[] {
+  const e = env();
+  const list = [{ check: "database", url: e.DATABASE_URL, client: db }];
+  if (e.logsSeparate) list.push({ check: "log_database", url: e.logDatabaseUrl, client: logDb });
+  return list;
+}
+
+// Called once at start-up, after the migrations: notes the SQLite files' inodes and the
 // migration list, so that a later readiness check compares against what was opened, and
 // starts the process metrics when /metrics is on.
 export async function initOps(): Promise<void> {
   shippedMigrations();
-  if (env().databaseKind === "sqlite") await sqliteFileCheck();
+  if (env().databaseKind === "sqlite") for (const d of databases()) await sqliteFileCheck(d.url);
   if (env().METRICS_TOKEN) metrics().collectProcessMetrics();
 }
 
-async function databaseCheck(checks: Record<string, CheckResult>): Promise<void> {
+async function databaseCheck(checks: Record<string, CheckResult>, d: ReturnType<typeof databases>[number]): Promise<void> {
+  const migrations = d.check === "database" ? "migrations" : "log_migrations";
   try {
-    if (env().databaseKind === "sqlite") await bounded(sqliteFileCheck());
-    const rows = await bounded(db().$queryRawUnsafe<{ name: string }[]>('SELECT "name" FROM "_migrations"'));
-    checks.database = "ok";
+    if (env().databaseKind === "sqlite") await bounded(sqliteFileCheck(d.url));
+    const rows = await bounded(d.client().$queryRawUnsafe<{ name: string }[]>('SELECT "name" FROM "_migrations"'));
+    checks[d.check] = "ok";
     const applied = new Set(rows.map((r) => r.name));
     const missing = shippedMigrations().filter((f) => !applied.has(f)).length;
-    checks.migrations = missing ? `${missing} pending` : "ok";
+    checks[migrations] = missing ? `${missing} pending` : "ok";
   } catch (err) {
-    checks.database = err instanceof CheckTimeout ? "timeout" : "failed";
-    checks.migrations = "unknown";
-    noteFailure("database", err);
+    checks[d.check] = err instanceof CheckTimeout ? "timeout" : "failed";
+    checks[migrations] = "unknown";
+    noteFailure(d.check, err);
   }
 }
 
@@ -127,6 +138,12 @@ async function redisCheck(checks: Record<string, CheckResult>): Promise<void> {
   const r = redis();
   if (!r) {
     checks.redis = "not configured";
+    return;
+  }
+  if (r.status !== "ready") {
+    // reconnecting: answered at once (lib/cache/redis.ts logs the connection's error)
+    checks.redis = "failed";
+    failing.add("redis");
     return;
   }
   try {
@@ -154,7 +171,7 @@ function readiness(): Promise<Readiness> {
   if (isDraining()) return Promise.resolve({ ok: false, body: { status: "draining" } });
   inflight ??= (async (): Promise<Readiness> => {
     const checks: Record<string, CheckResult> = {};
-    await Promise.all([databaseCheck(checks), redisCheck(checks)]);
+    await Promise.all([...databases().map((d) => databaseCheck(checks, d)), redisCheck(checks)]);
     const failed = Object.keys(checks).filter((k) => checks[k] !== "ok" && checks[k] !== "not configured");
     for (const k of Object.keys(checks)) if (!failed.includes(k)) failing.delete(k);
     if (!failed.length) return { ok: true, body: { status: "ok", checks } };

@@ -39,5 +39,5 @@ export const isExhausted = (t: Pick<Token, "unlimited_quota" | "remain_quota">) 
 
 export async function tokensChanged(keyHash: string): Promise<void> {
   invalidateTokenCache(keyHash);
-  await publishInvalidation("tokens", keyHash).catch(() => {});
+  await publishInvalidation("tokens", keyHash);
 }

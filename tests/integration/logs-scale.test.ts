@@ -10,7 +10,8 @@
 //   - log retention (LogRetentionDays): once set, the logs created before the start of the
 //     UTC day N days ago go, newer ones stay, and the rollup rows of those days go with them;
 //     on PostgreSQL the month partitions wholly before the cut are dropped, and the months
-//     ahead are made.
+//     ahead are made;
+//   - /readyz checks the log database beside the main one.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { execDb, queryDb } from "../support/db";
-import { createPgDatabase, startServer, type TestServer } from "../support/server";
+import { createPgDatabase, startServer, takeDatabaseAway, type TestServer } from "../support/server";
 
 const DAY = 86_400;
 const BOUND = 10_000; // lib/logs/query.ts COUNT_BEYOND
@@ -233,6 +234,31 @@ describe("LOG_DATABASE_URL", () => {
     expect((await root.post("/api/data/refresh", {})).success).toBe(true);
     expect(await count(logs, 'SELECT COUNT(*) AS n FROM "log_rollups" WHERE "user_id" = $1', [bob.id])).toBe(1);
     expect(await count(server, 'SELECT COUNT(*) AS n FROM "log_rollups"')).toBe(0);
+  });
+
+  it("/readyz checks the log database too: 503 naming it while it is gone, 200 once it is back", async () => {
+    const ready = async () => {
+      const r = await fetch(`${server.url}/readyz`);
+      return { status: r.status, body: (await r.json()) as { checks: Record<string, string>; failed?: string[] } };
+    };
+    const before = await ready();
+    expect(before.status).toBe(200);
+    expect(before.body.checks).toMatchObject({ database: "ok", migrations: "ok", log_database: "ok", log_migrations: "ok" });
+    const restore = await takeDatabaseAway(logs);
+    try {
+      const gone = await ready();
+      expect(gone.status, JSON.stringify(gone.body)).toBe(503);
+      expect(gone.body.failed?.sort()).toEqual(["log_database", "log_migrations"]);
+      expect(gone.body.checks.database).toBe("ok");
+    } finally {
+      await restore();
+    }
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await ready()).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
   });
 });
 

@@ -3,15 +3,13 @@
 // Prometheus text whose relay counter grows by exactly the calls made; channel status changes
 // and database pools); the relay's request ids; the server log's JSON lines.
 import { randomBytes } from "node:crypto";
-import { renameSync } from "node:fs";
 import OpenAI from "openai";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { startMockUpstream, USAGE, type MockUpstream } from "../support/mock-upstreams";
 import { queryDb } from "../support/db";
-import { startServer, type TestServer } from "../support/server";
+import { startServer, takeDatabaseAway, type TestServer } from "../support/server";
 
 const METRICS_TOKEN = "metrics-token-0123456789abcdef0123456789";
 const MODEL = "ops-model";
@@ -169,37 +167,6 @@ describe("GET /readyz", () => {
     }
   });
 });
-
-// SQLite: the file is renamed away (the open connection would go on answering from it, so
-// the readiness check compares the file at the path with the one opened). PostgreSQL: the
-// test's own database stops accepting connections and its sessions are ended, so every query
-// fails; nothing else on the shared server is touched.
-async function takeDatabaseAway(s: TestServer): Promise<() => Promise<void>> {
-  if (s.dbKind === "sqlite") {
-    const file = s.databaseUrl.replace(/^file:/, "");
-    renameSync(file, `${file}.gone`);
-    return async () => renameSync(`${file}.gone`, file);
-  }
-  const name = decodeURIComponent(new URL(s.databaseUrl).pathname.slice(1));
-  const adminUrl = s.databaseUrl.replace(/\/[^/]*$/, "/postgres");
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
-    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
-  } finally {
-    await admin.end();
-  }
-  return async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
-    } finally {
-      await c.end();
-    }
-  };
-}
 
 describe("GET /metrics", () => {
   it("refuses a missing or wrong bearer token with 401", async () => {

@@ -2,7 +2,7 @@
 // a fresh database: a new SQLite file, or a new PostgreSQL database at 127.0.0.1:5432 that
 // is dropped afterwards. TEST_DB chooses (sqlite by default).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -163,5 +163,36 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
       await pgdb?.drop().catch(() => {});
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+// SQLite: the file is renamed away (the open connection would go on answering from it, so
+// the readiness check compares the file at the path with the one opened). PostgreSQL: the
+// test's own database stops accepting connections and its sessions are ended, so every query
+// fails; nothing else on the shared server is touched.
+export async function takeDatabaseAway(s: Pick<TestServer, "dbKind" | "databaseUrl">): Promise<() => Promise<void>> {
+  if (s.dbKind === "sqlite") {
+    const file = s.databaseUrl.replace(/^file:/, "");
+    renameSync(file, `${file}.gone`);
+    return async () => renameSync(`${file}.gone`, file);
+  }
+  const name = decodeURIComponent(new URL(s.databaseUrl).pathname.slice(1));
+  const adminUrl = s.databaseUrl.replace(/\/[^/]*$/, "/postgres");
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+  } finally {
+    await admin.end();
+  }
+  return async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+    } finally {
+      await c.end();
+    }
   };
 }
