@@ -8,8 +8,8 @@
 // batch runs synchronously on the (log) database's one connection and is sized to take about BATCH_BUDGET_MS;
 // on PostgreSQL a batch of BATCH_MAX rows takes row locks on the deleted rows only. The cut
 // is a whole UTC day, so the rollup rows before it are deleted whole (no hour to sum again),
-// after the last batch, in one step that also locks the rollup state row (the rollup job's
-// steps are ordered around it). It lives beside the rollups because it changes them too.
+// after the last batch of logs (deleteRollupsBefore). It lives beside the rollups because it
+// changes them too.
 //
 // On PostgreSQL, where "logs" is partitioned by month (lib/logs/partitions.ts), the months
 // wholly before the cut are dropped as whole partitions first; the batches then delete what
@@ -53,7 +53,11 @@ const DELETE_BATCH = 'DELETE FROM "logs" WHERE "id" IN (SELECT "id" FROM "logs" 
 
 export type RetentionResult = { ran: boolean; cut: number; deleted: number; batches: number; dropped: string[] };
 
-async function deleteBatches(cut: number, renew: () => Promise<boolean>): Promise<{ deleted: number; batches: number; complete: boolean }> {
+type Batches = { deleted: number; batches: number; complete: boolean };
+
+// Runs `sql` (a delete of at most `?2` rows before the cut `?1`) until it deletes fewer than
+// asked, pausing and renewing the lease between batches.
+async function deleteBatches(sql: string, cut: number, renew: () => Promise<boolean>): Promise<Batches> {
   let deleted = 0;
   let batches = 0;
   const sizer = new BatchSizer({ budgetMs: BATCH_BUDGET_MS, min: BATCH_MIN, max: BATCH_MAX, first: isSqlite() ? 500 : BATCH_MAX });
@@ -67,9 +71,9 @@ async function deleteBatches(cut: number, renew: () => Promise<boolean>): Promis
     const n = isSqlite()
       ? await sqliteStep(true, (conn) => {
           started = performance.now();
-          return sqliteRun(conn, DELETE_BATCH, [cut, size]);
+          return sqliteRun(conn, sql, [cut, size]);
         })
-      : await pgStep("read committed", (c) => pgRun(c, DELETE_BATCH, [cut, size]));
+      : await pgStep("read committed", (c) => pgRun(c, sql, [cut, size]));
     batches++;
     deleted += n;
     if (n < size) return { deleted, batches, complete: true };
@@ -77,23 +81,31 @@ async function deleteBatches(cut: number, renew: () => Promise<boolean>): Promis
   }
 }
 
-// The rollup rows of the days before the cut (whole days: hours and days alike).
-async function deleteRollupsBefore(cut: number): Promise<void> {
-  const statements: [string, number[]][] = [
-    ['DELETE FROM "log_rollups" WHERE "hour" < ?', [cut]],
-    ['DELETE FROM "log_model_rollups" WHERE "hour" < ?', [cut]],
-    ['DELETE FROM "log_user_day_rollups" WHERE "day" < ?', [cut]],
-  ];
+// The rollup tables and their time column: their rows of the days before the cut go (whole
+// days: hours and days alike). Each has an index led by that column.
+const ROLLUPS: [table: string, column: string][] = [
+  ["log_rollups", "hour"],
+  ["log_model_rollups", "hour"],
+  ["log_user_day_rollups", "day"],
+];
+
+// SQLite: in batches sized like the logs' (a year of rollups is about as many rows as a
+// day of logs, and one transaction over them would hold the write lock for seconds).
+// PostgreSQL: one transaction that also locks the rollup state row (the rollup job's steps
+// are ordered around it); its row locks do not stop the relay's log inserts.
+async function deleteRollupsBefore(cut: number, renew: () => Promise<boolean>): Promise<boolean> {
   if (isSqlite()) {
-    await sqliteStep(true, (conn) => {
-      for (const [sql, params] of statements) sqliteRun(conn, sql, params);
-    });
-    return;
+    for (const [table, column] of ROLLUPS) {
+      const sql = `DELETE FROM "${table}" WHERE rowid IN (SELECT rowid FROM "${table}" WHERE "${column}" < ? LIMIT ?)`;
+      if (!(await deleteBatches(sql, cut, renew)).complete) return false;
+    }
+    return true;
   }
   await pgStep("read committed", async (c) => {
     await c.query('SELECT "last_log_id" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE');
-    for (const [sql, params] of statements) await pgRun(c, sql, params);
+    for (const [table, column] of ROLLUPS) await pgRun(c, `DELETE FROM "${table}" WHERE "${column}" < ?`, [cut]);
   });
+  return true;
 }
 
 /**
@@ -112,9 +124,9 @@ export async function runRetention(nowSeconds = Math.floor(Date.now() / 1000)): 
     if (days <= 0) return;
     result.ran = true;
     if (!isSqlite()) result.dropped = await dropLogPartitionsBefore(cut, keepGoing);
-    const done = await deleteBatches(cut, keepGoing);
+    const done = await deleteBatches(DELETE_BATCH, cut, keepGoing);
     Object.assign(result, { deleted: done.deleted, batches: done.batches });
-    if (done.complete) await deleteRollupsBefore(cut);
+    if (done.complete) await deleteRollupsBefore(cut, keepGoing);
   });
   if (result.deleted || result.dropped.length)
     log.info(

@@ -292,6 +292,9 @@ describe("log retention (LogRetentionDays)", () => {
       ]);
       await execDb(logs, `INSERT INTO "log_model_rollups" ("hour", "model_name", ${sums}) VALUES ($1, 'x', 1, 0, 0, 1)`, [hour]);
     }
+    // more old rollup rows than one SQLite batch deletes (lib/rollups/retention.ts)
+    const many = Array.from({ length: 1200 }, (_, i) => `(${cut - 3 * 3600}, ${alice.id}, 'alice', 'm${i}', 1, 0, 0, 1)`).join(", ");
+    await execDb(logs, `INSERT INTO "log_rollups" ("hour", "user_id", "username", "model_name", ${sums}) VALUES ${many}`);
     for (const day of [cut - DAY, cut]) {
       await execDb(logs, `INSERT INTO "log_user_day_rollups" ("day", "user_id", "username", ${sums}) VALUES ($1, $2, 'alice', 1, 0, 0, 1)`, [day, alice.id]);
     }
