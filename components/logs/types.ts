@@ -20,7 +20,7 @@ export type Log = {
   channel?: number;
   channel_name?: string;
 };
-export type LogPage = { items: Log[]; page: number; page_size: number; total: number; total_exact?: boolean };
+export type LogPage = { items: Log[]; page: number; page_size: number; total: number; total_exact?: boolean; searched_from?: number | null };
 export type LogStat = { quota: number; rpm: number; tpm: number };
 
 export const LOG_COLUMNS = [

@@ -10,11 +10,12 @@ import { DataTable, useServerPaging } from "@/components/data-table";
 import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
 import { Badge } from "@/components/ui/badge";
 import { PageTitle } from "@/components/ui/card";
-import { renderQuota } from "@/lib/client/format";
+import { formatTimestamp, renderQuota } from "@/lib/client/format";
 import { isAdminRole } from "@/lib/client/navigation";
 import { logColumns } from "./log-columns";
 import { LogDetail, UserInfoDialog } from "./log-detail";
 import { initialLogFilters, LogFilterForm, logQuery, type LogFilters } from "./log-filters";
+import { SCAN_WINDOW } from "@/lib/logs/scan-window";
 import type { Log, LogPage, LogStat } from "./types";
 
 export function UsageLogsPage() {
@@ -67,6 +68,11 @@ export function UsageLogsPage() {
             setFilters(f);
           }}
         />
+      )}
+      {data?.searched_from != null && (
+        <p className="mb-3 text-sm text-amber-700 dark:text-amber-400" role="note" data-testid="log-scan-window">
+          {t("scanWindow", { rows: SCAN_WINDOW.toLocaleString(), time: formatTimestamp(data.searched_from) })}
+        </p>
       )}
       <DataTable<Log>
         id={admin ? "usage-logs-admin" : "usage-logs"}

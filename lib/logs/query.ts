@@ -8,6 +8,7 @@ import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { page, pageSize } from "@/lib/channels/query";
 import { containsText } from "@/lib/db/like";
+import { SCAN_WINDOW } from "@/lib/logs/scan-window";
 import type { UserCtx } from "@/lib/ctx";
 import { MAX_INT32, MAX_TIMESTAMP, queryInt } from "@/lib/http/params";
 
@@ -89,11 +90,32 @@ export const COUNT_BEYOND = 10_000;
 // narrows the range or filters instead (docs/operations.md, "Logs at scale").
 export const MAX_LOG_OFFSET = 1_000_000;
 
+// Filters that no index serves in the page's order: the model name (a substring), the group,
+// and in the self view the token name (the self view's index is (user_id, created_at)). With
+// one of them, a page and its count read every row of the range that the other filters
+// leave, to find the few that match: the scan is bounded instead. The newest SCAN_WINDOW rows
+// that the indexed filters and the range select are searched, and the answer's
+// searched_from says where that window starts (null when it covers the whole range): older
+// rows are reached by an earlier end time (docs/operations.md, "Logs at scale").
+function unindexedFilters(q: LogQuery, userId: number | null): boolean {
+  return Boolean(q.model_name?.trim() || q.group?.trim() || (userId !== null && q.token_name?.trim()));
+}
+
+// The created_at of the oldest row of the window, or null when fewer rows are in the range.
+// Walks at most SCAN_WINDOW entries of an index that serves the remaining filters.
+async function scanWindowStart(q: LogQuery, userId: number | null): Promise<bigint | null> {
+  const indexed: LogQuery = Object.assign({}, q, { model_name: undefined, group: undefined, token_name: userId === null ? q.token_name : undefined });
+  const edge = await logDb().log.findFirst({ where: logWhere(indexed, userId), orderBy: { created_at: "desc" }, skip: SCAN_WINDOW, select: { created_at: true } });
+  return edge?.created_at ?? null;
+}
+
 export async function listLogs({ ctx, input: { query: q, all } }: { ctx: UserCtx; input: { query: LogQuery; all: boolean } }) {
   const userId = ownerOf(ctx, all);
   const w = logWhere(q, userId);
   const skip = (q.p - 1) * q.page_size;
   if (skip > MAX_LOG_OFFSET) throw new AppError("INVALID_INPUT", "log_page_too_deep", { max: MAX_LOG_OFFSET });
+  const windowStart = unindexedFilters(q, userId) ? await scanWindowStart(q, userId) : null;
+  if (windowStart !== null) w.created_at = Object.assign({}, w.created_at as Prisma.BigIntFilter | undefined, { gte: windowStart });
   const bound = skip + COUNT_BEYOND;
   const [rows, counted] = await Promise.all([
     logDb().log.findMany({ where: w, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip, take: q.page_size }),
@@ -103,5 +125,12 @@ export async function listLogs({ ctx, input: { query: q, all } }: { ctx: UserCtx
     logDb().log.count({ where: w, orderBy: { created_at: "desc" }, take: bound + 1 }),
   ]);
   const exact = counted <= bound;
-  return { items: rows.map((r) => view(r, userId === null)), page: q.p, page_size: q.page_size, total: exact ? counted : bound, total_exact: exact };
+  return {
+    items: rows.map((r) => view(r, userId === null)),
+    page: q.p,
+    page_size: q.page_size,
+    total: exact ? counted : bound,
+    total_exact: exact,
+    searched_from: windowStart === null ? null : Number(windowStart),
+  };
 }

@@ -348,3 +348,39 @@ describe("log retention (LogRetentionDays)", () => {
     expect(r.success).toBe(false);
   });
 });
+
+describe("searches by a filter no index serves (model name, group)", () => {
+  it("read the newest SCAN_WINDOW rows of the range at most, and say where they start", async () => {
+    const WINDOW = 150_000; // lib/logs/scan-window.ts
+    const rows = WINDOW + 100;
+    const top = now - 3 * 3600;
+    // "scanuser": WINDOW + 100 rows, one a second going back from `top`; the 50 oldest are "deep-model"
+    const model = `CASE WHEN i >= ${WINDOW + 50} THEN 'deep-model' ELSE 'near-model' END`;
+    const insert = `INSERT INTO "logs" ("user_id", "username", "type", "created_at", "model_name", "token_name", "quota")`;
+    const select = `SELECT 999999, 'scanuser', 2, ${top} - i, ${model}, 't-s', 1`;
+    await execDb(
+      logs,
+      logs.dbKind === "postgresql"
+        ? `${insert} ${select} FROM generate_series(0, ${rows - 1}) AS i`
+        : `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${rows - 1}) ${insert} ${select} FROM s`,
+    );
+    const base = "/api/log/?p=1&page_size=10&username=scanuser";
+
+    // indexed filters only: no window
+    const plain = await root.get<Page & { searched_from: number | null }>(base);
+    expect(plain.data.searched_from).toBeNull();
+
+    // by model name: the window is the newest WINDOW rows of scanuser (the row WINDOW places back
+    // starts it), which leaves the deep rows out
+    const near = await root.get<Page & { searched_from: number | null }>(`${base}&model_name=deep`);
+    expect(near.success, near.message).toBe(true);
+    expect([near.data.total, near.data.total_exact, near.data.searched_from]).toEqual([0, true, top - WINDOW]);
+    const grouped = await root.get<Page & { searched_from: number | null }>(`${base}&group=default`);
+    expect(grouped.data.searched_from).toBe(top - WINDOW);
+
+    // an earlier end time reaches them: fewer rows than the window in the range, all searched
+    const deep = await root.get<Page & { searched_from: number | null }>(`${base}&model_name=deep&end_timestamp=${top - WINDOW - 1}`);
+    expect([deep.data.total, deep.data.total_exact, deep.data.searched_from]).toEqual([50, true, null]);
+    expect(deep.data.items.every((x) => x.model_name === "deep-model")).toBe(true);
+  }, 60_000);
+});

@@ -47,6 +47,8 @@ const EXEMPT = new Set([
   "lib/options/pricing-math.ts",
   // the ledger's kinds and the USD conversion, shared with the statement (docs/statement.md)
   "lib/billing/ledger-kinds.ts",
+  // the usage-log search window, shared with the logs page (docs/operations.md, "Logs at scale")
+  "lib/logs/scan-window.ts",
 ]);
 
 function sources(entry: string): string[] {
