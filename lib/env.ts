@@ -95,6 +95,11 @@ const schema = z.object({
   // A node whose heartbeat is this old is taken for dead and its holds are refunded by the
   // cluster's sweeper; it beats every quarter of it and the sweeper runs every period
   // (lib/billing/holds.ts, docs/channels-tokens-billing.md "Holds").
+  // The longest an upstream answer may go silent once its headers came (between two chunks of
+  // a stream, or of any body); then the call is cut and settled or refunded as any broken
+  // stream is. 0: no limit. The wait for the headers has its own bound (lib/relay/pipeline.ts
+  // DEFAULT_TIMEOUT_MS). new-api's variable of the same name and meaning.
+  STREAMING_TIMEOUT: z.coerce.number().int().min(0).max(86_400).default(300),
   HOLD_NODE_DEAD_SECONDS: z.coerce.number().int().min(4).max(3600).default(60),
 });
 

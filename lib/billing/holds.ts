@@ -53,7 +53,7 @@ export async function heartbeat(starting = false): Promise<void> {
   );
 }
 
-async function logSweepAfterCommit(userId: number, tokenId: number, ref: string, reason: SweepReason): Promise<void> {
+async function logSweepAfterCommit(userId: number, tokenId: number, requestId: string, reason: SweepReason): Promise<void> {
   const [user, token] = await Promise.all([
     db().user.findUnique({ where: { id: userId }, select: { username: true } }),
     tokenId > 0 ? db().token.findUnique({ where: { id: tokenId }, select: { name: true } }) : null,
@@ -66,7 +66,7 @@ async function logSweepAfterCommit(userId: number, tokenId: number, ref: string,
     token_name: token?.name ?? "",
     token_id: tokenId,
     quota: 0n,
-    request_id: ref,
+    request_id: requestId,
     other: sweepLogOther(reason),
   });
 }
@@ -84,7 +84,7 @@ async function sweepRefs(rows: Row[], reason: SweepReason): Promise<number> {
       // with the logs in a database of their own (LOG_DATABASE_URL) the store's transaction
       // cannot write the log row: it is queued right after the commit, as every log row of a
       // money movement is then (docs/operations.md, "Logs at scale")
-      if (env().logsSeparate) await logSweepAfterCommit(Number(r.user_id), Number(r.token_id), ref, reason);
+      if (env().logsSeparate) await logSweepAfterCommit(Number(r.user_id), Number(r.token_id), typeof r.request_id === "string" ? r.request_id : ref, reason);
     } catch (err) {
       if (err instanceof HoldGone) continue; // closed meanwhile, by its node or another sweeper
       log.error({ ref, error: describeError(err) }, "refund of a hold failed");
@@ -98,7 +98,7 @@ export async function sweepOwnHoldsAtStart(): Promise<number> {
   await heartbeat(true);
   let total = 0;
   for (;;) {
-    const rows = await txAll(db(), `SELECT "ref", "token_id", "user_id" FROM "quota_holds" WHERE "node_id" = ? LIMIT ${PAGE}`, [nodeId()]);
+    const rows = await txAll(db(), `SELECT "ref", "token_id", "user_id", "request_id" FROM "quota_holds" WHERE "node_id" = ? LIMIT ${PAGE}`, [nodeId()]);
     if (!rows.length) break;
     const swept = await sweepRefs(rows, "node_stopped");
     total += swept;
@@ -113,7 +113,7 @@ async function sweepLeftOpen(): Promise<number> {
   const open = openHolds();
   const rows = await txAll(
     db(),
-    `SELECT "ref", "token_id", "user_id" FROM "quota_holds" WHERE "node_id" = ? AND "started_at" < ? ORDER BY "started_at" LIMIT ${PAGE}`,
+    `SELECT "ref", "token_id", "user_id", "request_id" FROM "quota_holds" WHERE "node_id" = ? AND "started_at" < ? ORDER BY "started_at" LIMIT ${PAGE}`,
     [nodeId(), nowSeconds() - LEFT_OPEN_SECONDS],
   );
   return sweepRefs(
@@ -131,7 +131,7 @@ export async function sweepDeadNodes(): Promise<number> {
     for (;;) {
       const rows = await txAll(
         db(),
-        `SELECT h."ref", h."token_id", h."user_id" FROM "quota_holds" h LEFT JOIN "relay_nodes" n ON n."node_id" = h."node_id"
+        `SELECT h."ref", h."token_id", h."user_id", h."request_id" FROM "quota_holds" h LEFT JOIN "relay_nodes" n ON n."node_id" = h."node_id"
          WHERE h."node_id" <> ? AND (n."seen_at" IS NULL OR n."seen_at" < ${dbNow()} - ${dead}) AND h."started_at" < ${dbNow()} - ${dead}
          LIMIT ${PAGE}`,
         [nodeId()],

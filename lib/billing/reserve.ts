@@ -22,7 +22,7 @@ export type Reservation = {
 // beforeCommit: called once the debits are decided, before the promise resolves (see
 // ReserveInput); a refused reservation never calls it.
 export async function reserve(
-  input: { userId: number; tokenId: number; unlimitedToken: boolean; amount: bigint; ref?: string },
+  input: { userId: number; tokenId: number; unlimitedToken: boolean; amount: bigint; ref?: string; requestId?: string | null },
   beforeCommit?: () => void,
 ): Promise<Reservation> {
   if (input.amount < 0n) throw new Error("reserve: negative amount");
@@ -35,7 +35,7 @@ export async function reserve(
     open.add(ref); // before the hold can exist, so that the node's sweep never sees it unlisted
     let remain: bigint | null;
     try {
-      remain = await (await billingStore()).reserve({ userId, tokenId, unlimitedToken, amount, ref, beforeCommit });
+      remain = await (await billingStore()).reserve({ userId, tokenId, unlimitedToken, amount, ref, requestId: input.requestId ?? null, beforeCommit });
     } catch (err) {
       open.delete(ref);
       throw err;

@@ -105,7 +105,12 @@ function unindexedFilters(q: LogQuery, userId: number | null): boolean {
 // Walks at most SCAN_WINDOW entries of an index that serves the remaining filters.
 async function scanWindowStart(q: LogQuery, userId: number | null): Promise<bigint | null> {
   const indexed: LogQuery = Object.assign({}, q, { model_name: undefined, group: undefined, token_name: userId === null ? q.token_name : undefined });
-  const edge = await logDb().log.findFirst({ where: logWhere(indexed, userId), orderBy: { created_at: "desc" }, skip: SCAN_WINDOW, select: { created_at: true } });
+  const edge = await logDb().log.findFirst({
+    where: logWhere(indexed, userId),
+    orderBy: { created_at: "desc" },
+    skip: SCAN_WINDOW,
+    select: { created_at: true },
+  });
   return edge?.created_at ?? null;
 }
 

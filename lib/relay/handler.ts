@@ -515,6 +515,7 @@ async function relayCall(
       unlimitedToken: caller.unlimitedToken,
       amount,
       ref: ledgerRef,
+      requestId: ledgerRef === requestId ? null : requestId,
     },
     () => (started = attemptOn(first)),
   ).catch(async (err: unknown) => {

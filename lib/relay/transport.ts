@@ -10,6 +10,8 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
+import type { Agent } from "undici";
+import { env } from "@/lib/env";
 import { guardedAgent, guardedHttpAgents } from "@/lib/net/outbound";
 import type { Cancellation } from "@/lib/relay/cancel";
 
@@ -76,12 +78,15 @@ function readText(res: http.IncomingMessage): Promise<string> {
 }
 
 // The pipeline times the wait for the first byte itself (and the client's going away ends
-// any call), so undici's own header and body timeouts are off, as node:http has none.
-const dispatcher = guardedAgent({ keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+// any call), so undici's header timeout is off, as node:http has none. Its body timeout bounds
+// the silence between two chunks (STREAMING_TIMEOUT): an upstream that stops sending without
+// closing cannot keep a call, its connection and its reservation open for ever.
+let agent: { readonly current: Agent } | undefined;
+const dispatcher = () => (agent ??= guardedAgent({ keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: env().STREAMING_TIMEOUT * 1000 }));
 
 export const undiciTransport: Transport = async (url, init) => {
   const slash = url.indexOf("/", url.indexOf("//") + 2);
-  const res = await dispatcher.current.request({
+  const res = await dispatcher().current.request({
     origin: slash === -1 ? url : url.slice(0, slash),
     path: slash === -1 ? "/" : url.slice(slash),
     method: "POST",

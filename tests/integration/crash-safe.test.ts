@@ -53,11 +53,14 @@ afterAll(async () => {
 });
 
 // One call; resolves whatever happens to it (the kill cuts most of them off).
-async function call(c: Caller, stream: boolean, answered: { n: number }): Promise<void> {
+// clientId: the call's own X-Request-Id (the hold keeps it for the sweep's log row)
+async function call(c: Caller, stream: boolean, answered: { n: number }, clientId?: string): Promise<void> {
   try {
+    const headers: Record<string, string> = { authorization: `Bearer ${c.key}`, "content-type": "application/json" };
+    if (clientId) headers["x-request-id"] = clientId;
     const res = await fetch(`${server.url}/v1/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${c.key}`, "content-type": "application/json" },
+      headers,
       // max_tokens sizes the reservation well above the cost, so that every settlement
       // writes a relay_settle row (it gives the difference back)
       body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 1000, stream, messages: [{ role: "user", content: "hello there" }] }),
@@ -84,7 +87,7 @@ describe("a node killed in the middle of relay calls", () => {
     const answered = { n: 0 };
     const calls: Promise<void>[] = [];
     const fire = (from: number, to: number) => {
-      for (let i = from; i < to; i++) calls.push(call(callers[i % 2], i % 4 < 2, answered));
+      for (let i = from; i < to; i++) calls.push(call(callers[i % 2], i % 4 < 2, answered, i % 3 === 0 ? `client-${i}` : undefined));
     };
     // a first half, of which some whole answers arrive (and are settled) before the kill
     fire(0, CALLS / 2);
@@ -143,8 +146,13 @@ describe("a node killed in the middle of relay calls", () => {
     // every refund here is the sweeper's, each with its usage log row saying why
     const swept = await query(server, `SELECT "request_id", "type", "user_id" FROM "logs" WHERE "content" = 'refunded: the node handling this call stopped'`);
     expect(swept).toHaveLength(refunded);
-    const refundedRefs = [...byRef].filter(([, k]) => k.relay_refund).map(([ref]) => ref);
-    expect(new Set(swept.map((r) => String(r.request_id)))).toEqual(new Set(refundedRefs));
+    // each names its call: the client's X-Request-Id when it sent one, else the gateway's id (the ref)
+    const refundedRefs = new Set([...byRef].filter(([, k]) => k.relay_refund).map(([ref]) => ref));
+    const sweptIds = swept.map((r) => String(r.request_id));
+    expect(new Set(sweptIds).size).toBe(refunded);
+    const byClient = sweptIds.filter((id) => /^client-\d+$/.test(id));
+    expect(byClient.length).toBeGreaterThan(0);
+    for (const id of sweptIds.filter((x) => !byClient.includes(x))) expect(refundedRefs.has(id), id).toBe(true);
     expect(swept.every((r) => Number(r.type) === 6)).toBe(true);
 
     // the restarted node serves calls as before, and closes their holds

@@ -137,9 +137,9 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
         if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user");
         // the ledger row and the hold in one statement
         await q(
-          `WITH h AS (INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at") VALUES ($6, $1, $2, $8, $9, $10, $7))
+          `WITH h AS (INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at", "request_id") VALUES ($6, $1, $2, $8, $9, $10, $7, $11))
            INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, nowSeconds(), r.unlimitedToken, r.amount, nodeId],
+          [r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, nowSeconds(), r.unlimitedToken, r.amount, nodeId, r.requestId ?? null],
         );
         r.beforeCommit?.(); // the COMMIT's round trip overlaps with the upstream call
         return remain;
@@ -170,7 +170,7 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
       inTransaction(async (q) => {
         // the hold as written (a hold never changes), to lock the token first; the delete
         // below decides whether this sweep refunds it
-        const [h] = await q('SELECT "user_id", "token_id", "unlimited_token", "amount" FROM "quota_holds" WHERE "ref" = $1', [ref]);
+        const [h] = await q('SELECT "user_id", "token_id", "unlimited_token", "amount", "request_id" FROM "quota_holds" WHERE "ref" = $1', [ref]);
         if (!h) throw new HoldGone(ref);
         const userId = Number(h.user_id);
         const tokenId = Number(h.token_id);
@@ -187,7 +187,7 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
           await q(
             `INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "token_id", "quota", "request_id", "other")
            SELECT "id", $1, 6, $2, "username", COALESCE((SELECT "name" FROM "tokens" WHERE "id" = $3), ''), $3, 0, $4, $5 FROM "users" WHERE "id" = $6`,
-            [nowSeconds(), SWEEP_TEXT[reason], tokenId, ref, sweepLogOther(reason), userId],
+            [nowSeconds(), SWEEP_TEXT[reason], tokenId, (h.request_id as string | null) ?? ref, sweepLogOther(reason), userId],
           );
         return remain;
       }),

@@ -53,10 +53,10 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
     channelUsage: conn.prepare('UPDATE "channels" SET "used_quota" = "used_quota" + ? WHERE "id" = ?'),
     // the reservation's hold (store/types.ts): written with its debit, deleted by whoever closes it
     holdInsert: conn.prepare(
-      'INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at") VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at", "request_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     holdDelete: conn.prepare('DELETE FROM "quota_holds" WHERE "ref" = ?'),
-    holdTake: conn.prepare('DELETE FROM "quota_holds" WHERE "ref" = ? RETURNING "user_id", "token_id", "unlimited_token", "amount"'),
+    holdTake: conn.prepare('DELETE FROM "quota_holds" WHERE "ref" = ? RETURNING "user_id", "token_id", "unlimited_token", "amount", "request_id"'),
     sweepLog: conn.prepare(
       'INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "token_id", "quota", "request_id", "other") ' +
         'SELECT "id", ?, 6, ?, "username", COALESCE((SELECT "name" FROM "tokens" WHERE "id" = ?), \'\'), ?, 0, ?, ? FROM "users" WHERE "id" = ?',
@@ -83,7 +83,7 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
     if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user"); // rolls the token back
     const now = BigInt(nowSeconds());
     s.ledger.run(r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, now);
-    s.holdInsert.run(r.ref, r.userId, r.tokenId, r.unlimitedToken ? 1 : 0, r.amount, nodeId, now);
+    s.holdInsert.run(r.ref, r.userId, r.tokenId, r.unlimitedToken ? 1 : 0, r.amount, nodeId, now, r.requestId ?? null);
     r.beforeCommit?.(); // inside the savepoint: should it throw, the debits roll back
     return remain;
   });
@@ -117,13 +117,13 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
   });
 
   const sweepTx = conn.transaction((r: SweepInput): bigint | null => {
-    const h = s.holdTake.get(r.ref) as { user_id: bigint; token_id: bigint; unlimited_token: bigint; amount: bigint } | undefined;
+    const h = s.holdTake.get(r.ref) as { user_id: bigint; token_id: bigint; unlimited_token: bigint; amount: bigint; request_id: string | null } | undefined;
     if (!h) throw new HoldGone(r.ref);
     const userId = Number(h.user_id);
     const tokenId = Number(h.token_id);
     userChange(userId, tokenId, h.amount, "relay_refund", r.ref);
     // with LOG_DATABASE_URL the caller queues the log row after the commit (lib/billing/holds.ts)
-    if (!logsSeparate) s.sweepLog.run(BigInt(nowSeconds()), SWEEP_TEXT[r.reason], tokenId, tokenId, r.ref, sweepLogOther(r.reason), userId);
+    if (!logsSeparate) s.sweepLog.run(BigInt(nowSeconds()), SWEEP_TEXT[r.reason], tokenId, tokenId, h.request_id ?? r.ref, sweepLogOther(r.reason), userId);
     if (h.unlimited_token || tokenId <= 0) return null;
     return (s.addToken.get(h.amount, tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
   });

@@ -18,6 +18,9 @@ export type ReserveInput = {
   unlimitedToken: boolean;
   amount: bigint;
   ref: string;
+  // The client's own X-Request-Id, kept on the hold so that a sweep's log row names it; null
+  // (or absent, outside reservations) when the ref is the call's request id.
+  requestId?: string | null;
   // Called once, when the debits are decided and before they are committed (the relay
   // starts its upstream call there). The promise of reserve() still resolves only once the
   // reservation is committed, and rejects if the commit fails.

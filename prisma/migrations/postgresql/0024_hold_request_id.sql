@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "quota_holds" ADD COLUMN     "request_id" TEXT;
+
