@@ -12,11 +12,22 @@ export function shortenNumber(n: number): string {
   return String(n);
 }
 
-// Quota as dollars with 2 decimals when the site displays currency, else shortened units.
+// A dollar amount with `digits` decimals; one that is not zero but would show as zero at that
+// precision gets the decimals its first two significant digits need instead, trailing zeros
+// dropped (0.000066 with 2 digits: "0.000066", not "0.00"), as new-api shows a tiny cost.
+function formatAmount(amount: number, digits = 2): string {
+  const fixed = amount.toFixed(digits);
+  if (amount === 0 || !Number.isFinite(amount) || Number(fixed) !== 0) return fixed;
+  const decimals = Math.min(20, Math.max(digits + 1, 1 - Math.floor(Math.log10(Math.abs(amount)))));
+  return amount.toFixed(decimals).replace(/0+$/, "");
+}
+
+// Quota as dollars (2 decimals unless `digits` says otherwise; a tiny non-zero amount with
+// more, see formatAmount) when the site displays currency, else shortened units.
 export function renderQuota(quota: number, display: QuotaDisplay, digits = 2): string {
   if (display.displayInCurrency) {
     const perUnit = display.quotaPerUnit > 0 ? display.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
-    return "$" + (quota / perUnit).toFixed(digits);
+    return "$" + formatAmount(quota / perUnit, digits);
   }
   return shortenNumber(quota);
 }

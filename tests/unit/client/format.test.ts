@@ -9,6 +9,21 @@ describe("quota display", () => {
     expect(renderQuota(1234567, currency)).toBe("$2.47");
     expect(renderQuota(0, currency)).toBe("$0.00");
   });
+  it("shows a tiny non-zero amount with its significant digits instead of $0.00", () => {
+    expect(renderQuota(33, currency)).toBe("$0.000066");
+    expect(renderQuota(1, currency)).toBe("$0.000002");
+    expect(renderQuota(2000, currency)).toBe("$0.004");
+    expect(renderQuota(2450, currency)).toBe("$0.0049");
+    expect(renderQuota(-33, currency)).toBe("$-0.000066");
+    // what shows at the asked precision is unchanged: zero, rounded-up cents, six decimals
+    expect(renderQuota(2500, currency)).toBe("$0.01");
+    expect(renderQuota(5000, currency)).toBe("$0.01");
+    expect(renderQuota(33, currency, 6)).toBe("$0.000066");
+    expect(renderQuota(1_250_000, currency, 6)).toBe("$2.500000");
+    expect(renderQuota(50_000, currency, 1)).toBe("$0.1");
+    expect(renderQuota(1, currency, 6)).toBe("$0.000002");
+    expect(renderQuota(1, { displayInCurrency: true, quotaPerUnit: 1e9 }, 6)).toBe("$0.000000001");
+  });
   it("uses the site's quota_per_unit", () => {
     expect(renderQuota(1000, { displayInCurrency: true, quotaPerUnit: 1000 })).toBe("$1.00");
   });
