@@ -18,7 +18,8 @@ export function LogDetail({ log, admin }: { log: Log; admin: boolean }) {
     if (v !== undefined && v !== null && v !== "") entries.push([label, typeof v === "object" ? JSON.stringify(v) : v]);
   };
   add(t("modelRatio"), other.model_ratio);
-  add(t("modelPrice"), other.model_price);
+  // model_price -1 is "no fixed price": the call was priced by the ratios above and below
+  add(t("modelPrice"), Number(other.model_price) < 0 ? undefined : other.model_price);
   add(t("completionRatio"), other.completion_ratio);
   add(t("groupRatio"), other.group_ratio);
   add(t("userGroupRatio"), other.user_group_ratio);
