@@ -19,8 +19,13 @@ export const OPENAPI_VERSION = "3.1.1";
 const AUTH: Record<Access, string> = { public: "public", user: "session", admin: "admin", root: "root" };
 export const authOf = (access: Access) => AUTH[access];
 
-// a route's tag: its first folder under /api (token, channel, user, ...)
-export const tagOf = (path: string) => path.split("/")[2] ?? "api";
+// a route's tag: its first folder under /api (token, channel, user, ...), but for the
+// document's own route (/api/openapi.json), which is "Meta" as in the relay's document
+const TAG_NAMES: Record<string, string> = { "openapi.json": "Meta" };
+export const tagOf = (path: string) => {
+  const folder = path.split("/")[2] ?? "api";
+  return TAG_NAMES[folder] ?? folder;
+};
 
 // GET /api/user/{id}/ledger -> getUserIdLedger
 export function operationId(method: string, path: string): string {
@@ -120,7 +125,7 @@ export function consoleDocument(files: ConsoleRouteFile[], version: string): Jso
         "x-auth names who may call: public, session (any signed-in user), admin or root.",
     },
     servers: [{ url: "/" }],
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags].sort((a, b) => a.localeCompare(b)).map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {

@@ -105,5 +105,10 @@ describe("the console document", () => {
     expect(paths["/api/token"].post.requestBody).toBeDefined();
     expect(paths["/api/ledger/check"].get["x-auth"]).toBe("root");
     expect(paths["/api/user/{id}"].get.parameters).toEqual([expect.objectContaining({ name: "id", in: "path" })]);
+    // tags: the first folder under /api; the document itself is "Meta", as in the relay's
+    const tagged = paths as unknown as Record<string, Record<string, { tags: string[] }>>;
+    expect(tagged["/api/token"].get.tags).toEqual(["token"]);
+    expect(tagged["/api/openapi.json"].get.tags).toEqual(["Meta"]);
+    expect((doc.tags as { name: string }[]).map((t) => t.name)).not.toContain("openapi.json");
   });
 });
