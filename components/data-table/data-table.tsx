@@ -176,7 +176,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
         {renderDetail && row.getIsExpanded() && (
           <tr>
             <td colSpan={colSpan} className="border-t border-zinc-200 bg-zinc-50 px-3 py-2 dark:border-zinc-800 dark:bg-zinc-900">
-              {renderDetail(row.original)}
+              {/* as wide as the card and kept in its view when a wide table is scrolled sideways */}
+              <div className="sticky left-3 w-[calc(100cqw-1.5rem)]">{renderDetail(row.original)}</div>
             </td>
           </tr>
         )}
@@ -198,7 +199,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
         </div>
       )}
       {/* The card scrolls sideways on a narrow screen instead of widening the page. */}
-      <div className="max-w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950">
+      {/* With detail rows it is their size container (100cqw: the card's visible width). */}
+      <div
+        className={cn(
+          "max-w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950",
+          renderDetail && "@container",
+        )}
+      >
         <table className="w-full border-collapse text-sm">
           <thead>
             {table.getHeaderGroups().map((group) => (
