@@ -4,6 +4,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
+import { renderQuota } from "@/lib/client/format";
 import { launch, MESSAGES, shoot } from "./browser";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
@@ -68,6 +69,41 @@ describe("usage log detail of a virtual model's call", () => {
       const detail = page.getByTestId(`log-detail-${id}`);
       await expect.poll(() => detail.textContent()).toContain(`${MESSAGES[locale].logs.detail.virtualModel}smart-alias`);
       await shoot(page, locale, "model-mapping-log-detail");
+      await ctx.close();
+    }
+  });
+
+  it("fits a 1366 px screen with the admin's columns, shows a tiny cost and no unset model price", async () => {
+    const r = await root.client.get<{ items: { id: number; quota: number }[] }>("/api/log/?p=1&page_size=10&type=2");
+    const log = r.data.items[0];
+    expect(log.quota).toBeGreaterThan(0);
+    expect(log.quota).toBeLessThan(2500); // under half a cent: $0.00 before
+    for (const locale of ["en", "zh"] as const) {
+      const ctx = await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
+      await ctx.addCookies([
+        { name: "NEXT_LOCALE", value: locale, url: server.url },
+        { name: "session", value: root.client.cookie.replace(/^session=/, ""), url: server.url },
+      ]);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/app/logs/api-usage`);
+      const row = page.getByTestId(`log-row-${log.id}`);
+      await row.waitFor();
+      // the summary's cost is the stat's quota in dollars, not rounded to $0.00
+      const cost = renderQuota(log.quota, { displayInCurrency: true, quotaPerUnit: 500000 });
+      expect(cost).not.toBe("$0.00");
+      await expect.poll(() => page.getByRole("group", { name: MESSAGES[locale].logs.summary }).textContent()).toContain(cost);
+      const fit = await page.locator("table").evaluate((t) => ({ table: t.scrollWidth, card: t.parentElement!.clientWidth }));
+      expect(fit.table, JSON.stringify(fit)).toBeLessThanOrEqual(fit.card);
+      const more = row.getByRole("button", { name: MESSAGES[locale].logs.showDetail });
+      const box = await more.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(1366);
+      await more.click();
+      const detail = page.getByTestId(`log-detail-${log.id}`);
+      const d = MESSAGES[locale].logs.detail;
+      await expect.poll(() => detail.textContent()).toContain(d.modelRatio);
+      // a ratio-priced call: its model_price is -1, "not set", and not shown
+      expect(await detail.textContent()).not.toContain(d.modelPrice);
+      await shoot(page, locale, "usage-logs-1366");
       await ctx.close();
     }
   });
