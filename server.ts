@@ -22,6 +22,7 @@ import { describeError } from "@/lib/errors";
 import { consoleBodyReady } from "@/lib/http/body-limit";
 import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
 import { startRetentionJob, stopRetentionJob } from "@/lib/rollups/retention";
+import { startChannelJobs, stopChannelJobs } from "@/lib/channel-admin/periodic-jobs";
 import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 import { relayDocumentJson } from "@/lib/openapi/relay";
 import { APP_VERSION } from "@/lib/version";
@@ -162,7 +163,7 @@ async function main() {
     stopJobs: async () => {
       stopHoldSweeper();
       stopRollupJob();
-      await Promise.all([stopTaskPoller(), stopRetentionJob()]);
+      await Promise.all([stopTaskPoller(), stopRetentionJob(), stopChannelJobs()]);
     },
   });
   server.listen(config.PORT, config.HOSTNAME, () => {
@@ -172,6 +173,9 @@ async function main() {
     startRollupJob();
     // log retention, when the option LogRetentionDays is set (docs/operations.md)
     startRetentionJob();
+    // the periodic channel test and balance refresh, when CHANNEL_TEST_FREQUENCY or
+    // CHANNEL_UPDATE_FREQUENCY is set (docs/operations.md)
+    startChannelJobs();
   });
 }
 

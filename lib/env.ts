@@ -7,6 +7,17 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
+// The period of an optional periodic job, in minutes (new-api's CHANNEL_TEST_FREQUENCY and
+// CHANNEL_UPDATE_FREQUENCY): unset, empty or 0 turns the job off; a decimal is allowed (0.5 is
+// 30 s). At least 0.01 (0.6 s), so that a typo cannot make a job hammer the upstreams, and at
+// most a week.
+const FREQUENCY_MESSAGE = "must be a number of minutes between 0.01 and 10080, such as 10 or 0.5 (unset or 0 turns the job off)";
+const frequencyMinutes = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? Number(v.trim()) : 0))
+  .refine((n) => n === 0 || (Number.isFinite(n) && n >= 0.01 && n <= 10_080), FREQUENCY_MESSAGE);
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -101,6 +112,11 @@ const schema = z.object({
   // DEFAULT_TIMEOUT_MS). new-api's variable of the same name and meaning.
   STREAMING_TIMEOUT: z.coerce.number().int().min(0).max(86_400).default(300),
   HOLD_NODE_DEAD_SECONDS: z.coerce.number().int().min(4).max(3600).default(60),
+  // Periodic channel jobs, once per cluster per period (lib/channel-admin/periodic-jobs.ts,
+  // docs/operations.md "Periodic jobs and their leases"): every channel tested as by "test
+  // all", and every channel's balance refreshed as by "update all balances". Minutes; off by default.
+  CHANNEL_TEST_FREQUENCY: frequencyMinutes,
+  CHANNEL_UPDATE_FREQUENCY: frequencyMinutes,
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -63,7 +63,7 @@ async function queryBalance(c: ChannelAccess): Promise<number> {
   return viaProfile(() => balance(c, http));
 }
 
-export async function updateBalance({ input: id }: { ctx: UserCtx; input: number }): Promise<number> {
+export async function updateBalance({ input: id }: { ctx?: UserCtx; input: number }): Promise<number> {
   const c = await db().channel.findUnique({ where: { id } });
   if (!c) throw new AppError("NOT_FOUND", "channel_not_found");
   const balance = await queryBalance({ type: c.type, base_url: c.base_url, key: firstKey(c.key ? open(c.key) : ""), other: c.other });
@@ -73,8 +73,16 @@ export async function updateBalance({ input: id }: { ctx: UserCtx; input: number
 }
 
 // GET /api/channel/update_balance: every enabled channel whose type has a billing endpoint;
-// failures are counted, not fatal.
-export async function updateAllBalances({ ctx }: { ctx: UserCtx }): Promise<{ updated: number; failed: number; skipped: number }> {
+// failures are counted, not fatal. Also the periodic refresh (CHANNEL_UPDATE_FREQUENCY,
+// lib/channel-admin/periodic-jobs.ts), without a caller's context and with `keepGoing`, asked
+// before each channel (its lease, and the shutdown): false ends the round there.
+export async function updateAllBalances({
+  ctx,
+  keepGoing,
+}: {
+  ctx?: UserCtx;
+  keepGoing?: () => Promise<boolean>;
+}): Promise<{ updated: number; failed: number; skipped: number }> {
   const rows = await db().channel.findMany({ where: { status: 1 }, select: { id: true, type: true } });
   let updated = 0,
     failed = 0,
@@ -84,6 +92,7 @@ export async function updateAllBalances({ ctx }: { ctx: UserCtx }): Promise<{ up
       skipped++;
       continue;
     }
+    if (keepGoing && !(await keepGoing())) break;
     try {
       await updateBalance({ ctx, input: r.id });
       updated++;

@@ -34,6 +34,8 @@ export const LOCK_IDS = {
   "task-poller": 4_242_020,
   "hold-sweeper": 4_242_030,
   "log-retention": 4_242_040,
+  "channel-test": 4_242_050,
+  "channel-balance": 4_242_060,
 } as const;
 
 export type LeaseName = keyof typeof LOCK_IDS;

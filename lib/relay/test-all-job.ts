@@ -9,6 +9,9 @@
 // test-all:progress after each channel; any node reads them there. Counts that say "running"
 // while no node holds the key belong to a node that died in the middle: read as stopped.
 // Without Redis, or while it cannot be reached, the node's own job and counts are used.
+//
+// The periodic test (CHANNEL_TEST_FREQUENCY: lib/channel-admin/periodic-jobs.ts) runs this same job
+// through runTestAll(), so a manual "test all" and a periodic one never run at once.
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { logger } from "@/lib/log";
@@ -70,15 +73,33 @@ function snapshot(): TestAllProgress {
 
 // Starts a job unless one is running (on this node, or on any with Redis); `started` says
 // which. The job never rejects: a test that throws counts as failed.
-export async function startTestAll({ ctx }: { ctx: UserCtx }): Promise<{ started: boolean; progress: TestAllProgress }> {
+export async function startTestAll(_args: { ctx: UserCtx }): Promise<{ started: boolean; progress: TestAllProgress }> {
+  const { started, progress } = await begin();
+  return { started, progress };
+}
+
+// The periodic test (CHANNEL_TEST_FREQUENCY, lib/channel-admin/periodic-jobs.ts): the same job under
+// the same "already running" guard, awaited to its end. `keepGoing` is asked before each
+// channel (the periodic job's lease, and the shutdown): false ends the job there. Answers the
+// final counts, or started false when a job was already running (this one's counts then).
+export async function runTestAll(keepGoing: () => Promise<boolean>): Promise<{ started: boolean; progress: TestAllProgress }> {
+  const { started, progress, job, done } = await begin(keepGoing);
+  if (!job || !done) return { started, progress };
+  await done;
+  return { started, progress: { ...job } };
+}
+
+async function begin(
+  keepGoing?: () => Promise<boolean>,
+): Promise<{ started: boolean; progress: TestAllProgress; job?: TestAllProgress; done?: Promise<void> }> {
   const p = current();
   if (p.running) return { started: false, progress: snapshot() };
   const shared = await claimCluster();
   if (shared === "taken") return { started: false, progress: (await sharedProgress()) ?? snapshot() };
   const job: TestAllProgress = { running: true, total: 0, tested: 0, passed: 0, failed: 0, started_at: nowSeconds(), finished_at: 0 };
   state.__gatewayTestAll = job;
-  void run(ctx, job, shared);
-  return { started: true, progress: snapshot() };
+  const done = run(job, shared, keepGoing);
+  return { started: true, progress: snapshot(), job, done };
 }
 
 type Claim = { publish: (job: TestAllProgress) => Promise<void>; release: () => Promise<void> };
@@ -110,7 +131,7 @@ async function claimCluster(): Promise<Claim | "taken" | null> {
   };
 }
 
-async function run(ctx: UserCtx, job: TestAllProgress, shared: Claim | null): Promise<void> {
+async function run(job: TestAllProgress, shared: Claim | null, keepGoing?: () => Promise<boolean>): Promise<void> {
   await shared?.publish(job);
   try {
     const ids = await channelsToTest();
@@ -119,10 +140,13 @@ async function run(ctx: UserCtx, job: TestAllProgress, shared: Claim | null): Pr
     let next = 0;
     const worker = async () => {
       while (next < ids.length) {
+        if (keepGoing && !(await keepGoing())) return;
+        if (next >= ids.length) return; // another worker took the last one meanwhile
         const id = ids[next++];
         let passed = false;
         try {
-          passed = (await testChannel({ ctx, input: { id } }))?.success === true;
+          // no caller's context: a test does not depend on who asked for it
+          passed = (await testChannel({ input: { id } }))?.success === true;
         } catch (e) {
           log.error({ channelId: id, error: (e as Error).name }, "channel test failed");
         }

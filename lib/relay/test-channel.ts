@@ -37,7 +37,8 @@ function testModel(c: CachedChannel, requested: string | undefined, configured: 
   return requested?.trim() || configured.trim() || c.models[0] || typeDefault;
 }
 
-export async function testChannel({ input: { id, model } }: { ctx: UserCtx; input: { id: number; model?: string } }): Promise<ChannelTestResult | null> {
+// ctx is optional: "test all" and the periodic test (lib/relay/test-all-job.ts) have no caller's context to give.
+export async function testChannel({ input: { id, model } }: { ctx?: UserCtx; input: { id: number; model?: string } }): Promise<ChannelTestResult | null> {
   const c = (await channelIndex()).channels.get(id);
   if (!c) return null;
   const adapter = adapterFor(c.type);
