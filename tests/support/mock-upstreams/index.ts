@@ -39,6 +39,8 @@ export interface Behavior {
   silentFailMs?: number;
   /** OpenAI / Azure: the models exist only on /v1/responses (chat completions answer 404, as OpenAI does for such models) */
   responsesOnly?: boolean;
+  /** OpenAI: answer the billing endpoints a channel's balance is read from (the balance is hardLimitUsd - usageCents / 100); unset, they answer 404 */
+  billing?: { hardLimitUsd: number; usageCents: number };
 }
 
 export const USAGE = { prompt: 21, completion: 9, cached: 5, cacheCreation: 2, reasoning: 3 };
@@ -223,6 +225,8 @@ async function openaiOther(path: string, b: Behavior, j: any, raw: string, req: 
     res.end(JSON.stringify(o));
   };
   const usage = b.noUsage ? undefined : { prompt_tokens: USAGE.prompt, total_tokens: USAGE.prompt };
+  if (b.billing && path === "/v1/dashboard/billing/subscription") return send({ hard_limit_usd: b.billing.hardLimitUsd });
+  if (b.billing && path === "/v1/dashboard/billing/usage") return send({ total_usage: b.billing.usageCents });
   if (path.endsWith("embeddings")) {
     const inputs = Array.isArray(j.input) ? j.input : [j.input];
     // As OpenAI does: base64 of little-endian float32 when asked (the openai SDK asks by default).
