@@ -9,6 +9,7 @@ const state = vi.hoisted(() => ({
   draining: false,
   query: (): Promise<unknown> => Promise.resolve([]),
   ping: null as null | (() => Promise<string>),
+  redisStatus: "ready",
   token: undefined as string | undefined,
 }));
 
@@ -16,7 +17,7 @@ vi.mock("@/lib/env", () => ({
   env: () => ({ databaseKind: "postgresql", MIGRATIONS_DIR: "./prisma/migrations", DATABASE_URL: "postgresql://x/y", METRICS_TOKEN: state.token }),
 }));
 vi.mock("@/lib/db/client", () => ({ db: () => ({ $queryRawUnsafe: () => state.query() }), sqlitePath: (u: string) => u }));
-vi.mock("@/lib/cache/redis", () => ({ redis: () => (state.ping ? { ping: state.ping } : null) }));
+vi.mock("@/lib/cache/redis", () => ({ redis: () => (state.ping ? { status: state.redisStatus, ping: state.ping } : null) }));
 vi.mock("@/lib/lifecycle", () => ({ isDraining: () => state.draining }));
 vi.mock("@/lib/billing/store", () => ({ billingQueueDepth: () => 3 }));
 vi.mock("@/lib/logs/writer", () => ({ pendingLogCount: () => 7 }));
@@ -91,13 +92,19 @@ describe("/readyz", () => {
     expect(queries).toBe(1);
   });
 
-  it("checks Redis when it is configured: ok, failed, hung", async () => {
+  it("checks Redis when it is configured: ok, failed, hung, reconnecting", async () => {
     state.ping = () => Promise.resolve("PONG");
     expect(await ready()).toMatchObject({ status: 200, body: { checks: { redis: "ok" } } });
     state.ping = () => Promise.reject(new Error("connect ECONNREFUSED"));
     expect(await ready()).toMatchObject({ status: 503, body: { checks: { database: "ok", redis: "failed" }, failed: ["redis"] } });
     state.ping = () => new Promise(() => {});
     expect(await ready()).toMatchObject({ status: 503, body: { checks: { redis: "timeout" } } });
+    // while the client reconnects the answer comes at once, without a ping
+    state.redisStatus = "reconnecting";
+    const t0 = Date.now();
+    expect(await ready()).toMatchObject({ status: 503, body: { checks: { redis: "failed" }, failed: ["redis"] } });
+    expect(Date.now() - t0).toBeLessThan(500);
+    state.redisStatus = "ready";
   });
 
   it("never shows the error itself", async () => {
