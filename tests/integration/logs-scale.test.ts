@@ -351,7 +351,7 @@ describe("log retention (LogRetentionDays)", () => {
 
 describe("searches by a filter no index serves (model name, group)", () => {
   it("read the newest SCAN_WINDOW rows of the range at most, and say where they start", async () => {
-    const WINDOW = 50_000; // lib/logs/scan-window.ts
+    const WINDOW = 30_000; // lib/logs/scan-window.ts
     const rows = WINDOW + 100;
     const top = now - 3 * 3600;
     // "scanuser": WINDOW + 100 rows, one a second going back from `top`; the 50 oldest are "deep-model"
