@@ -8,6 +8,8 @@ import { renderQuota } from "@/lib/client/format";
 import { launch, MESSAGES, shoot } from "./browser";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
+import { execDb } from "../support/db";
+import { SCAN_WINDOW } from "@/lib/logs/scan-window";
 import { seedUser, type SeededUser } from "../support/seed";
 
 let server: TestServer;
@@ -104,6 +106,39 @@ describe("usage log detail of a virtual model's call", () => {
       // a ratio-priced call: its model_price is -1, "not set", and not shown
       expect(await detail.textContent()).not.toContain(d.modelPrice);
       await shoot(page, locale, "usage-logs-1366");
+      await ctx.close();
+    }
+  });
+
+  it("says when a search by model name read only the newest rows of its range", async () => {
+    // more rows today than one search by an unindexed filter reads (lib/logs/scan-window.ts)
+    const now = Math.floor(Date.now() / 1000);
+    const n = SCAN_WINDOW + 50;
+    const insert = `INSERT INTO "logs" ("user_id", "username", "type", "created_at", "model_name", "token_name", "quota")`;
+    const select = `SELECT ${root.id}, 'root', 2, ${now} - (i % 3600), 'bulk-model', 'bulk', 1`;
+    await execDb(
+      server,
+      server.dbKind === "postgresql"
+        ? `${insert} ${select} FROM generate_series(0, ${n - 1}) AS i`
+        : `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) ${insert} ${select} FROM s`,
+    );
+    for (const locale of ["en", "zh"] as const) {
+      const ctx = await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
+      await ctx.addCookies([
+        { name: "NEXT_LOCALE", value: locale, url: server.url },
+        { name: "session", value: root.client.cookie.replace(/^session=/, ""), url: server.url },
+      ]);
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/app/logs/api-usage`);
+      await page.locator("tbody tr").first().waitFor();
+      expect(await page.getByTestId("log-scan-window").count()).toBe(0);
+      await page.getByLabel(MESSAGES[locale].logs.filters.modelName).fill("no-such-model");
+      await page.getByRole("button", { name: MESSAGES[locale].logs.search, exact: true }).click();
+      const note = page.getByTestId("log-scan-window");
+      await note.waitFor();
+      expect(await note.textContent()).toContain(SCAN_WINDOW.toLocaleString("en-US"));
+      expect(await page.getByText(MESSAGES[locale].logs.empty).count()).toBe(1);
+      await shoot(page, locale, "usage-logs-scan-window");
       await ctx.close();
     }
   });
