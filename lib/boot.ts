@@ -8,6 +8,7 @@ import { truncateSqliteWal } from "@/lib/db/client";
 import { loadOptions, sealPlaintextSecretOptions } from "@/lib/options/store";
 import { sealPlaintextWebhookSecrets } from "@/lib/notify/webhook-secret";
 import { subscribeInvalidations } from "@/lib/cache/invalidate";
+import { whenRedisReady } from "@/lib/cache/redis";
 
 const log = logger("boot");
 
@@ -26,6 +27,7 @@ export function ensureReady(): Promise<void> {
     if (sealed.length || hooks) await truncateSqliteWal();
     await loadOptions();
     subscribeInvalidations(); // in the background: Redis may be down
+    await whenRedisReady(2000);
   })().catch((err) => {
     holder.__gatewayBoot = undefined;
     throw err;

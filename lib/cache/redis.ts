@@ -17,6 +17,22 @@ export function redis(): Redis | null {
   return holder.__gatewayRedis;
 }
 
+// Resolves once the shared client is connected, or after `ms` (at start-up: a healthy cluster
+// counts its rate limits in Redis from the first call, a node whose Redis is down still starts).
+export function whenRedisReady(ms: number): Promise<void> {
+  const r = redis();
+  if (!r || r.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      r.off("ready", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    r.once("ready", done);
+  });
+}
+
 // A Redis client whose connection troubles go to the log as JSON lines: one line when it
 // stops answering, one when it is back (ioredis reconnects by itself, and without an
 // "error" listener it would print a stack trace on every attempt).
