@@ -42,6 +42,18 @@ afterAll(async () => {
   await mock?.close();
 });
 
+// The logs page as root, in `locale`, at that window size.
+async function openLogs(locale: "en" | "zh", width: number, height: number) {
+  const ctx = await browser.newContext({ viewport: { width, height }, locale: locale === "zh" ? "zh-CN" : "en-US" });
+  await ctx.addCookies([
+    { name: "NEXT_LOCALE", value: locale, url: server.url },
+    { name: "session", value: root.client.cookie.replace(/^session=/, ""), url: server.url },
+  ]);
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}/app/logs/api-usage`);
+  return { ctx, page };
+}
+
 describe("usage log detail of a virtual model's call", () => {
   it("shows the served model in the row and the virtual model in the detail", async () => {
     const t = await root.client.post<{ key: string }[]>("/api/token/", { name: "virt", unlimited_quota: true });
@@ -57,13 +69,7 @@ describe("usage log detail of a virtual model's call", () => {
     expect(id).toBeGreaterThan(0);
 
     for (const locale of ["en", "zh"] as const) {
-      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
-      await ctx.addCookies([
-        { name: "NEXT_LOCALE", value: locale, url: server.url },
-        { name: "session", value: root.client.cookie.replace(/^session=/, ""), url: server.url },
-      ]);
-      const page = await ctx.newPage();
-      await page.goto(`${server.url}/app/logs/api-usage`);
+      const { ctx, page } = await openLogs(locale, 1440, 900);
       const row = page.getByTestId(`log-row-${id}`);
       await row.waitFor();
       expect((await row.locator("td").allTextContents()).map((c) => c.trim())).toContain("gpt-actual");
@@ -81,13 +87,7 @@ describe("usage log detail of a virtual model's call", () => {
     expect(log.quota).toBeGreaterThan(0);
     expect(log.quota).toBeLessThan(2500); // under half a cent: $0.00 before
     for (const locale of ["en", "zh"] as const) {
-      const ctx = await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
-      await ctx.addCookies([
-        { name: "NEXT_LOCALE", value: locale, url: server.url },
-        { name: "session", value: root.client.cookie.replace(/^session=/, ""), url: server.url },
-      ]);
-      const page = await ctx.newPage();
-      await page.goto(`${server.url}/app/logs/api-usage`);
+      const { ctx, page } = await openLogs(locale, 1366, 800);
       const row = page.getByTestId(`log-row-${log.id}`);
       await row.waitFor();
       // the summary's cost is the stat's quota in dollars, not rounded to $0.00
@@ -123,13 +123,7 @@ describe("usage log detail of a virtual model's call", () => {
         : `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) ${insert} ${select} FROM s`,
     );
     for (const locale of ["en", "zh"] as const) {
-      const ctx = await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
-      await ctx.addCookies([
-        { name: "NEXT_LOCALE", value: locale, url: server.url },
-        { name: "session", value: root.client.cookie.replace(/^session=/, ""), url: server.url },
-      ]);
-      const page = await ctx.newPage();
-      await page.goto(`${server.url}/app/logs/api-usage`);
+      const { ctx, page } = await openLogs(locale, 1366, 800);
       await page.locator("tbody tr").first().waitFor();
       expect(await page.getByTestId("log-scan-window").count()).toBe(0);
       await page.getByLabel(MESSAGES[locale].logs.filters.modelName).fill("no-such-model");
