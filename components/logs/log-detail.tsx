@@ -31,6 +31,8 @@ export function LogDetail({ log, admin }: { log: Log; admin: boolean }) {
   add(t("audioOutput"), other.audio_output);
   add(t("audioRatio"), other.audio_ratio);
   add(t("audioSeconds"), other.audio_seconds);
+  // the upstream reported more than the call could have used: the bound was billed (docs/channels-tokens-billing.md)
+  add(t("usageBounded"), other.usage_bounded === true ? t("usageBoundedText") : undefined);
   if (other.is_model_mapped) add(t("upstreamModel"), other.upstream_model_name);
   add(t("virtualModel"), other.virtual_model);
   add(t("billedModel"), other.billed_model);

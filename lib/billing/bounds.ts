@@ -5,9 +5,22 @@
 import "server-only";
 
 // Tokens in one usage field of one call (prompt, completion, cached, cache creation,
-// reasoning). The same figure as the largest max_tokens a request may ask for
-// (MAX_OUTPUT_TOKENS in lib/relay/formats/types.ts), far beyond any model's context window.
+// reasoning), whatever the call: the same figure as the largest max_tokens a request may ask
+// for (MAX_OUTPUT_TOKENS in lib/relay/formats/types.ts), far beyond any model's context window.
+// Each call is bounded tighter by what it could have used (lib/relay/call-bounds.ts):
 export const MAX_USAGE_TOKENS = 10_000_000;
+// completion tokens of one choice when the request sets no output budget: twice the largest
+// output maximum models document (128k tokens)
+export const DEFAULT_OUTPUT_BOUND = 262_144;
+// prompt tokens: PROMPT_TOKENS_PER_BYTE per byte of the request's body (text, tools, images
+// and audio alike: a tokenizer's token covers at least one byte of text, and four tokens a
+// byte cover even a small image billed by the tile), plus PROMPT_BOUND_BASE for
+// what a prompt gains beyond the body (the chat template, a provider's tool-use prompt, a few
+// images by URL), plus PROMPT_PER_REFERENCE per image or file the request names by URL or
+// file URI (a long video Gemini reads from a file URI)
+export const PROMPT_TOKENS_PER_BYTE = 4;
+export const PROMPT_BOUND_BASE = 262_144;
+export const PROMPT_PER_REFERENCE = 1_048_576;
 // Images one call may be billed for (a per-call price is multiplied by it).
 export const MAX_CALL_IMAGES = 10_000;
 // Seconds of audio one call may report (a transcription's duration): 24 hours.
@@ -41,16 +54,21 @@ function bound(v: number, max: number): number {
   return Math.floor(v);
 }
 
-// The token counts of a call, bounded in place; true when one of them was above the bound.
+// The token counts of a call, bounded in place by what the call could have used (promptMax,
+// completionMax: lib/relay/call-bounds.ts) and by MAX_USAGE_TOKENS; true when one of them was
+// above its bound. Cached and cache-creation tokens are part of the prompt, reasoning tokens
+// part of the completion.
 type Counts = { prompt_tokens: number; completion_tokens: number; cached_tokens: number; cache_creation_tokens: number; reasoning_tokens: number };
 type Meters = { images?: number; characters?: number; seconds?: number };
-export function boundUsage(u: Counts, meter: Meters | undefined): boolean {
+export function boundUsage(u: Counts, meter: Meters | undefined, promptMax: number, completionMax: number): boolean {
   cut = false;
-  u.prompt_tokens = bound(u.prompt_tokens, MAX_USAGE_TOKENS);
-  u.completion_tokens = bound(u.completion_tokens, MAX_USAGE_TOKENS);
-  u.cached_tokens = bound(u.cached_tokens, MAX_USAGE_TOKENS);
-  u.cache_creation_tokens = bound(u.cache_creation_tokens, MAX_USAGE_TOKENS);
-  u.reasoning_tokens = bound(u.reasoning_tokens, MAX_USAGE_TOKENS);
+  const p = promptMax < MAX_USAGE_TOKENS ? promptMax : MAX_USAGE_TOKENS;
+  const c = completionMax < MAX_USAGE_TOKENS ? completionMax : MAX_USAGE_TOKENS;
+  u.prompt_tokens = bound(u.prompt_tokens, p);
+  u.completion_tokens = bound(u.completion_tokens, c);
+  u.cached_tokens = bound(u.cached_tokens, p);
+  u.cache_creation_tokens = bound(u.cache_creation_tokens, p);
+  u.reasoning_tokens = bound(u.reasoning_tokens, c);
   if (meter) {
     if (meter.images !== undefined) meter.images = bound(meter.images, MAX_CALL_IMAGES);
     if (meter.characters !== undefined) meter.characters = bound(meter.characters, MAX_USAGE_TOKENS);

@@ -25,9 +25,10 @@ import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { logOther } from "@/lib/logs/other";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
 import { COUNT_FROM, depthWithin, JsonTokenCount, MAX_JSON_DEPTH } from "@/lib/relay/body-bound";
+import { completionBound, promptBound } from "@/lib/relay/call-bounds";
 import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
-import { formats, MAX_OUTPUT_TOKENS, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
+import { checkPassthroughParams, formats, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
 import { isKeyFailure, noteChannelFailure, noteChannelSuccess, noteKeyFailure } from "@/lib/relay/health";
 import { countTokens } from "@/lib/relay/count-tokens";
 import { describeModel, listModels } from "@/lib/relay/models";
@@ -235,20 +236,6 @@ function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequ
   return estimateQuota(price, { promptTokens: estimatePromptTokens(request, counted), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
 }
 
-// A pass-through body is forwarded as the client wrote it, but its completion budget sizes
-// the reservation: a budget beyond the largest a chat request may ask for (or one JSON reads
-// as Infinity) is refused here, naming the parameter, rather than failing as a reservation
-// the database cannot hold.
-const BUDGET_FIELDS = ["max_tokens", "max_output_tokens", "max_completion_tokens"] as const;
-function checkBudget(j: Record<string, unknown>): void {
-  for (const f of BUDGET_FIELDS) {
-    const v = j[f];
-    if (typeof v === "number" && !(v <= MAX_OUTPUT_TOKENS)) {
-      throw new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: `${f} must be at most ${MAX_OUTPUT_TOKENS}` });
-    }
-  }
-}
-
 // Which failures get another channel: the pipeline's verdict, narrowed to the configured
 // status codes when global.auto_retry_enabled (e.g. "5xx,429").
 function retryAllowed(o: ForwardOutcome): boolean {
@@ -395,7 +382,7 @@ async function relayCall(
       model = at.model;
     } else {
       json = large ? large.json : parseJson(raw, upload);
-      checkBudget(json);
+      checkPassthroughParams(json);
       request = { endpoint: route.endpoint, json, contentType: "application/json" };
       model = typeof json.model === "string" ? json.model : "";
     }
@@ -598,8 +585,16 @@ async function relayCall(
         : OUTCOME.upstream_error;
   routeMetrics.request(served, channel.id, finalOutcome).inc();
 
-  // The upstream's figures, bounded before anything prices or logs them (lib/billing/bounds.ts).
-  let usageBounded = boundUsage(outcome.usage, outcome.meter);
+  // The upstream's figures, bounded by what the call could have used before anything prices
+  // or logs them (lib/relay/call-bounds.ts, lib/billing/bounds.ts). A Responses call may name
+  // a prompt stored upstream, which no size of its body bounds.
+  const storedPrompt = route.kind === "chat" ? route.ingress === "openai-responses" : route.kind === "passthrough" && route.endpoint === "responses";
+  let usageBounded = boundUsage(
+    outcome.usage,
+    outcome.meter,
+    promptBound(request, raw.length, outcome.usage.prompt_tokens, storedPrompt),
+    completionBound(request),
+  );
 
   // 5. settle or refund, log, and answer a failure in the client's format
   const base = {

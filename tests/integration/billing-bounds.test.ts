@@ -8,7 +8,7 @@ import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { execDb, queryDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
-import { MAX_CALL_QUOTA, MAX_USAGE_TOKENS } from "@/lib/billing/bounds";
+import { DEFAULT_OUTPUT_BOUND, MAX_USAGE_TOKENS, PROMPT_BOUND_BASE, PROMPT_TOKENS_PER_BYTE } from "@/lib/billing/bounds";
 
 let server: TestServer;
 let root: ApiClient;
@@ -16,11 +16,47 @@ let user: { id: number; client: ApiClient };
 let key: string;
 let upstream: http.Server;
 let upstreamUrl: string;
-// what the upstream reports as usage in its next answers (raw JSON text, so 1e20 stays 1e20)
+// what the upstream reports as usage in its next answers (raw JSON text, so 1e20 stays 1e20);
+// the Anthropic wire's usage when it answers /v1/messages
 let usageJson = "";
+let anthropicUsageJson = "";
+// the body of the upstream's last request, as it arrived
+let lastBody: Record<string, unknown> = {};
 
 const START_QUOTA = 100_000_000;
 const NORMAL_USAGE = '{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}';
+const NORMAL_ANTHROPIC_USAGE = '{"input_tokens":10,"output_tokens":5}';
+
+// The prompt bound of a call whose body has these bytes (lib/relay/call-bounds.ts).
+const promptBoundOf = (body: string) => PROMPT_BOUND_BASE + PROMPT_TOKENS_PER_BYTE * Buffer.byteLength(body);
+
+// Anthropic's Messages wire, whole or streamed, with the usage the test chose.
+function answerAnthropic(j: Record<string, unknown>, res: http.ServerResponse): void {
+  const model = JSON.stringify(j.model ?? "");
+  if (j.stream) {
+    const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
+    const u = JSON.parse(anthropicUsageJson) as { input_tokens?: unknown; output_tokens?: unknown };
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(
+      ev(
+        "message_start",
+        `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":${model},"content":[],"stop_reason":null,"usage":{"input_tokens":${JSON.stringify(u.input_tokens ?? 0)},"output_tokens":1}}}`,
+      ) +
+        ev("content_block_start", '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}') +
+        ev("content_block_delta", '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}') +
+        ev("content_block_stop", '{"type":"content_block_stop","index":0}') +
+        ev(
+          "message_delta",
+          `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":${JSON.stringify(u.output_tokens ?? 0)}}}`,
+        ) +
+        ev("message_stop", '{"type":"message_stop"}'),
+    );
+    return;
+  }
+  const text = `{"id":"msg_1","type":"message","role":"assistant","model":${model},"content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":${anthropicUsageJson}}`;
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
 
 function startUpstream(): Promise<void> {
   upstream = http.createServer((req, res) => {
@@ -28,6 +64,8 @@ function startUpstream(): Promise<void> {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       const j = JSON.parse(body || "{}");
+      lastBody = j;
+      if (req.url?.startsWith("/v1/messages")) return answerAnthropic(j, res);
       if (j.stream) {
         const chunk = (delta: string, tail: string) =>
           `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(j.model ?? "")},"choices":${delta}${tail}}\n\n`;
@@ -61,12 +99,12 @@ async function ledgerSum(): Promise<bigint> {
   return rows.reduce((s, r) => s + BigInt(String(r.delta)), 0n);
 }
 
+const chatBody = (model: string) => JSON.stringify({ model, messages: [{ role: "user", content: "hello" }] });
 async function chat(model: string): Promise<Response> {
-  return fetch(`${server.url}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ model, messages: [{ role: "user", content: "hello" }] }),
-  });
+  return post("/v1/chat/completions", chatBody(model));
+}
+function post(path: string, body: string): Promise<Response> {
+  return fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
 }
 
 type LogRow = {
@@ -94,18 +132,27 @@ beforeAll(async () => {
   await startUpstream();
   root = await setupRoot(server);
   await setOptions(root, {
-    ModelRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1, "gpt-4o-mini": 1 }),
-    CompletionRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1 }),
+    ModelRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1, "gpt-4o-mini": 1, "budget-model": 1, "claude-bounded": 1, "zero-budget": 1 }),
+    CompletionRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1, "budget-model": 1, "claude-bounded": 1, "zero-budget": 1 }),
   });
   const ch = await root.post("/api/channel/", {
     name: "absurd",
     type: 1,
     key: "sk-upstream",
     base_url: upstreamUrl,
-    models: "bounded-model,failing-model,gpt-4o-mini",
+    models: "bounded-model,failing-model,gpt-4o-mini,budget-model,zero-budget",
     group: "default",
   });
   expect(ch.success, ch.message).toBe(true);
+  const claude = await root.post("/api/channel/", {
+    name: "absurd-claude",
+    type: 14,
+    key: "sk-ant-upstream",
+    base_url: upstreamUrl,
+    models: "claude-bounded",
+    group: "default",
+  });
+  expect(claude.success, claude.message).toBe(true);
   user = await makeUser(server, root, "payer");
   expect((await root.put("/api/user/", { id: user.id, quota: START_QUOTA })).success).toBe(true);
   const t = await user.client.post<{ key: string }[]>("/api/token/", { name: "bounded", unlimited_quota: true });
@@ -120,10 +167,13 @@ afterAll(async () => {
 
 beforeEach(() => {
   usageJson = NORMAL_USAGE;
+  anthropicUsageJson = NORMAL_ANTHROPIC_USAGE;
 });
 
 describe("usage from the upstream is bounded", () => {
-  it("charges at most the per-field bound for absurd usage, flags the row, and keeps the ledger equal to the balance", async () => {
+  it("charges at most the call's bounds for absurd usage, flags the row, and keeps the ledger equal to the balance", async () => {
+    // no max_tokens: the completion bound is the default; the prompt bound follows the body's size
+    const promptMax = promptBoundOf(chatBody("bounded-model"));
     for (const [prompt, completion] of [
       ["1e15", "3"],
       ["1e20", "1e20"],
@@ -136,22 +186,21 @@ describe("usage from the upstream is bounded", () => {
       await r.json();
       const spent = before - (await quota());
       // JSON reads 1e400 as Infinity, which is no usage figure: counted 0
-      const p = Number(prompt) > MAX_USAGE_TOKENS && Number.isFinite(Number(prompt)) ? MAX_USAGE_TOKENS : Number.isFinite(Number(prompt)) ? Number(prompt) : 0;
-      const c = Number(completion) > MAX_USAGE_TOKENS ? MAX_USAGE_TOKENS : Math.max(0, Number(completion));
+      const p = Number.isFinite(Number(prompt)) ? Math.min(Number(prompt), promptMax) : 0;
+      const c = Math.min(Math.max(0, Number(completion)), DEFAULT_OUTPUT_BOUND);
       // ratio 1, completion ratio 1, cached tokens (bounded, then at most the prompt) at cache ratio 1
       expect(spent).toBe(p + c);
-      expect(spent).toBeLessThanOrEqual(2 * MAX_USAGE_TOKENS);
       expect(await ledgerSum()).toBe(BigInt(await quota()));
     }
     const rows = await logsOf(2, "bounded-model", 3);
     for (const row of rows) {
-      expect(row.prompt_tokens).toBeLessThanOrEqual(MAX_USAGE_TOKENS);
-      expect(row.completion_tokens).toBeLessThanOrEqual(MAX_USAGE_TOKENS);
+      expect(row.prompt_tokens).toBeLessThanOrEqual(promptMax);
+      expect(row.completion_tokens).toBeLessThanOrEqual(DEFAULT_OUTPUT_BOUND);
       expect(JSON.parse(row.other).usage_bounded).toBe(true); // the cached 1e30 at least was cut
-      expect(JSON.parse(row.other).cache_tokens).toBeLessThanOrEqual(MAX_USAGE_TOKENS);
+      expect(JSON.parse(row.other).cache_tokens).toBeLessThanOrEqual(promptMax);
     }
-    expect(rows.map((r) => r.quota).sort((a, b) => a - b)).toEqual([0, MAX_USAGE_TOKENS + 3, 2 * MAX_USAGE_TOKENS]);
-    expect(BigInt(2 * MAX_USAGE_TOKENS)).toBeLessThan(MAX_CALL_QUOTA);
+    expect(rows.map((r) => r.quota).sort((a, b) => a - b)).toEqual([0, promptMax + 3, promptMax + DEFAULT_OUTPUT_BOUND]);
+    expect(promptMax + DEFAULT_OUTPUT_BOUND).toBeLessThan(MAX_USAGE_TOKENS);
   });
 
   it("bounds the usage of a stream and of a pass-through answer the same way", async () => {
@@ -162,15 +211,62 @@ describe("usage from the upstream is bounded", () => {
     ];
     for (const [path, body] of calls) {
       const before = await quota();
-      const r = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      const r = await post(path, body);
       expect(r.status, path).toBe(200);
       await r.text();
-      expect(before - (await quota()), path).toBe(MAX_USAGE_TOKENS + 2);
+      expect(before - (await quota()), path).toBe(promptBoundOf(body) + 2);
     }
     const rows = await logsOf(2, "bounded-model", 5);
-    for (const row of rows.slice(0, 2)) {
-      expect(row.quota).toBe(MAX_USAGE_TOKENS + 2);
-      expect(row.prompt_tokens).toBe(MAX_USAGE_TOKENS);
+    for (const [i, row] of rows.slice(0, 2).entries()) {
+      const body = calls[1 - i][1]; // newest first
+      expect(row.quota).toBe(promptBoundOf(body) + 2);
+      expect(row.prompt_tokens).toBe(promptBoundOf(body));
+      expect(JSON.parse(row.other).usage_bounded).toBe(true);
+    }
+    expect(await ledgerSum()).toBe(BigInt(await quota()));
+  });
+
+  it("bills at most max_tokens completion tokens of a small call whose upstream reports 1e7 (OpenAI's wire, whole and streamed)", async () => {
+    usageJson = '{"prompt_tokens":12,"completion_tokens":10000000,"total_tokens":10000012}';
+    for (const stream of [false, true]) {
+      const before = await quota();
+      const r = await post(
+        "/v1/chat/completions",
+        JSON.stringify({ model: "budget-model", max_tokens: 50, stream, messages: [{ role: "user", content: "hi" }] }),
+      );
+      expect(r.status).toBe(200);
+      await r.text();
+      expect(before - (await quota()), `stream ${stream}`).toBe(12 + 50);
+    }
+    // the pass-through route bounds by its own field, times n
+    const before = await quota();
+    const r = await post("/v1/completions", '{"model":"budget-model","prompt":"hi","max_tokens":50,"n":2}');
+    expect(r.status).toBe(200);
+    await r.text();
+    expect(before - (await quota())).toBe(12 + 100);
+    const rows = await logsOf(2, "budget-model", 3);
+    expect(rows.map((row) => row.completion_tokens).sort((a, b) => a - b)).toEqual([50, 50, 100]);
+    for (const row of rows) expect(JSON.parse(row.other).usage_bounded).toBe(true);
+    expect(await ledgerSum()).toBe(BigInt(await quota()));
+  });
+
+  it("bills at most max_tokens on Anthropic's wire, and the prompt by the request's size", async () => {
+    anthropicUsageJson = '{"input_tokens":10000000,"output_tokens":10000000}';
+    const bodies = [false, true].map((stream) =>
+      JSON.stringify({ model: "claude-bounded", max_tokens: 50, stream, messages: [{ role: "user", content: "hi" }] }),
+    );
+    for (const body of bodies) {
+      const before = await quota();
+      const r = await post("/v1/messages", body);
+      expect(r.status).toBe(200);
+      await r.text();
+      expect(lastBody.max_tokens).toBe(50);
+      expect(before - (await quota()), body).toBe(promptBoundOf(body) + 50);
+    }
+    const rows = await logsOf(2, "claude-bounded", 2);
+    for (const [i, row] of rows.entries()) {
+      expect(row.completion_tokens).toBe(50);
+      expect(row.prompt_tokens).toBe(promptBoundOf(bodies[1 - i]));
       expect(JSON.parse(row.other).usage_bounded).toBe(true);
     }
     expect(await ledgerSum()).toBe(BigInt(await quota()));
@@ -184,6 +280,59 @@ describe("usage from the upstream is bounded", () => {
     const rows = await logsOf(2, "gpt-4o-mini", 1);
     expect(JSON.parse(rows[0].other).usage_bounded).toBeUndefined();
     expect(before - (await quota())).toBe(rows[0].quota);
+  });
+});
+
+describe("the numeric parameters of a pass-through body", () => {
+  it("answer 400 naming the field on /v1/completions, before anything is reserved", async () => {
+    const before = await quota();
+    const cases: Array<[string, string]> = [
+      ['{"model":"gpt-4o-mini","prompt":"hi","n":1e20}', "n"],
+      ['{"model":"gpt-4o-mini","prompt":"hi","n":"x"}', "n"],
+      ['{"model":"gpt-4o-mini","prompt":"hi","max_tokens":-1}', "max_tokens"],
+      ['{"model":"gpt-4o-mini","input":"hi","max_output_tokens":"x"}', "max_output_tokens"],
+    ];
+    for (const [body, field] of cases) {
+      const r = await post("/v1/completions", body);
+      expect(r.status, body).toBe(400);
+      const j = (await r.json()) as { error: { message: string; type: string } };
+      expect(j.error.type).toBe("invalid_request_error");
+      expect(j.error.message, body).toContain(`: ${field}: `);
+    }
+    expect(await quota()).toBe(before);
+  });
+
+  it("leave a valid body as the client wrote it (but for the model)", async () => {
+    const body = { model: "gpt-4o-mini", prompt: "hi", n: 2, max_tokens: 16, temperature: 0.5, best_of: 3, logit_bias: { "50256": -100 }, user: "u1" };
+    const r = await post("/v1/completions", JSON.stringify(body));
+    expect(r.status).toBe(200);
+    await r.text();
+    expect(lastBody).toEqual(body);
+  });
+});
+
+describe("max_tokens 0 means not set", () => {
+  it("is not forwarded and does not bound the usage billed", async () => {
+    usageJson = '{"prompt_tokens":4,"completion_tokens":1000,"total_tokens":1004}';
+    const calls: Array<[string, string]> = [
+      ["/v1/completions", '{"model":"zero-budget","prompt":"hi","max_tokens":0}'],
+      ["/v1/chat/completions", '{"model":"zero-budget","max_tokens":0,"max_completion_tokens":0,"messages":[{"role":"user","content":"hi"}]}'],
+      ["/v1/chat/completions", '{"model":"zero-budget","max_tokens":0,"stream":true,"messages":[{"role":"user","content":"hi"}]}'],
+    ];
+    for (const [path, body] of calls) {
+      const before = await quota();
+      const r = await post(path, body);
+      expect(r.status, body).toBe(200);
+      await r.text();
+      expect(lastBody, body).not.toHaveProperty("max_tokens");
+      expect(lastBody, body).not.toHaveProperty("max_completion_tokens");
+      expect(before - (await quota()), body).toBe(1004);
+    }
+    const rows = await logsOf(2, "zero-budget", 3);
+    for (const row of rows) {
+      expect(row.completion_tokens).toBe(1000);
+      expect(JSON.parse(row.other).usage_bounded).toBeUndefined();
+    }
   });
 });
 

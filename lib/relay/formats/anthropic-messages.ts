@@ -11,7 +11,7 @@ import {
   type UpstreamError,
   type Usage,
 } from "@/lib/relay/types";
-import { MAX_OUTPUT_TOKENS, imageMarkdown, json, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
+import { imageMarkdown, json, zodToRelayError, type IngressFormat, type StreamRenderer, outputBudget } from "./types";
 
 const text = z.looseObject({ type: z.literal("text"), text: z.string() });
 const image = z.looseObject({
@@ -30,7 +30,7 @@ const thinking = z.looseObject({ type: z.enum(["thinking", "redacted_thinking"])
 const block = z.discriminatedUnion("type", [text, image, toolUse, toolResult, thinking]);
 const schema = z.looseObject({
   model: z.string().min(1),
-  max_tokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS),
+  max_tokens: outputBudget,
   system: z.union([z.string(), z.array(text)]).optional(),
   messages: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.union([z.string(), z.array(block)]) })).min(1),
   tools: z

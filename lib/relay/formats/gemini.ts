@@ -14,7 +14,7 @@ import {
   type UpstreamError,
   type Usage,
 } from "@/lib/relay/types";
-import { MAX_N, MAX_OUTPUT_TOKENS, json, parseArgs, zodToRelayError, type IngressFormat, type ParseContext, type StreamRenderer } from "./types";
+import { MAX_N, dropUnsetBudgets, json, parseArgs, zodToRelayError, type IngressFormat, type ParseContext, type StreamRenderer, outputBudget } from "./types";
 import { RelayError } from "@/lib/relay/types";
 
 const part = z.looseObject({
@@ -59,7 +59,7 @@ const schema = z.looseObject({
     .looseObject({
       temperature: z.number().min(0).max(2).optional(),
       topP: z.number().min(0).max(1).optional(),
-      maxOutputTokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS).optional(),
+      maxOutputTokens: outputBudget.optional(),
       stopSequences: z.array(z.string()).optional(),
       candidateCount: z.number().int().min(1).max(MAX_N).optional(),
     })
@@ -82,8 +82,11 @@ export function parseGeminiPath(url: string): { model: string; action: string; s
   return { model: decodeURIComponent(m[1]), action: m[2], stream: m[2] === "streamGenerateContent" };
 }
 
+const BUDGETS = ["maxOutputTokens"] as const;
+
 function parse(body: unknown, ctx?: ParseContext): ChatRequest {
   if (!ctx?.model) throw new RelayError(400, "Invalid request: the model is missing from the URL", "invalid_request_error", "invalid_request");
+  if (body && typeof body === "object") dropUnsetBudgets((body as { generationConfig?: unknown }).generationConfig, BUDGETS);
   const r = schema.safeParse(body);
   if (!r.success) throw zodToRelayError(r.error, "request");
   const b = r.data;

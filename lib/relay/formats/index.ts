@@ -14,6 +14,7 @@ export const formats: Record<IngressName, IngressFormat> = {
 };
 
 export { parseGeminiPath } from "./gemini";
+export { checkPassthroughParams } from "./passthrough";
 export { parseGeminiEmbeddings, renderGeminiEmbeddings } from "./gemini-embeddings";
 export type { IngressFormat, IngressName, ParseContext, StreamRenderer } from "./types";
-export { MAX_EMBED_INPUTS, MAX_N, MAX_OUTPUT_TOKENS } from "./types";
+export { MAX_EMBED_INPUTS, MAX_N } from "./types";

@@ -2,7 +2,18 @@
 import "server-only";
 import { z } from "zod";
 import { textWithImages, type ChatRequest, type ContentPart, type Message, type ToolChoice, type UpstreamError } from "@/lib/relay/types";
-import { MAX_N, MAX_OUTPUT_TOKENS, imageDataUrl, imageMarkdown, json, nowSeconds, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
+import {
+  MAX_N,
+  dropUnsetBudgets,
+  imageDataUrl,
+  imageMarkdown,
+  json,
+  nowSeconds,
+  zodToRelayError,
+  type IngressFormat,
+  type StreamRenderer,
+  outputBudget,
+} from "./types";
 
 // An image the model produced goes out twice (docs/relay-options.md, gemini.supported_imagine_models):
 // as a Markdown image in `content`, which every chat client shows, and as an entry of the
@@ -32,7 +43,6 @@ const tool = z.looseObject({
   type: z.literal("function"),
   function: z.looseObject({ name: z.string().min(1), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }),
 });
-const maxTokens = z.number().int().min(1).max(MAX_OUTPUT_TOKENS);
 const schema = z.looseObject({
   model: z.string().min(1),
   messages: z.array(message).min(1),
@@ -40,8 +50,8 @@ const schema = z.looseObject({
   tool_choice: z.union([z.enum(["auto", "none", "required"]), z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) })]).optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().min(0).max(1).nullable().optional(),
-  max_tokens: maxTokens.nullable().optional(),
-  max_completion_tokens: maxTokens.nullable().optional(),
+  max_tokens: outputBudget.nullable().optional(),
+  max_completion_tokens: outputBudget.nullable().optional(),
   stop: z
     .union([z.string(), z.array(z.string()).max(16)])
     .nullable()
@@ -69,7 +79,10 @@ function toParts(c: z.infer<typeof content> | undefined): ContentPart[] {
 
 const textOf = (parts: ContentPart[]) => parts.map((p) => (p.type === "text" ? p.text : "")).join("");
 
+const BUDGETS = ["max_tokens", "max_completion_tokens"] as const;
+
 function parse(body: unknown): ChatRequest {
+  dropUnsetBudgets(body, BUDGETS);
   const r = schema.safeParse(body);
   if (!r.success) throw zodToRelayError(r.error, "request");
   const b = r.data;

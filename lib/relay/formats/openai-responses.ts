@@ -32,7 +32,7 @@ import {
   type Usage,
 } from "@/lib/relay/types";
 import { openaiChat } from "./openai-chat";
-import { MAX_OUTPUT_TOKENS, json, nowSeconds, zodToRelayError, type IngressFormat, type StreamRenderer } from "./types";
+import { dropUnsetBudgets, json, nowSeconds, zodToRelayError, type IngressFormat, type StreamRenderer, outputBudget } from "./types";
 
 const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
 
@@ -50,7 +50,7 @@ const schema = z.looseObject({
     .optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().min(0).max(1).nullable().optional(),
-  max_output_tokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS).nullable().optional(),
+  max_output_tokens: outputBudget.nullable().optional(),
   stream: z.boolean().nullable().optional(),
   // any text: an effort this relay does not know still passes through to a native channel
   reasoning: z.looseObject({ effort: z.string().nullable().optional() }).nullable().optional(),
@@ -114,7 +114,10 @@ function contentParts(content: unknown, where: string, untranslatable: (why: str
 
 const textOf = (parts: ContentPart[]) => parts.map((p) => (p.type === "text" ? p.text : "")).join("");
 
+const BUDGETS = ["max_output_tokens"] as const;
+
 function parse(body: unknown): ChatRequest {
+  dropUnsetBudgets(body, BUDGETS);
   const r = schema.safeParse(body);
   if (!r.success) throw zodToRelayError(r.error, "request");
   const b = r.data;

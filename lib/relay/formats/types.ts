@@ -1,7 +1,7 @@
 // The contract of an ingress format: parse a client's body into the canonical request, and
 // render canonical answers, streams and errors back in the client's own wire format.
 import "server-only";
-import type { ZodError } from "zod";
+import { z, type ZodError } from "zod";
 import { RelayError, type ChatRequest, type ChatResponse, type OutputImage, type StreamEvent, type UpstreamError, type Usage } from "@/lib/relay/types";
 
 export type IngressName = "openai-chat" | "openai-responses" | "anthropic-messages" | "gemini";
@@ -34,6 +34,18 @@ export interface IngressFormat {
 /** Bounds shared by every format: a charge can never turn negative or overflow with these. */
 export const MAX_N = 128;
 export const MAX_OUTPUT_TOKENS = 10_000_000;
+/** An output budget (max_tokens and its kin), as every format and pass-through route checks it. */
+export const outputBudget = z.number().int().min(1).max(MAX_OUTPUT_TOKENS);
+/**
+ * A budget of 0 means "not set", as in new-api (docs/channels-tokens-billing.md, "Bounds of one
+ * call"): each parser drops it from the client's body before checking it, so it is neither
+ * forwarded (a pass-through or raw body goes upstream as it is) nor a bound of the usage.
+ */
+export function dropUnsetBudgets(body: unknown, fields: readonly string[]): void {
+  if (!body || typeof body !== "object") return;
+  const o = body as Record<string, unknown>;
+  for (const f of fields) if (o[f] === 0) delete o[f];
+}
 /** Inputs of one embeddings call (OpenAI's own limit); each input is also bounded by the body size. */
 export const MAX_EMBED_INPUTS = 2048;
 

@@ -33,23 +33,30 @@ beforeEach(() => {
 describe("usage bounds", () => {
   it("cuts every token field to the per-call bound and says so", () => {
     const u = usage(1e15, 1e20, 1e30, Infinity, 2e7);
-    expect(boundUsage(u, undefined)).toBe(true);
+    expect(boundUsage(u, undefined, Infinity, Infinity)).toBe(true);
     expect(u).toEqual(usage(MAX_USAGE_TOKENS, MAX_USAGE_TOKENS, MAX_USAGE_TOKENS, MAX_USAGE_TOKENS, MAX_USAGE_TOKENS));
+  });
+  it("cuts prompt-side figures to the call's prompt bound and completion-side ones to its completion bound", () => {
+    const u = usage(5000, 900, 4000, 3000, 700);
+    expect(boundUsage(u, undefined, 1000, 50)).toBe(true);
+    expect(u).toEqual(usage(1000, 50, 1000, 1000, 50));
+    const within = usage(1000, 50, 1000, 0, 50);
+    expect(boundUsage(within, undefined, 1000, 50)).toBe(false);
   });
   it("leaves figures within the bounds alone, and counts what is not a figure as 0", () => {
     const u = usage(100, 20.7, 5, 0, 3);
-    expect(boundUsage(u, undefined)).toBe(false);
+    expect(boundUsage(u, undefined, MAX_USAGE_TOKENS, MAX_USAGE_TOKENS)).toBe(false);
     expect(u).toEqual(usage(100, 20, 5, 0, 3));
     const odd = usage(-5, NaN, -Infinity, 0, 0);
-    expect(boundUsage(odd, undefined)).toBe(false);
+    expect(boundUsage(odd, undefined, MAX_USAGE_TOKENS, MAX_USAGE_TOKENS)).toBe(false);
     expect(odd).toEqual(usage(0, 0, 0, 0, 0));
   });
   it("bounds the meters: images, characters, audio seconds (fractions kept)", () => {
     const meter = { images: 1e9, characters: 1e18, seconds: 1e12 };
-    expect(boundUsage(usage(1, 1), meter)).toBe(true);
+    expect(boundUsage(usage(1, 1), meter, MAX_USAGE_TOKENS, MAX_USAGE_TOKENS)).toBe(true);
     expect(meter).toEqual({ images: MAX_CALL_IMAGES, characters: MAX_USAGE_TOKENS, seconds: MAX_CALL_AUDIO_SECONDS });
     const small = { images: 2, seconds: 4.5 };
-    expect(boundUsage(usage(1, 1), small)).toBe(false);
+    expect(boundUsage(usage(1, 1), small, MAX_USAGE_TOKENS, MAX_USAGE_TOKENS)).toBe(false);
     expect(small).toEqual({ images: 2, seconds: 4.5 });
   });
 });

@@ -26,7 +26,7 @@ function rejects(fn: () => unknown, pattern: RegExp) {
 describe("bounds", () => {
   const p = formats["openai-chat"].parse;
   it.each([0, -1, 129, 1.5, 1e20, "2"])("OpenAI n=%s is refused", (n) => rejects(() => p(oa({ n })), /n/));
-  it.each([0, -5, 10_000_001, 2.5, Number.MAX_SAFE_INTEGER])("OpenAI max_tokens=%s is refused", (v) => {
+  it.each([-5, 10_000_001, 2.5, Number.MAX_SAFE_INTEGER])("OpenAI max_tokens=%s is refused", (v) => {
     rejects(() => p(oa({ max_tokens: v })), /max_tokens/);
     rejects(() => p(oa({ max_completion_tokens: v })), /max_completion_tokens/);
   });
@@ -35,6 +35,19 @@ describe("bounds", () => {
     expect(r.n).toBe(128);
     expect(r.maxTokens).toBe(10_000_000);
     expect(p(oa({ n: 1, max_completion_tokens: 1 })).maxTokens).toBe(1);
+  });
+  it("a budget of 0 is not set: dropped from the client's body, no maxTokens", () => {
+    const body: Record<string, unknown> = oa({ max_tokens: 0, max_completion_tokens: 0 });
+    expect(p(body).maxTokens).toBeUndefined();
+    expect(body).not.toHaveProperty("max_tokens");
+    expect(body).not.toHaveProperty("max_completion_tokens");
+    expect(p(oa({ max_completion_tokens: 0, max_tokens: 7 })).maxTokens).toBe(7);
+    const r: Record<string, unknown> = { model: "m", input: "hi", max_output_tokens: 0 };
+    expect(formats["openai-responses"].parse(r).maxTokens).toBeUndefined();
+    expect(r).not.toHaveProperty("max_output_tokens");
+    const g = ge({ maxOutputTokens: 0 });
+    expect(formats.gemini.parse(g, { model: "g" }).maxTokens).toBeUndefined();
+    expect(g.generationConfig).toEqual({});
   });
   it("Anthropic max_tokens is required and bounded", () => {
     const q = formats["anthropic-messages"].parse;
@@ -45,7 +58,7 @@ describe("bounds", () => {
   });
   it("Gemini maxOutputTokens and candidateCount are bounded", () => {
     const g = (b: object) => formats.gemini.parse(b, { model: "g", stream: false });
-    rejects(() => g(ge({ maxOutputTokens: 0 })), /maxOutputTokens/);
+    rejects(() => g(ge({ maxOutputTokens: -1 })), /maxOutputTokens/);
     rejects(() => g(ge({ candidateCount: 129 })), /candidateCount/);
     expect(g(ge({ candidateCount: 128, maxOutputTokens: 5 }))).toMatchObject({ n: 128, maxTokens: 5, model: "g", stream: false });
   });

@@ -1,0 +1,53 @@
+// What one call could have used, the bound of the usage its upstream may report for it
+// (docs/channels-tokens-billing.md, "Bounds of one call"; applied by boundUsage,
+// lib/billing/bounds.ts). Plain arithmetic on what the handler already has: the canonical
+// request and the body's size in bytes; nothing is serialised again.
+import "server-only";
+import { DEFAULT_OUTPUT_BOUND, MAX_USAGE_TOKENS, PROMPT_BOUND_BASE, PROMPT_PER_REFERENCE, PROMPT_TOKENS_PER_BYTE } from "@/lib/billing/bounds";
+import type { PassthroughRequest } from "@/lib/relay/pipeline";
+import { isEmbeddingRequest, type ChatRequest, type EmbeddingRequest } from "@/lib/relay/types";
+
+type CallRequest = ChatRequest | PassthroughRequest | EmbeddingRequest;
+
+const positive = (v: unknown): number => (typeof v === "number" && v > 0 ? v : 0);
+
+/**
+ * Completion tokens the call could have produced: its output budget (max_tokens,
+ * max_completion_tokens, max_output_tokens, maxOutputTokens: whatever its format names it),
+ * or DEFAULT_OUTPUT_BOUND when it sets none, for each choice it asked for (n, and a
+ * completion's best_of, which the upstream also bills).
+ */
+export function completionBound(request: CallRequest): number {
+  let budget = 0;
+  let choices = 1;
+  if (isEmbeddingRequest(request)) return DEFAULT_OUTPUT_BOUND;
+  if ("endpoint" in request) {
+    const j = request.json;
+    if (j) {
+      budget = positive(j.max_tokens) || positive(j.max_completion_tokens) || positive(j.max_output_tokens);
+      choices = Math.max(1, positive(j.n), positive(j.best_of));
+    }
+  } else {
+    budget = request.maxTokens ?? 0;
+    choices = request.n ?? 1;
+  }
+  const b = (budget || DEFAULT_OUTPUT_BOUND) * choices;
+  return b < MAX_USAGE_TOKENS ? b : MAX_USAGE_TOKENS;
+}
+
+/**
+ * Prompt tokens the call could have sent: PROMPT_BOUND_BASE + PROMPT_TOKENS_PER_BYTE per
+ * byte of its body, and PROMPT_PER_REFERENCE more for each image or file a chat request names
+ * by URL (counted only when the upstream's figure is past the rest, so a normal call walks
+ * nothing). `storedPrompt`: the request may name a prompt kept upstream (the Responses API's
+ * previous_response_id, conversation, stored prompt, files, hosted tools), which no size of
+ * the body bounds: only MAX_USAGE_TOKENS applies.
+ */
+export function promptBound(request: CallRequest, bodyBytes: number, reported: number, storedPrompt: boolean): number {
+  if (storedPrompt) return MAX_USAGE_TOKENS;
+  let b = PROMPT_BOUND_BASE + PROMPT_TOKENS_PER_BYTE * bodyBytes;
+  if (reported > b && "messages" in request) {
+    for (const m of request.messages) for (const p of m.content) if (p.type === "image" && p.data === undefined) b += PROMPT_PER_REFERENCE;
+  }
+  return b < MAX_USAGE_TOKENS ? b : MAX_USAGE_TOKENS;
+}

@@ -1,0 +1,86 @@
+// What one call could have used (lib/relay/call-bounds.ts): the bounds of the usage an upstream
+// may report for it, and the pass-through routes' parameter checks that feed them.
+import { describe, expect, it } from "vitest";
+import { DEFAULT_OUTPUT_BOUND, MAX_USAGE_TOKENS, PROMPT_BOUND_BASE, PROMPT_PER_REFERENCE, PROMPT_TOKENS_PER_BYTE } from "@/lib/billing/bounds";
+import { completionBound, promptBound } from "@/lib/relay/call-bounds";
+import { checkPassthroughParams } from "@/lib/relay/formats";
+import { RelayError, type ChatRequest } from "@/lib/relay/types";
+
+const chat = (extra: Partial<ChatRequest>): ChatRequest =>
+  Object.assign({ model: "m", stream: false, messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "hi" }] }] }, extra);
+const pass = (json: Record<string, unknown>) => ({ endpoint: "completions" as const, json, contentType: "application/json" });
+
+describe("completion bound", () => {
+  it("is the request's budget times its choices", () => {
+    expect(completionBound(chat({ maxTokens: 50 }))).toBe(50);
+    expect(completionBound(chat({ maxTokens: 50, n: 3 }))).toBe(150);
+    expect(completionBound(pass({ max_tokens: 40, n: 2 }))).toBe(80);
+    expect(completionBound(pass({ max_tokens: 40, n: 2, best_of: 5 }))).toBe(200);
+    expect(completionBound({ endpoint: "responses", json: { max_output_tokens: 30 }, contentType: "application/json" })).toBe(30);
+  });
+  it("is the default per choice without a budget, and never past MAX_USAGE_TOKENS", () => {
+    expect(completionBound(chat({}))).toBe(DEFAULT_OUTPUT_BOUND);
+    expect(completionBound(pass({ n: 2 }))).toBe(2 * DEFAULT_OUTPUT_BOUND);
+    expect(completionBound(chat({ n: 128 }))).toBe(MAX_USAGE_TOKENS);
+  });
+});
+
+describe("prompt bound", () => {
+  const plain = PROMPT_BOUND_BASE + PROMPT_TOKENS_PER_BYTE * 100;
+  it("grows with the body's bytes", () => {
+    expect(promptBound(chat({}), 100, 10, false)).toBe(plain);
+    expect(promptBound(pass({}), 100, 1e9, false)).toBe(plain);
+  });
+  it("counts images by URL only when the figure is past the plain bound", () => {
+    const byUrl = chat({
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "image", url: "https://example.com/a.png" },
+            { type: "image", data: "AAAA", mimeType: "image/png" },
+          ],
+        },
+      ],
+    });
+    expect(promptBound(byUrl, 100, 10, false)).toBe(plain);
+    expect(promptBound(byUrl, 100, plain + 1, false)).toBe(plain + PROMPT_PER_REFERENCE);
+  });
+  it("is MAX_USAGE_TOKENS for a prompt stored upstream (the Responses API)", () => {
+    expect(promptBound(chat({}), 100, 1e9, true)).toBe(MAX_USAGE_TOKENS);
+  });
+});
+
+describe("pass-through parameters", () => {
+  it.each([
+    [{ n: 1e20 }, "n"],
+    [{ n: "x" }, "n"],
+    [{ n: 0 }, "n"],
+    [{ max_tokens: -1 }, "max_tokens"],
+    [{ max_tokens: "x" }, "max_tokens"],
+    [{ max_output_tokens: 1e20 }, "max_output_tokens"],
+    [{ best_of: 1.5 }, "best_of"],
+    [{ temperature: 3 }, "temperature"],
+    [{ top_p: -0.1 }, "top_p"],
+  ])("%j is refused naming the field", (body, field) => {
+    let err: unknown;
+    try {
+      checkPassthroughParams(Object.assign({ model: "m", prompt: "hi" }, body));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(RelayError);
+    expect((err as RelayError).status).toBe(400);
+    expect((err as RelayError).message).toMatch(new RegExp(`: ${field}: `));
+  });
+  it("leaves a valid body as it is, and drops a budget of 0", () => {
+    const body = { model: "m", prompt: "hi", n: 2, max_tokens: 16, temperature: 0.5, logit_bias: { "1": 2 } };
+    const copy = structuredClone(body);
+    checkPassthroughParams(body);
+    expect(body).toEqual(copy);
+    const zero: Record<string, unknown> = { model: "m", prompt: "hi", max_tokens: 0 };
+    checkPassthroughParams(zero);
+    expect(zero).toEqual({ model: "m", prompt: "hi" });
+    expect(completionBound(pass(zero))).toBe(DEFAULT_OUTPUT_BOUND);
+  });
+});
