@@ -5,7 +5,8 @@
 import "server-only";
 import { DEFAULT_OUTPUT_BOUND, MAX_USAGE_TOKENS, PROMPT_BOUND_BASE, PROMPT_PER_REFERENCE, PROMPT_TOKENS_PER_BYTE } from "@/lib/billing/bounds";
 import type { PassthroughRequest } from "@/lib/relay/pipeline";
-import { isEmbeddingRequest, type ChatRequest, type EmbeddingRequest } from "@/lib/relay/types";
+import type { ProviderAdapter } from "@/lib/relay/providers/types";
+import { isEmbeddingRequest, type ChannelView, type ChatRequest, type EmbeddingRequest } from "@/lib/relay/types";
 
 type CallRequest = ChatRequest | PassthroughRequest | EmbeddingRequest;
 
@@ -15,9 +16,11 @@ const positive = (v: unknown): number => (typeof v === "number" && v > 0 ? v : 0
  * Completion tokens the call could have produced: its output budget (max_tokens,
  * max_completion_tokens, max_output_tokens, maxOutputTokens: whatever its format names it),
  * or DEFAULT_OUTPUT_BOUND when it sets none, for each choice it asked for (n, and a
- * completion's best_of, which the upstream also bills).
+ * completion's best_of, which the upstream also bills). A chat request's budget is the one
+ * its wire was sent when the adapter raised it (`outputBudget`: Claude's thinking adapter),
+ * asked only when the upstream's figure (`reported`) is past the client's.
  */
-export function completionBound(request: CallRequest): number {
+export function completionBound(request: CallRequest, reported: number, adapter: ProviderAdapter | undefined, ch: ChannelView): number {
   let budget = 0;
   let choices = 1;
   if (isEmbeddingRequest(request)) return DEFAULT_OUTPUT_BOUND;
@@ -30,6 +33,7 @@ export function completionBound(request: CallRequest): number {
   } else {
     budget = request.maxTokens ?? 0;
     choices = request.n ?? 1;
+    if (budget && reported > budget * choices && adapter?.outputBudget) budget = Math.max(budget, adapter.outputBudget(request, ch));
   }
   const b = (budget || DEFAULT_OUTPUT_BOUND) * choices;
   return b < MAX_USAGE_TOKENS ? b : MAX_USAGE_TOKENS;

@@ -36,7 +36,7 @@ import { billingSubscription, billingUsage } from "@/lib/relay/billing-dashboard
 import { OFFLOAD_FROM, parseOffThread, type LiftedStrings } from "@/lib/relay/json-worker";
 import { locateMultipartModel } from "@/lib/relay/multipart";
 import { forward, writeError, type ForwardOutcome, type PassthroughRequest } from "@/lib/relay/pipeline";
-import { servesEmbeddings, servesRerank } from "@/lib/relay/providers/registry";
+import { adapterFor, servesEmbeddings, servesRerank } from "@/lib/relay/providers/registry";
 import { checkRateLimit, recordSuccess, type RateLimitSubject } from "@/lib/relay/rate-limit";
 import { apiKeyOf, errorFormatOf, matchRoute, modelsFormat, type RelayRoute } from "@/lib/relay/routes";
 import { anotherKey, pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
@@ -593,7 +593,7 @@ async function relayCall(
     outcome.usage,
     outcome.meter,
     promptBound(request, raw.length, outcome.usage.prompt_tokens, storedPrompt),
-    completionBound(request),
+    completionBound(request, outcome.usage.completion_tokens, adapterFor(channel.type), channel),
   );
 
   // 5. settle or refund, log, and answer a failure in the client's format

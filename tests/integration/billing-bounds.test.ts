@@ -132,7 +132,15 @@ beforeAll(async () => {
   await startUpstream();
   root = await setupRoot(server);
   await setOptions(root, {
-    ModelRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1, "gpt-4o-mini": 1, "budget-model": 1, "claude-bounded": 1, "zero-budget": 1 }),
+    ModelRatio: JSON.stringify({
+      "bounded-model": 1,
+      "failing-model": 1,
+      "gpt-4o-mini": 1,
+      "budget-model": 1,
+      "claude-bounded": 1,
+      "claude-bounded-thinking": 1,
+      "zero-budget": 1,
+    }),
     CompletionRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1, "budget-model": 1, "claude-bounded": 1, "zero-budget": 1 }),
   });
   const ch = await root.post("/api/channel/", {
@@ -149,7 +157,7 @@ beforeAll(async () => {
     type: 14,
     key: "sk-ant-upstream",
     base_url: upstreamUrl,
-    models: "claude-bounded",
+    models: "claude-bounded,claude-bounded-thinking",
     group: "default",
   });
   expect(claude.success, claude.message).toBe(true);
@@ -268,6 +276,20 @@ describe("usage from the upstream is bounded", () => {
       expect(row.completion_tokens).toBe(50);
       expect(row.prompt_tokens).toBe(promptBoundOf(bodies[1 - i]));
       expect(JSON.parse(row.other).usage_bounded).toBe(true);
+    }
+    // with the thinking adapter, the wire was sent 50 + Anthropic's minimum budget of 1024: that many are billed
+    await setOptions(root, { "claude.thinking_adapter_enabled": "true" });
+    try {
+      const before = await quota();
+      const r = await post("/v1/messages", JSON.stringify({ model: "claude-bounded-thinking", max_tokens: 50, messages: [{ role: "user", content: "hi" }] }));
+      expect(r.status).toBe(200);
+      await r.text();
+      expect(lastBody.max_tokens).toBe(1074);
+      expect(before - (await quota())).toBe(
+        promptBoundOf(JSON.stringify({ model: "claude-bounded-thinking", max_tokens: 50, messages: [{ role: "user", content: "hi" }] })) + 1074,
+      );
+    } finally {
+      await setOptions(root, { "claude.thinking_adapter_enabled": "false" });
     }
     expect(await ledgerSum()).toBe(BigInt(await quota()));
   });

@@ -300,6 +300,9 @@ function countTokensBody(req: ChatRequest, model: string): Json {
   return body;
 }
 
+/** The max_tokens anthropicBody sends: the thinking adapter may raise the client's (addThinking). */
+export const anthropicOutputBudget = (req: ChatRequest, upstreamModel: string): number => anthropicBody(req, upstreamModel).max_tokens as number;
+
 export const anthropic: ProviderAdapter = {
   name: "anthropic",
   profile: {
@@ -321,6 +324,7 @@ export const anthropic: ProviderAdapter = {
   chatPayload(req, ch: ChannelView) {
     return { url: messagesUrl(ch), headers: messagesHeaders(ch, req.model), json: anthropicBody(req, ch.upstreamModel) };
   },
+  outputBudget: (req, ch) => anthropicOutputBudget(req, ch.upstreamModel),
   ingress: "anthropic-messages",
   rawChatPayload(json, req, ch) {
     const body = Object.assign({}, json);

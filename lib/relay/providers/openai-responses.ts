@@ -14,6 +14,8 @@ type Json = Record<string, unknown>;
 
 /** OpenAI refuses max_output_tokens below 16. */
 const MIN_OUTPUT_TOKENS = 16;
+/** The max_output_tokens sent for a client's budget. */
+export const responsesOutputBudget = (maxTokens: number): number => Math.max(MIN_OUTPUT_TOKENS, maxTokens);
 
 function inputContent(parts: ContentPart[]): Json[] {
   return parts.map((p) =>
@@ -52,7 +54,7 @@ export function responsesRequestBody(req: ChatRequest, model: string): Json {
   if (req.toolChoice) body.tool_choice = typeof req.toolChoice === "string" ? req.toolChoice : { type: "function", name: req.toolChoice.name };
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
-  if (req.maxTokens !== undefined) body.max_output_tokens = Math.max(MIN_OUTPUT_TOKENS, req.maxTokens);
+  if (req.maxTokens !== undefined) body.max_output_tokens = responsesOutputBudget(req.maxTokens);
   if (req.reasoningEffort) body.reasoning = { effort: req.reasoningEffort };
   const extra = req.extra?.wire === "openai" ? req.extra.fields : undefined;
   if (extra) {

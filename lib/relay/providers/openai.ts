@@ -4,7 +4,7 @@ import "server-only";
 import type { ChannelView, ChatRequest, ChatResponse, Choice, ContentPart, EmbeddingRequest, Message, ToolCall, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, rerankMetaUsage, trimSlash, tryJson, typeForStatus } from "./common";
-import { isResponseObject, parseResponseObject, responsesRequestBody, responsesStreamParser } from "./openai-responses";
+import { isResponseObject, parseResponseObject, responsesOutputBudget, responsesRequestBody, responsesStreamParser } from "./openai-responses";
 import type {
   Bilingual,
   ChannelAccess,
@@ -284,6 +284,8 @@ export function makeAdapter(cfg: WireConfig): ProviderAdapter {
     name: cfg.name,
     profile: cfg.profile,
     supports: { stream: true, tools: true, images: true, n: true, passthrough: cfg.passthrough, ...(chats ? {} : { chat: false }) },
+    // a Responses-only channel gets at least the Responses wire's minimum
+    outputBudget: (req, ch) => (ch.responsesOnly ? responsesOutputBudget(req.maxTokens ?? 0) : (req.maxTokens ?? 0)),
     chatRequest(req, ch): UpstreamRequest {
       if (!chats) noChat(cfg);
       if (ch.responsesOnly)

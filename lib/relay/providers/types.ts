@@ -140,6 +140,13 @@ export interface ProviderAdapter {
     /** the vectors in input order, and the input tokens when the upstream counts them */
     parse(body: unknown, req: EmbeddingRequest): { vectors: number[][]; promptTokens?: number };
   };
+  /**
+   * The output budget this wire is sent for a chat request whose client set one, when the
+   * adapter raises it (Claude's thinking adapter adds its minimum budget); absent: the client's.
+   * Asked only when the upstream reports more completion tokens than the client's budget, to
+   * bound them (docs/channels-tokens-billing.md, "Bounds of one call").
+   */
+  outputBudget?(req: ChatRequest, ch: ChannelView): number;
   /** The wire's own count of a request's input tokens (POST /v1/messages/count_tokens). Absent: the relay estimates. */
   countTokens?: {
     request(req: ChatRequest, ch: ChannelView): MaybePromise<UpstreamRequest>;

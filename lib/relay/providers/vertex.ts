@@ -10,7 +10,7 @@
 // the channel's base URL when it has one.
 import "server-only";
 import { RelayError, type ChannelView, type ChatRequest, type UpstreamError } from "@/lib/relay/types";
-import { anthropicBody, anthropicStreamParser, claudeUpstreamModel, parseAnthropicChat, parseAnthropicError } from "./anthropic";
+import { anthropicBody, anthropicOutputBudget, anthropicStreamParser, claudeUpstreamModel, parseAnthropicChat, parseAnthropicError } from "./anthropic";
 import { joinVersioned, tryJson, trimSlash } from "./common";
 import { geminiBody, geminiStreamParser, geminiUpstreamModel, parseGeminiChat, parseGoogleError } from "./gemini";
 import { accessToken, dropAccessToken, serviceAccount, serviceAccountRefusal } from "./google-auth";
@@ -185,6 +185,8 @@ export const vertex: ProviderAdapter = {
     return { url: p.url, headers: p.headers, body: JSON.stringify(p.json) };
   },
   chatPayload: payload,
+  // Claude models take Anthropic's body, thinking adapter included
+  outputBudget: (req, ch) => (isClaude(ch.upstreamModel) ? anthropicOutputBudget(req, ch.upstreamModel) : (req.maxTokens ?? 0)),
   parseChat(body) {
     const b = body as Json | null;
     if (b && typeof b === "object" && (Array.isArray(b.content) || b.type === "message")) return parseAnthropicChat(b);

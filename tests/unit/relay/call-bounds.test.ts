@@ -4,24 +4,40 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_OUTPUT_BOUND, MAX_USAGE_TOKENS, PROMPT_BOUND_BASE, PROMPT_PER_REFERENCE, PROMPT_TOKENS_PER_BYTE } from "@/lib/billing/bounds";
 import { completionBound, promptBound } from "@/lib/relay/call-bounds";
 import { checkPassthroughParams } from "@/lib/relay/formats";
-import { RelayError, type ChatRequest } from "@/lib/relay/types";
+import { RelayError, type ChannelView, type ChatRequest } from "@/lib/relay/types";
+import { adapterFor } from "@/lib/relay/providers/registry";
+import { applyOption } from "@/lib/options/store";
 
 const chat = (extra: Partial<ChatRequest>): ChatRequest =>
   Object.assign({ model: "m", stream: false, messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "hi" }] }] }, extra);
 const pass = (json: Record<string, unknown>) => ({ endpoint: "completions" as const, json, contentType: "application/json" });
+const ch = (type: number, upstreamModel: string): ChannelView => ({ id: 1, type, base_url: "", key: "k", other: "", upstreamModel });
+// the bound with no adapter asked (a figure within the client's budget)
+const completion = (r: Parameters<typeof completionBound>[0]) => completionBound(r, 0, undefined, ch(1, "m"));
 
 describe("completion bound", () => {
   it("is the request's budget times its choices", () => {
-    expect(completionBound(chat({ maxTokens: 50 }))).toBe(50);
-    expect(completionBound(chat({ maxTokens: 50, n: 3 }))).toBe(150);
-    expect(completionBound(pass({ max_tokens: 40, n: 2 }))).toBe(80);
-    expect(completionBound(pass({ max_tokens: 40, n: 2, best_of: 5 }))).toBe(200);
-    expect(completionBound({ endpoint: "responses", json: { max_output_tokens: 30 }, contentType: "application/json" })).toBe(30);
+    expect(completion(chat({ maxTokens: 50 }))).toBe(50);
+    expect(completion(chat({ maxTokens: 50, n: 3 }))).toBe(150);
+    expect(completion(pass({ max_tokens: 40, n: 2 }))).toBe(80);
+    expect(completion(pass({ max_tokens: 40, n: 2, best_of: 5 }))).toBe(200);
+    expect(completion({ endpoint: "responses", json: { max_output_tokens: 30 }, contentType: "application/json" })).toBe(30);
   });
   it("is the default per choice without a budget, and never past MAX_USAGE_TOKENS", () => {
-    expect(completionBound(chat({}))).toBe(DEFAULT_OUTPUT_BOUND);
-    expect(completionBound(pass({ n: 2 }))).toBe(2 * DEFAULT_OUTPUT_BOUND);
-    expect(completionBound(chat({ n: 128 }))).toBe(MAX_USAGE_TOKENS);
+    expect(completion(chat({}))).toBe(DEFAULT_OUTPUT_BOUND);
+    expect(completion(pass({ n: 2 }))).toBe(2 * DEFAULT_OUTPUT_BOUND);
+    expect(completion(chat({ n: 128 }))).toBe(MAX_USAGE_TOKENS);
+  });
+  it("is the budget the wire was sent when the adapter raised the client's (Claude's thinking adapter)", () => {
+    applyOption("claude.thinking_adapter_enabled", "true");
+    const req = chat({ model: "claude-x-thinking", maxTokens: 50 });
+    // 0.8 × 50 is under Anthropic's minimum budget of 1024: max_tokens becomes 1024 + 50
+    expect(completionBound(req, 1e7, adapterFor(14), ch(14, "claude-x-thinking"))).toBe(1074);
+    // a figure within the client's budget asks nothing; a plain model keeps the client's budget
+    expect(completionBound(req, 40, adapterFor(14), ch(14, "claude-x-thinking"))).toBe(50);
+    expect(completionBound(chat({ maxTokens: 50 }), 1e7, adapterFor(14), ch(14, "claude-x"))).toBe(50);
+    expect(completionBound(chat({ maxTokens: 5 }), 1e7, adapterFor(1), Object.assign(ch(1, "gpt"), { responsesOnly: true }))).toBe(16);
+    applyOption("claude.thinking_adapter_enabled", "false");
   });
 });
 
@@ -81,6 +97,6 @@ describe("pass-through parameters", () => {
     const zero: Record<string, unknown> = { model: "m", prompt: "hi", max_tokens: 0 };
     checkPassthroughParams(zero);
     expect(zero).toEqual({ model: "m", prompt: "hi" });
-    expect(completionBound(pass(zero))).toBe(DEFAULT_OUTPUT_BOUND);
+    expect(completion(pass(zero))).toBe(DEFAULT_OUTPUT_BOUND);
   });
 });
