@@ -588,7 +588,7 @@ async function relayCall(
   // The upstream's figures, bounded by what the call could have used before anything prices
   // or logs them (lib/relay/call-bounds.ts, lib/billing/bounds.ts). A Responses call may name
   // a prompt stored upstream, which no size of its body bounds.
-  const storedPrompt = route.kind === "chat" ? route.ingress === "openai-responses" : route.kind === "passthrough" && route.endpoint === "responses";
+  const storedPrompt = route.kind === "chat" && route.ingress === "openai-responses";
   let usageBounded = boundUsage(
     outcome.usage,
     outcome.meter,

@@ -66,6 +66,22 @@ function startUpstream(): Promise<void> {
       const j = JSON.parse(body || "{}");
       lastBody = j;
       if (req.url?.startsWith("/v1/messages")) return answerAnthropic(j, res);
+      if (req.url?.startsWith("/v1/responses")) {
+        // the Responses API, whole answers: the usage the test chose, in the Responses names
+        const u = JSON.parse(usageJson) as { prompt_tokens: number; completion_tokens: number };
+        const text = JSON.stringify({
+          id: "resp_1",
+          object: "response",
+          created_at: 1700000000,
+          status: "completed",
+          model: j.model,
+          output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hi", annotations: [] }] }],
+          usage: { input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens },
+        });
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        res.end(text);
+        return;
+      }
       if (j.stream) {
         const chunk = (delta: string, tail: string) =>
           `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(j.model ?? "")},"choices":${delta}${tail}}\n\n`;
@@ -140,15 +156,16 @@ beforeAll(async () => {
       "claude-bounded": 1,
       "claude-bounded-thinking": 1,
       "zero-budget": 1,
+      "responses-model": 1,
     }),
-    CompletionRatio: JSON.stringify({ "bounded-model": 1, "failing-model": 1, "budget-model": 1, "claude-bounded": 1, "zero-budget": 1 }),
+    CompletionRatio: JSON.stringify({ "responses-model": 1, "bounded-model": 1, "failing-model": 1, "budget-model": 1, "claude-bounded": 1, "zero-budget": 1 }),
   });
   const ch = await root.post("/api/channel/", {
     name: "absurd",
     type: 1,
     key: "sk-upstream",
     base_url: upstreamUrl,
-    models: "bounded-model,failing-model,gpt-4o-mini,budget-model,zero-budget",
+    models: "bounded-model,failing-model,gpt-4o-mini,budget-model,zero-budget,responses-model",
     group: "default",
   });
   expect(ch.success, ch.message).toBe(true);
@@ -292,6 +309,19 @@ describe("usage from the upstream is bounded", () => {
       await setOptions(root, { "claude.thinking_adapter_enabled": "false" });
     }
     expect(await ledgerSum()).toBe(BigInt(await quota()));
+  });
+
+  it("does not bound a Responses call's prompt by its body's size: it may name a prompt stored upstream", async () => {
+    usageJson = '{"prompt_tokens":5000000,"completion_tokens":2}';
+    const before = await quota();
+    const r = await post("/v1/responses", '{"model":"responses-model","input":"go on","previous_response_id":"resp_0"}');
+    expect(r.status).toBe(200);
+    await r.text();
+    expect(lastBody.previous_response_id).toBe("resp_0");
+    expect(before - (await quota())).toBe(5_000_002);
+    const rows = await logsOf(2, "responses-model", 1);
+    expect(rows[0].prompt_tokens).toBe(5_000_000);
+    expect(JSON.parse(rows[0].other).usage_bounded).toBeUndefined();
   });
 
   it("does not flag a call whose usage is within the bounds", async () => {

@@ -1,9 +1,9 @@
 // The numeric parameters of a pass-through body (/v1/completions, /v1/embeddings,
-// /v1/images/generations, /v1/audio/speech, /v1/moderations, /v1/rerank, /v1/responses on a
-// channel that serves it): the body goes upstream as the client wrote it, but its budget and
-// choices size the reservation and bound the usage billed (docs/channels-tokens-billing.md,
-// "Bounds of one call"), so they are checked as the chat route checks its own
-// (openai-chat.ts). A bad value answers 400 naming the parameter before anything is reserved.
+// /v1/images/generations, /v1/audio/speech, /v1/moderations, /v1/rerank): the body goes
+// upstream as the client wrote it, but its budget and choices size the reservation and bound
+// the usage billed (docs/channels-tokens-billing.md, "Bounds of one call"), so they are
+// checked as the chat route checks its own (openai-chat.ts). A bad value answers 400 naming
+// the parameter before anything is reserved.
 import "server-only";
 import { z } from "zod";
 import { dropUnsetBudgets, MAX_N, outputBudget, zodToRelayError } from "./types";
