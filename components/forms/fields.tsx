@@ -10,7 +10,7 @@ import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
-import { RANGES } from "@/lib/options/rules";
+import { numberRule } from "@/lib/options/rules";
 import { fieldName } from "./field-name";
 import { useOptionAccess, useOptionsState } from "./options-context";
 
@@ -79,7 +79,7 @@ export function OptionSwitch({ name, label, hint, confirm }: Base & { confirm?: 
   );
 }
 
-/** A number with the rule's bounds (lib/options/rules.ts RANGES) unless given. */
+/** A number with the rule's bounds (its rule in lib/options/registry.ts) unless given. */
 export function OptionNumber({
   name,
   label,
@@ -93,7 +93,7 @@ export function OptionNumber({
   const id = useId();
   const { field, error, visible, writable } = useOptionField(name);
   if (!visible) return null;
-  const range = RANGES[name];
+  const range = numberRule(name);
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error} readOnlyNote={!writable} className={className}>
       <div className="flex items-center gap-2">
