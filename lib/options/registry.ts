@@ -68,15 +68,16 @@ const secret = (tab: SettingsTab, payment = false): OptionSpec => ({ default: ""
 const pay = (d: string, rule: OptionRule): OptionSpec => ({ default: d, rule, write: "root", tab: "system", payment: true });
 
 export const OPTION_REGISTRY = {
-  // quota
+  // quota (StreamCacheQueueLength of the option spec is not an option here: docs/options.md)
   QuotaForNewUser: op("0", QUOTA),
   QuotaForInviter: op("0", QUOTA),
   QuotaForInvitee: op("0", QUOTA),
-  QuotaRemindThreshold: op("1000", QUOTA),
+  // the warning threshold of users who set none: $1 (docs/notifications.md)
+  QuotaRemindThreshold: op("500000", QUOTA),
   PreConsumedQuota: op("500", QUOTA),
-  StreamCacheQueueLength: op("0", atLeast(0)),
   // 500000 quota units = 1 USD (docs/product-rules.md, "Quota and display")
-  QuotaPerUnit: op("500000", { kind: "number", min: 1, int: false }),
+  // kept to six decimals (docs/options.md)
+  QuotaPerUnit: op("500000", { kind: "number", min: 1, int: false, decimals: 6 }),
 
   // pricing: the preset price table (lib/options/presets/models.ts, docs/pricing.md)
   ModelRatio: op(PRESET_TABLE, NUMBER_MAP),
@@ -103,7 +104,6 @@ export const OPTION_REGISTRY = {
     json([
       { "Cherry Studio": "cherrystudio://providers/api-keys?v=1&data={cherryConfig}" },
       { AionUI: "aionui://provider/add?v=1&data={aionuiConfig}" },
-      { 流畅阅读: "fluentread" },
       { "Lobe Chat": 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
     ]),
     JSON_ARRAY,
@@ -142,13 +142,14 @@ export const OPTION_REGISTRY = {
   SensitiveWords: op("", TEXT),
 
   // drawing
-  DrawingEnabled: op("false", BOOL),
+  // the drawing and task logs open on a fresh install, as in new-api (docs/options.md)
+  DrawingEnabled: op("true", BOOL),
   MjNotifyEnabled: op("false", BOOL),
   MjAccountFilterEnabled: op("false", BOOL),
   MjForwardUrlEnabled: op("false", BOOL),
   MjModeClearEnabled: op("false", BOOL),
   MjActionCheckSuccessEnabled: op("true", BOOL),
-  TaskEnabled: op("false", BOOL),
+  TaskEnabled: op("true", BOOL),
 
   // dashboard
   DataExportEnabled: op("true", BOOL),

@@ -39,6 +39,7 @@ function checkNumber(key: OptionKey, r: NumberRule, value: string): OptionCheck 
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n)) return no("option_not_number", { key });
   if (r.int && !Number.isInteger(n)) return no("option_not_integer", { key });
+  if (r.decimals !== undefined && Number(n.toFixed(r.decimals)) !== n) return no("option_too_many_decimals", { key, decimals: r.decimals });
   if (n < r.min || (r.max !== undefined && n > r.max)) {
     if (key === "RebatePercentage") return no("option_rebate_range");
     return r.max === undefined ? no("option_below_min", { key, min: r.min }) : no("option_out_of_range", { key, min: r.min, max: r.max });
