@@ -1,7 +1,8 @@
 // What a fresh install offers works with the option defaults (lib/options/registry.ts,
 // docs/options.md): every chat link of the sidebar opens a page the chat page accepts (no
 // "misconfigured link" page), the drawing and task logs open, the quota-per-unit is kept to
-// six decimals, and a saved secret can be cleared.
+// six decimals, the inert StreamCacheQueueLength is not offered, and a saved secret can be
+// cleared.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
@@ -58,6 +59,13 @@ describe("a fresh install", () => {
     const listed = (await root.get<{ key: string; value: string }[]>("/api/option/")).data;
     expect(listed.find((o) => o.key === "QuotaPerUnit")?.value).toBe("500000.123456");
     expect((await put("500000")).success).toBe(true);
+  });
+
+  it("offers no StreamCacheQueueLength: the relay has no stream queue for it to bound (docs/options.md)", async () => {
+    expect((await root.put("/api/option/", { key: "StreamCacheQueueLength", value: "10" })).message).toBe("Invalid parameter");
+    const listed = (await root.get<{ key: string }[]>("/api/option/")).data.map((o) => o.key);
+    expect(listed).not.toContain("StreamCacheQueueLength");
+    expect(listed).toContain("QuotaPerUnit");
   });
 
   it("clears a saved secret with an empty value (the settings page's Clear button)", async () => {
