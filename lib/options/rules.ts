@@ -19,11 +19,11 @@ export const FALLBACK_VALUES: readonly OptionKey[] = optionKeysWhere((s) => s.ru
 
 /** Registered JSON options (shown pretty-printed by the forms). */
 export const isJsonOption = (key: string) => isOptionKey(key) && optionSpec(key).rule.kind === "json";
-/** Registered "true"/"false" options. */
-export const isBooleanOption = (key: string) => isOptionKey(key) && optionSpec(key).rule.kind === "bool";
+type NumberRule = Extract<OptionRule, { kind: "number" }>;
+type JsonRule = Extract<OptionRule, { kind: "json" }>;
 
 /** A numeric option's bounds (the forms' number inputs), or undefined for another key. */
-export function numberRule(key: string): Extract<OptionRule, { kind: "number" }> | undefined {
+export function numberRule(key: string): NumberRule | undefined {
   if (!isOptionKey(key)) return undefined;
   const rule = optionSpec(key).rule;
   return rule.kind === "number" ? rule : undefined;
@@ -31,9 +31,6 @@ export function numberRule(key: string): Extract<OptionRule, { kind: "number" }>
 
 const ok = (value: string): OptionCheck => ({ ok: true, value });
 const no = (key: MessageKey, params?: MessageParams): OptionCheck => ({ ok: false, key, params });
-
-type NumberRule = Extract<OptionRule, { kind: "number" }>;
-type JsonRule = Extract<OptionRule, { kind: "json" }>;
 
 function checkNumber(key: OptionKey, r: NumberRule, value: string): OptionCheck {
   const n = Number(value);

@@ -7,7 +7,7 @@ import { ROLE } from "@/lib/auth/roles";
 import { canReadOption, canWriteOption } from "@/lib/options/access";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { isOptionKey, OPTION_KEYS, optionSpec, type OptionKey } from "@/lib/options/registry";
-import { checkOptionValue, isBooleanOption, PAYMENT_KEYS, SECRET_OPTION_KEYS } from "@/lib/options/rules";
+import { checkOptionValue, PAYMENT_KEYS, SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { getOption } from "@/lib/options/store";
 
 describe("the option registry", () => {
@@ -51,8 +51,8 @@ describe("the option registry", () => {
   });
 
   it("types switches by their entry, not by how their name ends", () => {
-    expect(isBooleanOption("global.auto_retry_force_channel_switch")).toBe(true);
-    expect(isBooleanOption("fetch_setting.allow_private_ip")).toBe(true);
+    expect(optionSpec("global.auto_retry_force_channel_switch").rule.kind).toBe("bool");
+    expect(optionSpec("fetch_setting.allow_private_ip").rule.kind).toBe("bool");
     expect(checkOptionValue("global.auto_retry_force_channel_switch", "maybe")).toEqual({
       ok: false,
       key: "option_not_boolean",
