@@ -237,6 +237,8 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     await page.goto(`${server.url}/admin/settings?tab=system`);
     const smtp = section(page, s.system.smtp);
     await smtp.locator('[data-secret-state="set"]').waitFor();
+    await smtp.scrollIntoViewIfNeeded();
+    await shoot(page, locale, "settings-secret-set", false);
     const title = fmt(m.settingsKit.secretClearTitle, { name: s.labels.SMTPToken });
     await smtp.getByRole("button", { name: m.settingsKit.secretClear, exact: true }).click();
     const dialog = page.getByRole("dialog", { name: title });
