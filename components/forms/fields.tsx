@@ -4,15 +4,19 @@
 // message under itself, is hidden when the caller cannot read the option and disabled when
 // it cannot save it (lib/options/access.ts).
 import { useTranslations } from "next-intl";
-import { useId, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { useController, useFormContext } from "react-hook-form";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
-import { RANGES } from "@/lib/options/rules";
+import { toast } from "@/lib/client/toast";
+import { numberRule } from "@/lib/options/rules";
 import { fieldName } from "./field-name";
 import { useOptionAccess, useOptionsState } from "./options-context";
+import { putOption } from "./put-option";
+import { useConfirm } from "./use-confirm";
 
 type Base = { name: string; label: ReactNode; hint?: ReactNode; className?: string };
 
@@ -79,7 +83,7 @@ export function OptionSwitch({ name, label, hint, confirm }: Base & { confirm?: 
   );
 }
 
-/** A number with the rule's bounds (lib/options/rules.ts RANGES) unless given. */
+/** A number with the rule's bounds (its rule in lib/options/registry.ts) unless given. */
 export function OptionNumber({
   name,
   label,
@@ -93,7 +97,7 @@ export function OptionNumber({
   const id = useId();
   const { field, error, visible, writable } = useOptionField(name);
   if (!visible) return null;
-  const range = RANGES[name];
+  const range = numberRule(name);
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error} readOnlyNote={!writable} className={className}>
       <div className="flex items-center gap-2">
@@ -103,7 +107,7 @@ export function OptionNumber({
           inputMode="decimal"
           min={min ?? range?.min}
           max={max ?? range?.max}
-          step={step ?? (range?.int ? 1 : "any")}
+          step={step ?? (range?.int ? 1 : range?.decimals !== undefined ? 10 ** -range.decimals : "any")}
           aria-invalid={error ? true : undefined}
           disabled={!writable}
           className={cn("w-full", error && "border-red-500")}
@@ -238,15 +242,40 @@ export function OptionKeywords({ name, label, hint, className, rows = 6 }: Base 
 
 /**
  * A write-only secret: the server never sends its value, so the field starts empty and
- * says whether one is saved; left empty it is not sent (the saved value stays).
+ * says whether one is saved; left empty it is not sent (the saved value stays). A saved one
+ * is deleted with the Clear button, after a confirmation: it saves the empty value at once
+ * (docs/settings.md, "The forms kit").
  */
 export function OptionSecret({ name, label, hint, className }: Base) {
   const t = useTranslations("settingsKit");
   const id = useId();
-  const { secretsSet } = useOptionsState();
+  const { secretsSet, reload } = useOptionsState();
   const { field, error, visible, writable } = useOptionField(name);
+  const [clearing, setClearing] = useState(false);
+  const confirmClear = useConfirm({
+    title: t("secretClearTitle", { name: typeof label === "string" ? label : name }),
+    description: t("secretClearDescription"),
+    action: t("secretClear"),
+    danger: true,
+  });
   if (!visible) return null;
   const set = secretsSet[name] === true;
+  const clear = async () => {
+    if (!(await confirmClear.ask())) return;
+    setClearing(true);
+    try {
+      // a refusal's message is shown by the request itself (lib/client/api.ts)
+      if (!(await putOption({ key: name, value: "" })).ok) return;
+      toast.success({ key: "settingsKit.secretCleared" });
+      try {
+        await reload();
+      } catch {
+        toast.error({ key: "settingsKit.refreshFailed" });
+      }
+    } finally {
+      setClearing(false);
+    }
+  };
   return (
     <FieldFrame
       id={id}
@@ -269,7 +298,23 @@ export function OptionSecret({ name, label, hint, className }: Base) {
       readOnlyNote={!writable}
       className={className}
     >
-      <Input id={id} type="password" autoComplete="new-password" placeholder={set ? t("secretKeep") : ""} disabled={!writable} className="w-full" {...field} />
+      <div className="flex items-center gap-2">
+        <Input
+          id={id}
+          type="password"
+          autoComplete="new-password"
+          placeholder={set ? t("secretKeep") : ""}
+          disabled={!writable}
+          className="w-full"
+          {...field}
+        />
+        {set && writable && (
+          <Button variant="secondary" size="sm" className="shrink-0" disabled={clearing} onClick={clear} data-secret-clear={name}>
+            {t("secretClear")}
+          </Button>
+        )}
+      </div>
+      {confirmClear.dialog}
     </FieldFrame>
   );
 }

@@ -2,12 +2,13 @@
 // (lib/options/rules.ts) so that the form refuses what the server refuses, with the same
 // message in the person's language (lib/i18n/server-messages.ts).
 import { z } from "zod";
+import type { OptionKey } from "@/lib/options/registry";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import type { Locale } from "@/lib/i18n/locale";
 import { checkOptionCombination, checkOptionValue, fallbackStateValid, FALLBACK_VALUES, SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { fieldName } from "./field-name";
 
-export function optionSectionSchema(keys: readonly string[], locale: Locale, loaded: Record<string, string>) {
+export function optionSectionSchema(keys: readonly OptionKey[], locale: Locale, loaded: Record<string, string>) {
   const shape: Record<string, z.ZodType<string>> = {};
   for (const key of keys) {
     shape[fieldName(key)] = z.string().superRefine((value, ctx) => {
@@ -19,7 +20,7 @@ export function optionSectionSchema(keys: readonly string[], locale: Locale, loa
     });
   }
   return z.object(shape).superRefine((values, ctx) => {
-    const state = (k: string) => (keys.includes(k) ? values[fieldName(k)] : (loaded[k] ?? ""));
+    const state = (k: OptionKey) => (keys.includes(k) ? values[fieldName(k)] : (loaded[k] ?? ""));
     for (const key of keys) {
       if (values[fieldName(key)] === (loaded[key] ?? "")) continue;
       const refusal = checkOptionCombination(key, values[fieldName(key)], state);

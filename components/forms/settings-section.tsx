@@ -3,6 +3,7 @@
 // (docs/settings.md). The fields inside are bound by option key to this section's form
 // (useOptionSection); children may read the form with react-hook-form's useFormContext.
 import { useTranslations } from "next-intl";
+import type { OptionKey } from "@/lib/options/registry";
 import type { ReactNode } from "react";
 import { FormProvider } from "react-hook-form";
 import { Button } from "@/components/ui/button";
@@ -14,7 +15,7 @@ export type SettingsSectionProps = OptionSectionConfig & {
   title: ReactNode;
   description?: ReactNode;
   /** the option keys this section edits and saves */
-  keys: readonly string[];
+  keys: readonly OptionKey[];
   children: ReactNode;
   /** more buttons beside Save */
   actions?: ReactNode;

@@ -4,6 +4,7 @@
 // changed keys through lib/client/save-options.ts, reports the outcome with the messages of
 // docs/settings.md, then reloads the options.
 import { zodResolver } from "@hookform/resolvers/zod";
+import type { OptionKey } from "@/lib/options/registry";
 import { useLocale } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useForm, type Resolver, type UseFormReturn } from "react-hook-form";
@@ -25,7 +26,7 @@ export type OptionSectionConfig = {
 
 export type OptionSection = {
   form: UseFormReturn<Record<string, string>>;
-  keys: readonly string[];
+  keys: readonly OptionKey[];
   /** the loaded values as the form shows them (JSON pretty-printed, secrets empty) */
   baseline: Record<string, string>;
   save: () => Promise<void>;
@@ -48,7 +49,7 @@ export function formValue(key: string, options: Record<string, string>): string 
   return isJsonOption(key) ? prettyJson(raw) : raw;
 }
 
-export function useOptionSection(keys: readonly string[], options: Record<string, string>, config: OptionSectionConfig = {}): OptionSection {
+export function useOptionSection(keys: readonly OptionKey[], options: Record<string, string>, config: OptionSectionConfig = {}): OptionSection {
   const { reload, writable } = useOptionsState();
   const rawLocale = useLocale();
   const locale = isLocale(rawLocale) ? rawLocale : "zh";

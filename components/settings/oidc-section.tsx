@@ -2,6 +2,7 @@
 // OIDC sign-in settings (docs/settings.md): the Well-Known fetch asks the server
 // (POST /api/option/oidc_discovery, through the outbound policy) for the discovery document
 // and fills the three endpoint fields; the admin then saves the section.
+import type { OptionKey } from "@/lib/options/registry";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { useFormContext } from "react-hook-form";
@@ -14,7 +15,7 @@ import { renderMessage } from "@/lib/i18n/server-messages";
 import { checkOptionValue } from "@/lib/options/rules";
 import { useLabel } from "./operation-tab";
 
-const KEYS = [
+const KEYS: OptionKey[] = [
   "oidc.enabled",
   "oidc.client_id",
   "oidc.client_secret",

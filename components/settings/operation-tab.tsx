@@ -64,17 +64,13 @@ export function OperationTab({ options, reload }: SettingsPlugInProps) {
         </FieldGrid>
       </SettingsSection>
 
-      <SettingsSection
-        title={t("quota")}
-        keys={["QuotaForNewUser", "QuotaForInviter", "QuotaForInvitee", "QuotaRemindThreshold", "PreConsumedQuota", "StreamCacheQueueLength"]}
-      >
+      <SettingsSection title={t("quota")} keys={["QuotaForNewUser", "QuotaForInviter", "QuotaForInvitee", "QuotaRemindThreshold", "PreConsumedQuota"]}>
         <FieldGrid>
           <OptionNumber name="QuotaForNewUser" label={L("QuotaForNewUser")} />
           <OptionNumber name="QuotaForInviter" label={L("QuotaForInviter")} />
           <OptionNumber name="QuotaForInvitee" label={L("QuotaForInvitee")} />
           <OptionNumber name="QuotaRemindThreshold" label={L("QuotaRemindThreshold")} />
           <OptionNumber name="PreConsumedQuota" label={L("PreConsumedQuota")} />
-          <OptionNumber name="StreamCacheQueueLength" label={L("StreamCacheQueueLength")} hint={t("hints.streamCache")} />
         </FieldGrid>
       </SettingsSection>
 

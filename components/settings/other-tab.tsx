@@ -7,7 +7,7 @@ import { useState } from "react";
 import ReactMarkdown from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
-import { FieldGrid, OptionSwitch, OptionText, OptionTextarea, SettingsSection } from "@/components/forms";
+import { FieldGrid, OptionSwitch, OptionText, OptionTextarea, SettingsSection, useOptionsState } from "@/components/forms";
 import { useStatus } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -22,6 +22,8 @@ type UpdateInfo = { current_version: string; tag_name: string; body: string; upd
 function SystemInfo() {
   const t = useTranslations("settings.other");
   const status = useStatus() as { version?: string; start_time?: number };
+  // no release source by default (docs/settings.md): say so instead of a check that fails
+  const hasSource = (useOptionsState().options.UpdateCheckUrl ?? "").trim() !== "";
   const [busy, setBusy] = useState(false);
   const [info, setInfo] = useState<UpdateInfo | null>(null);
   const check = async () => {
@@ -52,10 +54,15 @@ function SystemInfo() {
           <dd className="text-zinc-900 dark:text-zinc-100">{status.start_time ? formatTimestamp(status.start_time) : "-"}</dd>
         </div>
       </dl>
-      <div className="mt-4">
-        <Button variant="secondary" disabled={busy} onClick={check}>
+      <div className="mt-4 flex flex-col gap-2">
+        <Button variant="secondary" className="self-start" disabled={busy || !hasSource} onClick={check}>
           {t("checkUpdate")}
         </Button>
+        {!hasSource && (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-update-source">
+            {t("noUpdateSource")}
+          </p>
+        )}
       </div>
       <Dialog
         open={info !== null}

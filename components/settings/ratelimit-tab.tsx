@@ -1,10 +1,16 @@
 "use client";
 // The rate-limit tab: one section with the four rate-limit options (docs/settings.md).
+import type { OptionKey } from "@/lib/options/registry";
 import { useTranslations } from "next-intl";
 import { FieldGrid, OptionNumber, OptionSwitch, SettingsSection } from "@/components/forms";
 import { useLabel } from "./operation-tab";
 
-const KEYS = ["ModelRequestRateLimitEnabled", "ModelRequestRateLimitDurationMinutes", "ModelRequestRateLimitCount", "ModelRequestRateLimitSuccessCount"];
+const KEYS: OptionKey[] = [
+  "ModelRequestRateLimitEnabled",
+  "ModelRequestRateLimitDurationMinutes",
+  "ModelRequestRateLimitCount",
+  "ModelRequestRateLimitSuccessCount",
+];
 
 export function RateLimitTab() {
   const t = useTranslations("settings.ratelimit");

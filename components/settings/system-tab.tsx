@@ -1,6 +1,7 @@
 "use client";
 // The system tab (docs/settings.md): network, payment, sign-in, mail and the human check.
 // Almost every key here is the root's (lib/options/access.ts); an admin sees them disabled.
+import type { OptionKey } from "@/lib/options/registry";
 import { useTranslations } from "next-intl";
 import {
   FieldGrid,
@@ -23,7 +24,8 @@ import { useLabel } from "./operation-tab";
 
 function OAuthSection({ title, prefix, trust }: { title: string; prefix: "GitHub" | "LinuxDO" | "IDCFlare"; trust?: boolean }) {
   const L = useLabel();
-  const keys = [`${prefix}OAuthEnabled`, `${prefix}ClientId`, `${prefix}ClientSecret`, ...(trust ? [`${prefix}MinimumTrustLevel`] : [])];
+  const keys: OptionKey[] = [`${prefix}OAuthEnabled`, `${prefix}ClientId`, `${prefix}ClientSecret`];
+  if (trust && prefix !== "GitHub") keys.push(`${prefix}MinimumTrustLevel`);
   return (
     <SettingsSection title={title} keys={keys}>
       <OptionSwitch name={`${prefix}OAuthEnabled`} label={L(`${prefix}OAuthEnabled`)} />

@@ -13,6 +13,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
+import type { OptionKey } from "@/lib/options/registry";
 import { groupRatio as ratioOfGroup } from "@/lib/billing/groups";
 import { ChargeError, checkedQuota } from "@/lib/billing/bounds";
 
@@ -48,7 +49,7 @@ function userAcceptsUnset(setting: string | Record<string, unknown> | undefined)
 // Fallback pricing is valid as a single price alone, or as both ratios without a price.
 export function fallbackPricing(): { price: number } | { input: number; completion: number } | null {
   if (!getBool("fallback_pricing_enabled")) return null;
-  const raw = (k: string) => getOption(k).trim();
+  const raw = (k: OptionKey) => getOption(k).trim();
   const price = raw("fallback_single_price"),
     input = raw("fallback_input_ratio"),
     completion = raw("fallback_completion_ratio");

@@ -7,6 +7,7 @@
 import { TRIM_SLASH } from "@/lib/options/rules";
 
 import { FALLBACK_VALUES } from "@/lib/options/rules";
+import { isOptionKey } from "@/lib/options/registry";
 
 export type OptionChange = { key: string; value: string };
 
@@ -47,7 +48,7 @@ export function changedOptions(loaded: Record<string, string>, values: Record<st
   // values while it stays enabled goes through a switch off and back on (saveOptions sends
   // the "false" first and the "true" last: docs/pricing.md, "Saving combined keys").
   const fallback = "fallback_pricing_enabled";
-  if (loaded[fallback] === "true" && values[fallback] === "true" && changes.some((c) => FALLBACK_VALUES.includes(c.key))) {
+  if (loaded[fallback] === "true" && values[fallback] === "true" && changes.some((c) => isOptionKey(c.key) && FALLBACK_VALUES.includes(c.key))) {
     changes.push({ key: fallback, value: "false" }, { key: fallback, value: "true" });
   }
   return changes;

@@ -156,6 +156,7 @@ export const serverMessages = {
   option_not_boolean: { zh: "{key} 的值必须是 true 或 false", en: "{key} must be true or false" },
   option_not_number: { zh: "{key} 的值必须是数字", en: "{key} must be a number" },
   option_not_integer: { zh: "{key} 的值必须是整数", en: "{key} must be an integer" },
+  option_too_many_decimals: { zh: "{key} 最多保留 {decimals} 位小数", en: "{key} allows at most {decimals} decimal places" },
   option_not_positive: { zh: "{key} 的值必须大于0", en: "{key} must be greater than 0" },
   option_below_min: { zh: "{key} 的值不能小于 {min}", en: "{key} must be at least {min}" },
   option_out_of_range: { zh: "{key} 的值必须在 {min} 到 {max} 之间", en: "{key} must be between {min} and {max}" },

@@ -5,6 +5,7 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { getOption } from "@/lib/options/store";
+import type { OptionKey } from "@/lib/options/registry";
 
 export const REDIRECT_PROVIDERS = ["github", "oidc", "linuxdo", "idcflare"] as const;
 export type RedirectProvider = (typeof REDIRECT_PROVIDERS)[number];
@@ -20,7 +21,7 @@ export const BINDING_COLUMN = {
 } as const satisfies Record<Provider, string>;
 export type BindingColumn = (typeof BINDING_COLUMN)[Provider];
 
-export const ENABLED_OPTION: Record<Provider, string> = {
+export const ENABLED_OPTION: Record<Provider, OptionKey> = {
   github: "GitHubOAuthEnabled",
   oidc: "oidc.enabled",
   linuxdo: "LinuxDOOAuthEnabled",
@@ -59,11 +60,13 @@ export function authorizeEndpoint(provider: RedirectProvider): string {
 }
 
 export function clientId(provider: RedirectProvider): string {
-  return getOption({ github: "GitHubClientId", oidc: "oidc.client_id", linuxdo: "LinuxDOClientId", idcflare: "IDCFlareClientId" }[provider]);
+  return getOption(({ github: "GitHubClientId", oidc: "oidc.client_id", linuxdo: "LinuxDOClientId", idcflare: "IDCFlareClientId" } as const)[provider]);
 }
 
 export function clientSecret(provider: RedirectProvider): string {
-  return getOption({ github: "GitHubClientSecret", oidc: "oidc.client_secret", linuxdo: "LinuxDOClientSecret", idcflare: "IDCFlareClientSecret" }[provider]);
+  return getOption(
+    ({ github: "GitHubClientSecret", oidc: "oidc.client_secret", linuxdo: "LinuxDOClientSecret", idcflare: "IDCFlareClientSecret" } as const)[provider],
+  );
 }
 
 // The callback page registered with the provider, built from ServerAddress (never from the

@@ -17,6 +17,7 @@ import type { Ctx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getBool, getNumber } from "@/lib/options/store";
+import type { OptionKey } from "@/lib/options/registry";
 import { randomAlnum } from "@/lib/auth/lookup-hash";
 import { newAffCode } from "@/lib/users/aff-code";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
@@ -32,7 +33,7 @@ import { BINDING_COLUMN, USERNAME_PREFIX, type Provider } from "@/lib/oauth/prov
 export type SignInResult = { kind: "bind" } | { kind: "login"; user: PublicUser; cookie: string } | { kind: "require_2fa"; cookie: string };
 
 const MAX_NAME = 20;
-const nonNegative = (key: string) => BigInt(Math.max(0, Math.trunc(getNumber(key, 0))));
+const nonNegative = (key: OptionKey) => BigInt(Math.max(0, Math.trunc(getNumber(key, 0))));
 
 export async function bindIdentity(userId: number, provider: Provider, id: string): Promise<void> {
   const column = BINDING_COLUMN[provider];

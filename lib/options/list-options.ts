@@ -5,7 +5,7 @@
 // see them at all. `writable` tells the page which fields the caller may save.
 import "server-only";
 import { canReadOption, canSeeSecretSet, canWriteOption } from "@/lib/options/access";
-import { SECRET_OPTION_KEYS } from "@/lib/options/defaults";
+import { SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { allOptions } from "@/lib/options/store";
 import type { UserCtx } from "@/lib/ctx";
 

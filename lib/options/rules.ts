@@ -1,138 +1,42 @@
 // The option rules both sides apply (docs/settings.md): the server refuses with them
 // (lib/options/validate.ts) and the settings forms check with them before sending, so the
-// person sees the same message either way. Pure and free of "server-only": the browser
+// person sees the same message either way. Each key's rule is its entry in
+// lib/options/registry.ts. Pure and free of "server-only": the browser
 // loads this module. A refusal names a message of lib/i18n/server-messages.ts.
 import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
+import { checkMapping } from "@/lib/model-mapping/schema";
+import { isOptionKey, optionKeysWhere, optionSpec, type OptionKey, type OptionRule } from "@/lib/options/registry";
 
 export type OptionCheck = { ok: true; value: string } | { ok: false; key: MessageKey; params?: MessageParams };
 
-export const JSON_OBJECT_KEYS = new Set([
-  "GroupRatio",
-  "UserUsableGroups",
-  "ModelPrice",
-  "ModelRatio",
-  "CacheRatio",
-  "CompletionRatio",
-  "TopupGroupRatio",
-  "gemini.safety_settings",
-  "gemini.version_settings",
-  "claude.model_headers_settings",
-  "claude.default_max_tokens",
-  "model_mapping",
-]);
-export const JSON_ARRAY_KEYS = new Set(["Chats", "gemini.supported_imagine_models", "gemini.models_supported_thinking_budget"]);
-// Maps whose every value must be a non-negative number.
-export const NUMBER_MAP_KEYS = new Set(["GroupRatio", "ModelPrice", "ModelRatio", "CacheRatio", "CompletionRatio", "TopupGroupRatio"]);
-
-export const isJsonOption = (key: string) => JSON_OBJECT_KEYS.has(key) || JSON_ARRAY_KEYS.has(key);
-
-// Number ranges (inclusive) and whether an integer is required. Quota amounts end up in
-// 64-bit columns and JSON numbers: at most the largest safe integer (docs/channels-tokens-billing.md).
-const QUOTA_MAX = Number.MAX_SAFE_INTEGER;
-export type NumberRange = { min: number; max?: number; int: boolean };
-export const RANGES: Record<string, NumberRange> = {
-  QuotaForNewUser: { min: 0, max: QUOTA_MAX, int: true },
-  QuotaForInviter: { min: 0, max: QUOTA_MAX, int: true },
-  QuotaForInvitee: { min: 0, max: QUOTA_MAX, int: true },
-  QuotaRemindThreshold: { min: 0, max: QUOTA_MAX, int: true },
-  PreConsumedQuota: { min: 0, max: QUOTA_MAX, int: true },
-  StreamCacheQueueLength: { min: 0, int: true },
-  QuotaPerUnit: { min: 1, int: false },
-  Price: { min: 0, int: false },
-  MinTopUp: { min: 0, int: false },
-  StripeUnitPrice: { min: 0, int: false },
-  StripeMinTopUp: { min: 0, int: false },
-  ChannelDisableThreshold: { min: 1, int: true },
-  ChannelDisableFailureCount: { min: 1, int: true },
-  // the relay makes at most 10 retries (lib/relay/handler.ts)
-  RetryTimes: { min: 0, max: 10, int: true },
-  CheckInQuota: { min: 0, max: QUOTA_MAX, int: true },
-  CheckInMaxQuota: { min: 0, max: QUOTA_MAX, int: true },
-  RebatePercentage: { min: 0, max: 100, int: false },
-  "gemini.thinking_adapter_budget_tokens_percentage": { min: 0.002, max: 1, int: false },
-  "claude.thinking_adapter_budget_tokens_percentage": { min: 0.1, max: 1, int: false },
-  "global.auto_retry_count": { min: 1, max: 10, int: true },
-  "general_setting.ping_interval_seconds": { min: 1, int: true },
-  ModelRequestRateLimitSuccessCount: { min: 1, int: true },
-  ModelRequestRateLimitCount: { min: 0, int: true },
-  ModelRequestRateLimitDurationMinutes: { min: 1, int: true },
-  LinuxDOMinimumTrustLevel: { min: 0, max: 4, int: true },
-  IDCFlareMinimumTrustLevel: { min: 0, max: 4, int: true },
-  DataExportInterval: { min: 1, int: true },
-  LogRetentionDays: { min: 0, max: 36_500, int: true },
-  SMTPPort: { min: 1, max: 65535, int: true },
-};
-
-export const ENUMS: Record<string, readonly string[]> = {
-  DataExportDefaultTime: ["hour", "day", "week"],
-  ReverseProxyProvider: ["nginx", "cloudflare"],
-  // the shape of the preset ratio source (docs/pricing.md, "Preset sources")
-  PresetRatioSourceKind: ["flexible", "openrouter", "mixed"],
-};
-
-// Addresses that lose their trailing slashes before they are stored.
-export const TRIM_SLASH = new Set(["ServerAddress", "WorkerUrl", "PayAddress", "PresetRatioSourceUrl"]);
-// Other keys holding an http(s) address (empty allowed).
-export const URL_KEYS = new Set([
-  "UpdateCheckUrl",
-  "CustomCallbackAddress",
-  "TopUpLink",
-  "general_setting.docs_link",
-  "oidc.authorization_endpoint",
-  "oidc.token_endpoint",
-  "oidc.user_info_endpoint",
-  "WeChatServerAddress",
-  "WeChatAccountQRCodeImageURL",
-]);
-export const FALLBACK_VALUES = ["fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio"];
+// The derived tables (lib/options/registry.ts holds the entries).
+export const SECRET_OPTION_KEYS: ReadonlySet<string> = new Set(optionKeysWhere((s) => s.secret === true));
 // Payment settings are refused until ServerAddress is set (the callbacks need it).
-export const PAYMENT_KEYS = new Set([
-  "PayAddress",
-  "EpayId",
-  "EpayKey",
-  "Price",
-  "MinTopUp",
-  "TopupGroupRatio",
-  "CustomCallbackAddress",
-  // Stripe (docs/payments.md)
-  "StripeApiSecret",
-  "StripeWebhookSecret",
-  "StripePriceId",
-  "StripeUnitPrice",
-  "StripeMinTopUp",
-]);
+export const PAYMENT_KEYS: ReadonlySet<string> = new Set(optionKeysWhere((s) => s.payment === true));
+// Addresses that lose their trailing slashes before they are stored.
+export const TRIM_SLASH: ReadonlySet<string> = new Set(optionKeysWhere((s) => s.rule.kind === "url" && s.rule.trimSlash === true));
+export const FALLBACK_VALUES: readonly OptionKey[] = optionKeysWhere((s) => s.rule.kind === "fallback-value");
 
-// Secrets are write-only: GET /api/option/ never returns their values.
-export const SECRET_OPTION_KEYS = new Set([
-  "GitHubClientSecret",
-  "oidc.client_secret",
-  "LinuxDOClientSecret",
-  "IDCFlareClientSecret",
-  "WeChatServerToken",
-  "TelegramBotToken",
-  "TurnstileSecretKey",
-  "SMTPToken",
-  "EpayKey",
-  "WorkerValidKey",
-  "StripeApiSecret",
-  "StripeWebhookSecret",
-]);
+/** Registered JSON options (shown pretty-printed by the forms). */
+export const isJsonOption = (key: string) => isOptionKey(key) && optionSpec(key).rule.kind === "json";
+type NumberRule = Extract<OptionRule, { kind: "number" }>;
+type JsonRule = Extract<OptionRule, { kind: "json" }>;
 
-export const isBooleanOption = (key: string) =>
-  key.endsWith("Enabled") ||
-  key.endsWith("_enabled") ||
-  key.endsWith(".enabled") ||
-  key === "DefaultCollapseSidebar" ||
-  key === "fetch_setting.allow_private_ip";
+/** A numeric option's bounds (the forms' number inputs), or undefined for another key. */
+export function numberRule(key: string): NumberRule | undefined {
+  if (!isOptionKey(key)) return undefined;
+  const rule = optionSpec(key).rule;
+  return rule.kind === "number" ? rule : undefined;
+}
 
 const ok = (value: string): OptionCheck => ({ ok: true, value });
 const no = (key: MessageKey, params?: MessageParams): OptionCheck => ({ ok: false, key, params });
 
-function checkNumber(key: string, value: string): OptionCheck {
-  const r = RANGES[key];
+function checkNumber(key: OptionKey, r: NumberRule, value: string): OptionCheck {
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n)) return no("option_not_number", { key });
   if (r.int && !Number.isInteger(n)) return no("option_not_integer", { key });
+  if (r.decimals !== undefined && Number(n.toFixed(r.decimals)) !== n) return no("option_too_many_decimals", { key, decimals: r.decimals });
   if (n < r.min || (r.max !== undefined && n > r.max)) {
     if (key === "RebatePercentage") return no("option_rebate_range");
     return r.max === undefined ? no("option_below_min", { key, min: r.min }) : no("option_out_of_range", { key, min: r.min, max: r.max });
@@ -140,7 +44,7 @@ function checkNumber(key: string, value: string): OptionCheck {
   return ok(value.trim());
 }
 
-function checkJson(key: string, value: string): OptionCheck {
+function checkJson(key: OptionKey, r: JsonRule, value: string): OptionCheck {
   const invalid = () => (key === "TopupGroupRatio" ? no("option_topup_group_ratio_json") : no("option_invalid_json", { key }));
   let parsed: unknown;
   try {
@@ -149,14 +53,27 @@ function checkJson(key: string, value: string): OptionCheck {
     return invalid();
   }
   const isObject = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
-  if (JSON_OBJECT_KEYS.has(key) && !isObject) return invalid();
-  if (JSON_ARRAY_KEYS.has(key) && !Array.isArray(parsed)) return invalid();
-  if (NUMBER_MAP_KEYS.has(key)) {
+  if (r.shape === "array" ? !Array.isArray(parsed) : !isObject) return invalid();
+  if (r.shape === "number-map") {
     for (const v of Object.values(parsed as Record<string, unknown>)) {
       if (typeof v !== "number" || !Number.isFinite(v) || v < 0) return no("option_ratio_invalid", { key });
     }
   }
   return ok(value);
+}
+
+// model_mapping: the same rules as PUT /api/model_mapping/ (lib/model-mapping/schema.ts),
+// stored in its normalized form.
+function checkMappingOption(value: string): OptionCheck {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return no("option_invalid_json", { key: "model_mapping" });
+  }
+  const m = checkMapping(parsed);
+  if (!m.ok) return no(m.key as MessageKey, m.params);
+  return ok(JSON.stringify(m.mapping));
 }
 
 // A hostname: labels of letters, digits and inner hyphens, at least one dot, a letter TLD.
@@ -201,38 +118,42 @@ export function checkRetryStatusCodes(value: string): OptionCheck {
 }
 
 /**
- * The rules that look at one value alone: booleans, bounds, enums, JSON, addresses, the
- * whitelist. Returns the value to store (some keys are normalized) or a refusal.
+ * The rule of the key's registry entry, on one value alone. Returns the value to store (some
+ * keys are normalized) or a refusal.
  */
-export function checkOptionValue(key: string, rawValue: string): OptionCheck {
-  let value = rawValue;
-  if (isBooleanOption(key)) {
-    if (value !== "true" && value !== "false") return no("option_not_boolean", { key });
-  } else if (key in RANGES) {
-    return checkNumber(key, value);
-  } else if (isJsonOption(key)) {
-    return checkJson(key, value);
-  } else if (key in ENUMS) {
-    if (!ENUMS[key].includes(value)) return no("option_not_in_list", { key, list: ENUMS[key].join(", ") });
-  } else if (TRIM_SLASH.has(key)) {
-    value = value.trim().replace(/\/+$/, "");
-    if (value && !HTTP_URL.test(value)) return no("option_invalid_url", { key });
-  } else if (URL_KEYS.has(key)) {
-    value = value.trim();
-    if (value && !HTTP_URL.test(value)) return no("option_invalid_url", { key });
-  } else if (key === "oidc.well_known") {
-    value = value.trim();
-    if (value && !HTTP_URL.test(value)) return no("option_well_known_url");
-  } else if (key === "EmailDomainWhitelist") {
-    return checkDomainWhitelist(value);
-  } else if (key === "global.auto_retry_status_codes") {
-    return checkRetryStatusCodes(value);
-  } else if (FALLBACK_VALUES.includes(key) && value.trim() !== "") {
-    const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) return no("option_not_positive", { key });
-    value = value.trim();
+export function checkOptionValue(key: OptionKey, value: string): OptionCheck {
+  const rule = optionSpec(key).rule;
+  switch (rule.kind) {
+    case "text":
+      return ok(value);
+    case "bool":
+      return value === "true" || value === "false" ? ok(value) : no("option_not_boolean", { key });
+    case "number":
+      return checkNumber(key, rule, value);
+    case "enum":
+      return rule.values.includes(value) ? ok(value) : no("option_not_in_list", { key, list: rule.values.join(", ") });
+    case "json":
+      return checkJson(key, rule, value);
+    case "url": {
+      const v = rule.trimSlash ? value.trim().replace(/\/+$/, "") : value.trim();
+      return v && !HTTP_URL.test(v) ? no("option_invalid_url", { key }) : ok(v);
+    }
+    case "well-known": {
+      const v = value.trim();
+      return v && !HTTP_URL.test(v) ? no("option_well_known_url") : ok(v);
+    }
+    case "domain-whitelist":
+      return checkDomainWhitelist(value);
+    case "retry-status-codes":
+      return checkRetryStatusCodes(value);
+    case "fallback-value": {
+      if (value.trim() === "") return ok(value);
+      const n = Number(value);
+      return Number.isFinite(n) && n > 0 ? ok(value.trim()) : no("option_not_positive", { key });
+    }
+    case "model-mapping":
+      return checkMappingOption(value);
   }
-  return ok(value);
 }
 
 /**
@@ -245,7 +166,7 @@ export function checkOptionValue(key: string, rawValue: string): OptionCheck {
  *   (docs/pricing.md, "Saving combined keys"; lib/client/save-options.ts does it).
  * - Rebate: the percentage must be 0 to 100 when rebate is enabled.
  */
-export function checkOptionCombination(key: string, value: string, state: (k: string) => string): OptionCheck | null {
+export function checkOptionCombination(key: OptionKey, value: string, state: (k: OptionKey) => string): OptionCheck | null {
   if (key === "RebateEnabled" && value === "true") {
     const n = Number(state("RebatePercentage"));
     if (!Number.isFinite(n) || n < 0 || n > 100) return no("option_rebate_range");
@@ -255,7 +176,7 @@ export function checkOptionCombination(key: string, value: string, state: (k: st
 }
 
 /** Whether a fallback-pricing state is complete (the form checks the whole section at once). */
-export function fallbackStateValid(state: (k: string) => string): boolean {
+export function fallbackStateValid(state: (k: OptionKey) => string): boolean {
   if (state("fallback_pricing_enabled").trim() !== "true") return true;
   const price = state("fallback_single_price").trim() !== "";
   const input = state("fallback_input_ratio").trim() !== "";

@@ -1,22 +1,25 @@
 // The options cache: defaults overlaid with the rows admins have saved. Every reader in the
 // program (the relay included) reads from memory; a write goes to the database first and
 // then to the cache, and on several nodes a Redis message tells the others to reload.
-// Secret options (SECRET_OPTION_KEYS) are sealed in the database (lib/auth/secret-box.ts, as
+// Keys are those of lib/options/registry.ts (`OptionKey`). Secret options are sealed in the database (lib/auth/secret-box.ts, as
 // channel keys) and held opened in the cache: see docs/secrets.md.
 import "server-only";
 import { logger } from "@/lib/log";
 import { db } from "@/lib/db/client";
 import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
 import { isSealed, open, seal } from "@/lib/auth/secret-box";
-import { OPTION_DEFAULTS, SECRET_OPTION_KEYS } from "@/lib/options/defaults";
+import { OPTION_DEFAULTS } from "@/lib/options/defaults";
+import { isOptionKey, type OptionKey } from "@/lib/options/registry";
+import { SECRET_OPTION_KEYS } from "@/lib/options/rules";
 
 const log = logger("options");
 
 const state = globalThis as unknown as {
-  __gatewayOptions?: { values: Map<string, string>; listeners?: Array<() => void> };
+  __gatewayOptions?: { values: Map<OptionKey, string>; listeners?: Array<() => void> };
 };
+const defaultValues = () => new Map(Object.entries(OPTION_DEFAULTS) as Array<[OptionKey, string]>);
 function holder() {
-  state.__gatewayOptions ??= { values: new Map(Object.entries(OPTION_DEFAULTS)) };
+  state.__gatewayOptions ??= { values: defaultValues() };
   return state.__gatewayOptions;
 }
 
@@ -32,8 +35,11 @@ function notifyApplied(): void {
 
 export async function loadOptions(): Promise<void> {
   const rows = await db().option.findMany();
-  const values = new Map(Object.entries(OPTION_DEFAULTS));
-  for (const row of rows) values.set(row.key, SECRET_OPTION_KEYS.has(row.key) ? openSecret(row.key, row.value) : row.value);
+  const values = defaultValues();
+  // a row of a key no longer registered (or never valid) is not an option
+  for (const row of rows) {
+    if (isOptionKey(row.key)) values.set(row.key, SECRET_OPTION_KEYS.has(row.key) ? openSecret(row.key, row.value) : row.value);
+  }
   holder().values = values;
   notifyApplied();
 }
@@ -67,24 +73,24 @@ export async function sealPlaintextSecretOptions(): Promise<string[]> {
   return sealed;
 }
 
-export function getOption(key: string): string {
-  return holder().values.get(key) ?? OPTION_DEFAULTS[key] ?? "";
+export function getOption(key: OptionKey): string {
+  return holder().values.get(key) ?? OPTION_DEFAULTS[key];
 }
 
-export function getBool(key: string): boolean {
+export function getBool(key: OptionKey): boolean {
   return getOption(key) === "true";
 }
 
-export function getNumber(key: string, fallback = 0): number {
+export function getNumber(key: OptionKey, fallback = 0): number {
   const n = Number(getOption(key));
   return Number.isFinite(n) ? n : fallback;
 }
 
 // Parsed JSON options, kept until the option's text changes: the relay reads the price
 // maps on every call. Callers must treat the returned value as read-only.
-const parsed = new Map<string, { raw: string; value: unknown }>();
+const parsed = new Map<OptionKey, { raw: string; value: unknown }>();
 
-export function getJson<T>(key: string, fallback: T): T {
+export function getJson<T>(key: OptionKey, fallback: T): T {
   const raw = getOption(key);
   const hit = parsed.get(key);
   if (hit && hit.raw === raw) return hit.value as T;
@@ -97,12 +103,12 @@ export function getJson<T>(key: string, fallback: T): T {
   }
 }
 
-export function allOptions(): Map<string, string> {
+export function allOptions(): Map<OptionKey, string> {
   return new Map(holder().values);
 }
 
 // Writes one option (already validated by the caller) and updates the cache.
-export async function setOption(key: string, value: string): Promise<void> {
+export async function setOption(key: OptionKey, value: string): Promise<void> {
   const stored = value && SECRET_OPTION_KEYS.has(key) ? seal(value) : value;
   await db().option.upsert({ where: { key }, create: { key, value: stored }, update: { value: stored } });
   applyOption(key, value);
@@ -110,7 +116,7 @@ export async function setOption(key: string, value: string): Promise<void> {
 }
 
 // Updates this process's cache only (setOption and tests that run lib code in-process).
-export function applyOption(key: string, value: string): void {
+export function applyOption(key: OptionKey, value: string): void {
   holder().values.set(key, value);
   notifyApplied();
 }

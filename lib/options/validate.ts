@@ -1,39 +1,21 @@
 // Server-side validation of option values (docs/product-rules.md, "Options"; docs/settings.md).
-// The rule tables and checks live in lib/options/rules.ts, shared with the settings forms so
-// that both give the same message; this file adds what needs the server: the known keys and
-// the other options' current values. validateOption returns the value to store (some keys
-// are normalized) or a refusal with a message key.
+// Each key's rule is its entry in lib/options/registry.ts, applied by lib/options/rules.ts
+// (shared with the settings forms so that both give the same message); this file adds what
+// needs the server: the other options' current values. validateOption returns the value to
+// store (some keys are normalized) or a refusal with a message key.
 import "server-only";
-import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { checkOptionCombination, checkOptionValue, PAYMENT_KEYS, type OptionCheck } from "@/lib/options/rules";
-import { checkMapping } from "@/lib/model-mapping/schema";
-import type { MessageKey } from "@/lib/i18n/server-messages";
+import type { OptionKey } from "@/lib/options/registry";
 
 export type { OptionCheck };
 
-export function validateOption(key: string, rawValue: string, current: (k: string) => string): OptionCheck {
-  if (!(key in OPTION_DEFAULTS)) return { ok: false, key: "invalid_parameter" };
-  if (key === "model_mapping") return checkMappingOption(rawValue);
+export function validateOption(key: OptionKey, rawValue: string, current: (k: OptionKey) => string): OptionCheck {
   const check = checkOptionValue(key, rawValue);
   if (!check.ok) return check;
   // Payment callbacks are built on the server address: payment settings wait for it.
   if (PAYMENT_KEYS.has(key) && current("ServerAddress").trim() === "") return { ok: false, key: "option_payment_needs_server_address" };
-  const state = (k: string) => (k === key ? check.value : current(k));
+  const state = (k: OptionKey) => (k === key ? check.value : current(k));
   const combination = checkOptionCombination(key, check.value, state);
   if (combination) return combination;
   return check;
-}
-
-// model_mapping: the same rules as PUT /api/model_mapping/ (lib/model-mapping/schema.ts),
-// stored in its normalized form.
-function checkMappingOption(value: string): OptionCheck {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return { ok: false, key: "option_invalid_json", params: { key: "model_mapping" } };
-  }
-  const m = checkMapping(parsed);
-  if (!m.ok) return { ok: false, key: m.key as MessageKey, params: m.params };
-  return { ok: true, value: JSON.stringify(m.mapping) };
 }

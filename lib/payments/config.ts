@@ -3,11 +3,12 @@
 // otherwise payment through it is refused with "the admin has turned off online top-up".
 import "server-only";
 import { getJson, getNumber, getOption } from "@/lib/options/store";
+import type { OptionKey } from "@/lib/options/registry";
 
 export type EpayConfig = { enabled: boolean; address: string; pid: string; key: string };
 export type StripeConfig = { enabled: boolean; apiSecret: string; webhookSecret: string; priceId: string; unitPrice: number };
 
-const trimmed = (key: string) => getOption(key).trim();
+const trimmed = (key: OptionKey) => getOption(key).trim();
 
 // Where the provider sends its callback: CustomCallbackAddress, else ServerAddress.
 export function callbackBase(): string {

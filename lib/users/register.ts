@@ -11,6 +11,7 @@ import { db } from "@/lib/db/client";
 import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { getBool, getNumber } from "@/lib/options/store";
+import type { OptionKey } from "@/lib/options/registry";
 import { consumeCode, countGuess } from "@/lib/mail/codes";
 import { newAffCode } from "@/lib/users/aff-code";
 import { checkEmailAvailable, emailKey } from "@/lib/users/email-rules";
@@ -25,7 +26,7 @@ export type RegisterInput = {
   aff_code: string;
 };
 
-const nonNegative = (key: string) => BigInt(Math.max(0, Math.trunc(getNumber(key, 0))));
+const nonNegative = (key: OptionKey) => BigInt(Math.max(0, Math.trunc(getNumber(key, 0))));
 
 export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
   if (!getBool("RegisterEnabled") || getBool("SelfUseModeEnabled")) throw new AppError("RULE", "register_disabled");

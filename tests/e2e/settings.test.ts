@@ -2,7 +2,7 @@
 // server and one browser: the root opens /admin/settings, walks the five tabs (kept in
 // ?tab=), saves a changed option and sees the success toast, saves again unchanged and sees
 // 你似乎并没有修改什么, sees the server's refusal of a payment setting without a server
-// address, cancels the password-login confirmation and sees the switch still on; an admin
+// address, clears a saved secret after a confirmation, is told when no update source is set, cancels the password-login confirmation and sees the switch still on; an admin
 // sees root-only fields disabled. Screenshots of every tab in both languages and themes go
 // to test-results/screenshots/.
 import http from "node:http";
@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { makeUser, ROOT_PASSWORD, setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
 const LOCALES: Locale[] = ["zh", "en"];
 const ADMIN = { username: "opsadmin", password: "user-pass-1" };
@@ -189,8 +189,15 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
   it("checks for updates and shows the release notes sanitized; fetches the OIDC endpoints", async () => {
     for (const key of ["oidc.well_known", "oidc.authorization_endpoint", "oidc.token_endpoint", "oidc.user_info_endpoint"])
       await root.put("/api/option/", { key, value: "" });
-    await root.put("/api/option/", { key: "UpdateCheckUrl", value: `${sourceUrl}/missing` });
+    // no release source (the default): said plainly, and no check to fail
+    await root.put("/api/option/", { key: "UpdateCheckUrl", value: "" });
     await page.goto(`${server.url}/admin/settings?tab=other`);
+    expect(await page.getByTestId("no-update-source").textContent()).toBe(s.other.noUpdateSource);
+    expect(await page.getByRole("button", { name: s.other.checkUpdate }).isDisabled()).toBe(true);
+    await shoot(page, locale, "settings-no-update-source", false);
+    await root.put("/api/option/", { key: "UpdateCheckUrl", value: `${sourceUrl}/missing` });
+    await page.reload();
+    expect(await page.getByTestId("no-update-source").count()).toBe(0);
     await page.getByRole("button", { name: s.other.checkUpdate }).click();
     await expectToast(page, s.other.updateFailed);
     await root.put("/api/option/", { key: "UpdateCheckUrl", value: `${sourceUrl}/release` });
@@ -222,6 +229,31 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     await expectToast(page, m.settingsKit.saved);
     const listed = await root.get<{ key: string; value: string }[]>("/api/option/");
     expect(listed.data.find((o) => o.key === "oidc.authorization_endpoint")?.value).toBe(`${sourceUrl}/auth`);
+  });
+
+  it("clears a saved secret after a confirmation (cancelling keeps it)", async () => {
+    const secretSet = async () => (await root.get<{ key: string; set?: boolean }[]>("/api/option/")).data.find((o) => o.key === "SMTPToken")?.set;
+    await root.put("/api/option/", { key: "SMTPToken", value: "smtp-token-e2e-never-shown" });
+    await page.goto(`${server.url}/admin/settings?tab=system`);
+    const smtp = section(page, s.system.smtp);
+    await smtp.locator('[data-secret-state="set"]').waitFor();
+    await smtp.scrollIntoViewIfNeeded();
+    await shoot(page, locale, "settings-secret-set", false);
+    const title = fmt(m.settingsKit.secretClearTitle, { name: s.labels.SMTPToken });
+    await smtp.getByRole("button", { name: m.settingsKit.secretClear, exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: title });
+    await dialog.getByText(m.settingsKit.secretClearDescription).waitFor();
+    await shoot(page, locale, "settings-secret-clear", false);
+    await dialog.getByRole("button", { name: m.settingsKit.cancel, exact: true }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await secretSet()).toBe(true);
+    await smtp.getByRole("button", { name: m.settingsKit.secretClear, exact: true }).click();
+    await dialog.getByRole("button", { name: m.settingsKit.secretClear, exact: true }).click();
+    await expectToast(page, m.settingsKit.secretCleared);
+    await smtp.locator('[data-secret-state="unset"]').waitFor();
+    expect(await smtp.getByRole("button", { name: m.settingsKit.secretClear, exact: true }).count()).toBe(0);
+    expect(await secretSet()).toBe(false);
+    expect(await page.content()).not.toContain("smtp-token-e2e-never-shown");
   });
 
   it("shows the log clean-up with a default time one month ago", async () => {

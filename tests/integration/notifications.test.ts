@@ -224,6 +224,14 @@ describe("quota warnings by e-mail", () => {
     expect(mailsTo("alice@example.com")).toHaveLength(2);
   });
 
+  it("a fresh install warns a user without a threshold of their own below 500000 units ($1), the spec's default", async () => {
+    const dana = await userWithKey("dana");
+    await setQuota(dana.id, START, { email: "dana@example.com" });
+    await chat(dana.key); // 7000 units left, far below $1
+    await until("dana's warning", () => mailsTo("dana@example.com").length === 1);
+    expect(await warnedAt(dana.id)).toBeGreaterThan(0);
+  });
+
   it("without a threshold of the user's own, QuotaRemindThreshold applies; the account's e-mail, in Chinese for a user of the Chinese console", async () => {
     await setOptions(root, { QuotaRemindThreshold: String(THRESHOLD) });
     const bob = await userWithKey("bob", "zh");
@@ -233,7 +241,7 @@ describe("quota warnings by e-mail", () => {
     const { subject, text } = readMail(mail);
     expect(subject).toBe("Acme AI：您的额度即将用尽");
     expect(text).toContain("剩余额度为 $0.01 (7,000)");
-    await setOptions(root, { QuotaRemindThreshold: "1000" });
+    await setOptions(root, { QuotaRemindThreshold: "500000" });
   });
 
   it("no warning above the threshold, nor when the user has no address (nothing is claimed then)", async () => {

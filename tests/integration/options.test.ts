@@ -90,6 +90,14 @@ describe("options", () => {
     zh.cookie = root.cookie;
     zh.userId = root.userId;
     expect((await put("NoSuchKey", "1")).message).toBe("Invalid parameter");
+    // names every plain object inherits are not options either: the registry is looked up by own keys
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      expect((await put(name, "1")).message, name).toBe("Invalid parameter");
+      expect((await put(name, "1", zh)).message, name).toBe("无效的参数");
+    }
+    // a switch is "true" or "false", whatever its name ends with
+    expect((await put("global.auto_retry_force_channel_switch", "sometimes")).message).toBe("global.auto_retry_force_channel_switch must be true or false");
+    expect((await put("global.auto_retry_force_channel_switch", "true")).success).toBe(true);
     expect((await put("RegisterEnabled", "yes")).message).toBe("RegisterEnabled must be true or false");
     expect((await put("GroupRatio", "{bad json")).message).toBe("GroupRatio is not a valid JSON string");
     expect((await put("GroupRatio", "{bad json", zh)).message).toBe("GroupRatio 不是合法的 JSON 字符串");
@@ -140,6 +148,8 @@ describe("options", () => {
       expect((await put(key, "")).success, key).toBe(true);
     }
     const options = await list();
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) expect(options.has(name), name).toBe(false);
+    expect(options.get("global.auto_retry_force_channel_switch")).toBe("true");
     expect(options.get("global.auto_retry_status_codes")).toBe("5xx,429");
     expect(options.get("RebatePercentage")).toBe("0");
     expect(options.get("global.auto_retry_count")).toBe("3");

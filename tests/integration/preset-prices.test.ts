@@ -111,7 +111,7 @@ describe("preset prices", () => {
     const r = await root.post("/api/option/rest_model_ratio");
     expect(r.success, r.message).toBe(true);
     const o = await options();
-    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"]) expect(o.get(k), k).toBe(OPTION_DEFAULTS[k]);
+    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"] as const) expect(o.get(k), k).toBe(OPTION_DEFAULTS[k]);
     await expectBilled("gpt-4o", 68);
     await expectBilled("deepseek-chat", 4);
 

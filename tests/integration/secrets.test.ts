@@ -4,7 +4,8 @@
 // value does not survive in the file's free pages.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SECRET_OPTION_KEYS } from "@/lib/options/defaults";
+import { SECRET_OPTION_KEYS } from "@/lib/options/rules";
+import { OPTION_KEYS } from "@/lib/options/registry";
 import { setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { execDb, queryDb } from "../support/db";
@@ -24,7 +25,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const KEYS = [...SECRET_OPTION_KEYS];
+const KEYS = OPTION_KEYS.filter((k) => SECRET_OPTION_KEYS.has(k));
 const plain = (key: string) => `plain-${key}-Qx71zv`;
 const put = (key: string, value: string) => root.put("/api/option/", { key, value });
 const rows = async () => new Map((await queryDb<{ key: string; value: string }>(server, 'SELECT "key", "value" FROM "options"')).map((r) => [r.key, r.value]));

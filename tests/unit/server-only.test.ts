@@ -39,6 +39,7 @@ const EXEMPT = new Set([
   // the option rules and access table, shared with the settings forms (docs/settings.md)
   "lib/options/rules.ts",
   "lib/options/access.ts",
+  "lib/options/registry.ts",
   // the root account's setup rules, shared with the setup form (docs/console-ui.md, "Forms")
   "lib/setup/field-rules.ts",
   // the channel input rules, shared with the channel editor (docs/console-ui.md, "Forms")

@@ -3,6 +3,7 @@
 // the settings kit, their bounds from the shared option rules (Gemini thinking share 0.002
 // to 1, Claude 0.1 to 1, auto-retry count 1 to 10, ping interval at least 1 s), the exempt
 // groups picked from GET /api/group/; then the model mapping table.
+import type { OptionKey } from "@/lib/options/registry";
 import { useTranslations } from "next-intl";
 import useSWR from "swr";
 import { FieldGrid, OptionJson, OptionNumber, OptionSelect, OptionSwitch, OptionText, SettingsSection } from "@/components/forms";
@@ -10,7 +11,7 @@ import type { SettingsPlugInProps } from "@/components/settings/plug-in";
 import { api } from "@/lib/client/api";
 import { ModelMappingTable } from "./model-mapping";
 
-const GLOBAL = [
+const GLOBAL: OptionKey[] = [
   "global.pass_through_request_enabled",
   "global.hide_upstream_error_enabled",
   "global.block_browser_extension_enabled",
@@ -25,7 +26,7 @@ const GLOBAL = [
   "general_setting.ping_interval_enabled",
   "general_setting.ping_interval_seconds",
 ];
-const GEMINI = [
+const GEMINI: OptionKey[] = [
   "gemini.safety_settings",
   "gemini.version_settings",
   "gemini.supported_imagine_models",
@@ -33,7 +34,7 @@ const GEMINI = [
   "gemini.thinking_adapter_budget_tokens_percentage",
   "gemini.models_supported_thinking_budget",
 ];
-const CLAUDE = [
+const CLAUDE: OptionKey[] = [
   "claude.model_headers_settings",
   "claude.default_max_tokens",
   "claude.thinking_adapter_enabled",

@@ -3,6 +3,7 @@
 // sub-tabs, the raw JSON editors of ModelPrice, ModelRatio, CompletionRatio and CacheRatio
 // (pretty-printed, saved with the settings kit, 不是合法的 JSON 字符串 for text that does not
 // parse), the visual editor, and the unset-model list.
+import type { OptionKey } from "@/lib/options/registry";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { OptionJson, SettingsSection } from "@/components/forms";
@@ -12,7 +13,7 @@ import { PRICE_MAP_KEYS, mapsFromOptions } from "@/lib/client/model-pricing";
 import { UnsetModels } from "./unset-models";
 import { VisualEditor } from "./visual-editor";
 
-const JSON_KEYS = ["ModelPrice", "ModelRatio", "CompletionRatio", "CacheRatio"];
+const JSON_KEYS: OptionKey[] = ["ModelPrice", "ModelRatio", "CompletionRatio", "CacheRatio"];
 
 export function ModelRatioBlock({ options, reload }: SettingsPlugInProps) {
   const t = useTranslations("pricingEditor");

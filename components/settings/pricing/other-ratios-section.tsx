@@ -5,6 +5,7 @@
 // table, confirmed first), the preset source, fallback
 // pricing (the kit's schema checks the combination as a whole, as the server does:
 // a single price alone, or both ratios and no price) and redirect billing.
+import type { OptionKey } from "@/lib/options/registry";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { FieldGrid, OptionNumber, OptionSelect, OptionSwitch, OptionText, SettingsSection, useConfirm } from "@/components/forms";
@@ -16,7 +17,7 @@ import { isRootRole } from "@/lib/client/navigation";
 import { toast } from "@/lib/client/toast";
 import { presetCall } from "./preset-calls";
 
-const KEYS = [
+const KEYS: OptionKey[] = [
   "PresetRatioSourceUrl",
   "PresetRatioSourceKind",
   "fallback_pricing_enabled",

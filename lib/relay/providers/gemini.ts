@@ -6,6 +6,7 @@
 // models listed in gemini.supported_imagine_models.
 import "server-only";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
+import type { OptionKey } from "@/lib/options/registry";
 import type {
   ChannelView,
   ChatRequest,
@@ -49,14 +50,14 @@ function args(text: string): Json {
 // ---- the gemini.* options ----
 
 /** A per-model value of a {"default": ..., "model": ...} option: the model's, else the default. */
-function perModel(key: string, model: string): unknown {
+function perModel(key: OptionKey, model: string): unknown {
   const m = getJson<Record<string, unknown> | null>(key, null);
   if (!m || typeof m !== "object" || Array.isArray(m)) return undefined;
   return Object.hasOwn(m, model) ? m[model] : m.default;
 }
 
 /** Whether a JSON-array option lists the model. */
-function listed(key: string, model: string): boolean {
+function listed(key: OptionKey, model: string): boolean {
   const list = getJson<unknown>(key, null);
   return Array.isArray(list) && list.includes(model);
 }

@@ -1,3 +1,4 @@
+import type { OptionKey } from "@/lib/options/registry";
 import { beforeEach, describe, expect, it } from "vitest";
 import { applyOption } from "@/lib/options/store";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
@@ -13,7 +14,7 @@ import {
 } from "@/lib/billing/bounds";
 import { estimateQuota, quotaFor, resolvePrice } from "@/lib/billing/pricing";
 
-const set = (key: string, value: unknown) => applyOption(key, typeof value === "string" ? value : JSON.stringify(value));
+const set = (key: OptionKey, value: unknown) => applyOption(key, typeof value === "string" ? value : JSON.stringify(value));
 const usage = (p: number, c: number, cached = 0, created = 0, reasoning = 0) => ({
   prompt_tokens: p,
   completion_tokens: c,

@@ -1,10 +1,11 @@
+import type { OptionKey } from "@/lib/options/registry";
 import { beforeEach, describe, expect, it } from "vitest";
 import { applyOption } from "@/lib/options/store";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { estimateQuota, quotaFor, redirectedPrice, resolvePrice } from "@/lib/billing/pricing";
 import { AppError } from "@/lib/errors";
 
-const set = (key: string, value: unknown) => applyOption(key, typeof value === "string" ? value : JSON.stringify(value));
+const set = (key: OptionKey, value: unknown) => applyOption(key, typeof value === "string" ? value : JSON.stringify(value));
 
 beforeEach(() => {
   for (const k of [
@@ -14,7 +15,7 @@ beforeEach(() => {
     "fallback_input_ratio",
     "fallback_completion_ratio",
     "QuotaPerUnit",
-  ]) {
+  ] as const) {
     applyOption(k, OPTION_DEFAULTS[k]);
   }
   set("ModelRatio", { "gpt-4o": 1.25, cheap: 0.1, both: 2, "zero-ratio": 0 });

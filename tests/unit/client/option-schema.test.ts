@@ -1,6 +1,7 @@
 // The settings forms refuse what the server refuses, with the server's message in the
 // person's language (docs/settings.md, "The forms kit"): the section schema is built from
 // the shared rules, so its messages equal validateOption's.
+import type { OptionKey } from "@/lib/options/registry";
 import { describe, expect, it } from "vitest";
 import { fieldName } from "@/components/forms/field-name";
 import { optionSectionSchema } from "@/components/forms/option-schema";
@@ -8,9 +9,9 @@ import { renderMessage } from "@/lib/i18n/server-messages";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { validateOption } from "@/lib/options/validate";
 
-const current = (k: string) => (k === "ServerAddress" ? "https://gw.example.com" : (OPTION_DEFAULTS[k] ?? ""));
+const current = (k: OptionKey) => (k === "ServerAddress" ? "https://gw.example.com" : OPTION_DEFAULTS[k]);
 
-function formMessages(keys: string[], values: Record<string, string>, locale: "zh" | "en") {
+function formMessages(keys: OptionKey[], values: Record<string, string>, locale: "zh" | "en") {
   const loaded = Object.fromEntries(keys.map((k) => [k, current(k)]));
   const input = Object.fromEntries(keys.map((k) => [fieldName(k), values[k] ?? loaded[k]]));
   const r = optionSectionSchema(keys, locale, loaded).safeParse(input);
@@ -18,7 +19,7 @@ function formMessages(keys: string[], values: Record<string, string>, locale: "z
 }
 
 describe("option section schema", () => {
-  const cases: [string, string][] = [
+  const cases: [OptionKey, string][] = [
     ["RebatePercentage", "101"],
     ["TopupGroupRatio", "{bad"],
     ["GroupRatio", "{bad"],
@@ -52,7 +53,7 @@ describe("option section schema", () => {
     expect(formMessages(["RebateEnabled", "RebatePercentage"], { RebateEnabled: "true", RebatePercentage: "120" }, "zh")).toContain(
       "返佣百分比必须在0到100之间",
     );
-    const keys = ["fallback_pricing_enabled", "fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio"];
+    const keys: OptionKey[] = ["fallback_pricing_enabled", "fallback_single_price", "fallback_input_ratio", "fallback_completion_ratio"];
     expect(formMessages(keys, { fallback_pricing_enabled: "true", fallback_input_ratio: "2" }, "en").join(" ")).toMatch(
       /Do not set ratios together with a single price/,
     );

@@ -1,4 +1,5 @@
 // Saving a settings section: changed keys only, the Enabled chain, secrets, trailing slashes, outcomes.
+import type { OptionKey } from "@/lib/options/registry";
 import { describe, expect, it } from "vitest";
 import { changedOptions, saveOptions, unsavedValues, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
 
@@ -106,6 +107,7 @@ describe("saveOptions", () => {
 describe("switching the fallback-pricing form while it stays enabled", () => {
   it("goes through a switch off first and back on last, which the server's rules accept", async () => {
     const { checkOptionValue, checkOptionCombination } = await import("@/lib/options/rules");
+    const { isOptionKey } = await import("@/lib/options/registry");
     const stored: Record<string, string> = {
       fallback_pricing_enabled: "true",
       fallback_single_price: "0.5",
@@ -119,8 +121,9 @@ describe("switching the fallback-pricing form while it stays enabled", () => {
     // a stand-in for the server: the same rules, applied against what is already stored
     const put = async (c: OptionChange): Promise<PutOutcome> => {
       order.push(`${c.key}=${c.value}`);
+      if (!isOptionKey(c.key)) return { ok: false, kind: "refused" };
       const one = checkOptionValue(c.key, c.value);
-      const state = (k: string) => (k === c.key ? c.value : (stored[k] ?? ""));
+      const state = (k: OptionKey) => (k === c.key ? c.value : (stored[k] ?? ""));
       const refusal = one.ok ? checkOptionCombination(c.key, c.value, state) : one;
       if (refusal && !refusal.ok) return { ok: false, kind: "refused" };
       stored[c.key] = c.value;

@@ -1,6 +1,7 @@
 // The model mapping's rules (lib/model-mapping/schema.ts): the shape route() parses
 // with, the rules across entries the verb and the option check apply, the stored form, and
 // the order the relay tries actual models in (docs/relay.md, "Virtual models").
+import type { OptionKey } from "@/lib/options/registry";
 import { describe, expect, it } from "vitest";
 import { renderMessage, serverMessages } from "@/lib/i18n/server-messages";
 import {
@@ -98,7 +99,7 @@ describe("model mapping validation", () => {
   });
 
   it("the option model_mapping is checked by the same rules through PUT /api/option/", () => {
-    const cur = (k: string) => OPTION_DEFAULTS[k] ?? "";
+    const cur = (k: OptionKey) => OPTION_DEFAULTS[k];
     expect(validateOption("model_mapping", "{}", cur)).toEqual({ ok: true, value: "{}" });
     expect(validateOption("model_mapping", "not json", cur)).toEqual({ ok: false, key: "option_invalid_json", params: { key: "model_mapping" } });
     expect(validateOption("model_mapping", '{"smart": []}', cur)).toMatchObject({ ok: false, key: "mapping_actual_models_required" });

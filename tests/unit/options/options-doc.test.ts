@@ -12,7 +12,7 @@ const SPEC_KEYS = [
   "QuotaForInvitee",
   "QuotaRemindThreshold",
   "PreConsumedQuota",
-  "StreamCacheQueueLength",
+  // StreamCacheQueueLength: the spec's key is not offered (docs/options.md, "Quota")
   "QuotaPerUnit",
   // Pricing
   "ModelRatio",

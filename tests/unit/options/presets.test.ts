@@ -119,10 +119,10 @@ describe("conversion into ratios", () => {
     expect(JSON.parse(OPTION_DEFAULTS.CacheRatio)).toEqual(PRESET_RATIOS.CacheRatio);
     expect(JSON.parse(OPTION_DEFAULTS.ModelPrice)).toEqual(PRESET_RATIOS.ModelPrice);
     // an admin who saves the defaults back unchanged is not refused
-    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"]) {
-      expect(validateOption(k, OPTION_DEFAULTS[k], (x) => OPTION_DEFAULTS[x] ?? "")).toMatchObject({ ok: true });
+    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"] as const) {
+      expect(validateOption(k, OPTION_DEFAULTS[k], (x) => OPTION_DEFAULTS[x])).toMatchObject({ ok: true });
     }
-    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice", "SelfUseModeEnabled", "fallback_pricing_enabled"]) {
+    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice", "SelfUseModeEnabled", "fallback_pricing_enabled"] as const) {
       applyOption(k, OPTION_DEFAULTS[k]);
     }
     // $2.50 in, $10 out, $1.25 cached per 1M tokens: 1M prompt tokens (half cached) and

@@ -19,7 +19,7 @@ afterEach(() => {
     ["CheckSensitiveOnPromptEnabled", "false"],
     ["SensitiveWords", ""],
     ["global.safe_check_exempt_enabled", "false"],
-  ])
+  ] as const)
     applyOption(k, v);
 });
 
