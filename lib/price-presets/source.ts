@@ -16,7 +16,7 @@ import "server-only";
 import { AppError } from "@/lib/errors";
 import { outboundRefusal, refusalMessageKey } from "@/lib/net/outbound";
 import { BodyTooLargeError, readCappedText } from "@/lib/net/read-capped";
-import { fetchUserUrl } from "@/lib/net/worker";
+import { fetchConsoleUrl } from "@/lib/net/worker";
 import { getOption } from "@/lib/options/store";
 import { PRESET_RATIOS } from "@/lib/options/presets/ratios";
 import { emptyMaps } from "@/lib/client/model-pricing";
@@ -128,7 +128,7 @@ export function parseMixed(prompt: unknown, completion: unknown): PriceMaps {
 async function fetchJson(url: string): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetchUserUrl(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetchConsoleUrl(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
     const refusal = outboundRefusal(err);
     if (refusal) throw new AppError("UPSTREAM", refusalMessageKey(refusal.reason));
