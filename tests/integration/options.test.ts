@@ -273,8 +273,10 @@ describe("options", () => {
       await put("fetch_setting.allow_private_ip", "false");
       await new Promise((r) => idp.close(r));
     }
-    // with the policy back, loopback is refused again: the check fails
-    expect((await root.post("/api/option/update_check")).message).toBe("Check for updates failed");
+    // with the policy back, loopback is refused again: the check fails and says why
+    expect((await root.post("/api/option/update_check")).message).toBe(
+      "Check for updates failed: The upstream address is a loopback address; it is allowed only when the root user turns on fetch_setting.allow_private_ip",
+    );
   });
 
   it("enforces the fallback pricing combination", async () => {
