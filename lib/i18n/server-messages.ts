@@ -284,6 +284,7 @@ export const serverMessages = {
   },
 
   // model mapping (virtual models, lib/model-mapping/schema.ts)
+  body_key_reserved: { zh: "请求中的名称不能是 __proto__", en: "A name in the request cannot be __proto__" },
   mapping_virtual_name_reserved: { zh: "虚拟模型名称不能是 __proto__", en: "A virtual model cannot be named __proto__" },
   mapping_virtual_name_required: { zh: "虚拟模型名称不能为空", en: "The virtual model name is required" },
   mapping_virtual_name_exists: { zh: "虚拟模型名称已存在：{name}", en: "Virtual model name already exists: {name}" },

@@ -34,21 +34,12 @@ const entryShape = z.object({
     .max(MAPPING_LIMITS.maxPriority, "msg:mapping_priorities_invalid"),
 });
 
-// zod builds a record's output with assignments, which leave a "__proto__" key out (it would
-// replace the prototype): the name is refused here, before, rather than dropped without a
-// word (docs/conventions.md, "Own keys"). "constructor" and "toString" are names like others.
-const noProtoName = z.custom<unknown>((v) => !(v && typeof v === "object" && Object.hasOwn(v, "__proto__")), {
-  error: "msg:mapping_virtual_name_reserved",
-});
-
-export const modelMappingShape = noProtoName.pipe(
-  z
-    .record(
-      z.string().max(MAPPING_LIMITS.nameLength),
-      z.array(entryShape, { error: "msg:mapping_actual_models_required" }).min(1, "msg:mapping_actual_models_required").max(MAPPING_LIMITS.actualModels),
-    )
-    .refine((m) => Object.keys(m).length <= MAPPING_LIMITS.virtualModels, "msg:mapping_too_many"),
-);
+export const modelMappingShape = z
+  .record(
+    z.string().max(MAPPING_LIMITS.nameLength),
+    z.array(entryShape, { error: "msg:mapping_actual_models_required" }).min(1, "msg:mapping_actual_models_required").max(MAPPING_LIMITS.actualModels),
+  )
+  .refine((m) => Object.keys(m).length <= MAPPING_LIMITS.virtualModels, "msg:mapping_too_many");
 
 export type MappingProblem = {
   key: "mapping_virtual_name_required" | "mapping_virtual_name_exists" | "mapping_actual_model_repeated" | "mapping_maps_to_itself";
@@ -109,6 +100,11 @@ export type MappingCheck = { ok: true; mapping: ModelMapping } | { ok: false; ke
 // checked by every rule: the first refusal's message key (and parameters), or the mapping
 // normalized for storage.
 export function checkMapping(value: unknown): MappingCheck {
+  // zod builds a record's output with assignments, which leave a "__proto__" key out (it would
+  // replace the prototype): refused here rather than dropped without a word (docs/conventions.md,
+  // "Own keys"; a console body never gets here with one: lib/http/route.ts). "constructor" and
+  // "toString" are names like others.
+  if (value && typeof value === "object" && Object.hasOwn(value, "__proto__")) return { ok: false, key: "mapping_virtual_name_reserved" };
   const shape = modelMappingShape.safeParse(value);
   if (!shape.success) {
     const message = shape.error.issues[0]?.message ?? "";

@@ -1,6 +1,6 @@
-// Names that are properties of Object.prototype (docs/conventions.md, "Own keys"): a virtual
-// model named "__proto__" is refused with a clear message instead of answering "saved" and
-// leaving it out; "constructor" and "toString" are names like others, saved and served; the
+// Names that are properties of Object.prototype (docs/conventions.md, "Own keys"): a console
+// body with a "__proto__" key (a virtual model so named, written out or escaped) is refused
+// with a clear message instead of answering "saved" and leaving it out; "constructor" and "toString" are names like others, saved and served; the
 // pricing page gives a model named "toString" no price it inherited. The upstream is a mock
 // on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,18 +35,20 @@ afterAll(async () => {
 });
 
 describe("names of Object.prototype's properties", () => {
-  it("PUT /api/model_mapping/ refuses a virtual model named __proto__ (en, zh) and keeps the saved mapping", async () => {
+  it("PUT /api/model_mapping/ refuses a virtual model named __proto__ (en, zh, escaped) and keeps the saved mapping", async () => {
     const saved = await root.put("/api/model_mapping/", { mapping: { smart: [{ model: "ok-model", priorities: 0 }] } });
     expect(saved.success, saved.message).toBe(true);
     // the body as a client sends it: JSON text with the name as a key
     const body = '{"mapping": {"__proto__": [{"model": "ok-model", "priorities": 0}], "other": [{"model": "ok-model", "priorities": 1}]}}';
     const refused = await root.put("/api/model_mapping/", body);
-    expect(refused).toMatchObject({ success: false, message: expect.stringContaining("A virtual model cannot be named __proto__") });
+    expect(refused).toMatchObject({ success: false, message: "A name in the request cannot be __proto__" });
     const zh = await loginAs(server, "root", "root-pass-123", "zh");
-    expect((await zh.put("/api/model_mapping/", body)).message).toContain("虚拟模型名称不能是 __proto__");
-    // the option path refuses it the same way
+    expect((await zh.put("/api/model_mapping/", body)).message).toBe("请求中的名称不能是 __proto__");
+    const escaped = '{"mapping": {"\\u005f_proto__": [{"model": "ok-model", "priorities": 0}]}}';
+    expect((await root.put("/api/model_mapping/", escaped)).message).toBe("A name in the request cannot be __proto__");
+    // the option path, whose value is JSON text inside the body, says which rule
     const option = await root.put("/api/option/", { key: "model_mapping", value: '{"__proto__": [{"model": "ok-model", "priorities": 0}]}' });
-    expect(option.success).toBe(false);
+    expect(option).toMatchObject({ success: false, message: "A virtual model cannot be named __proto__" });
     expect(await mapping()).toEqual({ smart: [{ model: "ok-model", priorities: 0 }] });
   });
 
