@@ -4,7 +4,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
-import local from "./eslint-rules/hot-path-spread.mjs";
+import local from "./eslint-rules/index.mjs";
 
 // What runs per call or per request on the server (docs/conventions.md); the same list as
 // tests/unit/hot-path-objects.test.ts.
@@ -55,5 +55,21 @@ export default defineConfig([
     plugins: { local },
     files: PER_REQUEST,
     rules: { "local/hot-path-spread": "error" },
+  },
+  {
+    // maps keyed by names people type (docs/conventions.md, "Own keys")
+    plugins: { local },
+    files: [
+      "lib/client/**/*.ts",
+      "lib/model-mapping/**/*.ts",
+      "lib/price-presets/**/*.ts",
+      "lib/pricing/**/*.ts",
+      "lib/billing/**/*.ts",
+      "lib/options/**/*.ts",
+      "lib/users/**/*.ts",
+      "lib/channels/**/*.ts",
+      "lib/relay/formats/**/*.ts",
+    ],
+    rules: { "local/own-keys": "error" },
   },
 ]);

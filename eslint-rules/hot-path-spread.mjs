@@ -26,5 +26,4 @@ const rule = {
   },
 };
 
-const plugin = { meta: { name: "gateway-local" }, rules: { "hot-path-spread": rule } };
-export default plugin;
+export default rule;

@@ -39,6 +39,8 @@ const schema = z.object({
   // Login, register and other sensitive calls: at most N per window per client address.
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   CRITICAL_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1200),
+  // GET /mj/image/{id} (open, MjForwardUrlEnabled): at most N a minute per client address.
+  MJ_IMAGE_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
   // Trust X-Forwarded-Proto from a reverse proxy in front of us (the client address follows
   // the option ReverseProxyEnabled instead: lib/http/client-address.ts).
   TRUST_PROXY: z

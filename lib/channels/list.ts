@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
 import { channelView, type ChannelView } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
+import { dict } from "@/lib/own-keys";
 
 export type ChannelFilter = {
   keyword?: string;
@@ -101,7 +102,7 @@ export async function listChannels({
     orderBy: input.idSort ? [{ id: "desc" }] : [{ priority: "desc" }, { id: "desc" }],
   });
   const filtered = rows.filter((c) => matches(c, input.filter));
-  const typeCounts: Record<number, number> = {};
+  const typeCounts = dict<number>();
   for (const c of filtered) typeCounts[c.type] = (typeCounts[c.type] ?? 0) + 1;
 
   let entries: Array<ChannelView | TagRow>;

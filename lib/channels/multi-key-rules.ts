@@ -5,6 +5,7 @@
 // is known here only by its index (its line). Pure: no "server-only", no I/O.
 import { z } from "zod";
 import type { MessageKey } from "@/lib/i18n/server-messages";
+import { dict } from "@/lib/own-keys";
 
 export const MULTI_KEY_MODES = ["random", "polling"] as const;
 export type MultiKeyMode = (typeof MULTI_KEY_MODES)[number];
@@ -40,12 +41,12 @@ export const newMultiKeyInfo = (size: number, mode: MultiKeyMode): ChannelInfo =
 });
 
 const numberMap = (v: unknown): Record<string, number> => {
-  const out: Record<string, number> = {};
+  const out = dict<number>();
   if (v && typeof v === "object" && !Array.isArray(v)) for (const [k, n] of Object.entries(v)) if (/^\d+$/.test(k) && typeof n === "number") out[k] = n;
   return out;
 };
 const stringMap = (v: unknown): Record<string, string> => {
-  const out: Record<string, string> = {};
+  const out = dict<string>();
   if (v && typeof v === "object" && !Array.isArray(v)) for (const [k, s] of Object.entries(v)) if (/^\d+$/.test(k) && typeof s === "string") out[k] = s;
   return out;
 };

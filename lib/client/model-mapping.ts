@@ -4,6 +4,7 @@
 // lib/i18n/server-messages.ts), limits included. Pure and free of "server-only".
 import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
 import { checkMapping, modelMappingSchema, type MappingEntry, type ModelMapping } from "@/lib/model-mapping/schema";
+import { dict } from "@/lib/own-keys";
 
 export type { MappingEntry, ModelMapping };
 
@@ -14,7 +15,7 @@ export type DraftCheck = { ok: true; mapping: ModelMapping } | { ok: false; key:
 
 /** The mapping with one entry added, replaced or renamed (the others keep their order). */
 export function putMapping(mapping: ModelMapping, original: string | null, name: string, rows: MappingEntry[]): ModelMapping {
-  const out: ModelMapping = {};
+  const out = dict<MappingEntry[]>();
   let placed = false;
   for (const [k, v] of Object.entries(mapping)) {
     if (k === original) {

@@ -4,6 +4,7 @@
 // cells and dialogs, and the ratio badge colour. Pure and free of "server-only": the settings
 // page loads it, and the preset sources (lib/price-presets) convert prices with it.
 import type { BadgeColor } from "@/lib/client/badge-color";
+import { dict, own } from "@/lib/own-keys";
 
 export {
   completionRatioFromPrices,
@@ -44,7 +45,7 @@ export function parsePriceMap(text: string): Record<string, number> | null {
     return null;
   }
   if (v === null || typeof v !== "object" || Array.isArray(v)) return null;
-  const out: Record<string, number> = {};
+  const out = dict<number>();
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     if (typeof x !== "number" || !Number.isFinite(x) || x < 0) return null;
     out[k] = x;
@@ -53,13 +54,13 @@ export function parsePriceMap(text: string): Record<string, number> | null {
 }
 
 export function emptyMaps(): PriceMaps {
-  return { ModelRatio: {}, CompletionRatio: {}, CacheRatio: {}, ModelPrice: {} };
+  return { ModelRatio: dict(), CompletionRatio: dict(), CacheRatio: dict(), ModelPrice: dict() };
 }
 
 /** The four maps from the options (a map that does not parse reads as empty). */
 export function mapsFromOptions(options: Record<string, string>): PriceMaps {
   const out = emptyMaps();
-  for (const k of PRICE_MAP_KEYS) out[k] = parsePriceMap(options[k] ?? "{}") ?? {};
+  for (const k of PRICE_MAP_KEYS) out[k] = parsePriceMap(options[k] ?? "{}") ?? dict();
   return out;
 }
 
@@ -81,10 +82,10 @@ export function rowsFromMaps(maps: PriceMaps): PricingRow[] {
   const names = new Set<string>([...Object.keys(maps.ModelPrice), ...Object.keys(maps.ModelRatio), ...Object.keys(maps.CompletionRatio)]);
   return [...names].sort().map((name) => ({
     name,
-    price: maps.ModelPrice[name],
-    ratio: maps.ModelRatio[name],
-    completionRatio: maps.CompletionRatio[name],
-    cacheRatio: maps.CacheRatio[name],
+    price: own(maps.ModelPrice, name),
+    ratio: own(maps.ModelRatio, name),
+    completionRatio: own(maps.CompletionRatio, name),
+    cacheRatio: own(maps.CacheRatio, name),
   }));
 }
 
@@ -100,10 +101,10 @@ export function modeOf(row: PricingRow): PricingMode {
  */
 export function putRow(maps: PriceMaps, row: PricingRow): PriceMaps {
   const next: PriceMaps = {
-    ModelRatio: Object.assign({}, maps.ModelRatio),
-    CompletionRatio: Object.assign({}, maps.CompletionRatio),
-    CacheRatio: Object.assign({}, maps.CacheRatio),
-    ModelPrice: Object.assign({}, maps.ModelPrice),
+    ModelRatio: dict(maps.ModelRatio),
+    CompletionRatio: dict(maps.CompletionRatio),
+    CacheRatio: dict(maps.CacheRatio),
+    ModelPrice: dict(maps.ModelPrice),
   };
   const set = (k: PriceMapKey, v: number | undefined) => {
     if (v === undefined) delete next[k][row.name];
@@ -124,7 +125,8 @@ export function putRow(maps: PriceMaps, row: PricingRow): PriceMaps {
 export function removeRow(maps: PriceMaps, name: string): PriceMaps {
   const next = emptyMaps();
   for (const k of PRICE_MAP_KEYS) {
-    const { [name]: _gone, ...rest } = maps[k];
+    const rest = dict(maps[k]);
+    delete rest[name];
     next[k] = rest;
   }
   return next;
@@ -258,9 +260,9 @@ export function applyBatch(
   for (const name of input.models) {
     const row: PricingRow = {
       name,
-      price: next.ModelPrice[name],
-      ratio: next.ModelRatio[name],
-      completionRatio: next.CompletionRatio[name],
+      price: own(next.ModelPrice, name),
+      ratio: own(next.ModelRatio, name),
+      completionRatio: own(next.CompletionRatio, name),
     };
     if (input.target === "price") {
       row.price = a;
@@ -281,6 +283,6 @@ export function applyBatch(
 /** Models served by channels with neither a price nor a ratio (docs/pricing.md, "The unset-model list"). */
 export function unsetModels(served: Iterable<string>, maps: Pick<PriceMaps, "ModelRatio" | "ModelPrice">): string[] {
   const out = new Set<string>();
-  for (const m of served) if (maps.ModelRatio[m] === undefined && maps.ModelPrice[m] === undefined) out.add(m);
+  for (const m of served) if (own(maps.ModelRatio, m) === undefined && own(maps.ModelPrice, m) === undefined) out.add(m);
   return [...out].sort();
 }

@@ -1,6 +1,7 @@
 // Pure helpers of the relay console pages (docs/product-rules.md, "Relay console pages"): the channel model test runner and its cache, token presets, log colours, pricing maths.
 // The server checks everything again; these only shape what the browser shows and sends.
 import type { BadgeColor } from "@/lib/client/badge-color";
+import { dict } from "@/lib/own-keys";
 
 // ---------- channels ----------
 
@@ -151,7 +152,7 @@ export function cachedResults(cache: TestCache | null, channelId: number, now: n
 
 // The cache with this channel's results stored and every stale entry dropped.
 export function storeResults(cache: TestCache | null, channelId: number, results: ModelTestResult[], now: number): TestCache {
-  const out: TestCache = {};
+  const out: TestCache = dict<TestCache[string]>();
   for (const [k, v] of Object.entries(cache ?? {})) if (now - v.at <= TEST_CACHE_MS) out[k] = v;
   out[String(channelId)] = { at: now, results };
   return out;

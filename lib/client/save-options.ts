@@ -8,6 +8,7 @@ import { TRIM_SLASH } from "@/lib/options/rules";
 
 import { FALLBACK_VALUES } from "@/lib/options/rules";
 import { isOptionKey } from "@/lib/options/registry";
+import { dict } from "@/lib/own-keys";
 
 export type OptionChange = { key: string; value: string };
 
@@ -113,7 +114,7 @@ export async function saveOptions(changes: OptionChange[], put: (change: OptionC
  * partial failure does not lose what was typed (docs/settings.md, "Saving").
  */
 export function unsavedValues(result: SaveResult, values: Record<string, string>): Record<string, string> {
-  const kept: Record<string, string> = {};
+  const kept = dict<string>();
   for (const key of [...result.failed, ...result.skipped]) if (key in values) kept[key] = values[key];
   return kept;
 }

@@ -2,6 +2,7 @@
 // remembers the columns a person hid, under localStorage `table-columns:<table id>`. Hidden
 // columns are stored (not shown ones) so that a column added in a later release shows up.
 import { readItem, tableColumnsKey, writeItem } from "./storage";
+import { dict } from "@/lib/own-keys";
 
 export type ColumnVisibility = Record<string, boolean>;
 
@@ -21,7 +22,7 @@ export function parseHiddenColumns(raw: string | null, hideable: readonly string
 
 // The visibility state of a table (every hideable id: false when hidden).
 export function visibilityOf(hidden: readonly string[], hideable: readonly string[]): ColumnVisibility {
-  const out: ColumnVisibility = {};
+  const out: ColumnVisibility = dict<ColumnVisibility[string]>();
   for (const id of hideable) out[id] = !hidden.includes(id);
   return out;
 }

@@ -112,11 +112,23 @@ async function readBody(request: Request, limit: number): Promise<unknown> {
   const text = await request.text();
   if (Buffer.byteLength(text) > limit) throw new AppError("PAYLOAD_TOO_LARGE", "body_too_large");
   if (!text.trim()) return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
-  } catch {
+    // a "__proto__" key (written out or escaped) is refused: zod's records and plain objects
+    // would drop it without a word (docs/conventions.md, "Own keys"); the reviver runs only
+    // when the text could hold one
+    parsed = text.includes("__proto__") || text.includes("\\u") ? JSON.parse(text, refuseProtoKey) : JSON.parse(text);
+  } catch (e) {
+    if (e === PROTO_KEY) throw new AppError("INVALID_INPUT", "body_key_reserved");
     throw new AppError("INVALID_INPUT", "invalid_parameter");
   }
+  return parsed;
+}
+
+const PROTO_KEY = new Error("__proto__ key");
+function refuseProtoKey(key: string, value: unknown): unknown {
+  if (key === "__proto__") throw PROTO_KEY;
+  return value;
 }
 
 // What the OpenAPI document reads from a handler (docs/api-reference.md): the very schemas it

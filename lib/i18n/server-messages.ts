@@ -8,6 +8,7 @@ export const serverMessages = {
   invalid_parameter_detail: { zh: "无效的参数：{detail}", en: "Invalid parameter: {detail}" },
   internal_error: { zh: "服务器内部错误，请联系管理员", en: "Internal server error, please contact the admin" },
   not_found: { zh: "记录不存在", en: "Record not found" },
+  mj_image_unavailable: { zh: "无法从上游获取该图片，请稍后再试", en: "The image could not be fetched from the upstream; try again later" },
   too_many_requests: { zh: "请求过于频繁，请稍后再试", en: "Too many requests, please try again later" },
   body_too_large: { zh: "请求体过大", en: "Request body too large" },
   relay_body_too_many_values: {
@@ -177,12 +178,14 @@ export const serverMessages = {
     zh: "获取 OIDC 配置失败，请检查网络状况和 Well-Known URL 是否正确",
     en: "Failed to fetch the OIDC configuration, check the network and the Well-Known URL",
   },
+  oidc_discovery_refused: { zh: "获取 OIDC 配置失败：{detail}", en: "Failed to fetch the OIDC configuration: {detail}" },
   oidc_well_known_missing: { zh: "请先填写 Well-Known URL", en: "Enter the Well-Known URL first" },
   option_retry_status_codes: {
     zh: "自动重试状态码格式错误：{code}，请填写以逗号分隔的状态码或状态码类别，如 5xx,4xx,429",
     en: "Invalid auto-retry status code: {code}; enter comma-separated codes or classes such as 5xx,4xx,429",
   },
   update_check_failed: { zh: "检查更新失败", en: "Check for updates failed" },
+  update_check_refused: { zh: "检查更新失败：{detail}", en: "Check for updates failed: {detail}" },
   update_check_not_configured: { zh: "未设置更新检查地址（UpdateCheckUrl）", en: "No update source is set (UpdateCheckUrl)" },
   fallback_pricing_combination: {
     zh: "请勿同时设置单次价格与倍率；使用倍率时需同时设置输入倍率和补全倍率",
@@ -223,6 +226,15 @@ export const serverMessages = {
   outbound_private: {
     zh: "上游地址是内网地址，需超级管理员开启 fetch_setting.allow_private_ip 后才能访问",
     en: "The upstream address is a private network address; it is allowed only when the root user turns on fetch_setting.allow_private_ip",
+  },
+  // a user-given address (a webhook): the option does not apply to it
+  outbound_user_loopback: {
+    zh: "该地址是本机回环地址，用户提供的地址不允许访问",
+    en: "The address is a loopback address, which a user-given URL may never reach",
+  },
+  outbound_user_private: {
+    zh: "该地址是内网地址，用户提供的地址不允许访问",
+    en: "The address is a private network address, which a user-given URL may never reach",
   },
   outbound_link_local: { zh: "上游地址是链路本地地址，不允许访问", en: "The upstream address is a link-local address, which is never allowed" },
   outbound_metadata: { zh: "上游地址是云服务器元数据地址，不允许访问", en: "The upstream address is a cloud metadata address, which is never allowed" },
@@ -273,6 +285,8 @@ export const serverMessages = {
   },
 
   // model mapping (virtual models, lib/model-mapping/schema.ts)
+  body_key_reserved: { zh: "请求中的名称不能是 __proto__", en: "A name in the request cannot be __proto__" },
+  mapping_virtual_name_reserved: { zh: "虚拟模型名称不能是 __proto__", en: "A virtual model cannot be named __proto__" },
   mapping_virtual_name_required: { zh: "虚拟模型名称不能为空", en: "The virtual model name is required" },
   mapping_virtual_name_exists: { zh: "虚拟模型名称已存在：{name}", en: "Virtual model name already exists: {name}" },
   mapping_actual_models_required: { zh: "至少需要一个实际模型", en: "At least one actual model is required" },

@@ -100,9 +100,11 @@ export type MappingCheck = { ok: true; mapping: ModelMapping } | { ok: false; ke
 // checked by every rule: the first refusal's message key (and parameters), or the mapping
 // normalized for storage.
 export function checkMapping(value: unknown): MappingCheck {
-  // zod leaves a "__proto__" key out of a record (assigning it would replace the prototype):
-  // refused here rather than dropped without a word
-  if (value && typeof value === "object" && Object.hasOwn(value, "__proto__")) return { ok: false, key: "invalid_parameter" };
+  // zod builds a record's output with assignments, which leave a "__proto__" key out (it would
+  // replace the prototype): refused here rather than dropped without a word (docs/conventions.md,
+  // "Own keys"; a console body never gets here with one: lib/http/route.ts). "constructor" and
+  // "toString" are names like others.
+  if (value && typeof value === "object" && Object.hasOwn(value, "__proto__")) return { ok: false, key: "mapping_virtual_name_reserved" };
   const shape = modelMappingShape.safeParse(value);
   if (!shape.success) {
     const message = shape.error.issues[0]?.message ?? "";

@@ -16,10 +16,11 @@ import "server-only";
 import { AppError } from "@/lib/errors";
 import { outboundRefusal, refusalMessageKey } from "@/lib/net/outbound";
 import { BodyTooLargeError, readCappedText } from "@/lib/net/read-capped";
-import { fetchUserUrl } from "@/lib/net/worker";
+import { fetchConsoleUrl } from "@/lib/net/worker";
 import { getOption } from "@/lib/options/store";
 import { PRESET_RATIOS } from "@/lib/options/presets/ratios";
 import { emptyMaps } from "@/lib/client/model-pricing";
+import { dict } from "@/lib/own-keys";
 import { completionRatioFromPrices, inputPriceFromRatio, ratioFromInputPrice, round6, type PriceMaps } from "@/lib/options/pricing-math";
 
 export const PRESET_SOURCE_KINDS = ["flexible", "openrouter", "mixed"] as const;
@@ -94,7 +95,7 @@ export function parseFlexible(prompt: unknown, completion: unknown): PriceMaps {
 /** The mixed shape: ratios or prices, per model. */
 export function parseMixed(prompt: unknown, completion: unknown): PriceMaps {
   const out = emptyMaps();
-  const inputPrice: Record<string, number> = {};
+  const inputPrice = dict<number>();
   for (const [m, v] of Object.entries(unwrap(prompt, "prompt_ratio.json"))) {
     if (typeof v === "number") {
       if (Number.isFinite(v) && v >= 0) out.ModelRatio[m] = v;
@@ -128,7 +129,7 @@ export function parseMixed(prompt: unknown, completion: unknown): PriceMaps {
 async function fetchJson(url: string): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetchUserUrl(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetchConsoleUrl(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
     const refusal = outboundRefusal(err);
     if (refusal) throw new AppError("UPSTREAM", refusalMessageKey(refusal.reason));

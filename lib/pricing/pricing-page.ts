@@ -6,6 +6,7 @@ import { getJson } from "@/lib/options/store";
 import { usableGroups } from "@/lib/billing/groups";
 import { modelGroups } from "@/lib/channels/channel-cache";
 import type { Ctx } from "@/lib/ctx";
+import { own } from "@/lib/own-keys";
 
 export async function pricingTable({ input: viewerGroup }: { ctx: Ctx; input: string | null }) {
   const prices = getJson<Record<string, number>>("ModelPrice", {});
@@ -15,15 +16,18 @@ export async function pricingTable({ input: viewerGroup }: { ctx: Ctx; input: st
   const rows = [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([model, enable_groups]) => {
-      const perCall = typeof prices[model] === "number";
+      // own entries only: a model named "constructor" or "toString" has no inherited price
+      const price = own(prices, model);
+      const ratio = own(ratios, model);
+      const perCall = typeof price === "number";
       return {
         model_name: model,
         quota_type: perCall ? 1 : 0,
-        model_ratio: perCall ? 0 : (ratios[model] ?? 0),
-        completion_ratio: completion[model] ?? 1,
-        model_price: perCall ? prices[model] : 0,
+        model_ratio: perCall ? 0 : (ratio ?? 0),
+        completion_ratio: own(completion, model) ?? 1,
+        model_price: perCall ? price : 0,
         enable_groups: enable_groups.sort(),
-        price_set: perCall || typeof ratios[model] === "number",
+        price_set: perCall || typeof ratio === "number",
       };
     });
   const allRatios = getJson<Record<string, number>>("GroupRatio", {});

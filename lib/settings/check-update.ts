@@ -29,10 +29,10 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export async function checkUpdate(_args: { ctx: UserCtx }): Promise<UpdateInfo> {
+export async function checkUpdate({ ctx }: { ctx: UserCtx }): Promise<UpdateInfo> {
   const url = getOption("UpdateCheckUrl").trim();
   if (url === "") throw new AppError("INVALID_INPUT", "update_check_not_configured");
-  const doc = await fetchJsonDocument(url);
+  const doc = await fetchJsonDocument(ctx, url, "update_check_refused");
   if (!doc || typeof doc.tag_name !== "string" || doc.tag_name.trim() === "") throw new AppError("INVALID_INPUT", "update_check_failed");
   const body = typeof doc.body === "string" ? doc.body : "";
   return { current_version: APP_VERSION, tag_name: doc.tag_name, body, update_available: compareVersions(doc.tag_name, APP_VERSION) > 0 };

@@ -12,11 +12,11 @@ export type OidcEndpoints = { authorization_endpoint: string; token_endpoint: st
 
 const isHttpUrl = (v: unknown): v is string => typeof v === "string" && HTTP_URL.test(v);
 
-export async function discoverOidc({ input }: { ctx: UserCtx; input: { well_known: string } }): Promise<OidcEndpoints> {
+export async function discoverOidc({ ctx, input }: { ctx: UserCtx; input: { well_known: string } }): Promise<OidcEndpoints> {
   const check = checkOptionValue("oidc.well_known", input.well_known);
   if (!check.ok) throw new AppError("INVALID_INPUT", check.key, check.params);
   if (check.value === "") throw new AppError("INVALID_INPUT", "oidc_well_known_missing");
-  const doc = await fetchJsonDocument(check.value);
+  const doc = await fetchJsonDocument(ctx, check.value, "oidc_discovery_refused");
   if (!doc || !isHttpUrl(doc.authorization_endpoint) || !isHttpUrl(doc.token_endpoint) || !isHttpUrl(doc.userinfo_endpoint)) {
     throw new AppError("INVALID_INPUT", "oidc_discovery_failed");
   }

@@ -12,7 +12,8 @@ import { env } from "@/lib/env";
 import { CLIENT_IP_HEADER } from "@/lib/http/request-info";
 import { pickLocale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
-import { outboundFetch } from "@/lib/net/outbound";
+import { hit } from "@/lib/http/rate-limit";
+import { outboundFetch, outboundRefusal } from "@/lib/net/outbound";
 import { getBool } from "@/lib/options/store";
 import { authenticateToken } from "@/lib/relay/token-cache";
 import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/relay/request-id";
@@ -197,6 +198,38 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
   }
 }
 
+// GET /mj/image/{id} (docs/tasks.md, MjForwardUrlEnabled): open to anyone who knows a task id,
+// so it is limited per client address (MJ_IMAGE_RATE_LIMIT a minute, the project's counters:
+// lib/http/rate-limit.ts). A stored image the upstream cannot give (unreachable, refused by the
+// outbound policy, an error status, not an image) is a 502 with one log line, never a stack.
+async function mjImage(req: IncomingMessage, res: ServerResponse, id: string, front: Front, fail: Dispatch["fail"], notFound: () => void): Promise<void> {
+  const locale = pickLocale(null, req.headers["accept-language"]);
+  const ip = String(req.headers[CLIENT_IP_HEADER] ?? "");
+  if (!(await hit(`mj-image:${ip}`, env().MJ_IMAGE_RATE_LIMIT, MJ_IMAGE_RATE_WINDOW_SECONDS))) {
+    return fail(429, renderMessage(locale, "too_many_requests"), "rate_limit_error", "rate_limited");
+  }
+  const src = await mjImageSource(id);
+  if (!src) return notFound();
+  let reason: string;
+  try {
+    if (await pipeFile(res, src, {}, "image/")) return;
+    reason = "not an image";
+  } catch (err) {
+    reason = outboundRefusal(err)?.reason ?? errorReason(err);
+  }
+  log.warn({ requestId: front.requestId.id, mj_id: id, reason }, "the stored image of a task could not be fetched");
+  fail(502, renderMessage(locale, "mj_image_unavailable"), "upstream_error", "upstream_image_unavailable");
+}
+
+const MJ_IMAGE_RATE_WINDOW_SECONDS = 60;
+
+// A short reason for a log line: a timeout, the system error code, or the error's name.
+function errorReason(err: unknown): string {
+  const e = err as { name?: string; code?: string; cause?: { code?: string } } | null;
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "timeout";
+  return e?.cause?.code ?? e?.code ?? e?.name ?? "error";
+}
+
 // The paths that submit a task: /mj/submit/*, /suno/submit/*, /v1/videos.
 const isSubmitPath = (family: Family, path: string) => (family === "video" ? path === "/v1/videos" : path.startsWith(`/${family}/submit/`));
 
@@ -228,11 +261,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, { family, met
   }
 
   // unauthenticated: the image of a task (MjForwardUrlEnabled) and the upstream's callbacks
-  if (family === "mj" && method === "GET" && parts[1] === "image" && parts.length === 3) {
-    const src = await mjImageSource(parts[2]);
-    if (!src || !(await pipeFile(res, src, {}, "image/"))) notFound();
-    return;
-  }
+  if (family === "mj" && method === "GET" && parts[1] === "image" && parts.length === 3) return mjImage(req, res, parts[2], front, fail, notFound);
   if (family === "mj" && method === "POST" && parts[1] === "notify" && parts.length === 4) {
     const body = await readJson(req, 1 << 20);
     const ok = await notifyMj(parts[2], parts[3], body);

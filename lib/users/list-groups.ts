@@ -3,6 +3,7 @@
 import "server-only";
 import type { UserCtx } from "@/lib/http/route";
 import { getJson } from "@/lib/options/store";
+import { dict } from "@/lib/own-keys";
 
 const record = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
@@ -10,7 +11,7 @@ export function userGroupMap(ownGroup: string): Record<string, { desc: string; r
   const usable = record(getJson<unknown>("UserUsableGroups", {}));
   const ratios = record(getJson<unknown>("GroupRatio", {}));
   const ratioOf = (g: string) => (typeof ratios[g] === "number" ? (ratios[g] as number) : 1);
-  const out: Record<string, { desc: string; ratio: number }> = {};
+  const out = dict<{ desc: string; ratio: number }>();
   for (const [g, desc] of Object.entries(usable)) out[g] = { desc: typeof desc === "string" ? desc : g, ratio: ratioOf(g) };
   if (ownGroup && !out[ownGroup]) out[ownGroup] = { desc: ownGroup, ratio: ratioOf(ownGroup) };
   return out;

@@ -53,7 +53,7 @@ export async function updateSetting({ ctx, input }: { ctx: UserCtx; input: Setti
   const merged = mergeSetting(stored, input);
   if ("refuse" in merged) throw new AppError("RULE", merged.refuse);
   if (merged.webhook_url && merged.webhook_url !== stored.webhook_url) {
-    const refused = urlRefusal(merged.webhook_url);
+    const refused = urlRefusal(merged.webhook_url, "user");
     if (refused) throw new AppError("RULE", "webhook_address_refused", { detail: ctx.t(webhookRefusalKey(refused.reason)) });
   }
   // the secret is stored sealed (docs/secrets.md): a new one as typed, a kept one if an older

@@ -1,10 +1,14 @@
 // Quota warnings and webhooks end to end (docs/notifications.md), on the built server with a
 // real SMTP server (tests/support/smtp.ts), a mock upstream for relay calls, and an HTTPS
 // webhook receiver on 127.0.0.1 whose self-signed certificate (made here with openssl) the
-// server trusts through NODE_EXTRA_CA_CERTS. Only loopback is ever connected to.
+// server trusts through NODE_EXTRA_CA_CERTS. A user's webhook never reaches loopback from the
+// server itself, whatever fetch_setting.allow_private_ip says (docs/outbound.md), so the
+// deliveries reach the receiver through a worker stand-in (WorkerUrl, new-api's protocol) that
+// fetches the address it is handed, as a deployed worker would. Only loopback is ever connected to.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -24,6 +28,9 @@ let smtp: TestSmtp;
 let mock: MockUpstream;
 let certDir: string;
 let hook: Receiver;
+let worker: http.Server;
+let workerUrl = "";
+let certPem: Buffer;
 
 // ModelPrice $0.01 a call = 5000 units; users hold 12000 and warn below 10000, so each
 // first call crosses (12000 → 7000).
@@ -35,7 +42,7 @@ const SECRET = "whsec-notify-test-0123";
 const SHARED = { SESSION_SECRET: randomBytes(32).toString("hex"), ENCRYPTION_KEY: randomBytes(32).toString("hex") };
 
 type HookRequest = { headers: Record<string, string | string[] | undefined>; body: string; json: Record<string, unknown> };
-type Receiver = { port: number; requests: HookRequest[]; statuses: number[]; close(): Promise<void> };
+type Receiver = { port: number; requests: HookRequest[]; statuses: number[]; readonly connections: number; close(): Promise<void> };
 
 // An HTTPS receiver answering the queued statuses in order (200 once the queue is empty).
 async function startReceiver(key: Buffer, cert: Buffer): Promise<Receiver> {
@@ -57,8 +64,43 @@ async function startReceiver(key: Buffer, cert: Buffer): Promise<Receiver> {
       res.end("ok");
     });
   });
+  // every accepted TCP connection, before TLS: a refused address must open none
+  let connections = 0;
+  srv.on("connection", () => connections++);
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  return { port: (srv.address() as AddressInfo).port, requests, statuses, close: () => new Promise<void>((r) => srv.close(() => r())) };
+  return {
+    port: (srv.address() as AddressInfo).port,
+    requests,
+    statuses,
+    get connections() {
+      return connections;
+    },
+    close: () => new Promise<void>((r) => srv.close(() => r())),
+  };
+}
+
+// A worker stand-in: POST {url, key, method, headers, body} fetches url (trusting the
+// receiver's certificate) and answers its status and body.
+async function startWorker(): Promise<http.Server> {
+  const srv = http.createServer((req, res) => {
+    let text = "";
+    req.setEncoding("utf8");
+    req.on("data", (c: string) => (text += c));
+    req.on("end", () => {
+      const p = JSON.parse(text) as { url: string; method: string; headers: Record<string, string>; body?: string };
+      const out = https.request(p.url, { method: p.method, headers: p.headers, ca: certPem }, (up) => {
+        res.writeHead(up.statusCode ?? 502);
+        up.pipe(res);
+      });
+      out.on("error", () => {
+        res.writeHead(502);
+        res.end();
+      });
+      out.end(p.body);
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  return srv;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -158,12 +200,16 @@ beforeAll(async () => {
     ],
     { stdio: "ignore" },
   );
-  hook = await startReceiver(readFileSync(keyPath), readFileSync(certPath));
+  certPem = readFileSync(certPath);
+  hook = await startReceiver(readFileSync(keyPath), certPem);
+  worker = await startWorker();
+  workerUrl = `http://127.0.0.1:${(worker.address() as AddressInfo).port}`;
   server = await startServer({ env: Object.assign({ NODE_EXTRA_CA_CERTS: certPath }, SHARED) });
   smtp = await startTestSmtp();
   mock = await startMockUpstream("openai");
-  root = await setupRoot(server); // fetch_setting.allow_private_ip on: the SMTP server, the upstream and the receiver are on 127.0.0.1
+  root = await setupRoot(server); // fetch_setting.allow_private_ip on: the SMTP server, the upstream and the worker are on 127.0.0.1
   await setOptions(root, {
+    WorkerUrl: workerUrl,
     SMTPServer: "127.0.0.1",
     SMTPPort: String(smtp.port),
     SMTPFrom: "gateway@example.com",
@@ -181,6 +227,7 @@ afterAll(async () => {
   await smtp?.close();
   await mock?.close();
   await hook?.close();
+  await new Promise((r) => worker?.close(r));
   if (certDir) rmSync(certDir, { recursive: true, force: true });
 });
 
@@ -261,7 +308,7 @@ describe("quota warnings by e-mail", () => {
 describe("webhooks", () => {
   it("a crossing POSTs the documented JSON with the Bearer secret, retried on 500 with backoff", async () => {
     const carol = await userWithKey("carol");
-    const url = `https://127.0.0.1:${hook.port}/hook`;
+    const url = `https://localhost:${hook.port}/hook`;
     const saved = await carol.client.put("/api/user/setting", {
       notify_type: "webhook",
       webhook_url: url,
@@ -325,7 +372,7 @@ describe("webhooks", () => {
   it("a secret left in plaintext by an older version is sealed at start-up, and still sent", async () => {
     const kim = await userWithKey("kim");
     const old = "whsec-old-plaintext-5521";
-    const setting = JSON.stringify({ notify_type: "webhook", webhook_url: `https://127.0.0.1:${hook.port}/hook`, webhook_secret: old });
+    const setting = JSON.stringify({ notify_type: "webhook", webhook_url: `https://localhost:${hook.port}/hook`, webhook_secret: old });
     await execDb(server, 'UPDATE "users" SET "setting" = $1 WHERE "id" = $2', [setting, kim.id]);
     // a node of the new version starting on this database (same ENCRYPTION_KEY)
     const next = await startServer({ databaseUrl: server.databaseUrl, dbKind: server.dbKind, env: Object.assign({ DATA_DIR: server.dataDir }, SHARED) });
@@ -344,7 +391,7 @@ describe("webhooks", () => {
     expect(hook.requests.at(-1)!.headers.authorization).toBe(`Bearer ${old}`);
   });
 
-  it("refused when saved: http://, a loopback IP literal with private addresses off, [::1]; clear messages in both languages", async () => {
+  it("refused when saved: http://, a loopback IP literal and [::1] with private addresses allowed; clear messages in both languages", async () => {
     const dave = await userWithKey("dave");
     const http = await dave.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: "http://hooks.example.com/x" });
     expect(http).toMatchObject({ success: false, message: "The webhook address must start with https://" });
@@ -353,49 +400,54 @@ describe("webhooks", () => {
       success: false,
       message: "Webhook地址必须以https://开头",
     });
-    await setOptions(root, { "fetch_setting.allow_private_ip": "false" });
-    try {
-      const lo = await dave.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://127.0.0.1:${hook.port}/hook` });
-      expect(lo.success).toBe(false);
-      expect(lo.message).toBe("This webhook address cannot be used: it points to a loopback address");
-      const v6 = await daveZh.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://[::1]:${hook.port}/hook` });
-      expect(v6.success).toBe(false);
-      expect(v6.message).toBe("Webhook 地址不可用：它指向本机回环地址");
-      const meta = await dave.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: "https://169.254.169.254/latest" });
-      expect(meta.message).toMatch(/metadata/);
-      // nothing was stored
-      const self = await dave.client.get<{ setting: string }>("/api/user/self");
-      expect(self.data.setting).not.toContain("127.0.0.1");
-    } finally {
-      await setOptions(root, { "fetch_setting.allow_private_ip": "true" });
-    }
+    // fetch_setting.allow_private_ip is on here (the root's channels may reach loopback); a user's address may not
+    const lo = await dave.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://127.0.0.1:${hook.port}/hook` });
+    expect(lo.success).toBe(false);
+    expect(lo.message).toBe("This webhook address cannot be used: it points to a loopback address");
+    const v6 = await daveZh.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://[::1]:${hook.port}/hook` });
+    expect(v6.success).toBe(false);
+    expect(v6.message).toBe("Webhook 地址不可用：它指向本机回环地址");
+    const lan = await dave.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: "https://192.168.1.20/hook" });
+    expect(lan.message).toBe("This webhook address cannot be used: it points to a private network address");
+    const meta = await dave.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: "https://169.254.169.254/latest" });
+    expect(meta.message).toMatch(/metadata/);
+    // nothing was stored
+    const self = await dave.client.get<{ setting: string }>("/api/user/self");
+    expect(self.data.setting).not.toContain("127.0.0.1");
   });
 
-  it("refused when sent: a name that resolves to 127.0.0.1, and a loopback literal saved while allowed, once private addresses are off (the quota warning's delivery is the same deliver())", async () => {
+  it("refused when sent, with private addresses allowed and no worker: a name that resolves to 127.0.0.1, and a loopback literal saved by an older version; the receiver accepts no connection", async () => {
     const frank = await userWithKey("frank");
     const byName = await frank.client.put("/api/user/setting", {
       notify_type: "webhook",
       webhook_url: `https://localhost:${hook.port}/hook`,
       webhook_secret: SECRET,
+      quota_warning_threshold: THRESHOLD,
     });
     expect(byName.success, byName.message).toBe(true); // names are judged when connecting
     const grace = await userWithKey("grace");
-    await grace.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://[::1]:${hook.port}/hook`, webhook_secret: SECRET });
+    const literal = JSON.stringify({ notify_type: "webhook", webhook_url: `https://[::1]:${hook.port}/hook`, webhook_secret: "" });
+    await execDb(server, 'UPDATE "users" SET "setting" = $1 WHERE "id" = $2', [literal, grace.id]);
     const before = hook.requests.length;
-    await setOptions(root, { "fetch_setting.allow_private_ip": "false" });
+    const sockets = hook.connections;
+    await setOptions(root, { WorkerUrl: "" });
     try {
       const r = await root.post(`/api/user/${frank.id}/test_notification`);
       expect(r.success).toBe(false);
       expect(r.message).toBe("The webhook address was refused: it points to a loopback address");
+      // the quota warning's delivery is the same deliver(): a crossing sends nothing either
+      await chat(frank.key);
       const g = await root.post(`/api/user/${grace.id}/test_notification`);
       expect(g.success).toBe(false);
       expect(g.message).toMatch(/loopback/);
+      await sleep(500);
+      expect(hook.connections).toBe(sockets);
       expect(hook.requests.length).toBe(before);
       expect(JSON.stringify([r, g])).not.toContain(SECRET);
     } finally {
-      await setOptions(root, { "fetch_setting.allow_private_ip": "true" });
+      await setOptions(root, { WorkerUrl: workerUrl });
     }
-    // allowed again (the test's receiver is on loopback): the name reaches it
+    // through the worker, the name reaches the receiver (the worker fetches it, not the server)
     const ok = await root.post(`/api/user/${frank.id}/test_notification`);
     expect(ok, ok.message).toMatchObject({ success: true, message: "The test notification was sent to the webhook address" });
     expect(hook.requests.length).toBe(before + 1);
@@ -424,7 +476,7 @@ describe("root test notification (POST /api/user/{id}/test_notification)", () =>
       await setOptions(root, { SMTPServer: "127.0.0.1" });
     }
     // a webhook answering 503: one try, the status named
-    await henry.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://127.0.0.1:${hook.port}/hook`, webhook_secret: SECRET });
+    await henry.client.put("/api/user/setting", { notify_type: "webhook", webhook_url: `https://localhost:${hook.port}/hook`, webhook_secret: SECRET });
     const before = hook.requests.length;
     hook.statuses.push(503);
     r = await root.post(`/api/user/${henry.id}/test_notification`);

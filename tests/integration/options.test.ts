@@ -248,7 +248,7 @@ describe("options", () => {
       // loopback is refused by the outbound policy until the root allows private addresses
       expect((await put("fetch_setting.allow_private_ip", "false")).success).toBe(true);
       expect((await root.post("/api/option/oidc_discovery", { well_known: `${base}/.well-known/openid-configuration` })).message).toBe(
-        "Failed to fetch the OIDC configuration, check the network and the Well-Known URL",
+        "Failed to fetch the OIDC configuration: The upstream address is a loopback address; it is allowed only when the root user turns on fetch_setting.allow_private_ip",
       );
       expect((await put("fetch_setting.allow_private_ip", "true")).success).toBe(true);
       const found = await root.post<{ authorization_endpoint: string; token_endpoint: string; userinfo_endpoint: string }>("/api/option/oidc_discovery", {
@@ -283,8 +283,10 @@ describe("options", () => {
       await put("fetch_setting.allow_private_ip", "false");
       await new Promise((r) => idp.close(r));
     }
-    // with the policy back, loopback is refused again: the check fails
-    expect((await root.post("/api/option/update_check")).message).toBe("Check for updates failed");
+    // with the policy back, loopback is refused again: the check fails and says why
+    expect((await root.post("/api/option/update_check")).message).toBe(
+      "Check for updates failed: The upstream address is a loopback address; it is allowed only when the root user turns on fetch_setting.allow_private_ip",
+    );
   });
 
   it("enforces the fallback pricing combination", async () => {

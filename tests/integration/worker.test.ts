@@ -152,7 +152,9 @@ describe("URLs typed into the console", () => {
   it("the worker's own address is under the outbound policy", async () => {
     // loopback refused: the worker on 127.0.0.1 is never asked, and nothing else is contacted
     await setOptions(root, { "fetch_setting.allow_private_ip": "false" });
-    expect((await root.post("/api/option/update_check")).message).toBe("Check for updates failed");
+    expect((await root.post("/api/option/update_check")).message).toBe(
+      "Check for updates failed: The upstream address is a loopback address; it is allowed only when the root user turns on fetch_setting.allow_private_ip",
+    );
     expect(seen).toEqual([]);
     expect(siteHits).toEqual([]);
     await setOptions(root, { "fetch_setting.allow_private_ip": "true" });

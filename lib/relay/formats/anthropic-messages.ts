@@ -12,6 +12,7 @@ import {
   type Usage,
 } from "@/lib/relay/types";
 import { imageMarkdown, json, zodToRelayError, type IngressFormat, type StreamRenderer, outputBudget } from "./types";
+import { dict } from "@/lib/own-keys";
 
 const text = z.looseObject({ type: z.literal("text"), text: z.string() });
 const image = z.looseObject({
@@ -97,7 +98,7 @@ function parse(body: unknown): ChatRequest {
   if (b.temperature !== undefined) req.temperature = b.temperature;
   if (b.top_p !== undefined) req.topP = b.top_p;
   if (b.stop_sequences?.length) req.stop = b.stop_sequences;
-  const extra: Record<string, unknown> = {};
+  const extra = dict<unknown>();
   for (const k in b) if (!KNOWN.has(k)) extra[k] = (b as Record<string, unknown>)[k];
   if (Object.keys(extra).length) req.extra = { wire: "anthropic", fields: extra };
   return req;

@@ -16,6 +16,7 @@ import {
 } from "@/lib/relay/types";
 import { MAX_N, dropUnsetBudgets, json, parseArgs, zodToRelayError, type IngressFormat, type ParseContext, type StreamRenderer, outputBudget } from "./types";
 import { RelayError } from "@/lib/relay/types";
+import { dict } from "@/lib/own-keys";
 
 const part = z.looseObject({
   text: z.string().optional(),
@@ -70,7 +71,7 @@ const schema = z.looseObject({
 export function lowerSchemaTypes(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(lowerSchemaTypes);
   if (!s || typeof s !== "object") return s;
-  const out: Record<string, unknown> = {};
+  const out = dict<unknown>();
   for (const [k, v] of Object.entries(s)) out[k] = k === "type" && typeof v === "string" ? v.toLowerCase() : lowerSchemaTypes(v);
   return out;
 }

@@ -14,6 +14,7 @@ import {
   type StreamRenderer,
   outputBudget,
 } from "./types";
+import { dict } from "@/lib/own-keys";
 
 // An image the model produced goes out twice (docs/relay-options.md, gemini.supported_imagine_models):
 // as a Markdown image in `content`, which every chat client shows, and as an entry of the
@@ -106,7 +107,7 @@ function parse(body: unknown): ChatRequest {
   let toolChoice: ToolChoice | undefined;
   if (typeof b.tool_choice === "string") toolChoice = b.tool_choice;
   else if (b.tool_choice) toolChoice = { name: b.tool_choice.function.name };
-  const extra: Record<string, unknown> = {};
+  const extra = dict<unknown>();
   for (const k in b) if (!KNOWN.has(k)) extra[k] = (b as Record<string, unknown>)[k];
   const req: ChatRequest = {
     model: b.model,

@@ -19,6 +19,18 @@ describe("model mapping dialog", () => {
     expect(checkDraft({ name: "smart", rows: rows(["a", "1"]) }, mapping(), "smart")).toMatchObject({ ok: true });
   });
 
+  it("a name that is a property of Object.prototype is an entry; __proto__ is refused, never dropped (docs/conventions.md, Own keys)", () => {
+    const added = checkDraft({ name: "constructor", rows: rows(["a", "1"]) }, mapping(), null);
+    expect(added.ok && Object.keys(added.mapping)).toEqual(["smart", "cheap", "constructor"]);
+    const next = added.ok ? added.mapping : {};
+    // "toString" exists in no mapping until added; "constructor" does once it is
+    expect(checkDraft({ name: "toString", rows: rows(["b", "1"]) }, next, null)).toMatchObject({ ok: true });
+    expect(checkDraft({ name: "constructor", rows: rows(["b", "1"]) }, next, null)).toMatchObject({ ok: false, key: "mapping_virtual_name_exists" });
+    expect(checkDraft({ name: "__proto__", rows: rows(["a", "1"]) }, mapping(), null)).toMatchObject({ ok: false, key: "mapping_virtual_name_reserved" });
+    expect(Object.keys(putMapping(mapping(), "smart", "__proto__", [{ model: "a", priorities: 0 }]))).toEqual(["__proto__", "cheap"]);
+    expect(Object.keys(deleteMapping(next, "constructor"))).toEqual(["smart", "cheap"]);
+  });
+
   it("needs one actual model, no repeat, priorities integers ≥ 0", () => {
     expect(checkDraft({ name: "x", rows: rows(["", "1"]) }, mapping(), null)).toMatchObject({ ok: false, key: "mapping_actual_models_required" });
     expect(checkDraft({ name: "x", rows: [] }, mapping(), null)).toMatchObject({ ok: false, key: "mapping_actual_models_required" });

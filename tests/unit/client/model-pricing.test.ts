@@ -130,6 +130,20 @@ describe("batch set", () => {
 describe("unset models", () => {
   it("served models with neither a price nor a ratio", () => {
     expect(unsetModels(["gpt-4o", "dall-e-3", "mystery", "mystery", "other"], maps())).toEqual(["mystery", "other"]);
+    // names of Object.prototype's properties are unset too until priced (docs/conventions.md, "Own keys")
+    expect(unsetModels(["constructor", "toString", "__proto__"], mapsFromOptions({}))).toEqual(["__proto__", "constructor", "toString"]);
+  });
+
+  it("model names of Object.prototype's properties are rows like others, __proto__ included", () => {
+    const m = mapsFromOptions({ ModelRatio: '{"__proto__": 2, "constructor": 3}', ModelPrice: '{"toString": 0.5}' });
+    expect(rowsFromMaps(m)).toEqual([
+      { name: "__proto__", price: undefined, ratio: 2, completionRatio: undefined, cacheRatio: undefined },
+      { name: "constructor", price: undefined, ratio: 3, completionRatio: undefined, cacheRatio: undefined },
+      { name: "toString", price: 0.5, ratio: undefined, completionRatio: undefined, cacheRatio: undefined },
+    ]);
+    const next = putRow(m, { name: "valueOf", ratio: 1, completionRatio: 2 });
+    expect(JSON.stringify(next.ModelRatio)).toBe('{"__proto__":2,"constructor":3,"valueOf":1}');
+    expect(Object.keys(removeRow(next, "__proto__").ModelRatio)).toEqual(["constructor", "valueOf"]);
   });
 });
 

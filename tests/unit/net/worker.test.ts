@@ -1,12 +1,13 @@
-// WorkerUrl / WorkerValidKey (docs/outbound.md, "Worker"): a user-typed URL is fetched through
+// WorkerUrl / WorkerValidKey (docs/outbound.md, "Worker"): a typed URL is fetched through
 // the worker when WorkerUrl is set (new-api's protocol: POST {url, key, method, headers, body}),
-// directly otherwise; a redirect the worker hands back is followed through the worker again.
-// The worker and the "user's" site are local stand-ins on 127.0.0.1.
+// directly otherwise (a console URL under fetch_setting.allow_private_ip, a user's URL never to
+// loopback); a redirect the worker hands back is followed through the worker again.
+// The worker and the typed site are local stand-ins on 127.0.0.1.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ALLOW_PRIVATE_IP_OPTION } from "@/lib/net/outbound";
-import { fetchUserUrl, workerEnabled } from "@/lib/net/worker";
+import { fetchConsoleUrl, fetchUserUrl, workerEnabled } from "@/lib/net/worker";
 import { sendWebhook } from "@/lib/notify/webhook";
 import { applyOption } from "@/lib/options/store";
 
@@ -56,14 +57,32 @@ beforeEach(() => {
   siteHits = 0;
 });
 
-describe("fetching a user-typed URL", () => {
-  it("goes straight to the address when no worker is set", async () => {
+describe("fetching a typed URL", () => {
+  it("goes straight to the address when no worker is set: a console URL on loopback with private addresses allowed", async () => {
     applyOption("WorkerUrl", "");
     expect(workerEnabled()).toBe(false);
-    const res = await fetchUserUrl(`${siteUrl}/a.png`);
+    const res = await fetchConsoleUrl(`${siteUrl}/a.png`);
     expect(await res.text()).toBe("site /a.png");
     expect(siteHits).toBe(1);
     expect(seen).toEqual([]);
+  });
+
+  it("a user's URL never reaches loopback, by literal or by name, with private addresses allowed", async () => {
+    applyOption("WorkerUrl", "");
+    const port = new URL(siteUrl).port;
+    for (const url of [`${siteUrl}/a.png`, `http://localhost:${port}/a.png`, `http://[::ffff:127.0.0.1]:${port}/a.png`]) {
+      await expect(fetchUserUrl(url), url).rejects.toMatchObject({ code: "E_OUTBOUND_REFUSED", reason: "loopback", scope: "user" });
+    }
+    expect(siteHits).toBe(0);
+  });
+
+  it("with a worker, a user's loopback literal is refused before the worker is asked; a console one is handed to it", async () => {
+    applyOption("WorkerUrl", workerUrl);
+    await expect(fetchUserUrl(`${siteUrl}/a.png`)).rejects.toMatchObject({ reason: "loopback" });
+    expect(seen).toEqual([]);
+    await fetchConsoleUrl(`${siteUrl}/a.png`);
+    expect(seen.map((s) => s.url)).toEqual([`${siteUrl}/a.png`]);
+    expect(siteHits).toBe(0);
   });
 
   it("goes through the worker, with its key, when WorkerUrl is set; the site is never contacted", async () => {

@@ -1,6 +1,6 @@
 // Webhook refusals that need no connection (lib/notify/webhook.ts, docs/notifications.md):
 // http is never sent; an IP-literal host the outbound policy refuses is refused before any
-// socket, in every range (the classifier itself: tests/unit/net/address.test.ts); and the
+// socket, in every range, loopback and private even with fetch_setting.allow_private_ip on (the classifier itself: tests/unit/net/address.test.ts); and the
 // notices in both languages.
 import { describe, expect, it } from "vitest";
 import { applyOption } from "@/lib/options/store";
@@ -18,27 +18,34 @@ describe("webhook policy", () => {
     expect(await sendWebhook("http://127.0.0.1:1/hook", "s", body)).toEqual({ ok: false, error: "not_https" });
   });
 
-  it("refuses forbidden IP literals before connecting, whatever the retries", async () => {
-    applyOption("fetch_setting.allow_private_ip", "false");
-    const cases: Array<[string, string]> = [
-      ["https://127.0.0.1:1/hook", "loopback"],
-      ["https://[::1]:1/hook", "loopback"],
-      ["https://2130706433:1/hook", "loopback"],
-      ["https://10.1.2.3/hook", "private"],
-      ["https://192.168.0.1/hook", "private"],
-      ["https://100.64.0.1/hook", "private"],
-      ["https://169.254.169.254/latest", "metadata"],
-      ["https://[fe80::1]/hook", "link_local"],
-      ["https://[::ffff:a9fe:a9fe]/hook", "metadata"],
-      ["https://0.0.0.0/hook", "unspecified"],
-      ["https://224.0.0.1/hook", "multicast"],
-    ];
-    for (const [url, reason] of cases) {
-      const r = await sendWebhook(url, "secret", body);
-      expect(r.ok, url).toBe(false);
-      expect(!r.ok && r.refused?.reason, url).toBe(reason);
-    }
-  });
+  it.each(["false", "true"])(
+    "refuses forbidden IP literals before connecting, whatever the retries (allow_private_ip %s: a user's address never reaches loopback or private)",
+    async (allow) => {
+      applyOption("fetch_setting.allow_private_ip", allow);
+      const cases: Array<[string, string]> = [
+        ["https://127.0.0.1:1/hook", "loopback"],
+        ["https://[::1]:1/hook", "loopback"],
+        ["https://2130706433:1/hook", "loopback"],
+        ["https://10.1.2.3/hook", "private"],
+        ["https://192.168.0.1/hook", "private"],
+        ["https://100.64.0.1/hook", "private"],
+        ["https://169.254.169.254/latest", "metadata"],
+        ["https://[fe80::1]/hook", "link_local"],
+        ["https://[::ffff:a9fe:a9fe]/hook", "metadata"],
+        ["https://0.0.0.0/hook", "unspecified"],
+        ["https://224.0.0.1/hook", "multicast"],
+      ];
+      try {
+        for (const [url, reason] of cases) {
+          const r = await sendWebhook(url, "secret", body);
+          expect(r.ok, url).toBe(false);
+          expect(!r.ok && r.refused?.reason, url).toBe(reason);
+        }
+      } finally {
+        applyOption("fetch_setting.allow_private_ip", "false");
+      }
+    },
+  );
 
   it("link-local and metadata stay refused with private addresses allowed", async () => {
     applyOption("fetch_setting.allow_private_ip", "true");
