@@ -9,7 +9,7 @@ import { useQuotaDisplay } from "@/components/layout/providers";
 import { cn } from "@/components/ui/cn";
 import { renderQuota } from "@/lib/client/format";
 import type { ChatMessage as Message } from "@/lib/client/playground";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 
 // The Markdown renderer and its grammars are a chunk of their own, loaded when a reply is
 // first shown.
@@ -41,7 +41,7 @@ export function ChatMessage({ message: m, onRegenerate }: { message: Message; on
       </div>
       {done && (
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400" data-testid="reply-meta">
-          {m.content && <CopyButton label={t("copyReply")} text={() => m.content} />}
+          {m.content && <CopyButton successKey="playground.copied" label={t("copyReply")} text={() => m.content} />}
           {onRegenerate && (
             <button
               type="button"

@@ -11,7 +11,7 @@ import rehypeHighlight from "rehype-highlight";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import type { Nodes } from "mdast";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 
 // HTML written by the model becomes plain text: shown as written, never parsed or run.
 function htmlAsText() {
@@ -46,7 +46,12 @@ function CodeBlock({ node: _node, children, ...props }: ComponentPropsWithoutRef
       <pre ref={ref} {...props}>
         {children}
       </pre>
-      <CopyButton label={t("copyCode")} className="absolute top-1.5 right-1.5" text={() => (ref.current?.querySelector("code")?.textContent ?? "").replace(/\n$/, "")} />
+      <CopyButton
+        successKey="playground.copied"
+        label={t("copyCode")}
+        className="absolute top-1.5 right-1.5"
+        text={() => (ref.current?.querySelector("code")?.textContent ?? "").replace(/\n$/, "")}
+      />
     </div>
   );
 }

@@ -1,14 +1,15 @@
 "use client";
-// A small icon button that copies a text (a reply, a code block) and says so in a toast.
+// A small icon button that copies a text (a playground reply, a code block, an API example)
+// and says so in a toast (the message key `successKey`).
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { copyText } from "@/lib/client/clipboard";
 
-export function CopyButton({ label, text, className }: { label: string; text: () => string; className?: string }) {
+export function CopyButton({ label, text, successKey, className }: { label: string; text: () => string; successKey: string; className?: string }) {
   const [done, setDone] = useState(false);
   async function copy() {
-    if (!(await copyText(text(), "playground.copied"))) return;
+    if (!(await copyText(text(), successKey))) return;
     setDone(true);
     setTimeout(() => setDone(false), 1500);
   }

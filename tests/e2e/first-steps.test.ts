@@ -32,6 +32,8 @@ beforeAll(async () => {
   await ctx.addCookies([{ name: "NEXT_LOCALE", value: "zh", url: server.url }]);
   page = await ctx.newPage();
   page.setDefaultTimeout(15_000);
+  // the first page of a fresh server can take long on a loaded machine
+  page.setDefaultNavigationTimeout(60_000);
 });
 
 afterAll(async () => {
