@@ -92,6 +92,11 @@ describe("first steps after setup", () => {
     const channels = await root.get<{ items: { id: number }[] }>("/api/channel/?p=1&page_size=10");
     const test = await root.get(`/api/channel/test/${channels.data.items[0].id}?model=gpt-4o-mini`);
     expect(test.success, test.message).toBe(true);
+    // a fresh root holds no quota: it redeems a code of its own to pay for the playground
+    const code = await root.post<string[]>("/api/redemption/", { name: "start", quota: 500000 });
+    expect(code.success, code.message).toBe(true);
+    const topup = await root.post("/api/user/topup", { key: code.data[0] });
+    expect(topup.success, topup.message).toBe(true);
     const token = await root.post("/api/token/", { name: "first", remain_quota: 500000, expired_time: -1, unlimited_quota: true });
     expect(token.success, token.message).toBe(true);
     await page.context().addCookies([{ name: "NEXT_LOCALE", value: "en", url: server.url }]);
@@ -107,9 +112,19 @@ describe("first steps after setup", () => {
     await expect.poll(() => page.getByRole("combobox", { name: en.playground.model }).inputValue()).toBe("gpt-4o-mini");
     await page.getByLabel(en.playground.input).fill("hello there");
     await page.getByRole("button", { name: en.playground.send }).click();
-    await expect.poll(() => page.getByTestId("chat-assistant").last().getAttribute("data-status"), { timeout: 15_000 }).toBe("complete");
-    await page.goto(`${server.url}/`);
-    await page.getByRole("heading", { level: 1 }).first().waitFor();
-    expect(await page.getByRole("region", { name: en.home.firstSteps.title }).count()).toBe(0);
+    const reply = page.getByTestId("chat-assistant").last();
+    await expect.poll(() => reply.getAttribute("data-status"), { timeout: 15_000 }).not.toBe("loading");
+    await expect.poll(() => reply.getAttribute("data-status"), { timeout: 15_000, message: (await reply.textContent()) ?? "" }).toBe("complete");
+    // The call is logged when it is settled, just after the stream ends.
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${server.url}/`);
+          await page.getByRole("heading", { level: 1 }).first().waitFor();
+          return page.getByRole("region", { name: en.home.firstSteps.title }).count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(0);
   });
 });
