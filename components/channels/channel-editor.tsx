@@ -28,16 +28,20 @@ import { ResponsesOnlyField } from "./responses-only-field";
 import type { Channel } from "./types";
 import type { ChannelInfo } from "@/lib/channels/multi-key-rules";
 
-// The 400 px model picker, fed by GET /api/models (models configured per channel type).
-function ModelPicker({ type, chosen, onChange }: { type: number; chosen: string[]; onChange: (m: string[]) => void }) {
+const NO_MODELS: readonly string[] = [];
+
+// The 400 px model picker: first the models the type's adapter knows (its profile's
+// knownModels, GET /api/channel/types), then those configured on channels of the type, then
+// on other channels (GET /api/models).
+function ModelPicker({ type, known, chosen, onChange }: { type: number; known: readonly string[]; chosen: string[]; onChange: (m: string[]) => void }) {
   const t = useTranslations("channels.editor");
   const { data } = useSWR<Record<string, string[]>>("/api/models");
   const [q, setQ] = useState("");
   const all = useMemo(() => {
     const own = data?.[String(type)] ?? [];
     const rest = Object.values(data ?? {}).flat();
-    return [...new Set([...own, ...rest, ...chosen])];
-  }, [data, type, chosen]);
+    return [...new Set([...known, ...own, ...rest, ...chosen])];
+  }, [data, type, known, chosen]);
   const shown = all.filter((m) => m.toLowerCase().includes(q.trim().toLowerCase()));
   return (
     <div className="flex flex-col gap-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
@@ -281,7 +285,7 @@ export function ChannelEditor({ id }: { id: number | null }) {
                     {t("clearModels")}
                   </Button>
                 </div>
-                <ModelPicker type={type} chosen={models} onChange={setModels} />
+                <ModelPicker type={type} known={info?.knownModels ?? NO_MODELS} chosen={models} onChange={setModels} />
                 <FormTextarea
                   name="model_mapping"
                   label={tc("fields.modelMapping")}

@@ -1,14 +1,20 @@
 "use client";
-// /docs/api (public; docs/api-reference.md): the console API's and the relay API's OpenAPI
-// documents, read from /api/openapi.json and /v1/openapi.json and shown by tag, each
-// operation with its method, path, summary, who may call it, its parameters and its body.
+// /docs/api (public; docs/api-reference.md): the relay API's and the console API's OpenAPI
+// documents, read from /v1/openapi.json and /api/openapi.json and shown by tag (the relay's
+// first: what a user calls), each operation with its method, path, summary, who may call it,
+// its parameters, its body, and a curl and an OpenAI Python SDK example against the site's
+// base URL, each with a copy button.
 import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import useSWR from "swr";
+import { useSiteAddress } from "@/components/content/base-url";
+import { useStatus } from "@/components/layout/providers";
 import { Badge, type BadgeColor } from "@/components/ui/badge";
 import { Alert, PageTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs } from "@/components/ui/tabs";
+import { curlExample, exampleOf, pythonExample, type ExampleOperation } from "@/lib/client/api-examples";
 
 type Schema = Record<string, unknown>;
 type Parameter = { name: string; in: string; required?: boolean; schema?: Schema; description?: string };
@@ -113,9 +119,22 @@ function Operations({ url, filter }: { url: string; filter: string }) {
 
 function OperationRow({ doc, method, path, op }: { doc: Document; method: string; path: string; op: Operation }) {
   const t = useTranslations("apiDocs");
+  const base = useSiteAddress(useStatus().server_address);
   const auth = op["x-auth"] ?? "public";
   const params = (op.parameters ?? []).map((p) => parameterOf(doc, p)).filter((p): p is Parameter => p !== null);
   const body = Object.entries(op.requestBody?.content ?? {})[0];
+  const example: ExampleOperation = {
+    method,
+    path,
+    auth,
+    query: params.filter((p) => p.in === "query" && p.required),
+    body: body && { type: body[0], schema: body[1].schema },
+  };
+  const sample = body ? exampleOf(body[1].schema, (s) => resolve(doc, s) ?? s) : undefined;
+  const examples = [
+    { key: "curl", label: "curl", text: curlExample(example, base, sample) },
+    { key: "python", label: t("python"), text: pythonExample(example, base, sample) },
+  ];
   return (
     <details className="group" data-testid="api-operation">
       <summary className="flex cursor-pointer list-none flex-wrap items-center gap-2 px-3 py-2 hover:bg-zinc-50 dark:hover:bg-zinc-800/60">
@@ -170,6 +189,18 @@ function OperationRow({ doc, method, path, op }: { doc: Document; method: string
             <p className="text-zinc-500 dark:text-zinc-400">{t("none")}</p>
           )}
         </div>
+        <div className="flex flex-col gap-2">
+          <h3 className="font-medium text-zinc-900 dark:text-zinc-100">{t("examples")}</h3>
+          {examples.map((e) => (
+            <figure key={e.key} className="relative" data-testid={`example-${e.key}`}>
+              <figcaption className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">{e.label}</figcaption>
+              <pre className="max-h-96 overflow-auto rounded bg-zinc-50 p-2 pr-10 font-mono text-xs text-zinc-800 dark:bg-zinc-950 dark:text-zinc-200">
+                {e.text}
+              </pre>
+              <CopyButton label={t("copyExample", { lang: e.label })} successKey="apiDocs.copied" text={() => e.text} className="absolute top-6 right-1.5" />
+            </figure>
+          ))}
+        </div>
       </div>
     </details>
   );
@@ -190,8 +221,8 @@ export function ApiReferencePage() {
       <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("intro")}</p>
       <Tabs
         items={[
-          { value: "console", label: t("consoleTab"), content: <Operations url="/api/openapi.json" filter={filter} /> },
           { value: "relay", label: t("relayTab"), content: <Operations url="/v1/openapi.json" filter={filter} /> },
+          { value: "console", label: t("consoleTab"), content: <Operations url="/api/openapi.json" filter={filter} /> },
         ]}
       />
     </div>

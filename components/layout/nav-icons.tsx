@@ -2,6 +2,7 @@
 // not import components/, so the mapping lives here). A chat configured by the admin
 // (`chat:<name>`) and any key not listed get the generic chat / dot icon.
 import {
+  BookOpen,
   CircleDot,
   FlaskConical,
   Image,
@@ -28,6 +29,7 @@ export const NAV_ICONS: Record<string, LucideIcon> = {
   usageLogs: ScrollText,
   drawingLogs: Image,
   taskLogs: ListTodo,
+  apiDocs: BookOpen,
   channels: Network,
   coupons: Ticket,
   topups: Receipt,

@@ -14,28 +14,15 @@ import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { EmptyRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/table";
-import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
+import { fetchPricing, PRICING_PATH, type Pricing } from "@/lib/client/pricing";
 import { completionPrice, formatUsd, fuzzyMatch, perCallPrice, promptPrice, ratioColor } from "@/lib/client/relay";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
-
-type PricingRow = {
-  model_name: string;
-  quota_type: number;
-  model_ratio: number;
-  completion_ratio: number;
-  model_price: number;
-  enable_groups: string[];
-  price_set?: boolean;
-};
-type Pricing = { data: PricingRow[]; group_ratio: Record<string, number>; usable_group: Record<string, string>; group?: string };
-
-const fetchPricing = async (path: string): Promise<Pricing> => (await api.get<PricingRow[]>(path)) as unknown as Pricing;
 
 export function PricingPage() {
   const t = useTranslations("pricing");
   const user = useSessionUser();
-  const { data, error, isLoading } = useSWR<Pricing>("/api/pricing", fetchPricing);
+  const { data, error, isLoading } = useSWR<Pricing>(PRICING_PATH, fetchPricing);
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
   const [showRatio, setShowRatio] = useState(false);

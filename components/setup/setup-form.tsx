@@ -57,7 +57,9 @@ export function SetupForm() {
       );
       toast.success(r.message ? { text: r.message } : { key: "setup.success" });
       setDone(true);
-      window.setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
+      // The new root is signed in (the answer set the session cookie): the home page shows
+      // the first steps (docs/console-ui.md, "First steps").
+      window.setTimeout(() => window.location.assign("/"), RELOAD_DELAY_MS);
     } catch (err) {
       if (err instanceof ApiError && err.failure.kind === "message") toast.error({ key: "errors.prefixed", values: { message: err.failure.text } });
       else toast.error({ key: "setup.failed" });

@@ -23,6 +23,8 @@ export interface ChannelTypeInfo {
   keyHint: Bilingual | null;
   other: { label: Bilingual; placeholder: string; hint: Bilingual | null } | null;
   testModel: string;
+  /** the models the editor's model box offers first: the profile's known models, else its test model */
+  knownModels: string[];
   /** the channel setting "Responses only" means something for this type */
   responsesOnly: boolean;
   /** the console can fetch the upstream's model list / balance for this type */
@@ -49,6 +51,7 @@ function info(id: number): ChannelTypeInfo {
     keyHint: p.keyHint ?? null,
     other: p.other ? { label: p.other.label, placeholder: p.other.placeholder ?? "", hint: p.other.hint ?? null } : null,
     testModel: p.testModel,
+    knownModels: [...new Set([...(p.knownModels ?? []), p.testModel])],
     responsesOnly: p.responsesOnlyOption === true,
     listModels: p.listModels !== undefined,
     balance: p.balance !== undefined,

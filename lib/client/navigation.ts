@@ -33,6 +33,8 @@ export function sidebarGroups(status: NavStatus, role: number | undefined): NavG
   consoleItems.push({ key: "tokens", href: "/app/tokens" }, { key: "usageLogs", href: "/app/logs/api-usage" });
   if (status.enable_drawing) consoleItems.push({ key: "drawingLogs", href: "/app/logs/drawing" });
   if (status.enable_task) consoleItems.push({ key: "taskLogs", href: "/app/logs/tasks" });
+  // the API reference, open on the relay API (docs/api-reference.md)
+  consoleItems.push({ key: "apiDocs", href: "/docs/api" });
   groups.push({ key: "console", items: consoleItems });
   if (isAdminRole(role)) {
     groups.push({

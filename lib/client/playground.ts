@@ -1,11 +1,16 @@
 // Pure helpers of the chat playground (docs/product-rules.md, "Relay console pages"): the
-// settings' bounds, the request sent to POST /pg/chat/completions, and the reading of its
-// server-sent events.
+// settings' bounds, the request sent to POST /pg/chat/completions, the reading of its
+// server-sent events, a reply's cost, and the conversations kept in the browser
+// (docs/console-ui.md, "Playground").
 import { createParser } from "eventsource-parser";
+import { z } from "zod";
 
 export type ChatRole = "user" | "assistant" | "system";
 export type ChatStatus = "loading" | "incomplete" | "complete" | "error";
-export type ChatMessage = { id: string; role: ChatRole; content: string; createAt: number; status: ChatStatus };
+// The token counts of a reply (the stream's last chunk, asked for with
+// stream_options.include_usage) and its cost in quota units when the model has a price.
+export type ReplyUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+export type ChatMessage = { id: string; role: ChatRole; content: string; createAt: number; status: ChatStatus; usage?: ReplyUsage; quota?: number };
 
 export type PlaygroundSettings = { group: string; model: string; temperature: number; maxTokens: number; systemPrompt: string };
 
@@ -46,6 +51,7 @@ export function chatRequest(settings: PlaygroundSettings, history: ChatMessage[]
   return {
     messages,
     stream: true as const,
+    stream_options: { include_usage: true },
     model: settings.model,
     group: settings.group,
     ...(settings.maxTokens > 0 ? { max_tokens: Math.floor(settings.maxTokens) } : {}),
@@ -53,8 +59,9 @@ export function chatRequest(settings: PlaygroundSettings, history: ChatMessage[]
   };
 }
 
-// One SSE data field of the stream: more text, the end marker, or an error to show.
-export type StreamStep = { kind: "delta"; text: string } | { kind: "done" } | { kind: "error"; text: string } | { kind: "skip" };
+// One SSE data field of the stream: more text and/or the usage, the end marker, or an error
+// to show.
+export type StreamStep = { kind: "delta"; text: string; usage?: ReplyUsage } | { kind: "done" } | { kind: "error"; text: string } | { kind: "skip" };
 
 export function readStreamData(data: string): StreamStep {
   if (data.trim() === "[DONE]") return { kind: "done" };
@@ -65,10 +72,37 @@ export function readStreamData(data: string): StreamStep {
     return { kind: "skip" };
   }
   if (!j || typeof j !== "object") return { kind: "skip" };
-  const o = j as { error?: unknown; choices?: { delta?: { content?: unknown } }[] };
+  const o = j as { error?: unknown; choices?: { delta?: { content?: unknown } }[]; usage?: unknown };
   if (o.error !== undefined && o.error !== null) return { kind: "error", text: errorText(o.error) };
-  const text = Array.isArray(o.choices) ? o.choices[0]?.delta?.content : undefined;
-  return typeof text === "string" && text ? { kind: "delta", text } : { kind: "skip" };
+  const content = Array.isArray(o.choices) ? o.choices[0]?.delta?.content : undefined;
+  const text = typeof content === "string" ? content : "";
+  const usage = readUsage(o.usage);
+  if (usage) return { kind: "delta", text, usage };
+  return text ? { kind: "delta", text } : { kind: "skip" };
+}
+
+const count = (v: unknown) => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : 0);
+
+// The usage object of a chunk, or null when the chunk has none.
+function readUsage(u: unknown): ReplyUsage | null {
+  if (!u || typeof u !== "object") return null;
+  const o = u as Record<string, unknown>;
+  const prompt = count(o.prompt_tokens);
+  const completion = count(o.completion_tokens);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: count(o.total_tokens) || prompt + completion };
+}
+
+// A model's row of GET /api/pricing: priced by ratio (quota_type 0) or per call (1).
+export type ModelPrice = { quota_type: number; model_ratio: number; completion_ratio: number; model_price: number };
+
+// What a reply cost in quota units by the price table and the group's ratio
+// (docs/product-rules.md, "Pricing"): per call model_price x group ratio dollars, else
+// group ratio x model ratio x (prompt + completion x completion ratio) units; null without a
+// price for the model.
+export function replyQuota(usage: ReplyUsage, price: ModelPrice | undefined, groupRatio: number, quotaPerUnit: number): number | null {
+  if (!price) return null;
+  if (price.quota_type === 1) return Math.round(price.model_price * groupRatio * quotaPerUnit);
+  return Math.round(groupRatio * price.model_ratio * (usage.prompt_tokens + usage.completion_tokens * price.completion_ratio));
 }
 
 // The text of an error object of the relay ({message} or a string), else its JSON.
@@ -113,4 +147,61 @@ export function failedAnswerText(status: number, bodyText: string): string {
     // not JSON
   }
   return bodyText.trim() ? `HTTP ${status}: ${bodyText.trim().slice(0, 300)}` : `HTTP ${status}`;
+}
+
+// ---------- conversations kept in the browser ----------
+
+export type Conversation = { id: string; name: string; messages: ChatMessage[]; updatedAt: number };
+export type ConversationStore = { active: string; list: Conversation[] };
+
+const storedMessage = z.object({
+  id: z.string(),
+  role: z.enum(["user", "assistant", "system"]),
+  content: z.string(),
+  createAt: z.number(),
+  status: z.enum(["loading", "incomplete", "complete", "error"]),
+  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).optional(),
+  quota: z.number().optional(),
+});
+const storedConversations = z.object({
+  active: z.string(),
+  list: z.array(z.object({ id: z.string(), name: z.string(), messages: z.array(storedMessage), updatedAt: z.number() })).min(1),
+});
+
+// The stored conversations (their JSON text), or null when they cannot be read. A reply that
+// was still streaming when the page went away keeps what had arrived (an empty one is
+// dropped); the active one is the first when the stored choice names none.
+export function readConversations(text: string): ConversationStore | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = storedConversations.safeParse(raw);
+  if (!parsed.success) return null;
+  const list = parsed.data.list.map((c) => ({
+    ...c,
+    messages: c.messages
+      .filter((m) => m.status !== "loading" || m.content)
+      .map((m) => (m.status === "loading" || m.status === "incomplete" ? { ...m, status: "complete" as const } : m)),
+  }));
+  const active = list.some((c) => c.id === parsed.data.active) ? parsed.data.active : list[0].id;
+  return { active, list };
+}
+
+export function conversationId(now = Date.now()): string {
+  return `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+// A conversation's name from its first question: the first line, at most 40 characters.
+export const CONVERSATION_NAME_MAX = 40;
+export function nameFromQuestion(text: string): string {
+  const line = text.trim().split("\n")[0].trim();
+  return line.length > CONVERSATION_NAME_MAX ? `${line.slice(0, CONVERSATION_NAME_MAX - 1)}…` : line;
+}
+
+// The next free message id of a conversation (ids are numbers counted from FIRST_MESSAGE_ID).
+export function nextMessageId(messages: ChatMessage[]): number {
+  return messages.reduce((n, m) => Math.max(n, Number(m.id) + 1 || 0), FIRST_MESSAGE_ID);
 }

@@ -19,6 +19,8 @@ export const STORAGE_KEYS = {
   enableDrawing: "enable_drawing",
   enableTask: "enable_task",
   chats: "chats",
+  // the playground's conversations: { active, list } (lib/client/playground.ts)
+  playgroundConversations: "playground-conversations",
   messagePageSize: "message-page-size",
   language: "i18nextLng",
   // relay console pages: tag mode, model test results (24 h)

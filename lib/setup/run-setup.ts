@@ -1,11 +1,14 @@
 // First-run setup: creates the root account (when none exists), saves the usage mode and
 // records the setup row. Two concurrent calls cannot both succeed: the setup row is always
 // id 1 (a primary key), so the second transaction fails on the key and rolls back its root.
+// The root it creates is signed in at once (a session cookie, as at login), so the first
+// page after setup is the console with its first steps (docs/accounts-api.md).
 import "server-only";
 import { z } from "zod";
 import { hashPassword } from "@/lib/auth/password";
 import { ROLE, USER_STATUS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
+import type { User } from "@/generated/sqlite/client";
 import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/billing/ledger";
@@ -14,6 +17,8 @@ import { setOption } from "@/lib/options/store";
 import { setupRoot } from "@/lib/setup/field-rules";
 import { isSetupDone, markSetupDone, rootExists } from "@/lib/setup/state";
 import { newAffCode } from "@/lib/users/aff-code";
+import { presentUser, type PublicUser } from "@/lib/users/present";
+import { sessionCookieFor } from "@/lib/users/session";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { APP_VERSION } from "@/lib/version";
 
@@ -28,7 +33,10 @@ export type SetupInput = z.infer<typeof setupBody>;
 
 const SETUP_ROW_ID = 1;
 
-export async function runSetup({ input }: { ctx: Ctx; input: SetupInput }): Promise<void> {
+// The root created by this setup and its session cookie; null when the root existed before.
+export type SetupResult = { user: PublicUser; cookie: string } | null;
+
+export async function runSetup({ ctx, input }: { ctx: Ctx; input: SetupInput }): Promise<SetupResult> {
   if (await isSetupDone()) throw new AppError("RULE", "setup_already_done");
   let root: { username: string; hash: string } | null = null;
   if (!(await rootExists())) {
@@ -39,22 +47,22 @@ export async function runSetup({ input }: { ctx: Ctx; input: SetupInput }): Prom
     root = { username, hash: await hashPassword(input.password) };
   }
   const now = BigInt(nowSeconds());
+  let created: User | null;
   try {
-    await db().$transaction(async (tx) => {
+    created = await db().$transaction(async (tx) => {
       await tx.setup.create({ data: { id: SETUP_ROW_ID, version: APP_VERSION, initialized_at: now } });
-      if (root && !(await tx.user.findFirst({ where: { role: { gte: ROLE.root } }, select: { id: true } }))) {
-        await tx.user.create({
-          data: {
-            username: root.username,
-            password: root.hash,
-            display_name: "Root User",
-            role: ROLE.root,
-            status: USER_STATUS.enabled,
-            aff_code: newAffCode(),
-            created_time: now,
-          },
-        });
-      }
+      if (!root || (await tx.user.findFirst({ where: { role: { gte: ROLE.root } }, select: { id: true } }))) return null;
+      return tx.user.create({
+        data: {
+          username: root.username,
+          password: root.hash,
+          display_name: "Root User",
+          role: ROLE.root,
+          status: USER_STATUS.enabled,
+          aff_code: newAffCode(),
+          created_time: now,
+        },
+      });
     }, TX_OPTIONS);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("RULE", "setup_already_done");
@@ -63,4 +71,5 @@ export async function runSetup({ input }: { ctx: Ctx; input: SetupInput }): Prom
   await setOption("SelfUseModeEnabled", String(input.SelfUseModeEnabled));
   await setOption("DemoSiteEnabled", String(input.DemoSiteEnabled));
   markSetupDone();
+  return created ? { user: presentUser(created), cookie: await sessionCookieFor(created, ctx.https) } : null;
 }

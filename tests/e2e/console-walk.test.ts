@@ -109,8 +109,12 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await expectToast(page, sm("setup_password_mismatch"));
     await page.getByLabel(m.setup.confirmPassword, { exact: true }).fill(ROOT.password);
     await page.getByRole("button", { name: m.setup.initialize }).click();
-    // Success, then a reload 1.5 s later; setup done sends /setup to the home page.
+    // Success, then the home page 1.5 s later, the new root signed in (first steps:
+    // tests/e2e/first-steps.test.ts); signed out for the public pages.
     await page.waitForURL((u) => u.pathname === "/", { timeout: 20_000 });
+    await page.getByRole("heading", { name: m.home.firstSteps.title }).waitFor();
+    await logout(page, m);
+    await page.goto(server.url + "/");
   });
 
   it("shows the public pages", async () => {

@@ -2,7 +2,10 @@
 // adds a channel pointed at a mock OpenAI upstream that streams; a user given quota by root
 // logs in, opens /playground, picks the model, sends a message and watches the streamed
 // reply complete, then clears the context. The call is billed to the user and logged with
-// token name "playground". A lost session sends the browser to the login page.
+// token name "playground". A reply in Markdown shows a real table and a highlighted code
+// block, and the model's HTML stays inert text; replies can be copied, regenerated and
+// stopped, and show their tokens and cost; conversations are kept across a reload, named,
+// renamed and deleted. A lost session sends the browser to the login page.
 // Screenshots in zh and en, light and dark, go to test-results/screenshots/.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
-import { launch, MESSAGES, shoot, type Locale } from "./browser";
+import { renderQuota } from "@/lib/client/format";
+import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -21,6 +25,21 @@ let bob: SeededUser;
 
 const USAGE = { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 };
 const PIECES = ["Streamed ", "reply ", "from ", "the mock"];
+// A Markdown reply: a table, a code block and an HTML image whose handler must never run.
+const CODE = "def add(a, b):\n    return a + b  # sum";
+const MARKDOWN = [
+  "Here is a table:\n\n",
+  "| Name | Price |\n|---|---|\n",
+  "| apple | 3 |\n| pear | 4 |\n\n",
+  "```python\n" + CODE + "\n```\n\n",
+  'Inline <img src="x" onerror="window.__pwned = 1"> html.',
+];
+// A long reply, slow enough to be stopped halfway.
+const LONG = Array.from({ length: 40 }, (_, i) => `word${i} `);
+const REPLIES: Record<string, { pieces: string[]; gap: number }> = {
+  "Show markdown": { pieces: MARKDOWN, gap: 60 },
+  "Tell a long story": { pieces: LONG, gap: 150 },
+};
 const MODEL_RATIO = { "gpt-mock": 2, "gpt-mock-2": 1.5 };
 const START_QUOTA = 1_000_000;
 // What the mock upstream was asked, to check the request the page built.
@@ -53,8 +72,10 @@ function startUpstream(): Promise<void> {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       const chunk = (o: object) => res.write(`data: ${JSON.stringify({ id: "chatcmpl-pg", object: "chat.completion.chunk", created, model, ...o })}\n\n`);
       chunk({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
-      for (const piece of PIECES) {
-        await new Promise((r) => setTimeout(r, 120));
+      const { pieces, gap } = REPLIES[msgs[msgs.length - 1]?.content] ?? { pieces: PIECES, gap: 120 };
+      for (const piece of pieces) {
+        if (res.destroyed) break;
+        await new Promise((r) => setTimeout(r, gap));
         chunk({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
       }
       chunk({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
@@ -176,7 +197,14 @@ describe("chat playground", () => {
 
     // The request the upstream saw: system prompt first, the greeting, the question.
     expect(requests).toHaveLength(1);
-    const sent = requests[0] as { model: string; temperature: number; max_tokens?: number; messages: { role: string; content: string }[] };
+    const sent = requests[0] as {
+      model: string;
+      temperature: number;
+      max_tokens?: number;
+      stream_options?: unknown;
+      messages: { role: string; content: string }[];
+    };
+    expect(sent.stream_options).toEqual({ include_usage: true });
     expect(sent.model).toBe("gpt-mock-2");
     expect(sent.temperature).toBe(0.4);
     expect(sent.max_tokens).toBeUndefined();
@@ -220,6 +248,120 @@ describe("chat playground", () => {
     const second = requests[1] as { max_tokens?: number; messages: { role: string }[] };
     expect(second.max_tokens).toBe(64);
     expect(second.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(problems.get(page)).toEqual([]);
+    await ctx.close();
+  });
+
+  it("renders a Markdown reply (table, highlighted code, inert HTML), copies it, shows its cost, regenerates and stops", async () => {
+    const t = MESSAGES.en.playground;
+    const { ctx, page } = await newPage("en");
+    await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    await login(page, bob, "en");
+    await page.goto(`${server.url}/playground`);
+    await expect.poll(() => page.getByRole("combobox", { name: t.model }).inputValue()).toBe("gpt-mock");
+    const before = requests.length;
+
+    await page.getByLabel(t.input).fill("Show markdown");
+    await page.getByRole("button", { name: t.send }).click();
+    const reply = lastAssistant(page);
+    await expect.poll(() => reply.getAttribute("data-status"), { timeout: 10_000 }).toBe("complete");
+    // A real table, a code element highlighted by its language, and the model's HTML as text.
+    await reply.locator("table").waitFor();
+    expect(await reply.locator("th").allTextContents()).toEqual(["Name", "Price"]);
+    expect(await reply.locator("tbody tr").count()).toBe(2);
+    const code = reply.locator("pre code");
+    expect(await code.getAttribute("class")).toContain("hljs");
+    expect(await code.locator(".hljs-keyword").first().textContent()).toBe("def");
+    expect(await code.locator(".hljs-comment").textContent()).toBe("# sum");
+    expect(await reply.locator("img").count()).toBe(0);
+    expect(await reply.textContent()).toContain('<img src="x" onerror="window.__pwned = 1">');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+    // The stream's usage and the cost by the price table, equal to what was billed.
+    const status = (await root.client.get<{ display_in_currency: boolean; quota_per_unit: number }>("/api/status")).data!;
+    const cost = Math.round(MODEL_RATIO["gpt-mock"] * (USAGE.prompt_tokens + USAGE.completion_tokens));
+    const usage = page.getByTestId("reply-usage").last();
+    const costText = fmt(t.replyCost, { cost: renderQuota(cost, { displayInCurrency: status.display_in_currency, quotaPerUnit: status.quota_per_unit }) });
+    expect(await usage.textContent()).toBe(`${fmt(t.replyTokens, { prompt: USAGE.prompt_tokens, completion: USAGE.completion_tokens })} · ${costText}`);
+    await expect
+      .poll(async () => (await query(server, 'SELECT "quota" FROM "logs" WHERE "type" = 2 ORDER BY "id" DESC LIMIT 1')).map((r) => Number(r.quota)))
+      .toEqual([cost]);
+
+    // Copy the code block, then the whole reply.
+    await reply.locator("pre").hover();
+    await page.getByRole("button", { name: t.copyCode }).click();
+    await expectToast(page, t.copied);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CODE);
+    await page.getByRole("button", { name: t.copyReply }).last().click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MARKDOWN.join(""));
+    await shoot(page, "en", "playground-markdown");
+
+    // Regenerate: the same question again, the new reply in the old one's place.
+    await page.getByRole("button", { name: t.regenerate }).click();
+    await expect.poll(() => requests.length, { timeout: 10_000 }).toBe(before + 2);
+    await expect.poll(() => lastAssistant(page).getAttribute("data-status"), { timeout: 10_000 }).toBe("complete");
+    expect(requests[before + 1]).toEqual(requests[before]);
+    expect(await page.getByTestId("chat-assistant").count()).toBe(2);
+    expect(await page.getByTestId("chat-user").allTextContents()).toEqual([t.greetingUser, "Show markdown"]);
+
+    // Stop: the reply keeps what had arrived, and the chat can go on.
+    await page.getByLabel(t.input).fill("Tell a long story");
+    await page.getByRole("button", { name: t.send }).click();
+    await expect.poll(() => lastAssistant(page).textContent(), { timeout: 10_000 }).toContain("word2 ");
+    await page.getByRole("button", { name: t.stop }).click();
+    await expect.poll(() => lastAssistant(page).getAttribute("data-status")).toBe("complete");
+    const stopped = (await lastAssistant(page).textContent()) ?? "";
+    await page.waitForTimeout(600);
+    expect(await lastAssistant(page).textContent()).toBe(stopped);
+    expect(stopped.length).toBeLessThan(LONG.join("").length);
+    await page.getByRole("button", { name: t.send }).waitFor();
+    expect(problems.get(page)).toEqual([]);
+    await ctx.close();
+  });
+
+  it("keeps conversations across a reload: named from the first question, new, renamed, deleted", async () => {
+    const t = MESSAGES.zh.playground;
+    const { ctx, page } = await newPage("zh");
+    await login(page, bob, "zh");
+    await page.goto(`${server.url}/playground`);
+    await expect.poll(() => page.getByRole("combobox", { name: t.model }).inputValue()).toBe("gpt-mock");
+    const list = page.getByRole("region", { name: t.conversations });
+    expect(await page.getByTestId("conversation-name").textContent()).toBe(t.untitled);
+
+    await page.getByLabel(t.input).fill("Show markdown");
+    await page.getByRole("button", { name: t.send }).click();
+    await expect.poll(() => lastAssistant(page).getAttribute("data-status"), { timeout: 10_000 }).toBe("complete");
+    expect(await page.getByTestId("conversation-name").textContent()).toBe("Show markdown");
+
+    // A second conversation, renamed.
+    await list.getByRole("button", { name: t.newConversation }).click();
+    await expect.poll(() => page.getByTestId("chat-assistant").allTextContents()).toEqual([t.greetingAssistant]);
+    await list.getByRole("button", { name: fmt(t.renameConversation, { name: t.untitled }) }).click();
+    await page.getByLabel(t.conversationName).fill("我的笔记");
+    await page.getByRole("dialog").getByRole("button", { name: t.save }).click();
+    await expect.poll(() => page.getByTestId("conversation-name").textContent()).toBe("我的笔记");
+    await page.getByLabel(t.input).fill("Again");
+    await page.getByRole("button", { name: t.send }).click();
+    await expect.poll(() => lastAssistant(page).getAttribute("data-status"), { timeout: 10_000 }).toBe("complete");
+    await shoot(page, "zh", "playground-conversations");
+
+    // A reload keeps both, the active one first, with their messages and rendering.
+    await page.reload();
+    await expect.poll(() => page.getByTestId("conversation-name").textContent()).toBe("我的笔记");
+    expect(await list.getByRole("listitem").allTextContents()).toEqual(["我的笔记", "Show markdown"]);
+    expect(await page.getByTestId("chat-user").allTextContents()).toEqual([t.greetingUser, "Again"]);
+    await list.getByRole("button", { name: "Show markdown", exact: true }).click();
+    await expect.poll(() => page.getByTestId("chat-user").allTextContents()).toEqual([t.greetingUser, "Show markdown"]);
+    await lastAssistant(page).locator("table").waitFor();
+    expect(await page.getByTestId("reply-usage").last().textContent()).toContain(String(USAGE.prompt_tokens));
+
+    // Delete the renamed one: asked first, then gone, also after a reload.
+    await list.getByRole("button", { name: fmt(t.deleteConversation, { name: "我的笔记" }) }).click();
+    await page.getByRole("dialog").getByRole("button", { name: t.delete }).click();
+    await expect.poll(() => list.getByRole("listitem").allTextContents()).toEqual(["Show markdown"]);
+    await page.reload();
+    await expect.poll(() => page.getByTestId("conversation-name").textContent()).toBe("Show markdown");
+    expect(await list.getByRole("listitem").allTextContents()).toEqual(["Show markdown"]);
     expect(problems.get(page)).toEqual([]);
     await ctx.close();
   });

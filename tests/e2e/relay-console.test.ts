@@ -170,8 +170,14 @@ describe("relay console", () => {
     await expect.poll(() => page.getByLabel("API version").count()).toBe(1);
     expect(await page.getByLabel("Base URL").getAttribute("placeholder")).toBe("Required: this provider has no default address");
     await page.screenshot({ path: `${SHOTS}/channel-add-azure-en-light.png`, fullPage: true });
+    // The model box offers the type's known models first (its adapter's profile).
+    const picker = page.getByTestId("model-picker");
+    await expect.poll(async () => (await picker.locator("label").allTextContents()).slice(0, 2)).toEqual(["gpt-4o", "gpt-4o-mini"]);
+    await type.selectOption("14");
+    await expect.poll(async () => (await picker.locator("label").allTextContents())[0]).toBe("claude-sonnet-4-20250514");
     await type.selectOption("25");
     await expect.poll(() => page.getByLabel("Base URL").getAttribute("placeholder")).toBe("https://api.moonshot.cn");
+    await expect.poll(async () => (await picker.locator("label").allTextContents())[0]).toBe("moonshot-v1-8k");
     expect(await page.getByLabel("API version").count()).toBe(0);
     await type.selectOption("1");
     await page.getByLabel("Name", { exact: true }).fill("mock-openai");

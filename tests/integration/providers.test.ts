@@ -73,6 +73,8 @@ interface TypeInfo {
   name: string;
   kind: "chat" | "task";
   keyFormat: string | null;
+  testModel: string;
+  knownModels: string[];
 }
 
 describe("the channel types the editor offers", () => {
@@ -83,6 +85,17 @@ describe("the channel types the editor offers", () => {
     expect(new Set(chat)).toEqual(new Set(PROVIDER_WIRES.map((w) => w.type)));
     // the task relay's types (tests/integration/tasks.test.ts)
     expect(r.data.filter((t) => t.kind === "task").map((t) => t.id)).toEqual([2, 36]);
+  });
+  it("each type offers its adapter's known models, its test model among them", async () => {
+    const r = await root.get<TypeInfo[]>("/api/channel/types");
+    for (const t of r.data) expect(t.knownModels, `type ${t.id}`).toContain(t.testModel);
+    const known = (id: number) => r.data.find((t) => t.id === id)!.knownModels;
+    expect(known(1)).toEqual(expect.arrayContaining(["gpt-4o", "gpt-4o-mini", "text-embedding-3-small"]));
+    expect(known(14)).toEqual(expect.arrayContaining(["claude-3-5-haiku-latest", "claude-sonnet-4-20250514"]));
+    expect(known(24)).toEqual(expect.arrayContaining(["gemini-2.0-flash", "gemini-2.5-pro"]));
+    expect(known(43)).toEqual(["deepseek-chat", "deepseek-reasoner"]);
+    // no list of a provider leaks into another's
+    expect(known(14).some((m) => m.startsWith("gpt-"))).toBe(false);
   });
   it("a key that does not have its type's shape is refused with the format, and an unserved type is refused", async () => {
     const r = await root.get<TypeInfo[]>("/api/channel/types");

@@ -52,11 +52,19 @@ describe("first-run setup", () => {
   });
 
   it("creates exactly one root and one setup row under concurrent calls", async () => {
-    const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => new ApiClient(server.url).post("/api/setup", body({ username: `root${i}`, SelfUseModeEnabled: i === 0 }))),
-    );
+    const clients = Array.from({ length: 6 }, () => new ApiClient(server.url));
+    const results = await Promise.all(clients.map((c, i) => c.post<{ id: number }>("/api/setup", body({ username: `root${i}`, SelfUseModeEnabled: i === 0 }))));
     const winners = results.filter((r) => r.success);
     expect(winners).toHaveLength(1);
+    // The winner is signed in as the new root (docs/accounts-api.md): the answer names it,
+    // without its password, and set the session cookie; the others got no session.
+    const signedIn = clients[results.indexOf(winners[0])];
+    expect(winners[0].data).toMatchObject({ role: 100, display_name: "Root User" });
+    expect(JSON.stringify(winners[0].data)).not.toMatch(/password|scrypt/);
+    expect(signedIn.cookie).toMatch(/^session=/);
+    signedIn.userId = winners[0].data.id;
+    expect((await signedIn.get<{ role: number }>("/api/user/self")).data.role).toBe(100);
+    expect(clients.filter((c) => c.cookie)).toEqual([signedIn]);
     for (const r of results.filter((r) => !r.success)) expect(r.message).toBe("The system has already been initialized");
     const roots = await queryDb<{ username: string }>(server, "SELECT username FROM users WHERE role >= 100");
     expect(roots).toHaveLength(1);

@@ -671,8 +671,9 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     methods: {
       GET: { summary: "setup status (done, root exists, database kind)", meta: r70.GET.meta },
       POST: {
-        summary: "first-run setup (root account and usage mode)",
-        description: "first-run setup (root account and usage mode) Rate limited like login: it takes a password and is open to anyone until done.",
+        summary: "first-run setup (root account and usage mode); signs the new root in",
+        description:
+          "first-run setup (root account and usage mode); signs the new root in Rate limited like login: it takes a password and is open to anyone until done.",
         meta: r70.POST.meta,
       },
     },

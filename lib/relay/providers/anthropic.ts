@@ -308,6 +308,14 @@ export const anthropic: ProviderAdapter = {
   profile: {
     defaultBaseUrl: DEFAULT_BASE,
     testModel: "claude-3-5-haiku-latest",
+    knownModels: [
+      "claude-sonnet-4-20250514",
+      "claude-opus-4-20250514",
+      "claude-3-7-sonnet-latest",
+      "claude-3-5-sonnet-latest",
+      "claude-3-5-haiku-latest",
+      "claude-3-haiku-20240307",
+    ],
     async listModels(ch, http) {
       const r = await http.getJson(joinVersioned(ch.base_url || DEFAULT_BASE, "/v1", "/models?limit=1000"), {
         "x-api-key": ch.key,

@@ -344,6 +344,7 @@ export const gemini: ProviderAdapter = {
   profile: {
     defaultBaseUrl: DEFAULT_BASE,
     testModel: "gemini-2.0-flash",
+    knownModels: ["gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.0-flash", "gemini-2.0-flash-lite", "text-embedding-004"],
     // the key goes in a header, never in a URL (a URL can surface in an error message)
     async listModels(ch, http) {
       const r = await http.getJson(joinVersioned(ch.base_url || DEFAULT_BASE, "/v1beta", "/models?pageSize=1000"), { "x-goog-api-key": ch.key });

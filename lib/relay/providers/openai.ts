@@ -363,6 +363,8 @@ export interface OpenAIHost {
   prefix: string | ((ch: { other: string }) => string);
   responses: boolean;
   testModel: string;
+  /** the models the host is known to serve (ProviderProfile.knownModels) */
+  knownModels?: readonly string[];
   /** the account's balance, from the host's billing endpoint (base URL without prefix) */
   balance?(base: string, key: string, http: ConsoleHttp): Promise<number>;
   /** a hint under the key field */
@@ -409,7 +411,32 @@ async function openaiBalance(base: string, key: string, http: ConsoleHttp): Prom
 }
 
 export const OPENAI_HOSTS: readonly OpenAIHost[] = [
-  { type: 1, name: "openai", base: "https://api.openai.com", prefix: "/v1", responses: true, testModel: "gpt-4o-mini", balance: openaiBalance },
+  {
+    type: 1,
+    name: "openai",
+    base: "https://api.openai.com",
+    prefix: "/v1",
+    responses: true,
+    testModel: "gpt-4o-mini",
+    balance: openaiBalance,
+    knownModels: [
+      "gpt-4o",
+      "gpt-4o-mini",
+      "gpt-4.1",
+      "gpt-4.1-mini",
+      "gpt-4.1-nano",
+      "o3",
+      "o3-mini",
+      "o4-mini",
+      "gpt-3.5-turbo",
+      "text-embedding-3-small",
+      "text-embedding-3-large",
+      "dall-e-3",
+      "tts-1",
+      "whisper-1",
+      "omni-moderation-latest",
+    ],
+  },
   { type: 4, name: "ollama", base: "http://localhost:11434", prefix: "/v1", responses: false, testModel: "llama3.2" },
   // a custom OpenAI-compatible server (vLLM, Infinity, another relay) may serve /v1/rerank: passed on
   { type: 8, name: "custom", base: "", prefix: "/v1", responses: false, testModel: "gpt-4o-mini", balance: openaiBalance, passthrough: WITH_RERANK },
@@ -420,13 +447,30 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     prefix: "/v1",
     responses: true,
     testModel: "openai/gpt-4o-mini",
+    knownModels: ["openai/gpt-4o-mini", "openai/gpt-4o", "anthropic/claude-3.5-sonnet", "google/gemini-2.0-flash-001", "deepseek/deepseek-chat"],
     async balance(base, key, http) {
       const d = ((await http.getJson(`${base}/v1/credits`, bearer(key))).data ?? {}) as Record<string, unknown>;
       return num(d.total_credits) - num(d.total_usage);
     },
   },
-  { type: 25, name: "moonshot", base: "https://api.moonshot.cn", prefix: "/v1", responses: false, testModel: "moonshot-v1-8k" },
-  { type: 27, name: "perplexity", base: "https://api.perplexity.ai", prefix: "", responses: false, testModel: "sonar" },
+  {
+    type: 25,
+    name: "moonshot",
+    base: "https://api.moonshot.cn",
+    prefix: "/v1",
+    responses: false,
+    testModel: "moonshot-v1-8k",
+    knownModels: ["moonshot-v1-8k", "moonshot-v1-32k", "moonshot-v1-128k", "kimi-latest"],
+  },
+  {
+    type: 27,
+    name: "perplexity",
+    base: "https://api.perplexity.ai",
+    prefix: "",
+    responses: false,
+    testModel: "sonar",
+    knownModels: ["sonar", "sonar-pro", "sonar-reasoning", "sonar-reasoning-pro", "sonar-deep-research"],
+  },
   {
     type: 40,
     name: "siliconflow",
@@ -434,6 +478,7 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     prefix: "/v1",
     responses: false,
     testModel: "Qwen/Qwen2.5-7B-Instruct",
+    knownModels: ["Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen2.5-72B-Instruct", "deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-R1", "BAAI/bge-m3"],
     passthrough: WITH_RERANK,
     passthroughUsage: rerankUsage,
     async balance(base, key, http) {
@@ -441,7 +486,15 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
       return num(d.totalBalance);
     },
   },
-  { type: 42, name: "mistral", base: "https://api.mistral.ai", prefix: "/v1", responses: false, testModel: "mistral-small-latest" },
+  {
+    type: 42,
+    name: "mistral",
+    base: "https://api.mistral.ai",
+    prefix: "/v1",
+    responses: false,
+    testModel: "mistral-small-latest",
+    knownModels: ["mistral-small-latest", "mistral-medium-latest", "mistral-large-latest", "codestral-latest", "mistral-embed"],
+  },
   {
     type: 43,
     name: "deepseek",
@@ -449,12 +502,21 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     prefix: "/v1",
     responses: false,
     testModel: "deepseek-chat",
+    knownModels: ["deepseek-chat", "deepseek-reasoner"],
     async balance(base, key, http) {
       const infos = ((await http.getJson(`${base}/user/balance`, bearer(key))).balance_infos ?? []) as Array<Record<string, unknown>>;
       return num(infos[0]?.total_balance);
     },
   },
-  { type: 48, name: "xai", base: "https://api.x.ai", prefix: "/v1", responses: true, testModel: "grok-3-mini" },
+  {
+    type: 48,
+    name: "xai",
+    base: "https://api.x.ai",
+    prefix: "/v1",
+    responses: true,
+    testModel: "grok-3-mini",
+    knownModels: ["grok-4", "grok-3", "grok-3-mini", "grok-2-image"],
+  },
   // Jina: embeddings and rerank, no chat (docs/providers.md, "Jina")
   {
     type: 38,
@@ -520,6 +582,7 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     prefix: "/compatible-mode/v1",
     responses: false,
     testModel: "qwen-turbo",
+    knownModels: ["qwen-turbo", "qwen-plus", "qwen-max", "qwen-long", "text-embedding-v3"],
     passthrough: ["embeddings"],
     keyHint: { en: "A DashScope API key (sk-...), Model Studio console", zh: "百炼控制台的 DashScope API Key（sk-...）" },
   },
@@ -548,6 +611,7 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     prefix: "/api/paas/v4",
     responses: false,
     testModel: "glm-4-flash",
+    knownModels: ["glm-4-flash", "glm-4-air", "glm-4-plus", "glm-4v-flash", "embedding-3"],
     keyFormat: "id.secret",
     checkKey: (key) => (/^[^.\s]+\.[^.\s]+$/.test(key) ? undefined : "Zhipu's API key is two parts joined by a dot"),
     listModels: null,
@@ -616,6 +680,7 @@ export function openaiCompatible(host: OpenAIHost): ProviderAdapter {
     defaultBaseUrl: host.base,
     responsesOnlyOption: host.chat !== false,
     testModel: host.testModel,
+    knownModels: host.knownModels,
     keyHint: host.keyHint,
     listModels:
       host.listModels === null
@@ -674,6 +739,8 @@ export const azure: ProviderAdapter = makeAdapter({
     defaultBaseUrl: "",
     responsesOnlyOption: true,
     testModel: "gpt-4o-mini",
+    // deployments are usually named after their model
+    knownModels: ["gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "o3-mini", "o4-mini", "text-embedding-3-small", "text-embedding-3-large"],
     other: {
       label: { en: "API version", zh: "API 版本" },
       placeholder: AZURE_DEFAULT_API_VERSION,

@@ -78,6 +78,11 @@ export interface ProviderProfile {
   responsesOnlyOption?: boolean;
   /** the model a channel test uses when the channel names none */
   testModel: string;
+  /**
+   * The models the provider is known to serve, offered first by the channel editor's model
+   * box; absent: none known beyond the test model (a custom host, a self-hosted server).
+   */
+  knownModels?: readonly string[];
   /** the upstream's model ids; absent: the editor cannot fetch them for this type */
   listModels?(ch: ChannelAccess, http: ConsoleHttp): Promise<string[]>;
   /** the account's balance (USD, or the provider's own currency); absent: the provider publishes none */

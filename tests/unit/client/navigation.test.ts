@@ -8,9 +8,9 @@ const keys = (groups: ReturnType<typeof sidebarGroups>) => Object.fromEntries(gr
 describe("sidebar groups", () => {
   it("shows optional console entries only when enabled", () => {
     const off = keys(sidebarGroups({}, 1));
-    expect(off.console).toEqual(["tokens", "usageLogs"]);
+    expect(off.console).toEqual(["tokens", "usageLogs", "apiDocs"]);
     const on = keys(sidebarGroups({ enable_data_export: true, enable_drawing: true, enable_task: true }, 1));
-    expect(on.console).toEqual(["dashboard", "tokens", "usageLogs", "drawingLogs", "taskLogs"]);
+    expect(on.console).toEqual(["dashboard", "tokens", "usageLogs", "drawingLogs", "taskLogs", "apiDocs"]);
   });
   it("shows the admin group from role 10", () => {
     expect(keys(sidebarGroups({}, 1)).admin).toBeUndefined();

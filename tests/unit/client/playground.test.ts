@@ -6,9 +6,13 @@ import {
   failedAnswerText,
   FIRST_MESSAGE_ID,
   greeting,
+  nameFromQuestion,
+  nextMessageId,
   parseMaxTokens,
   readChatStream,
+  readConversations,
   readStreamData,
+  replyQuota,
   TEMPERATURE,
   type ChatMessage,
   type StreamStep,
@@ -67,7 +71,7 @@ describe("playground helpers", () => {
       { role: "user", content: "x" },
       { role: "user", content: "Again" },
     ]);
-    expect(body).toEqual({ messages: body.messages, stream: true, model: "m", group: "vip", temperature: 0.5 });
+    expect(body).toEqual({ messages: body.messages, stream: true, stream_options: { include_usage: true }, model: "m", group: "vip", temperature: 0.5 });
     const bare = chatRequest({ group: "", model: "m", temperature: 0, maxTokens: 64, systemPrompt: "   " }, [msg(2, "user", "Hello")]);
     expect(bare.max_tokens).toBe(64);
     expect(Number.isInteger(bare.max_tokens)).toBe(true);
@@ -78,7 +82,18 @@ describe("playground helpers", () => {
   it("reads stream events", () => {
     expect(readStreamData('{"choices":[{"delta":{"content":"Hi"}}]}')).toEqual({ kind: "delta", text: "Hi" });
     expect(readStreamData('{"choices":[{"delta":{"role":"assistant","content":""}}]}')).toEqual({ kind: "skip" });
-    expect(readStreamData('{"choices":[],"usage":{"total_tokens":3}}')).toEqual({ kind: "skip" });
+    expect(readStreamData('{"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":1,"total_tokens":3}}')).toEqual({
+      kind: "delta",
+      text: "",
+      usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 },
+    });
+    // usage on the last text chunk; figures that are not counts read 0; a missing total is the sum
+    expect(readStreamData('{"choices":[{"delta":{"content":"!"}}],"usage":{"prompt_tokens":5,"completion_tokens":-1}}')).toEqual({
+      kind: "delta",
+      text: "!",
+      usage: { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 },
+    });
+    expect(readStreamData('{"choices":[],"usage":null}')).toEqual({ kind: "skip" });
     expect(readStreamData("[DONE]")).toEqual({ kind: "done" });
     expect(readStreamData('{"error":{"message":"quota"}}')).toEqual({ kind: "error", text: "quota" });
     expect(readStreamData('{"error":{"code":7}}')).toEqual({ kind: "error", text: '{"code":7}' });
@@ -117,5 +132,46 @@ describe("playground helpers", () => {
     expect(failedAnswerText(401, '{"success":false,"message":"not logged in"}')).toBe("not logged in");
     expect(failedAnswerText(502, "Bad Gateway")).toBe("HTTP 502: Bad Gateway");
     expect(failedAnswerText(500, "")).toBe("HTTP 500");
+  });
+
+  it("prices a reply by the table: ratio x (prompt + completion x completion ratio), or per call", () => {
+    const usage = { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 };
+    expect(replyQuota(usage, { quota_type: 0, model_ratio: 1.5, completion_ratio: 1, model_price: 0 }, 1, 500000)).toBe(59);
+    expect(replyQuota(usage, { quota_type: 0, model_ratio: 2, completion_ratio: 4, model_price: 0 }, 0.5, 500000)).toBe(66);
+    expect(replyQuota(usage, { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.02 }, 2, 500000)).toBe(20000);
+    expect(replyQuota(usage, undefined, 1, 500000)).toBeNull();
+  });
+
+  it("reads the stored conversations: bad data is refused, an interrupted reply keeps what arrived", () => {
+    expect(readConversations("not json")).toBeNull();
+    expect(readConversations("{}")).toBeNull();
+    expect(readConversations(JSON.stringify({ active: "a", list: [] }))).toBeNull();
+    expect(readConversations(JSON.stringify({ active: "a", list: [{ id: "a", name: 1, messages: [], updatedAt: 0 }] }))).toBeNull();
+    const stored = {
+      active: "gone",
+      list: [
+        {
+          id: "a",
+          name: "First",
+          updatedAt: 1,
+          messages: [msg(4, "user", "q"), msg(5, "assistant", "half", "incomplete"), msg(6, "assistant", "", "loading")],
+        },
+        { id: "b", name: "", updatedAt: 2, messages: [msg(2, "user", "Hello")] },
+      ],
+    };
+    const read = readConversations(JSON.stringify(stored));
+    expect(read?.active).toBe("a");
+    expect(read?.list[0].messages.map((m) => [m.id, m.status])).toEqual([
+      ["4", "complete"],
+      ["5", "complete"],
+    ]);
+    expect(readConversations(JSON.stringify({ ...stored, active: "b" }))?.active).toBe("b");
+  });
+
+  it("names a conversation from its first question and numbers messages on", () => {
+    expect(nameFromQuestion("  What is two plus two?\nmore")).toBe("What is two plus two?");
+    expect(nameFromQuestion("x".repeat(60))).toBe(`${"x".repeat(39)}…`);
+    expect(nextMessageId(greeting("a", "b"))).toBe(FIRST_MESSAGE_ID);
+    expect(nextMessageId([msg(2, "user", "a"), msg(9, "assistant", "b")])).toBe(10);
   });
 });
