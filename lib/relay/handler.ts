@@ -467,6 +467,16 @@ async function relayCall(
       : chain && nextInChain
         ? nextInChain(chain)
         : selectChannel({ group: caller.group, model, exclude, serves });
+  // Whether an untried channel of the group could still serve the call (any link of a
+  // virtual model's chain from the current one on); a pinned channel has no other.
+  const anyChannelLeft = async (): Promise<boolean> => {
+    if (caller.pinnedChannelId !== null) return false;
+    const models = chain ? chain.slice(link).map((l) => l.model) : [model];
+    for (let i = 0; i < models.length; i++) {
+      if (await selectChannel({ group: caller.group, model: models[i], exclude: i === 0 ? exclude : new Set<number>(), serves })) return true;
+    }
+    return false;
+  };
   const first = await channelFor(0);
   if (!first) throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
   let channel: SelectedChannel = first;
@@ -532,6 +542,8 @@ async function relayCall(
   // whose failure was counted
   let triedKeys: Map<number, Set<number>> | undefined;
   let failedChannels: Set<number> | undefined;
+  // whether every attempt so far was turned away by a rate limit (docs/relay.md, "Saturated group")
+  let allRateLimited = true;
   try {
     for (let attempt = 0, max = maxAttempts(); ;) {
       outcome = await (started ?? attemptOn(channel));
@@ -544,6 +556,7 @@ async function relayCall(
         break;
       }
       const failure = outcome.upstreamError;
+      if (!failure || failure.status !== 429 || isKeyFailure(failure)) allRateLimited = false;
       if (failure && channel.keyIndex !== undefined && isKeyFailure(failure)) {
         // A multi-key channel's key was refused (authentication or quota): that key alone
         // may be disabled, and the call goes on at once with another key of the same
@@ -676,13 +689,19 @@ async function relayCall(
     return;
   }
   await refundOrLog(reservation, base);
-  const err = outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null };
+  const saturated = allRateLimited && outcome.status === 429 && !(await anyChannelLeft());
+  const err = saturated
+    ? appErrorToUpstream(new AppError("RATE_LIMITED", "group_saturated"), req)
+    : (outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null });
   if (getBool("LogErrorEnabled") && outcome.status !== 499) {
     enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));
   }
   // a stream that had sent only its headers and pings was ended with its error event
   if (outcome.status === 499 || res.destroyed || res.writableEnded) return;
-  const shown = getBool("global.hide_upstream_error_enabled") ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" } : err;
+  const shown =
+    getBool("global.hide_upstream_error_enabled") && !saturated
+      ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" }
+      : err;
   answerError(route.ingress, res, shown, requestId);
 }
 
