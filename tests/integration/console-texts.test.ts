@@ -1,6 +1,7 @@
 // The spec's texts the server owns (docs/relay.md, "Saturated group"; docs/oauth.md, "Sign-in
-// that cannot start"; docs/relay-options.md, "Chat content in the usage log"), over HTTP
-// against the real server with local upstreams.
+// that cannot start"; docs/relay-options.md, "Chat content in the usage log";
+// docs/channels-tokens-billing.md, "Log rows in the reader's language"; docs/messages.md), over
+// HTTP against the real server with local upstreams.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
@@ -10,6 +11,7 @@ import { startServer, type TestServer } from "../support/server";
 let server: TestServer;
 let root: ApiClient;
 let key: string;
+let user: { id: number; client: ApiClient };
 const ups: MockUpstream[] = [];
 
 const SATURATED = {
@@ -41,7 +43,7 @@ beforeAll(async () => {
   server = await startServer();
   root = await setupRoot(server);
   await setOptions(root, { ModelRatio: JSON.stringify({ "m-sat": 1, "m-mixed": 1, "m-one-left": 1 }), RetryTimes: "1" });
-  const user = await makeUser(server, root, "sam");
+  user = await makeUser(server, root, "sam");
   expect((await root.put("/api/user/", { id: user.id, quota: 1_000_000 })).success).toBe(true);
   key = (await user.client.post<{ key: string }[]>("/api/token/", { name: "t", unlimited_quota: true })).data[0].key;
 });
@@ -125,5 +127,61 @@ describe("chat-content logging", () => {
     await setOptions(root, { LogChatContentEnabled: "true" });
     expect((await anon.get<{ log_chat_content_enabled: boolean }>("/api/status")).data.log_chat_content_enabled).toBe(true);
     await setOptions(root, { LogChatContentEnabled: "false" });
+  });
+});
+
+type LogRow = { type: number; content: string; quota: number; other: string };
+
+async function ownLogs(type: number): Promise<LogRow[]> {
+  return (await user.client.get<{ items: LogRow[] }>(`/api/log/self/?p=1&page_size=50&type=${type}`)).data.items;
+}
+
+describe("log rows written for a person", () => {
+  it("carry a message key and its parameters beside the English content", async () => {
+    const codes = await root.post<string[]>("/api/redemption/", { name: "texts", count: 1, quota: 5_000_000 });
+    expect(codes.success, codes.message).toBe(true);
+    expect((await user.client.post("/api/user/topup", { key: codes.data[0] })).success).toBe(true);
+    const [redeemed] = await ownLogs(1);
+    expect(redeemed.content).toMatch(/^redeemed code #\d+: \+5000000$/);
+    expect(JSON.parse(redeemed.other).message).toEqual({ key: "redeem", params: { id: expect.any(Number), quota: 5_000_000 } });
+
+    await setOptions(root, { CheckInEnabled: "true", CheckInQuota: "1000", CheckInMaxQuota: "1000" });
+    expect((await user.client.post("/api/user/check_in")).success).toBe(true);
+    const [checkedIn] = await ownLogs(5);
+    expect(JSON.parse(checkedIn.other).message).toEqual({ key: "check_in", params: { day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), quota: 1000 } });
+
+    const self = await user.client.get<{ quota: number }>("/api/user/self");
+    expect((await root.put("/api/user/", { id: user.id, quota: self.data.quota + 500_000 })).success).toBe(true);
+    const [set] = await ownLogs(3);
+    expect(set.content).toContain("set quota from");
+    expect(JSON.parse(set.other).message).toEqual({
+      key: "admin_set_quota",
+      params: { admin: "root", admin_id: expect.any(Number), from: self.data.quota, to: self.data.quota + 500_000 },
+    });
+  });
+});
+
+describe("the inbox", () => {
+  it("tells how many users a message was sent to", async () => {
+    const other = await makeUser(server, root, "tess");
+    const sent = await root.post<{ id: number }>("/api/admin/messages", {
+      title: "Hello",
+      content: "Both of you",
+      format: "markdown",
+      user_ids: [user.id, other.id],
+    });
+    expect(sent.success, sent.message).toBe(true);
+    const inbox = await user.client.get<{ items: { id: number; stats: { total_recipients: number } }[] }>("/api/user/messages?p=1&page_size=10");
+    expect(inbox.data.items.find((m) => m.id === sent.data.id)?.stats).toEqual({ total_recipients: 2 });
+    const one = await other.client.get<{ stats: { total_recipients: number } }>(`/api/user/messages/${sent.data.id}`);
+    expect(one.data.stats).toEqual({ total_recipients: 2 });
+  });
+});
+
+describe("copying a channel", () => {
+  it("that was deleted since the list was loaded asks for a refresh", async () => {
+    const r = await root.post("/api/channel/copy/987654");
+    expect(r.success).toBe(false);
+    expect(r.message).toBe("Channel not found, please refresh the page and retry");
   });
 });
