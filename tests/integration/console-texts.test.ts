@@ -179,6 +179,28 @@ describe("the inbox", () => {
 });
 
 describe("copying a channel", () => {
+  it("in the spec's form: the loaded channel without its id, posted to POST /api/channel/ with a key", async () => {
+    const up = await upstream();
+    await addChannel("origin", up, "m-sat");
+    const list = await root.get<{ items: { id: number; name: string }[] }>("/api/channel/search?keyword=origin");
+    const loaded = await root.get<Record<string, unknown>>(`/api/channel/${list.data.items.find((c) => c.name === "origin")!.id}`);
+    const { id: _id, ...copy } = loaded.data;
+    const r = await root.post<{ id: number; name: string; key_set: boolean }>("/api/channel/", {
+      ...copy,
+      name: "origin_copy",
+      created_time: null,
+      balance: 0,
+      used_quota: 0,
+      key: up.key,
+    });
+    expect(r.success, r.message).toBe(true);
+    expect(r.data).toMatchObject({ name: "origin_copy", key_set: true, models: "m-sat", group: "default", base_url: up.url });
+    // without a key (no list ever shows one) the refusal says what is missing
+    const keyless = await root.post("/api/channel/", { ...copy, name: "origin_copy2" });
+    expect(keyless.success).toBe(false);
+    expect(keyless.message).toMatch(/key/i);
+  });
+
   it("that was deleted since the list was loaded asks for a refresh", async () => {
     const r = await root.post("/api/channel/copy/987654");
     expect(r.success).toBe(false);
