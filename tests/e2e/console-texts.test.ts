@@ -113,7 +113,7 @@ describe("register form", () => {
 });
 
 describe("failure texts", () => {
-  it.each(LOCALES)("403, check-in, status and the dashboard say the spec's sentences (%s)", async (locale) => {
+  it.each(LOCALES)("403, check-in, settings and profile updates, status and the dashboard say the spec's sentences (%s)", async (locale) => {
     const m = MESSAGES[locale];
     const { ctx, page } = await open(locale, sam);
     try {
@@ -133,7 +133,21 @@ describe("failure texts", () => {
       await toast(page, m.errors.forbidden);
       expect(await page.getByText("Only the root user may do this").count()).toBe(0);
       await shoot(page, locale, "forbidden-and-check-in");
-      // the status refresh (on focus) that fails
+      // one's settings: a gateway page answers the save
+      await page.getByLabel(m.me.settings.threshold, { exact: true }).fill("200000");
+      await page.route("**/api/user/setting", (r) => r.fulfill({ status: 502, contentType: "text/html", body: "<html>bad gateway</html>" }));
+      await page.getByRole("button", { name: m.me.settings.save, exact: true }).click();
+      await toast(page, m.me.settings.updateFailed);
+      // one's profile (/user/edit): the same, "update failed"
+      await page.goto(`${server.url}/user/edit`);
+      await page.getByLabel(m.userEditor.displayName, { exact: true }).fill(`Sam ${locale}`);
+      await page.route("**/api/user/self", (r) =>
+        r.request().method() === "PUT" ? r.fulfill({ status: 502, contentType: "text/html", body: "<html>bad gateway</html>" }) : r.continue(),
+      );
+      await page.getByRole("button", { name: m.userEditor.save, exact: true }).click();
+      await toast(page, m.userEditor.updateFailed);
+      await shoot(page, locale, "update-failed");
+      // the status refresh that fails
       await page.route("**/api/status", (r) => r.fulfill({ status: 502, contentType: "text/html", body: "<html>bad gateway</html>" }));
       // the site status is refreshed when the browser comes back online
       await page.evaluate(() => window.dispatchEvent(new Event("online")));
