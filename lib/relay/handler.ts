@@ -281,6 +281,16 @@ function maxAttempts(): number {
   return 1 + Math.min(retries, 10);
 }
 
+// Whether an untried channel of the group could still serve the call: for the first model
+// one not in `exclude` (the channels this call tried), for the later links of a virtual
+// model's chain any (docs/relay.md, "Saturated group"). Asked only of a call that failed.
+async function anyChannelLeft(group: string, models: string[], exclude: Set<number>, serves: ((type: number) => boolean) | undefined): Promise<boolean> {
+  for (let i = 0; i < models.length; i++) {
+    if (await selectChannel({ group, model: models[i], exclude: i === 0 ? exclude : undefined, serves })) return true;
+  }
+  return false;
+}
+
 // Every error answer of the relay carries the call's request id in its message, as new-api's
 // do (docs/operations.md, "Request ids").
 function answerError(format: IngressName, res: ServerResponse, err: UpstreamError, requestId: string): void {
@@ -467,16 +477,6 @@ async function relayCall(
       : chain && nextInChain
         ? nextInChain(chain)
         : selectChannel({ group: caller.group, model, exclude, serves });
-  // Whether an untried channel of the group could still serve the call (any link of a
-  // virtual model's chain from the current one on); a pinned channel has no other.
-  const anyChannelLeft = async (): Promise<boolean> => {
-    if (caller.pinnedChannelId !== null) return false;
-    const models = chain ? chain.slice(link).map((l) => l.model) : [model];
-    for (let i = 0; i < models.length; i++) {
-      if (await selectChannel({ group: caller.group, model: models[i], exclude: i === 0 ? exclude : new Set<number>(), serves })) return true;
-    }
-    return false;
-  };
   const first = await channelFor(0);
   if (!first) throw new AppError("NO_CHANNEL", wantsEmbeddings ? "no_embedding_channel" : "no_channel_available", { group: caller.group, model });
   let channel: SelectedChannel = first;
@@ -689,7 +689,11 @@ async function relayCall(
     return;
   }
   await refundOrLog(reservation, base);
-  const saturated = allRateLimited && outcome.status === 429 && !(await anyChannelLeft());
+  const saturated =
+    allRateLimited &&
+    outcome.status === 429 &&
+    caller.pinnedChannelId === null &&
+    !(await anyChannelLeft(caller.group, chain ? chain.slice(link).map((l) => l.model) : [model], exclude, serves));
   const err = saturated
     ? appErrorToUpstream(new AppError("RATE_LIMITED", "group_saturated"), req)
     : (outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null });
