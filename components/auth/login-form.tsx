@@ -12,6 +12,7 @@ import { api } from "@/lib/client/api";
 import { safeReturnTo } from "@/lib/client/errors";
 import { setLocalUser, type LocalUser } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
+import type { OAuthFailure } from "@/lib/oauth/failure";
 import { loginBody } from "@/lib/users/field-rules";
 import { AuthCard } from "./auth-card";
 import { OAuthButtons } from "./oauth-buttons";
@@ -24,8 +25,19 @@ const FACTORY_ROOT = { username: "root", password: "123456" };
 
 type LoginValues = { username: string; password: string };
 
-export function LoginForm({ expired, returnTo, codeStep = false }: { expired: boolean; returnTo: string | null; codeStep?: boolean }) {
+export function LoginForm({
+  expired,
+  returnTo,
+  codeStep = false,
+  oauthFailure = null,
+}: {
+  expired: boolean;
+  returnTo: string | null;
+  codeStep?: boolean;
+  oauthFailure?: OAuthFailure | null;
+}) {
   const t = useTranslations("login");
+  const failures = useTranslations("oauth.failures");
   const status = useStatus();
   const methods = useRuleForm<LoginValues>(loginBody, { username: "", password: "" });
   const [busy, setBusy] = useState(false);
@@ -89,6 +101,7 @@ export function LoginForm({ expired, returnTo, codeStep = false }: { expired: bo
         <FormProvider {...methods}>
           <form onSubmit={methods.handleSubmit(submit, toastFirstError)} noValidate className="flex flex-col gap-4">
             {expired && <Alert tone="warning">{t("expired")}</Alert>}
+            {oauthFailure && <Alert tone="error">{failures(oauthFailure)}</Alert>}
             <FormText name="username" label={t("username")} autoComplete="username" />
             <FormText name="password" label={t("password")} type="password" autoComplete="current-password" />
             {human.widget}

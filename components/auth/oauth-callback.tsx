@@ -4,12 +4,15 @@
 // /admin/settings, anyone else's /app/me, where bindings are made); a sign-in stores the user and
 // goes to returnTo (the query's, or the one kept when the sign-in started) or /app/tokens (a
 // user with TOTP on first to the login page's code step, /login?step=2fa); a
-// failure is shown, then the same settings page (the login page for a visitor).
+// failure is shown, then the same settings page (the login page for a visitor). A sign-in
+// that never got a code (cancelled at the provider, or refused before it started:
+// oauth_error) sends a visitor to the login page at once, which says why; a bind shows it here.
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { api, ApiError } from "@/lib/client/api";
 import { safeReturnTo } from "@/lib/client/errors";
+import { isOAuthFailure, providerFailure } from "@/lib/oauth/failure";
 import { getLocalUser, setLocalUser, type LocalUser } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import { RETURN_TO_KEY, twoFactorStepPath } from "./oauth-buttons";
@@ -29,6 +32,16 @@ export function OAuthCallback({ provider }: { provider: string }) {
     const target = safeReturnTo(q.get("returnTo") ?? kept);
     const code = q.get("code") ?? "";
     const state = q.get("state") ?? "";
+    const ours = q.get("oauth_error");
+    const theirs = q.get("error");
+    const failure = isOAuthFailure(ours) ? ours : theirs || !code ? providerFailure(theirs ?? "") : null;
+    if (failure) {
+      const user = getLocalUser();
+      if (!user) return window.location.replace(`/login?oauth_error=${failure}`);
+      setError(t(`failures.${failure}`));
+      setTimeout(() => window.location.replace(settingsPath(user)), 3000);
+      return;
+    }
     (async () => {
       try {
         const r = await api.get<LocalUser | { require_2fa: true } | null>(

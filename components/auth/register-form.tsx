@@ -10,7 +10,7 @@ import { useStatus } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
-import { registerBody, USERNAME_MAX } from "@/lib/users/field-rules";
+import { registerForm, USERNAME_MAX } from "@/lib/users/field-rules";
 import { reportInvalid } from "@/components/ui/form-error";
 import { checkEmailCode } from "@/lib/client/validation";
 import { AuthCard } from "./auth-card";
@@ -23,7 +23,7 @@ type RegisterValues = { username: string; password: string; password2: string; e
 export function RegisterForm({ aff }: { aff: string | null }) {
   const t = useTranslations("register");
   const status = useStatus();
-  const methods = useRuleForm<RegisterValues>(registerBody, { username: "", password: "", password2: "", email: "", verification_code: "" });
+  const methods = useRuleForm<RegisterValues>(registerForm, { username: "", password: "", password2: "", email: "", verification_code: "" });
   const [busy, setBusy] = useState(false);
   const human = useTurnstile();
 

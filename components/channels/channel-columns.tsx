@@ -9,7 +9,7 @@ import { channelTypeName } from "@/lib/channels/channel-types";
 import { splitList } from "@/lib/channels/split-list";
 import { enabledKeyCount } from "@/lib/channels/multi-key-rules";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
-import { responseTimeColor } from "@/lib/client/relay";
+import { latestDisabledInfo, responseTimeColor } from "@/lib/client/relay";
 import { GroupBadges, InlineNumber, StatusBadge } from "./channel-cells";
 import { ChannelRowActions, TagRowActions, type ChannelDialogs } from "./channel-row-actions";
 import type { ChannelActions } from "./use-channel-actions";
@@ -64,7 +64,9 @@ export function channelColumns({
     },
     group: ({ row }) => <GroupBadges groups={splitList(row.original.group)} />,
     type: ({ row }) => (row.original.type === null ? t("mixed") : channelTypeName(row.original.type)),
-    status: ({ row }) => <StatusBadge status={row.original.status} otherInfo={row.original.is_tag ? undefined : row.original.other_info} />,
+    status: ({ row }) => (
+      <StatusBadge status={row.original.status} otherInfo={row.original.is_tag ? latestDisabledInfo(row.original.children) : row.original.other_info} />
+    ),
     responseTime: ({ row }) => {
       const r = row.original;
       const badge = <Badge color={responseTimeColor(r.response_time)}>{seconds(r.response_time, t)}</Badge>;

@@ -1,5 +1,5 @@
 "use client";
-// Small dialogs of the channel list: confirmation, edit models, batch tag, tag edit, copy.
+// Small dialogs of the channel list: confirmation, edit models, batch tag, tag edit.
 import { useTranslations } from "next-intl";
 import { useEffect, useState, type ReactNode } from "react";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
@@ -184,5 +184,3 @@ export function TagEditDialog({ row, groups, onClose, onSaved }: { row: TagRow |
     </Dialog>
   );
 }
-
-// Copy: the key is never loaded back, so the copy asks for one; then POST without id.

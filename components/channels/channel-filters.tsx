@@ -3,10 +3,12 @@
 import { RotateCcw, Search } from "lucide-react";
 import { useTranslations } from "next-intl";
 import type { FormEvent } from "react";
+import useSWR from "swr";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
 import { MultiSelect } from "@/components/ui/multi-select";
-import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
+import type { ChannelTypeInfo } from "@/lib/channel-admin/type-profiles";
+import { channelTypeName } from "@/lib/channels/channel-types";
 
 export type ChannelFilters = { keyword: string; group: string; model: string; types: string[]; statuses: string[]; tags: string[] };
 export const EMPTY_FILTERS: ChannelFilters = { keyword: "", group: "", model: "", types: [], statuses: [], tags: [] };
@@ -47,12 +49,15 @@ export function ChannelFilterForm({
 }) {
   const t = useTranslations("channels");
   const statusOptions = [1, 2, 3].map((s) => ({ value: String(s), label: t(`status.${s}`) }));
-  const typeOptions = CHANNEL_TYPES.map((ty) => ({
-    value: String(ty.id),
+  // The types something serves (as the editor offers them), and any other type a stored channel has.
+  const { data: served } = useSWR<ChannelTypeInfo[]>("/api/channel/types");
+  const typeIds = [...new Set([...(served ?? []).map((ty) => ty.id), ...Object.keys(typeCounts ?? {}).map(Number)])].sort((a, b) => a - b);
+  const typeOptions = typeIds.map((id) => ({
+    value: String(id),
     label: (
       <span>
-        {ty.name}
-        {typeCounts?.[ty.id] ? <span className="ml-1 text-xs text-zinc-500">({typeCounts[ty.id]})</span> : null}
+        {channelTypeName(id)}
+        {typeCounts?.[id] ? <span className="ml-1 text-xs text-zinc-500">({typeCounts[id]})</span> : null}
       </span>
     ),
   }));

@@ -33,7 +33,8 @@ type TestAnswer = { success: boolean; message: string; time?: number; data?: { t
 
 // One test call: GET /api/channel/test/{id}?model. The server's answer is shown as it is,
 // and the server decides whether a failure is worth retrying (isRetryable: not for a bad key
-// or an unknown model); without its answer (network, 5xx) the status decides.
+// or an unknown model); without its answer (network, 5xx) the status decides. The time is the
+// server's (the upstream call's), the browser's round trip only when the server said none.
 export async function testChannelModel(channelId: number, model: string, errorText: (k: string) => string, signal?: AbortSignal): Promise<ModelTestOutcome> {
   const started = Date.now();
   try {
@@ -42,9 +43,10 @@ export async function testChannelModel(channelId: number, model: string, errorTe
     return { success: true, message: r.message ?? "", time, retryable: false };
   } catch (err) {
     if (signal?.aborted) throw new TestCancelled();
-    const said = err instanceof ApiError ? (err.body as { isRetryable?: unknown } | null)?.isRetryable : undefined;
-    const retryable = typeof said === "boolean" ? said : isRetryableFailure(err);
-    return { success: false, message: failureText(err, errorText), time: (Date.now() - started) / 1000, retryable };
+    const body = err instanceof ApiError ? (err.body as { isRetryable?: unknown; time?: unknown } | null) : null;
+    const retryable = typeof body?.isRetryable === "boolean" ? body.isRetryable : isRetryableFailure(err);
+    const time = typeof body?.time === "number" ? body.time : (Date.now() - started) / 1000;
+    return { success: false, message: failureText(err, errorText), time, retryable };
   }
 }
 

@@ -3,7 +3,8 @@
 // (the API helper toasts failures) and refreshes the list.
 import { useState } from "react";
 import { splitList } from "@/lib/channels/split-list";
-import { api } from "@/lib/client/api";
+import { api, ApiError, reportFailure } from "@/lib/client/api";
+import { failureText } from "@/lib/client/failure";
 import { inlinePriority, inlineWeight } from "@/lib/client/relay";
 import { toast } from "@/lib/client/toast";
 import { testChannelModel } from "./model-test-dialog";
@@ -78,9 +79,15 @@ export function useChannelActions({ refresh, revalidate, errorText }: { refresh:
         () => api.get<{ updated: number; failed: number; skipped: number }>("/api/channel/update_balance"),
         (r) => toast.success({ key: "channels.balancesUpdated", values: r.data }),
       ),
+    // A failed copy says so: "Copy failed: <why>" (docs/console-ui.md).
     copy: (c: Channel) =>
       act(
-        () => api.post(`/api/channel/copy/${c.id}`),
+        () =>
+          api.post(`/api/channel/copy/${c.id}`, {}, { quiet: true }).catch((err: unknown) => {
+            if (err instanceof ApiError && err.failure.kind === "expired") reportFailure(err.failure);
+            else toast.error({ key: "channels.copyFailed", values: { message: failureText(err, errorText) } });
+            throw err;
+          }),
         () => toast.success({ key: "channels.copied" }),
       ),
     remove: (c: Channel) =>

@@ -14,6 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { api } from "@/lib/client/api";
+import { failureText } from "@/lib/client/failure";
 import { renderQuota, shortenNumber } from "@/lib/client/format";
 import { isAdminRole } from "@/lib/client/navigation";
 import {
@@ -39,6 +40,7 @@ const nowSec = () => Math.floor(Date.now() / 1000);
 
 export function DashboardPage() {
   const t = useTranslations("dashboard");
+  const errorText = useTranslations("errors");
   const status = useStatus();
   const display = useQuotaDisplay();
   const admin = isAdminRole(useSessionUser()?.role);
@@ -204,7 +206,7 @@ export function DashboardPage() {
 
       {error && (
         <div className="mb-4">
-          <Alert tone="error">{error instanceof Error ? error.message : t("loadFailed")}</Alert>
+          <Alert tone="error">{t("loadFailed", { reason: failureText(error, errorText) })}</Alert>
         </div>
       )}
       {scope === "user" && !target && (

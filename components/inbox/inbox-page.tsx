@@ -1,24 +1,28 @@
 "use client";
 // /app/inbox (docs/messages.md): the caller's messages, newest first; unread ones highlighted
 // with a tag; the date as a time (24 h), a weekday (7 days) or a date; a preview without
-// markup cut to 100 characters; pages when there are more than a page; an empty state.
+// markup cut to 100 characters; for an admin, how many users each message was sent to; pages
+// when there are more than a page; an empty state.
 import { Mail, MailOpen } from "lucide-react";
 import { useLocale, useTranslations } from "next-intl";
 import Link from "next/link";
 import useSWR from "swr";
 import { useServerPaging } from "@/components/data-table";
+import { useSessionUser } from "@/components/layout/providers";
 import { ErrorMessage } from "@/components/data-table/states";
 import { Badge } from "@/components/ui/badge";
 import { PageTitle } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Pagination } from "@/components/ui/pagination";
 import { messageDate, messagePreview, type InboxMessage } from "@/lib/client/inbox";
+import { isAdminRole } from "@/lib/client/navigation";
 
 type InboxPage = { items: InboxMessage[]; total: number; page: number; page_size: number };
 
 export function InboxPage() {
   const t = useTranslations("inbox");
   const locale = useLocale();
+  const admin = isAdminRole(useSessionUser()?.role);
   const paging = useServerPaging(null);
   const path = paging.pageSize === null ? null : `/api/user/messages?p=${paging.page + 1}&page_size=${paging.pageSize}`;
   const { data, error, isLoading, mutate } = useSWR<InboxPage>(path);
@@ -65,6 +69,11 @@ export function InboxPage() {
                         {m.title}
                       </span>
                       {!m.is_read && <Badge color="blue">{t("unread")}</Badge>}
+                      {admin && (
+                        <span className="shrink-0 text-xs text-zinc-500 dark:text-zinc-400" data-testid={`inbox-recipients-${m.id}`}>
+                          {t("recipients", { count: m.stats.total_recipients })}
+                        </span>
+                      )}
                       <time className="ml-auto shrink-0 text-xs text-zinc-500" dateTime={new Date(m.created_at * 1000).toISOString()}>
                         {messageDate(m.created_at, locale)}
                       </time>

@@ -3,7 +3,7 @@
 // copied to localStorage as docs/product-rules.md lists), the session user, and SWR defaults.
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import useSWR, { SWRConfig } from "swr";
-import { fetchData } from "@/lib/client/api";
+import { api, fetchData } from "@/lib/client/api";
 import type { QuotaDisplay } from "@/lib/client/format";
 import { STORAGE_KEYS, syncLocalUser, writeItem, writeJson, type LocalUser } from "@/lib/client/storage";
 import type { SiteStatus } from "@/lib/status/site-status";
@@ -25,8 +25,11 @@ function rememberStatus(s: SiteStatus) {
   writeJson(STORAGE_KEYS.chats, s.chats);
 }
 
+// A refresh that fails without a message says "Failed to load status" (a network error: "Unable to connect to server").
+const fetchStatus = (path: string) => api.get<SiteStatus>(path, { failed: "errors.statusLoadFailed" }).then((r) => r.data);
+
 function StatusProvider({ initial, children }: { initial: SiteStatus; children: ReactNode }) {
-  const { data } = useSWR<SiteStatus>("/api/status", { fallbackData: initial, revalidateOnMount: false });
+  const { data } = useSWR<SiteStatus>("/api/status", fetchStatus, { fallbackData: initial, revalidateOnMount: false });
   const status = data ?? initial;
   useEffect(() => rememberStatus(status), [status]);
   return <StatusContext.Provider value={status}>{children}</StatusContext.Provider>;

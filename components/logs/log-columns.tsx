@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
 import { frtColor, LOG_TYPE_COLOR, LOG_TYPES, parseOther, timeUsedColor } from "@/lib/client/relay";
+import { logContentText } from "./log-content";
 import { ADMIN_LOG_COLUMNS, LOG_COLUMNS, type Log, type LogColumn } from "./types";
 
 type T = (key: string, values?: Record<string, string | number>) => string;
@@ -91,15 +92,16 @@ export function logColumns({ t, display, admin, onUser }: { t: T; display: Quota
     // in the detail row.
     detail: ({ row }) => {
       const open = row.getIsExpanded();
+      const content = logContentText(row.original, t, display);
       return (
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <Button size="sm" variant="ghost" className="h-7 shrink-0 px-2" aria-expanded={open} onClick={row.getToggleExpandedHandler()}>
             {open ? <ChevronDown aria-hidden className="h-4 w-4" /> : <ChevronRight aria-hidden className="h-4 w-4" />}
             {open ? t("hideDetail") : t("showDetail")}
           </Button>
-          {row.original.content && (
-            <span className="line-clamp-2 max-w-64 min-w-16 [overflow-wrap:anywhere]" title={row.original.content}>
-              {row.original.content}
+          {content && (
+            <span className="line-clamp-2 max-w-64 min-w-16 [overflow-wrap:anywhere]" title={content}>
+              {content}
             </span>
           )}
         </div>

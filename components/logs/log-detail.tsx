@@ -8,10 +8,13 @@ import { Dialog } from "@/components/ui/dialog";
 import { renderQuota } from "@/lib/client/format";
 import { parseOther } from "@/lib/client/relay";
 import type { User } from "@/lib/client/user";
+import { logContentText } from "./log-content";
 import type { Log } from "./types";
 
 export function LogDetail({ log, admin }: { log: Log; admin: boolean }) {
   const t = useTranslations("logs.detail");
+  const logs = useTranslations("logs");
+  const display = useQuotaDisplay();
   const other = parseOther(log.other);
   const entries: [string, unknown][] = [];
   const add = (label: string, v: unknown) => {
@@ -43,7 +46,7 @@ export function LogDetail({ log, admin }: { log: Log; admin: boolean }) {
   add(t("statusCode"), other.status_code);
   if (admin) add(t("adminInfo"), other.admin_info);
   add(t("requestId"), log.request_id);
-  add(t("content"), log.content);
+  add(t("content"), logContentText(log, logs, display));
   add(t("systemPrompt"), other.system_prompt);
   // LogChatContentEnabled's context: [{role, content}], one line per message (docs/relay-options.md)
   add(

@@ -7,9 +7,9 @@ import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import useSWR from "swr";
 import { DataTable, useServerPaging } from "@/components/data-table";
-import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
+import { useQuotaDisplay, useSessionUser, useStatus } from "@/components/layout/providers";
 import { Badge } from "@/components/ui/badge";
-import { PageTitle } from "@/components/ui/card";
+import { Alert, PageTitle } from "@/components/ui/card";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
 import { isAdminRole } from "@/lib/client/navigation";
 import { logColumns } from "./log-columns";
@@ -20,6 +20,8 @@ import type { Log, LogPage, LogStat } from "./types";
 
 export function UsageLogsPage() {
   const t = useTranslations("logs");
+  const tokens = useTranslations("tokens");
+  const chatContentLogged = useStatus().log_chat_content_enabled;
   const display = useQuotaDisplay();
   const admin = isAdminRole(useSessionUser()?.role);
   const [draft, setDraft] = useState<LogFilters | null>(null);
@@ -45,6 +47,11 @@ export function UsageLogsPage() {
   return (
     <div className="mx-auto w-full max-w-[90rem] px-4 py-6">
       <PageTitle>{t("title")}</PageTitle>
+      {chatContentLogged && (
+        <div className="mb-4">
+          <Alert tone="warning">{tokens("chatContentNotice")}</Alert>
+        </div>
+      )}
       <div className="mb-4 flex flex-wrap gap-3" role="group" aria-label={t("summary")}>
         <Badge color="blue" className="px-3 py-1 text-sm">
           {t("statQuota", { quota: renderQuota(stat?.quota ?? 0, display) })}

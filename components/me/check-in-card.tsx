@@ -23,7 +23,7 @@ export function CheckInCard({ onCheckedIn }: { onCheckedIn: () => void }) {
     if (!human.ready()) return;
     setBusy(true);
     try {
-      const r = await api.post<{ quota: number }>(`/api/user/check_in${human.param(true)}`);
+      const r = await api.post<{ quota: number }>(`/api/user/check_in${human.param(true)}`, {}, { failed: "me.checkIn.failed" });
       setWon(r.data.quota);
       toast.success({ key: "me.checkIn.won", values: { quota: renderQuota(r.data.quota, display) } });
       await mutate({ can_check_in: false }, { revalidate: false });

@@ -115,7 +115,7 @@ export function SettingsCard({ user, onSaved }: { user: User; onSaved: () => voi
     if (invalid) return void toast.error({ key: "errors.prefixed", values: { message: invalid } });
     setBusy(true);
     try {
-      const r = await api.put("/api/user/setting", settingsPayload(s));
+      const r = await api.put("/api/user/setting", settingsPayload(s), { failed: "me.settings.updateFailed" });
       toast.success(r.message ? { text: r.message } : { key: "me.settings.saved" });
       setSaved(s);
       onSaved();

@@ -14,6 +14,7 @@ import { isLocale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { checkOptionValue } from "@/lib/options/rules";
 import { useLabel } from "./operation-tab";
+import { OAuthAddressWarning } from "./oauth-address-warning";
 
 const KEYS: OptionKey[] = [
   "oidc.enabled",
@@ -71,6 +72,7 @@ export function OidcSection() {
   return (
     <SettingsSection title="OIDC" keys={KEYS} description={t("oidcHint")}>
       <OptionSwitch name="oidc.enabled" label={L("oidc.enabled")} />
+      <OAuthAddressWarning enabledKey="oidc.enabled" />
       <FieldGrid cols={2}>
         <OptionText name="oidc.client_id" label={L("ClientId")} />
         <OptionSecret name="oidc.client_secret" label={L("ClientSecret")} />

@@ -18,6 +18,7 @@ import {
 } from "@/components/forms";
 import { Alert } from "@/components/ui/card";
 import { DomainWhitelist } from "./domain-whitelist";
+import { OAuthAddressWarning } from "./oauth-address-warning";
 import { OidcSection } from "./oidc-section";
 import { TestMail } from "./test-mail";
 import { useLabel } from "./operation-tab";
@@ -29,6 +30,7 @@ function OAuthSection({ title, prefix, trust }: { title: string; prefix: "GitHub
   return (
     <SettingsSection title={title} keys={keys}>
       <OptionSwitch name={`${prefix}OAuthEnabled`} label={L(`${prefix}OAuthEnabled`)} />
+      <OAuthAddressWarning enabledKey={`${prefix}OAuthEnabled`} />
       <FieldGrid>
         <OptionText name={`${prefix}ClientId`} label={L("ClientId")} />
         <OptionSecret name={`${prefix}ClientSecret`} label={L("ClientSecret")} />

@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import { Plus, Search } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
-import { useQuotaDisplay } from "@/components/layout/providers";
+import { useQuotaDisplay, useStatus } from "@/components/layout/providers";
 import { DataTable, useServerPaging } from "@/components/data-table";
 import { Button } from "@/components/ui/button";
 import { Alert, PageTitle } from "@/components/ui/card";
@@ -29,6 +29,7 @@ function listPath(q: { keyword: string; token: string }, page: number, size: num
 export function TokensPage() {
   const t = useTranslations("tokens");
   const display = useQuotaDisplay();
+  const chatContentLogged = useStatus().log_chat_content_enabled;
   const [draft, setDraft] = useState({ keyword: "", token: "" });
   const [query, setQuery] = useState({ keyword: "", token: "" });
   const paging = useServerPaging(query);
@@ -95,8 +96,9 @@ export function TokensPage() {
       >
         {t("title")}
       </PageTitle>
-      <div className="mb-4">
+      <div className="mb-4 flex flex-col gap-2">
         <Alert tone="warning">{t("ownUseNotice")}</Alert>
+        {chatContentLogged && <Alert tone="warning">{t("chatContentNotice")}</Alert>}
       </div>
       <DataTable<Token>
         id="tokens"

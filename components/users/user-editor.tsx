@@ -78,7 +78,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
     if (other) Object.assign(body, { id: userId, group: form.group, quota: Number(form.quota.trim()), remark: form.remark });
     setBusy(true);
     try {
-      await api.put(other ? "/api/user/" : "/api/user/self", body);
+      await api.put(other ? "/api/user/" : "/api/user/self", body, { failed: "userEditor.updateFailed" });
       toast.success({ key: "userEditor.saved" });
       reset({ ...form, password: "", original_password: "" });
       onSaved?.({ ...user!, ...body } as User);

@@ -19,7 +19,8 @@ export async function copyChannel({ input }: { ctx: UserCtx; input: { id: number
   const resetBalance = input.resetBalance ?? true;
   const copy = await db().$transaction(async (tx) => {
     const origin = await tx.channel.findUnique({ where: { id: input.id } });
-    if (!origin) throw new AppError("NOT_FOUND", "channel_not_found");
+    // deleted since the list was loaded: the list is stale (docs/channels-tokens-billing.md)
+    if (!origin) throw new AppError("NOT_FOUND", "channel_copy_not_found");
     const { id: _id, ...fields } = origin;
     const data: Omit<Channel, "id"> = {
       ...fields,

@@ -11,6 +11,7 @@ import type { UserCtx } from "@/lib/http/route";
 import { getBool, getNumber } from "@/lib/options/store";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
+import { logMessage } from "@/lib/logs/messages";
 
 export const LOG_TYPE_CHECK_IN = 5;
 
@@ -32,6 +33,7 @@ export async function checkIn({ ctx }: { ctx: UserCtx }): Promise<{ quota: numbe
         quota: BigInt(quota),
         content: `check-in ${day}: +${quota}`,
         ip: ctx.ip,
+        other: JSON.stringify({ message: logMessage("check_in", { day, quota }) }),
       });
     }, TX_OPTIONS);
   } catch (err) {

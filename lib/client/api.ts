@@ -49,7 +49,9 @@ export function reportFailure(failure: Failure) {
   if (window.location.pathname !== "/login") window.location.assign(expiredLoginUrl(here));
 }
 
-type Options = { quiet?: boolean; signal?: AbortSignal };
+// failed: a message key shown instead of the catalogue's "request failed" when the answer
+// carries no message of its own (docs/console-ui.md, "One place reports failures").
+type Options = { quiet?: boolean; signal?: AbortSignal; failed?: string };
 
 async function call<T>(method: string, path: string, body?: unknown, options: Options = {}): Promise<Envelope<T>> {
   let res: Response;
@@ -76,7 +78,8 @@ async function call<T>(method: string, path: string, body?: unknown, options: Op
   const failure = classifyResponse(res.status, isChallenge(res.headers.get(CHALLENGE_HEADER)), envelope);
   if (failure) {
     // A 401 is always handled: the session is over whatever the caller wanted.
-    if (!options.quiet || failure.kind === "expired") reportFailure(failure);
+    if (options.failed && !options.quiet && failure.kind === "catalogue" && failure.key === "unknown") toast.error({ key: options.failed });
+    else if (!options.quiet || failure.kind === "expired") reportFailure(failure);
     throw new ApiError(failure.kind === "message" ? failure.text : failure.kind, failure, res.status, envelope);
   }
   return envelope as Envelope<T>;

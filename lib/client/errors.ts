@@ -25,12 +25,8 @@ export function classifyResponse(status: number, challenged: boolean, body: Enve
     case 429:
       return { kind: "catalogue", key: "tooManyRequests" };
     case 403:
-      // The server's own reason ("Only the root user may change this setting") says more
-      // than the catalogue; the catalogue stays for a bare 403 and the browser challenge
-      // (docs/console-ui.md, "One place reports failures").
-      if (challenged) return { kind: "catalogue", key: "browserCheck" };
-      if (body && typeof body.message === "string" && body.message) return { kind: "message", text: body.message };
-      return { kind: "catalogue", key: "forbidden" };
+      // the catalogue's sentence, whatever the server said (docs/console-ui.md, "One place reports failures")
+      return { kind: "catalogue", key: challenged ? "browserCheck" : "forbidden" };
     case 500:
       return { kind: "catalogue", key: "internalError" };
     case 405:

@@ -10,6 +10,7 @@ export type InboxMessage = {
   created_at: number;
   read_at: number | null;
   is_read: boolean;
+  stats: { total_recipients: number };
 };
 
 const pad = (n: number) => String(n).padStart(2, "0");

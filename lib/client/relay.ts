@@ -21,6 +21,17 @@ export function parseOtherInfo(raw: string | null | undefined): ChannelOtherInfo
   }
 }
 
+// A tag row's reason to show: that of its most recently auto-disabled channel.
+export function latestDisabledInfo(children: ReadonlyArray<{ status: number; other_info: string }>): string | undefined {
+  let latest: { info: string; time: number } | undefined;
+  for (const c of children) {
+    if (c.status !== 3) continue;
+    const time = Number(parseOtherInfo(c.other_info).status_time ?? 0);
+    if (!latest || time > latest.time) latest = { info: c.other_info, time };
+  }
+  return latest?.info;
+}
+
 // A JSON object field of the editor (model_mapping, status_code_mapping): empty is fine.
 export function isJsonObjectText(text: string): boolean {
   if (!text.trim()) return true;

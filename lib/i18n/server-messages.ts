@@ -195,6 +195,7 @@ export const serverMessages = {
   channel_type_invalid: { zh: "未知的渠道类型", en: "Unknown channel type" },
   channel_other_invalid: { zh: "渠道的附加字段（other）无效：{detail}", en: "The channel's other field is invalid: {detail}" },
   channel_not_found: { zh: "渠道不存在", en: "Channel not found" },
+  channel_copy_not_found: { zh: "渠道不存在，请刷新页面后重试", en: "Channel not found, please refresh the page and retry" },
   channel_test_all_started: { zh: "已开始测试所有已启用渠道", en: "Testing all enabled channels started" },
   channel_test_all_running: { zh: "渠道测试正在进行中", en: "Channel testing is already running" },
   channel_name_required: { zh: "渠道名称不能为空", en: "The channel name cannot be empty" },

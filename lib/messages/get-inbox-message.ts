@@ -4,10 +4,11 @@ import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { inboxView } from "@/lib/messages/list-inbox";
+import { inboxView, recipientCounts } from "@/lib/messages/list-inbox";
 
 export async function getInboxMessage({ ctx, input: id }: { ctx: UserCtx; input: number }) {
   const r = await db().messageRecipient.findUnique({ where: { message_id_user_id: { message_id: id, user_id: ctx.user.id } }, include: { message: true } });
   if (!r) throw new AppError("NOT_FOUND", "message_not_found");
-  return inboxView(r);
+  const counts = await recipientCounts([id]);
+  return inboxView(r, counts.get(id) ?? 0);
 }

@@ -12,6 +12,7 @@ import { getBool, getNumber } from "@/lib/options/store";
 import { rebateOf } from "@/lib/payments/rebate";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
+import { logMessage } from "@/lib/logs/messages";
 
 export type CompletedBy = "notify" | "webhook" | "admin";
 export type CompleteResult = "completed" | "already" | "missing";
@@ -64,7 +65,18 @@ export async function completeOrder(input: {
       quota: order.amount,
       content: `online top-up ${order.money.toFixed(2)} ${order.currency} (${order.payment_method}, ${order.trade_no}): +${order.amount}`,
       ip: input.ip ?? "",
-      other: JSON.stringify({ trade_no: order.trade_no, provider: order.provider, completed_by: input.by }),
+      other: JSON.stringify({
+        trade_no: order.trade_no,
+        provider: order.provider,
+        completed_by: input.by,
+        message: logMessage("online_topup", {
+          money: order.money.toFixed(2),
+          currency: order.currency,
+          method: order.payment_method,
+          trade_no: order.trade_no,
+          quota: order.amount,
+        }),
+      }),
     });
     return "completed";
   }, TX_OPTIONS);

@@ -16,6 +16,7 @@ import { codeHash, live, REDEMPTION_STATUS } from "@/lib/redemptions/shared";
 import { redeemCodeRefusal, UNLIMITED_USES } from "@/lib/redemptions/field-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
+import { logMessage } from "@/lib/logs/messages";
 
 export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: string } }): Promise<{ quota: number; is_gift: boolean }> {
   const refusal = redeemCodeRefusal(input.key);
@@ -63,7 +64,11 @@ export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: stri
         quota: code.quota,
         content: `redeemed ${code.is_gift ? "gift " : ""}code #${code.id}: +${code.quota}`,
         ip: ctx.ip,
-        other: JSON.stringify({ redemption_id: code.id, is_gift: code.is_gift }),
+        other: JSON.stringify({
+          redemption_id: code.id,
+          is_gift: code.is_gift,
+          message: logMessage(code.is_gift ? "redeem_gift" : "redeem", { id: code.id, quota: code.quota }),
+        }),
       });
     }, TX_OPTIONS);
   } catch (err) {

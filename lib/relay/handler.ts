@@ -268,6 +268,16 @@ function maxAttempts(): number {
   return 1 + Math.min(retries, 10);
 }
 
+// Whether an untried channel of the group could still serve the call: for the first model
+// one not in `exclude` (the channels this call tried), for the later links of a virtual
+// model's chain any (docs/relay.md, "Saturated group"). Asked only of a call that failed.
+async function anyChannelLeft(group: string, models: string[], exclude: Set<number>, serves: ((type: number) => boolean) | undefined): Promise<boolean> {
+  for (let i = 0; i < models.length; i++) {
+    if (await selectChannel({ group, model: models[i], exclude: i === 0 ? exclude : undefined, serves })) return true;
+  }
+  return false;
+}
+
 // Every error answer of the relay carries the call's request id in its message, as new-api's
 // do (docs/operations.md, "Request ids").
 function answerError(format: IngressName, res: ServerResponse, err: UpstreamError, requestId: string): void {
@@ -519,6 +529,8 @@ async function relayCall(
   // whose failure was counted
   let triedKeys: Map<number, Set<number>> | undefined;
   let failedChannels: Set<number> | undefined;
+  // whether every attempt so far was turned away by a rate limit (docs/relay.md, "Saturated group")
+  let allRateLimited = true;
   try {
     for (let attempt = 0, max = maxAttempts(); ;) {
       outcome = await (started ?? attemptOn(channel));
@@ -531,6 +543,7 @@ async function relayCall(
         break;
       }
       const failure = outcome.upstreamError;
+      if (!failure || failure.status !== 429 || isKeyFailure(failure)) allRateLimited = false;
       if (failure && channel.keyIndex !== undefined && isKeyFailure(failure)) {
         // A multi-key channel's key was refused (authentication or quota): that key alone
         // may be disabled, and the call goes on at once with another key of the same
@@ -671,13 +684,23 @@ async function relayCall(
     return;
   }
   await refundOrLog(reservation, base);
-  const err = outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null };
+  const saturated =
+    allRateLimited &&
+    outcome.status === 429 &&
+    caller.pinnedChannelId === null &&
+    !(await anyChannelLeft(caller.group, chain ? chain.slice(link).map((l) => l.model) : [model], exclude, serves));
+  const err = saturated
+    ? appErrorToUpstream(new AppError("RATE_LIMITED", "group_saturated"), req)
+    : (outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null });
   if (getBool("LogErrorEnabled") && outcome.status !== 499) {
     enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));
   }
   // a stream that had sent only its headers and pings was ended with its error event
   if (outcome.status === 499 || res.destroyed || res.writableEnded) return;
-  const shown = getBool("global.hide_upstream_error_enabled") ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" } : err;
+  const shown =
+    getBool("global.hide_upstream_error_enabled") && !saturated
+      ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" }
+      : err;
   answerError(route.ingress, res, shown, requestId);
 }
 

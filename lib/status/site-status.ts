@@ -40,6 +40,8 @@ export async function siteStatus() {
     mj_notify_enabled: getBool("MjNotifyEnabled"),
     aff_enabled: getBool("AffEnabled"),
     check_in_enabled: getBool("CheckInEnabled"),
+    // chat calls' content is kept in the usage log: the token page and the playground say so
+    log_chat_content_enabled: getBool("LogChatContentEnabled"),
     // modes
     setup: await isSetupDone(),
     self_use_mode_enabled: getBool("SelfUseModeEnabled"),

@@ -16,6 +16,7 @@ import { accessRefusal } from "@/lib/users/rules";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
 import { userChanged } from "@/lib/users/changed";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
+import { logMessage } from "@/lib/logs/messages";
 
 // Log type 3: an admin action on a user (docs/product-rules.md, "Prices, quota of a call, usage logs").
 const LOG_TYPE_ADMIN = 3;
@@ -76,6 +77,7 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
             quota: delta,
             content: `admin ${ctx.user.username} (#${ctx.user.id}) set quota from ${old} to ${input.quota}`,
             ip: ctx.ip,
+            other: JSON.stringify({ message: logMessage("admin_set_quota", { admin: ctx.user.username, admin_id: ctx.user.id, from: old, to: input.quota }) }),
           });
         }
       }

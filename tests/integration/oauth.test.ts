@@ -297,8 +297,10 @@ describe("GitHub through a local GitHub", () => {
     await setOptions(root, { GitHubOAuthEnabled: "false" });
     try {
       const b = Browser.anonymous();
-      const res = await b.client.call("GET", "/api/oauth/github/authorize", undefined, { cookie: b.cookies() });
-      expect(res.success).toBe(false);
+      // the button's page goes to the callback page, which names the refusal (docs/oauth.md)
+      const res = await b.client.raw("GET", "/api/oauth/github/authorize", undefined, { cookie: b.cookies() });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/oauth/github?oauth_error=disabled");
       const cb = await b.client.call("GET", "/api/oauth/github?code=a&state=b", undefined, { cookie: b.cookies() });
       expect(cb.message).toBe("The admin has not enabled sign-in and sign-up through this provider");
     } finally {

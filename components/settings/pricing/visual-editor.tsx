@@ -26,7 +26,7 @@ import {
   type PricingRow,
 } from "@/lib/client/model-pricing";
 import { putOption, toastSaveResult } from "@/components/forms/put-option";
-import { saveOptions, type OptionChange } from "@/lib/client/save-options";
+import { saveOptions, unsavedValues, type OptionChange } from "@/lib/client/save-options";
 import { toast } from "@/lib/client/toast";
 import { BatchDialog, RowDialog } from "./price-dialogs";
 
@@ -43,11 +43,14 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<{ kind: "add" } | { kind: "edit"; row: PricingRow } | { kind: "batch" } | null>(null);
   const [saving, setSaving] = useState(false);
+  // the maps a save could not store: kept as edited across the reload that follows it
+  const [kept, setKept] = useState<Partial<PriceMaps> | null>(null);
   // the options were reloaded (a save here or elsewhere): start again from them
   const [seen, setSeen] = useState(base);
   if (seen !== base) {
     setSeen(base);
-    setMaps(base);
+    setMaps(kept ? (Object.assign({}, base, kept) as PriceMaps) : base);
+    setKept(null);
     setCells({});
     setSelected([]);
   }
@@ -95,8 +98,18 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
     }
     setSaving(true);
     try {
-      toastSaveResult(await saveOptions(changes, putOption));
-      await reload().catch(() => toast.error({ key: "settingsKit.refreshFailed" }));
+      const result = await saveOptions(changes, putOption);
+      toastSaveResult(result);
+      // a partial failure keeps what was not saved, and names it (docs/pricing.md)
+      const unsaved = Object.keys(unsavedValues(result, Object.fromEntries(changes.map((c) => [c.key, c.value])))) as Array<keyof PriceMaps>;
+      if (unsaved.length > 0) {
+        setKept(Object.fromEntries(unsaved.map((k) => [k, maps[k]])));
+        toast.error({ key: "pricingEditor.unsavedKept", values: { maps: unsaved.map((k) => t(`jsonLabels.${k}`)).join(t("listSeparator")) } });
+      }
+      await reload().catch(() => {
+        setKept(null);
+        toast.error({ key: "settingsKit.refreshFailed" });
+      });
     } finally {
       setSaving(false);
     }

@@ -76,13 +76,26 @@ describe("api helper", () => {
     expect(toasts.at(-1)?.content).toEqual({ key: "errors.browserCheck" });
   });
 
-  it("shows the server's reason for a 403 that carries one, the catalogue for a bare 403", async () => {
+  it("shows the spec's sentence for every other 403, whatever the server's reason", async () => {
     browser({ id: 1 });
     respond(403, { success: false, message: "Only the root user may change this setting" });
     await expect(api.put("/api/option/", { key: "SMTPServer", value: "x" })).rejects.toBeInstanceOf(ApiError);
-    expect(toasts.at(-1)?.content).toEqual({ key: "errors.prefixed", values: { message: "Only the root user may change this setting" } });
+    expect(toasts.at(-1)?.content).toEqual({ key: "errors.forbidden" });
     respond(403, {});
     await expect(api.get("/api/x")).rejects.toBeInstanceOf(ApiError);
     expect(toasts.at(-1)?.content).toEqual({ key: "errors.forbidden" });
+  });
+
+  it("shows the caller's failure text for an answer without a message, the server's message otherwise", async () => {
+    browser({ id: 1 });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("<html>bad gateway</html>", { status: 502 })),
+    );
+    await expect(api.post("/api/user/check_in", {}, { failed: "me.checkIn.failed" })).rejects.toBeInstanceOf(ApiError);
+    expect(toasts.at(-1)?.content).toEqual({ key: "me.checkIn.failed" });
+    respond(200, { success: false, message: "今日已签到" });
+    await expect(api.post("/api/user/check_in", {}, { failed: "me.checkIn.failed" })).rejects.toBeInstanceOf(ApiError);
+    expect(toasts.at(-1)?.content).toEqual({ key: "errors.prefixed", values: { message: "今日已签到" } });
   });
 });

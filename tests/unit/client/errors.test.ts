@@ -9,8 +9,8 @@ describe("classifyResponse", () => {
     expect(classifyResponse(401, false, { success: false, message: "x" })).toEqual({ kind: "expired" });
     expect(classifyResponse(429, false, null)).toEqual({ kind: "catalogue", key: "tooManyRequests" });
     expect(classifyResponse(403, true, null)).toEqual({ kind: "catalogue", key: "browserCheck" });
-    // a 403 that carries the server's reason shows it; a bare one the catalogue
-    expect(classifyResponse(403, false, { success: false, message: "denied" })).toEqual({ kind: "message", text: "denied" });
+    // every other 403 shows the catalogue's sentence, not the server's (docs/product-rules.md)
+    expect(classifyResponse(403, false, { success: false, message: "denied" })).toEqual({ kind: "catalogue", key: "forbidden" });
     expect(classifyResponse(403, false, null)).toEqual({ kind: "catalogue", key: "forbidden" });
     expect(classifyResponse(403, false, { success: false, message: "" })).toEqual({ kind: "catalogue", key: "forbidden" });
     expect(classifyResponse(403, true, { success: false, message: "denied" })).toEqual({ kind: "catalogue", key: "browserCheck" });

@@ -18,6 +18,13 @@ const noSleep = async () => {};
 
 afterEach(() => vi.unstubAllGlobals());
 
+describe("model test time", () => {
+  it("shows the server's time for a failed test, not the browser's round trip", async () => {
+    stub({ success: false, message: "upstream said no", time: 7.25, isRetryable: true });
+    expect(await testChannelModel(7, "gpt-x", text)).toMatchObject({ success: false, time: 7.25 });
+  });
+});
+
 describe("model test retries", () => {
   it("does not retry a failure the server calls non-retryable (bad key, unknown model)", async () => {
     const fetch = stub({ success: false, message: "401: Incorrect API key provided", time: 0.1, isRetryable: false });

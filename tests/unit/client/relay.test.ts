@@ -9,6 +9,7 @@ import {
   inlinePriority,
   inlineWeight,
   isJsonObjectText,
+  latestDisabledInfo,
   parseExpiry,
   perCallPrice,
   promptPrice,
@@ -154,5 +155,18 @@ describe("pricing", () => {
     expect(fuzzyMatch("gpt-4o-mini", "g4mini")).toBe(true);
     expect(fuzzyMatch("gpt-4o-mini", "GPT")).toBe(true);
     expect(fuzzyMatch("claude-3", "gpt")).toBe(false);
+  });
+});
+
+describe("a tag row's auto-disabled reason", () => {
+  it("is that of its most recently auto-disabled channel", () => {
+    const info = (reason: string, time: number) => JSON.stringify({ status_reason: reason, status_time: time });
+    const children = [
+      { status: 3, other_info: info("old failure", 100) },
+      { status: 3, other_info: info("new failure", 200) },
+      { status: 2, other_info: info("manual", 300) },
+    ];
+    expect(latestDisabledInfo(children)).toBe(info("new failure", 200));
+    expect(latestDisabledInfo([{ status: 1, other_info: "" }])).toBeUndefined();
   });
 });
