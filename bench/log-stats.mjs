@@ -47,6 +47,7 @@ async function benchDb(kind) {
     const n = Math.floor(Date.now() / 1000);
     const day = 86_400;
     const range = (d) => `start_timestamp=${n - d * day}&end_timestamp=${n}`;
+    const benchToken = `tok-${benchId % 5}`; // the token name of the user "bench" (log-fill.mjs)
     const calls = [
       ["GET /api/log/stat (1 day)", r, `/api/log/stat?type=0&${range(1)}`],
       ["GET /api/log/stat (7 days)", r, `/api/log/stat?type=0&${range(7)}`],
@@ -54,8 +55,18 @@ async function benchDb(kind) {
       ["GET /api/log/stat (no range, 90 days of logs)", r, `/api/log/stat`],
       ["GET /api/log/stat username (7 days)", r, `/api/log/stat?username=u1000&${range(7)}`],
       ["GET /api/log/stat model_name (7 days)", r, `/api/log/stat?model_name=model-3&${range(7)}`],
-      ["GET /api/log/stat token_name, from the logs (1 day)", r, `/api/log/stat?token_name=tok-1&${range(1)}`],
-      ["GET /api/log/stat type=6, from the logs (1 day)", r, `/api/log/stat?type=6&${range(1)}`],
+      // the filters of log_token_rollups and log_channel_rollups (docs/dashboard.md, "Usage-log stats")
+      ["GET /api/log/self/stat token_name (30 days)", b, `/api/log/self/stat?token_name=${benchToken}&${range(30)}`],
+      ["GET /api/log/self/stat group (30 days)", b, `/api/log/self/stat?group=vip&${range(30)}`],
+      ["GET /api/log/stat username + token_name (30 days)", r, `/api/log/stat?username=bench&token_name=${benchToken}&${range(30)}`],
+      ["GET /api/log/stat channel (100 days)", r, `/api/log/stat?channel=2&${range(100)}`],
+      ["GET /api/log/stat channel + model_name (100 days)", r, `/api/log/stat?channel=2&model_name=model-3&${range(100)}`],
+      ["GET /api/log/stat group (30 days)", r, `/api/log/stat?group=vip&${range(30)}`],
+      // no rollup holds these: the newest SCAN_WINDOW rows of the range (searched_from)
+      ["GET /api/log/stat token_name alone (1 day, scan window)", r, `/api/log/stat?token_name=tok-1&${range(1)}`],
+      ["GET /api/log/stat token_name alone (30 days, scan window)", r, `/api/log/stat?token_name=tok-1&${range(30)}`],
+      ["GET /api/log/stat type=6 (1 day, scan window)", r, `/api/log/stat?type=6&${range(1)}`],
+      ["GET /api/log/stat type=6 (30 days, scan window)", r, `/api/log/stat?type=6&${range(30)}`],
       ["GET /api/log/self/stat (1 day)", b, `/api/log/self/stat?${range(1)}`],
       ["GET /api/log/self/stat (30 days)", b, `/api/log/self/stat?${range(30)}`],
       ["GET /api/data/self (7 days)", b, `/api/data/self?${range(7)}`],
@@ -92,13 +103,17 @@ async function benchDb(kind) {
     const [rows] = await sql(
       kind,
       url,
-      'SELECT (SELECT COUNT(*) FROM "log_rollups") AS n, (SELECT COUNT(*) FROM "log_model_rollups") AS m, (SELECT COUNT(*) FROM "log_user_day_rollups") AS d',
+      'SELECT (SELECT COUNT(*) FROM "log_rollups") AS n, (SELECT COUNT(*) FROM "log_model_rollups") AS m, (SELECT COUNT(*) FROM "log_user_day_rollups") AS d, ' +
+        '(SELECT COUNT(*) FROM "log_token_rollups") AS t, (SELECT COUNT(*) FROM "log_channel_rollups") AS c',
     );
     result.rollup_rows = Number(rows.n);
     result.model_rollup_rows = Number(rows.m);
     result.user_day_rollup_rows = Number(rows.d);
+    result.token_rollup_rows = Number(rows.t);
+    result.channel_rollup_rows = Number(rows.c);
     console.log(
-      `  rollup rows: ${result.rollup_rows.toLocaleString()} per user, ${result.model_rollup_rows.toLocaleString()} per model, ${result.user_day_rollup_rows.toLocaleString()} per user and day`,
+      `  rollup rows: ${result.rollup_rows.toLocaleString()} per user, ${result.model_rollup_rows.toLocaleString()} per model, ${result.user_day_rollup_rows.toLocaleString()} per user and day, ` +
+        `${result.token_rollup_rows.toLocaleString()} per user and token, ${result.channel_rollup_rows.toLocaleString()} per channel`,
     );
     await s.stop();
   } finally {

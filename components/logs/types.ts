@@ -21,7 +21,7 @@ export type Log = {
   channel_name?: string;
 };
 export type LogPage = { items: Log[]; page: number; page_size: number; total: number; total_exact?: boolean; searched_from?: number | null };
-export type LogStat = { quota: number; rpm: number; tpm: number };
+export type LogStat = { quota: number; rpm: number; tpm: number; searched_from?: number | null };
 
 export const LOG_COLUMNS = [
   "time",

@@ -63,6 +63,11 @@ export function UsageLogsPage() {
           {t("statTpm", { tpm: stat?.tpm ?? 0 })}
         </Badge>
       </div>
+      {stat?.searched_from != null && (
+        <p className="-mt-2 mb-4 text-sm text-amber-700 dark:text-amber-400" role="note" data-testid="log-stat-scan-window">
+          {t("statScanWindow", { rows: SCAN_WINDOW.toLocaleString(), time: formatTimestamp(stat.searched_from) })}
+        </p>
+      )}
       {draft && (
         <LogFilterForm
           draft={draft}

@@ -102,8 +102,9 @@ function unindexedFilters(q: LogQuery, userId: number | null): boolean {
 }
 
 // The created_at of the oldest row of the window, or null when fewer rows are in the range.
-// Walks at most SCAN_WINDOW entries of an index that serves the remaining filters.
-async function scanWindowStart(q: LogQuery, userId: number | null): Promise<bigint | null> {
+// Walks at most SCAN_WINDOW entries of an index that serves the remaining filters. The
+// usage-log stats bound the sums they read from the logs by it too (lib/rollups/log-stat.ts).
+export async function scanWindowStart(q: LogQuery, userId: number | null): Promise<bigint | null> {
   const indexed: LogQuery = Object.assign({}, q, { model_name: undefined, group: undefined, token_name: userId === null ? q.token_name : undefined });
   const edge = await logDb().log.findFirst({
     where: logWhere(indexed, userId),

@@ -1,10 +1,11 @@
 // The rollup job (docs/dashboard.md, "Keeping the rollups exact"): folds the consumption logs
 // written since the last run into log_rollups (per hour, user and model), log_model_rollups
-// (per hour and model, all users together) and log_user_day_rollups (per day and user), by a
-// watermark over log ids.
+// (per hour and model, all users together), log_user_day_rollups (per day and user),
+// log_token_rollups (per hour, user, token name, group and model) and log_channel_rollups
+// (per hour, channel, group and model), by a watermark over log ids.
 //
 // Each step takes the logs with last_log_id < id <= to, adds their sums to their hours' and
-// days' rows and moves last_log_id to `to`, all in one transaction: the three tables are
+// days' rows and moves last_log_id to `to`, all in one transaction: the five tables are
 // always exactly the sums of the consumption logs with id <= last_log_id. A log the relay's batched writer
 // inserts late (created_at in an hour already summed) has a larger id than every row
 // summed before it, so the next run adds it to its hour. What the watermark needs is that no
@@ -85,6 +86,36 @@ ON CONFLICT (${DAY_KEYS}) DO UPDATE SET "count" = "log_user_day_rollups"."count"
   "completion_tokens" = "log_user_day_rollups"."completion_tokens" + excluded."completion_tokens",
   "quota" = "log_user_day_rollups"."quota" + excluded."quota"`;
 
+/**
+ * A table of hourly sums keyed by the hour and some columns of the logs (docs/dashboard.md,
+ * "Usage-log stats"): the stats' filters that log_rollups does not hold.
+ */
+export type HourlyDims = { table: string; keys: string[] };
+export const TOKEN_ROLLUPS: HourlyDims = { table: "log_token_rollups", keys: ["user_id", "username", "token_name", "group", "model_name"] };
+export const CHANNEL_ROLLUPS: HourlyDims = { table: "log_channel_rollups", keys: ["channel_id", "group", "model_name"] };
+export const DIM_ROLLUPS = [TOKEN_ROLLUPS, CHANNEL_ROLLUPS];
+
+/**
+ * The consumption logs that `where` selects (after the type), summed into `t` per hour and
+ * its keys: added to the rows already there (`upsert`), or as new rows (the table's rows of
+ * those hours deleted before).
+ */
+export function summarizeInto(t: HourlyDims, where: string, upsert: boolean): string {
+  const keys = t.keys.map((k) => `"${k}"`).join(", ");
+  const hour = '"created_at" - ("created_at" % 3600)';
+  const insert = `INSERT INTO "${t.table}" ("hour", ${keys}, ${SUMS})
+SELECT ${hour}, ${keys}, COUNT(*), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "logs" WHERE +"type" = ${LOG_TYPE.consume} AND ${where}
+GROUP BY ${hour}, ${keys}`;
+  if (!upsert) return insert;
+  const add = ["count", "prompt_tokens", "completion_tokens", "quota"].map((c) => `"${c}" = "${t.table}"."${c}" + excluded."${c}"`).join(", ");
+  return `${insert}
+ON CONFLICT ("hour", ${keys}) DO UPDATE SET ${add}`;
+}
+
+// The job's step for each of DIM_ROLLUPS: the logs with lo < id <= hi.
+const SUMMARIZE_DIMS_RANGE = DIM_ROLLUPS.map((t) => summarizeInto(t, '"id" > ? AND "id" <= ?', true));
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export type RunResult = { ran: boolean; last_log_id: number; steps: number };
@@ -121,6 +152,7 @@ async function runSqlite(force: boolean): Promise<RunResult> {
         sqliteRun(conn, SUMMARIZE_RANGE, [w, to]);
         sqliteRun(conn, SUMMARIZE_MODELS_RANGE, [w, to]);
         sqliteRun(conn, SUMMARIZE_USER_DAYS_RANGE, [w, to]);
+        for (const sql of SUMMARIZE_DIMS_RANGE) sqliteRun(conn, sql, [w, to]);
       }
       sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
       last = Math.max(w, to);
@@ -163,6 +195,7 @@ async function runPostgres(force: boolean): Promise<RunResult> {
           await pgRun(client, SUMMARIZE_RANGE, [w, to]);
           await pgRun(client, SUMMARIZE_MODELS_RANGE, [w, to]);
           await pgRun(client, SUMMARIZE_USER_DAYS_RANGE, [w, to]);
+          for (const sql of SUMMARIZE_DIMS_RANGE) await pgRun(client, sql, [w, to]);
         }
         await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
         return { to: Math.max(w, to), more: to < max };

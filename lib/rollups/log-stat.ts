@@ -1,27 +1,45 @@
 // GET /api/log/stat and /api/log/self/stat (docs/dashboard.md, "Usage-log stats"): quota is
 // the sum over the filtered logs (consumption logs unless a type is chosen); rpm and tpm count
 // the consumption logs of the last 60 seconds under the same filters (the time range aside).
-// The filters the rollups hold (the user, the username, the model) read them for whole hours;
-// a token name, group, channel or another log type reads the logs themselves.
+// The filters the rollups hold (rollupsHold: the user, the username, the model, a token name or
+// a group with a user, a channel or a group without one) read them for whole hours. Any other
+// filter (an admin's token name alone, a channel with a user or token name, a request id) or
+// another log type sums the logs themselves, over the newest SCAN_WINDOW rows of the range at
+// most, as the list searches do: searched_from then says where that window starts (null when
+// the sum covers the whole range).
 import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { logDb } from "@/lib/db/client";
 import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { logWhere, type LogQuery } from "@/lib/logs/query";
+import { logWhere, scanWindowStart, type LogQuery } from "@/lib/logs/query";
 import { LOG_TYPE } from "@/lib/logs/writer";
-import { usageTotals, type UsageFilter } from "@/lib/rollups/usage";
+import { rollupsHold, usageTotals, type UsageFilter } from "@/lib/rollups/usage";
 
 // The filters of the query as the rollups hold them, or null when one of them is not held.
 export function rollupFilter(q: LogQuery, userId: number | null): UsageFilter | null {
-  if (q.token_name?.trim() || q.group?.trim() || q.request_id?.trim()) return null;
-  if (userId === null && q.channel) return null;
+  if (q.request_id?.trim()) return null;
   const f: UsageFilter = {};
   if (userId !== null) f.userId = userId;
-  else if (q.username?.trim()) f.username = q.username.trim();
+  else {
+    if (q.username?.trim()) f.username = q.username.trim();
+    if (q.channel) f.channelId = q.channel;
+  }
   if (q.model_name?.trim()) f.model = q.model_name.trim();
-  return f;
+  if (q.token_name?.trim()) f.tokenName = q.token_name.trim();
+  if (q.group?.trim()) f.group = q.group.trim();
+  return rollupsHold(f) ? f : null;
+}
+
+// The quota of the filtered logs of the range, read from the logs within the scan window.
+async function windowedQuota(q: LogQuery, userId: number | null): Promise<{ quota: bigint; searchedFrom: bigint | null }> {
+  const typed: LogQuery = q.type ? q : Object.assign({}, q, { type: LOG_TYPE.consume });
+  const w = logWhere(typed, userId);
+  const from = await scanWindowStart(typed, userId);
+  if (from !== null) w.created_at = Object.assign({}, w.created_at as Prisma.BigIntFilter | undefined, { gte: from });
+  const s = await logDb().log.aggregate({ where: w, _sum: { quota: true } });
+  return { quota: s._sum.quota ?? 0n, searchedFrom: from };
 }
 
 export async function logStat({ ctx, input: { query: q, all } }: { ctx: UserCtx; input: { query: LogQuery; all: boolean } }) {
@@ -30,13 +48,10 @@ export async function logStat({ ctx, input: { query: q, all } }: { ctx: UserCtx;
   const f = rollupFilter(q, userId);
   const since = Math.floor(Date.now() / 1000) - 60;
   const consumeOnly = !q.type || q.type === LOG_TYPE.consume;
-  const w = f && consumeOnly ? null : logWhere(q, userId);
-  const [quota, last] = await Promise.all([
+  const [sum, last] = await Promise.all([
     f && consumeOnly
-      ? usageTotals(f, { start: q.start_timestamp || undefined, end: q.end_timestamp || undefined }).then((t) => t.quota)
-      : logDb()
-          .log.aggregate({ where: q.type ? w! : Object.assign({}, w, { type: LOG_TYPE.consume }), _sum: { quota: true } })
-          .then((s) => s._sum.quota ?? 0n),
+      ? usageTotals(f, { start: q.start_timestamp || undefined, end: q.end_timestamp || undefined }).then((t) => ({ quota: t.quota, searchedFrom: null }))
+      : windowedQuota(q, userId),
     f
       ? usageTotals(f, { start: since }).then((t) => ({ count: Number(t.count), tokens: Number(t.prompt_tokens + t.completion_tokens) }))
       : logDb()
@@ -47,5 +62,5 @@ export async function logStat({ ctx, input: { query: q, all } }: { ctx: UserCtx;
           })
           .then((s) => ({ count: s._count._all, tokens: (s._sum.prompt_tokens ?? 0) + (s._sum.completion_tokens ?? 0) })),
   ]);
-  return { quota, rpm: last.count, tpm: last.tokens };
+  return { quota: sum.quota, rpm: last.count, tpm: last.tokens, searched_from: sum.searchedFrom === null ? null : Number(sum.searchedFrom) };
 }

@@ -1,4 +1,5 @@
-// Keeping the rollups (log_rollups, log_model_rollups, log_user_day_rollups) equal to the logs
+// Keeping the rollups (log_rollups, log_model_rollups, log_user_day_rollups and the tables of
+// DIM_ROLLUPS: log_token_rollups, log_channel_rollups) equal to the logs
 // when logs are deleted or rewritten (docs/dashboard.md):
 // the log clean-up and an account's erasure change the logs and the rollups in one
 // transaction, with the state row locked so that a job step cannot interleave, and the
@@ -11,7 +12,7 @@ import type { UserCtx } from "@/lib/ctx";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { logPgPool } from "@/lib/db/raw";
 import { asBig, isSqlite, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, txAll, txRun } from "@/lib/rollups/store";
-import { pgSafeMaxId, SUMMARIZE_RANGE } from "@/lib/rollups/job";
+import { DIM_ROLLUPS, pgSafeMaxId, summarizeInto, SUMMARIZE_RANGE, type HourlyDims } from "@/lib/rollups/job";
 import { LOCK_IDS } from "@/lib/db/lease";
 import { DAY, HOUR } from "@/lib/rollups/usage";
 
@@ -39,6 +40,9 @@ SELECT "hour" - ("hour" % ${DAY}), "user_id", "username", SUM("count"), SUM("pro
 FROM "log_rollups"`;
 const DAYS_GROUP = ` GROUP BY "hour" - ("hour" % ${DAY}), "user_id", "username"`;
 const DAYS_FROM_HOURS = DAYS_FROM_HOURS_SELECT + DAYS_GROUP;
+
+// A table of DIM_ROLLUPS written in full from the logs up to the watermark (the rebuild).
+const REBUILD_DIMS = (t: HourlyDims) => summarizeInto(t, '"id" <= ?', false);
 
 // The watermark, with the state row locked until the transaction ends (PostgreSQL; a SQLite
 // transaction holds the whole database).
@@ -68,6 +72,13 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
         await txRun(tx, SUMMARIZE_SELECT + '"created_at" >= ? AND "created_at" < ?' + GROUP, [w, cut, cut + HOUR]);
         await txRun(tx, MODEL_SUMMARIZE_SELECT + '"created_at" >= ? AND "created_at" < ?' + MODEL_GROUP, [w, cut, cut + HOUR]);
       }
+      for (const t of DIM_ROLLUPS) {
+        await txRun(tx, `DELETE FROM "${t.table}" WHERE "hour" < ?`, [cut]);
+        if (cut < target) {
+          await txRun(tx, `DELETE FROM "${t.table}" WHERE "hour" = ?`, [cut]);
+          await txRun(tx, summarizeInto(t, '"id" <= ? AND "created_at" >= ? AND "created_at" < ?', false), [w, cut, cut + HOUR]);
+        }
+      }
       // the days: those wholly before the target go; the day it cuts (which may hold hours
       // before and after the cut hour) is summed again from its log_rollups rows, which are
       // now the logs that stay (hours before `cut` deleted, the cut hour summed again)
@@ -84,19 +95,24 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
 
 // An erased account's logs take a new username (lib/users/erase-account.ts): its rollup rows
 // are summed again from its logs, inside the same transaction, and its daily rows from its
-// hourly ones just written. log_model_rollups holds no user: its hours, models and sums do
-// not change.
+// hourly ones just written, and so are its rows of log_token_rollups. log_model_rollups and
+// log_channel_rollups hold no user: their hours, keys and sums do not change.
 export async function resummarizeUser(tx: Tx, userId: number): Promise<void> {
   const w = await lockedWatermark(tx);
   await txRun(tx, 'DELETE FROM "log_rollups" WHERE "user_id" = ?', [userId]);
   await txRun(tx, SUMMARIZE_SELECT + '"user_id" = ?' + GROUP, [w, userId]);
   await txRun(tx, 'DELETE FROM "log_user_day_rollups" WHERE "user_id" = ?', [userId]);
   await txRun(tx, DAYS_FROM_HOURS_SELECT + ' WHERE "user_id" = ?' + DAYS_GROUP, [userId]);
+  for (const t of DIM_ROLLUPS) {
+    if (!t.keys.includes("username")) continue; // no user in its rows: its sums do not change
+    await txRun(tx, `DELETE FROM "${t.table}" WHERE "user_id" = ?`, [userId]);
+    await txRun(tx, summarizeInto(t, '"id" <= ? AND "user_id" = ?', false), [w, userId]);
+  }
 }
 
 /**
  * Rebuilds log_rollups from the logs, and log_model_rollups and log_user_day_rollups from it,
- * in one transaction; answers the watermark and the per-user hourly rows written.
+ * and the tables of DIM_ROLLUPS from the logs, in one transaction; answers the watermark and the per-user hourly rows written.
  */
 export async function rebuildRollups(): Promise<{ last_log_id: number; rows: number }> {
   if (isSqlite()) {
@@ -108,6 +124,10 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
       const rows = sqliteRun(conn, SUMMARIZE_RANGE, [0, max]);
       sqliteRun(conn, MODELS_FROM_USERS);
       sqliteRun(conn, DAYS_FROM_HOURS);
+      for (const t of DIM_ROLLUPS) {
+        sqliteRun(conn, `DELETE FROM "${t.table}"`);
+        sqliteRun(conn, REBUILD_DIMS(t), [max]);
+      }
       sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, Math.floor(Date.now() / 1000)]);
       return { last_log_id: max, rows };
     });
@@ -122,10 +142,14 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
     const rows = await pgRun(client, SUMMARIZE_RANGE, [0, max]);
     await pgRun(client, MODELS_FROM_USERS);
     await pgRun(client, DAYS_FROM_HOURS);
+    for (const t of DIM_ROLLUPS) {
+      await pgRun(client, `DELETE FROM "${t.table}"`);
+      await pgRun(client, REBUILD_DIMS(t), [max]);
+    }
     await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, Math.floor(Date.now() / 1000)]);
     return { last_log_id: max, rows };
   });
   // every row was rewritten: fresh statistics for the planner now, not when autovacuum gets to it
-  await logPgPool().query('ANALYZE "log_rollups", "log_model_rollups", "log_user_day_rollups"');
+  await logPgPool().query(`ANALYZE "log_rollups", "log_model_rollups", "log_user_day_rollups", ${DIM_ROLLUPS.map((t) => `"${t.table}"`).join(", ")}`);
   return out;
 }

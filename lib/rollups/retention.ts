@@ -24,6 +24,7 @@ import { getNumber, onOptionsApplied } from "@/lib/options/store";
 import { BatchSizer, isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { describeError } from "@/lib/errors";
 import { dropLogPartitionsBefore, ensureLogPartitions } from "@/lib/logs/partitions";
+import { DIM_ROLLUPS } from "@/lib/rollups/job";
 
 const log = logger("logs");
 
@@ -87,6 +88,7 @@ const ROLLUPS: [table: string, column: string][] = [
   ["log_rollups", "hour"],
   ["log_model_rollups", "hour"],
   ["log_user_day_rollups", "day"],
+  ...DIM_ROLLUPS.map((t): [string, string] => [t.table, "hour"]),
 ];
 
 // SQLite: in batches sized like the logs' (a year of rollups is about as many rows as a

@@ -8,7 +8,9 @@
 //     range from log_user_day_rollups, the hours around them from log_rollups.
 // Everything is read in one snapshot (consistentRead), so a job step committing meanwhile
 // cannot make a log count twice or not at all. The filters the rollups hold are the user (id
-// or the logs' username) and the model name (a substring, as the usage-log filter matches).
+// or the logs' username) and the model name (a substring, as the usage-log filter matches);
+// for the usage-log stats also the token name and the group with a user (log_token_rollups),
+// and the channel and the group without a user or token name (log_channel_rollups).
 import "server-only";
 import { escapeLike } from "@/lib/db/like";
 import { asBig, consistentRead, isSqlite, type Param, type Row, type Stmt } from "@/lib/rollups/store";
@@ -18,7 +20,19 @@ export const HOUR = 3600;
 /** A UTC day: log_user_day_rollups keys its rows by multiples of it. */
 export const DAY = 86_400;
 
-export type UsageFilter = { userId?: number; username?: string; model?: string };
+export type UsageFilter = { userId?: number; username?: string; model?: string; tokenName?: string; group?: string; channelId?: number };
+
+const hasUser = (f: UsageFilter) => f.userId !== undefined || f.username !== undefined;
+
+/**
+ * Whether a rollup table holds every filter of `f` (rollupTable): a token name only with a
+ * user (a user's tokens are few, a name alone may be every user's), a channel only without a
+ * user or token name.
+ */
+export function rollupsHold(f: UsageFilter): boolean {
+  if (f.tokenName !== undefined && !hasUser(f)) return false;
+  return f.channelId === undefined || (!hasUser(f) && f.tokenName === undefined);
+}
 /** Inclusive bounds in unix seconds; absent: unbounded. */
 export type Range = { start?: number; end?: number };
 export type Totals = { count: bigint; prompt_tokens: bigint; completion_tokens: bigint; quota: bigint };
@@ -50,6 +64,18 @@ function filterWhere(f: UsageFilter, col: (name: string) => string): Where {
     w.sql.push(`${col('"model_name"')} LIKE ? ESCAPE '\\'`);
     w.params.push(`%${escapeLike(f.model)}%`);
   }
+  if (f.tokenName !== undefined) {
+    w.sql.push(`${col('"token_name"')} = ?`);
+    w.params.push(f.tokenName);
+  }
+  if (f.group !== undefined) {
+    w.sql.push(`${col('"group"')} = ?`);
+    w.params.push(f.group);
+  }
+  if (f.channelId !== undefined) {
+    w.sql.push(`${col('"channel_id"')} = ?`);
+    w.params.push(f.channelId);
+  }
   return w;
 }
 
@@ -75,10 +101,15 @@ function logsWhere(f: UsageFilter, from: number | undefined, to: number | undefi
   return w;
 }
 
-// The rollup table that answers `f`: log_model_rollups (a few rows an hour) when no user is
-// named, log_rollups otherwise. Both sum the same logs (id <= last_log_id).
-export const rollupTable = (f: UsageFilter, perUser = false) =>
-  perUser || f.userId !== undefined || f.username !== undefined ? '"log_rollups"' : '"log_model_rollups"';
+// The rollup table that answers `f` (one that rollupsHold): with a token name or a group,
+// log_token_rollups for a user and log_channel_rollups for all users (as with a channel);
+// otherwise log_model_rollups (a few rows an hour) when no user is named, log_rollups when one
+// is. All sum the same logs (id <= last_log_id).
+export function rollupTable(f: UsageFilter, perUser = false): string {
+  if (f.tokenName !== undefined || (f.group !== undefined && hasUser(f))) return '"log_token_rollups"';
+  if (f.channelId !== undefined || f.group !== undefined) return '"log_channel_rollups"';
+  return perUser || hasUser(f) ? '"log_rollups"' : '"log_model_rollups"';
+}
 
 const AND = (w: Where) => (w.sql.length ? w.sql.join(" AND ") : "1 = 1");
 

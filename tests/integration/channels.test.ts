@@ -224,6 +224,43 @@ describe("list, search, tags", () => {
     expect(ab.map((x) => `${x.model}/${x.priority}/${x.tag}`)).toEqual(["z1/9/crew", "z2/9/crew"]);
   });
 
+  it("pages tag mode over tag rows whose children lie past the page, with the filters and type counts", async () => {
+    // 12 channels of one new model, in id order: tags "pg-a" (ids 1, 4, 7, 10 of them), "pg-b"
+    // (2 and 11), the rest untagged; channel 3 is type 14
+    const made: Ch[] = [];
+    for (let i = 1; i <= 12; i++) made.push(await create({ name: `pager-${i}`, models: "pager-model", type: i === 3 ? 14 : 1 }));
+    const tag = async (ids: number[], t: string) => expect((await admin.client.post("/api/channel/batch/tag", { ids, tag: t })).success).toBe(true);
+    await tag(
+      [1, 4, 7, 10].map((i) => made[i - 1].id),
+      "pg-a",
+    );
+    await tag(
+      [2, 11].map((i) => made[i - 1].id),
+      "pg-b",
+    );
+    type Row = Ch & { is_tag?: boolean; tag?: string; children?: Ch[] };
+    type Page = { items: Row[]; total: number; type_counts: Record<string, number> };
+    const page = async (p: number) => {
+      const r = await admin.client.get<Page>(`/api/channel/search?model=pager-model&tag_mode=true&id_sort=true&page_size=3&p=${p}`);
+      expect(r.success, r.message).toBe(true);
+      return r.data;
+    };
+    // newest first: 12, 11 (pg-b: 11 and 2), 10 (pg-a: 10, 7, 4, 1), 9, 8, 6, 5, 3
+    const label = (r: Row) => (r.is_tag ? `${r.tag}:${r.children!.map((c) => String(c.name).slice(6)).join("+")}` : String(r.name).slice(6));
+    const first = await page(1);
+    expect(first.items.map(label)).toEqual(["12", "pg-b:11+2", "pg-a:10+7+4+1"]);
+    expect(first.total).toBe(8);
+    expect(first.type_counts).toEqual({ "1": 11, "14": 1 });
+    expect(first.items.every((r) => !("key" in r) && (r.is_tag ? r.children!.every((c) => !("key" in c)) : true))).toBe(true);
+    expect((await page(2)).items.map(label)).toEqual(["9", "8", "6"]);
+    expect((await page(3)).items.map(label)).toEqual(["5", "3"]);
+    expect((await page(4)).items).toEqual([]);
+    // without tag mode: one row a channel
+    const plain = await admin.client.get<Page>("/api/channel/search?model=pager-model&id_sort=true&page_size=5&p=2");
+    expect([plain.data.items.map(label), plain.data.total]).toEqual([["7", "6", "5", "4", "3"], 12]);
+    expect((await admin.client.post<number>("/api/channel/batch", { ids: made.map((c) => c.id) })).data).toBe(12);
+  });
+
   it("refuses batch operations without a selection or tag", async () => {
     const r = await admin.client.post("/api/channel/batch/tag", { ids: [], tag: "x" });
     expect(r.success).toBe(false);

@@ -227,8 +227,9 @@ async function checkUser(user: { id: number; client: ApiClient }, start: number,
   }
 }
 
-// The rollup tables, row by row: log_rollups ("u|" rows), log_model_rollups ("m|" rows) and
-// log_user_day_rollups ("d|" rows).
+// The rollup tables, row by row: log_rollups ("u|" rows), log_model_rollups ("m|" rows),
+// log_user_day_rollups ("d|" rows), log_token_rollups ("t|" rows) and log_channel_rollups
+// ("c|" rows).
 async function rollupRows(): Promise<string[]> {
   const rows = await queryDb<Record<string, unknown>>(
     server,
@@ -242,10 +243,23 @@ async function rollupRows(): Promise<string[]> {
     server,
     "SELECT day, user_id, username, count, prompt_tokens, completion_tokens, quota FROM log_user_day_rollups ORDER BY day, user_id, username",
   );
+  const tokens = await queryDb<Record<string, unknown>>(
+    server,
+    `SELECT hour, user_id, username, token_name, "group" AS g, model_name, count, prompt_tokens, completion_tokens, quota FROM log_token_rollups
+     ORDER BY hour, user_id, username, token_name, "group", model_name`,
+  );
+  const channels = await queryDb<Record<string, unknown>>(
+    server,
+    `SELECT hour, channel_id, "group" AS g, model_name, count, prompt_tokens, completion_tokens, quota FROM log_channel_rollups ORDER BY hour, channel_id, "group", model_name`,
+  );
   return [
     ...rows.map((r) => ["u", r.hour, r.user_id, r.username, r.model_name, r.count, r.prompt_tokens, r.completion_tokens, r.quota].map(String).join("|")),
     ...models.map((r) => ["m", r.hour, r.model_name, r.count, r.prompt_tokens, r.completion_tokens, r.quota].map(String).join("|")),
     ...days.map((r) => ["d", r.day, r.user_id, r.username, r.count, r.prompt_tokens, r.completion_tokens, r.quota].map(String).join("|")),
+    ...tokens.map((r) =>
+      ["t", r.hour, r.user_id, r.username, r.token_name, r.g, r.model_name, r.count, r.prompt_tokens, r.completion_tokens, r.quota].map(String).join("|"),
+    ),
+    ...channels.map((r) => ["c", r.hour, r.channel_id, r.g, r.model_name, r.count, r.prompt_tokens, r.completion_tokens, r.quota].map(String).join("|")),
   ];
 }
 
@@ -270,10 +284,25 @@ async function groupedLogs(): Promise<string[]> {
      FROM logs WHERE type = 2 AND id <= $1 GROUP BY day, user_id, username ORDER BY day, user_id, username`,
     [num(w)],
   );
+  const tokens = await queryDb<Record<string, unknown>>(
+    server,
+    `SELECT created_at - (created_at % 3600) AS hour, user_id, username, token_name, "group" AS g, model_name, COUNT(*) AS count, SUM(prompt_tokens) AS p,
+       SUM(completion_tokens) AS cp, SUM(quota) AS q
+     FROM logs WHERE type = 2 AND id <= $1 GROUP BY hour, user_id, username, token_name, "group", model_name ORDER BY hour, user_id, username, token_name, "group", model_name`,
+    [num(w)],
+  );
+  const channels = await queryDb<Record<string, unknown>>(
+    server,
+    `SELECT created_at - (created_at % 3600) AS hour, channel_id, "group" AS g, model_name, COUNT(*) AS count, SUM(prompt_tokens) AS p, SUM(completion_tokens) AS cp, SUM(quota) AS q
+     FROM logs WHERE type = 2 AND id <= $1 GROUP BY hour, channel_id, "group", model_name ORDER BY hour, channel_id, "group", model_name`,
+    [num(w)],
+  );
   return [
     ...rows.map((r) => ["u", r.hour, r.user_id, r.username, r.model_name, r.count, r.p, r.cp, r.q].map(String).join("|")),
     ...models.map((r) => ["m", r.hour, r.model_name, r.count, r.p, r.cp, r.q].map(String).join("|")),
     ...days.map((r) => ["d", r.day, r.user_id, r.username, r.count, r.p, r.cp, r.q].map(String).join("|")),
+    ...tokens.map((r) => ["t", r.hour, r.user_id, r.username, r.token_name, r.g, r.model_name, r.count, r.p, r.cp, r.q].map(String).join("|")),
+    ...channels.map((r) => ["c", r.hour, r.channel_id, r.g, r.model_name, r.count, r.p, r.cp, r.q].map(String).join("|")),
   ];
 }
 
@@ -506,7 +535,7 @@ describe("the dashboard's calls", { timeout: 300_000 }, () => {
   });
 });
 
-type Stat = { quota: number; rpm: number; tpm: number };
+type Stat = { quota: number; rpm: number; tpm: number; searched_from: number | null };
 
 describe("the usage-log stats", { timeout: 300_000 }, () => {
   // each filter of /api/log/stat and the condition it stands for on the logs
@@ -541,6 +570,35 @@ describe("the usage-log stats", { timeout: 300_000 }, () => {
       { query: `channel=2&end_timestamp=${e}`, where: "type = 2 AND channel_id = 2 AND created_at <= $1", params: [e] },
       { query: `group=vip`, where: "type = 2 AND \"group\" = 'vip'", params: [] },
       { query: `type=2&username=alice`, where: "type = 2 AND username = 'alice'", params: [] },
+      // from log_token_rollups (with a user) and log_channel_rollups (without one), edges mid-hour
+      {
+        query: `username=bob&token_name=tok-b&start_timestamp=${s}&end_timestamp=${e}`,
+        where: "type = 2 AND username = 'bob' AND token_name = 'tok-b' AND created_at >= $1 AND created_at <= $2",
+        params: [s, e],
+      },
+      {
+        query: `username=alice&group=vip&model_name=gpt`,
+        where: "type = 2 AND username = 'alice' AND \"group\" = 'vip' AND model_name LIKE '%gpt%'",
+        params: [],
+      },
+      { query: `token_name=tok-a&group=vip`, where: "type = 2 AND token_name = 'tok-a' AND \"group\" = 'vip'", params: [] },
+      {
+        query: `channel=1&group=default&model_name=claude&start_timestamp=${s}&end_timestamp=${e}`,
+        where: "type = 2 AND channel_id = 1 AND \"group\" = 'default' AND model_name LIKE '%claude%' AND created_at >= $1 AND created_at <= $2",
+        params: [s, e],
+      },
+      {
+        query: `group=vip&start_timestamp=${s}&end_timestamp=${e}`,
+        where: "type = 2 AND \"group\" = 'vip' AND created_at >= $1 AND created_at <= $2",
+        params: [s, e],
+      },
+      // no rollup holds these: the logs, under the scan window's size here
+      { query: `channel=2&username=bob`, where: "type = 2 AND channel_id = 2 AND username = 'bob'", params: [] },
+      {
+        query: `channel=2&token_name=tok-a&start_timestamp=${s}`,
+        where: "type = 2 AND channel_id = 2 AND token_name = 'tok-a' AND created_at >= $1",
+        params: [s],
+      },
       { query: `type=1`, where: "type = 1", params: [] },
       { query: `type=6&start_timestamp=${s}`, where: "type = 6 AND created_at >= $1", params: [s] },
     ];
@@ -555,6 +613,44 @@ describe("the usage-log stats", { timeout: 300_000 }, () => {
         expect({ round, q: c.query, quota: r.data.quota }).toEqual({ round, q: c.query, quota: (await logSums(c.where, c.params)).q });
       }
     }
+  });
+
+  it("the filters the rollups hold are read from them for whole hours, the others from the logs", async () => {
+    await refresh();
+    const hours = [base + 3 * DAY, base + 10 * DAY]; // whole hours inside the range below
+    const q = `start_timestamp=${base + 2 * DAY + 1799}&end_timestamp=${base + 11 * DAY + 2345}`;
+    const bump = 1_000_003;
+    const read = async (c: ApiClient, path: string) => {
+      const r = await c.get<Stat>(path);
+      expect(r.success, r.message).toBe(true);
+      expect(r.data.searched_from).toBeNull();
+      return r.data.quota;
+    };
+    const paths: [ApiClient, string, string][] = [
+      [
+        bob.client,
+        `/api/log/self/stat?token_name=tok-a&${q}`,
+        `UPDATE log_token_rollups SET quota = quota + ${bump} WHERE id = (SELECT MIN(id) FROM log_token_rollups WHERE hour >= $1 AND hour < $2 AND user_id = ${bob.id} AND token_name = 'tok-a')`,
+      ],
+      [
+        root,
+        `/api/log/stat?channel=1&${q}`,
+        `UPDATE log_channel_rollups SET quota = quota + ${bump} WHERE id = (SELECT MIN(id) FROM log_channel_rollups WHERE hour >= $1 AND hour < $2 AND channel_id = 1)`,
+      ],
+    ];
+    for (const [c, path, garble] of paths) {
+      const before = await read(c, path);
+      await execDb(server, garble, hours);
+      expect({ path, quota: await read(c, path) }).toEqual({ path, quota: before + bump });
+    }
+    // the admin's token name alone is every user's: read from the logs
+    const tok = await read(root, `/api/log/stat?token_name=tok-a&${q}`);
+    expect(tok).toBe(
+      (await logSums("type = 2 AND token_name = 'tok-a' AND created_at >= $1 AND created_at <= $2", [base + 2 * DAY + 1799, base + 11 * DAY + 2345])).q,
+    );
+    const r = await rebuild();
+    expect(r.code, r.out).toBe(0);
+    expect(await rollupRows()).toEqual(await groupedLogs());
   });
 
   it("/api/log/self/stat is the caller's own, under the same filters", async () => {
@@ -624,11 +720,11 @@ describe("the usage-log stats", { timeout: 300_000 }, () => {
       },
     ]);
     const r = await carol.client.get<Stat>("/api/log/self/stat");
-    expect(r.data).toEqual({ quota: 30, rpm: 2, tpm: 130 });
+    expect(r.data).toEqual({ quota: 30, rpm: 2, tpm: 130, searched_from: null });
     const m = await carol.client.get<Stat>("/api/log/self/stat?model_name=m2");
-    expect(m.data).toEqual({ quota: 20, rpm: 1, tpm: 10 });
+    expect(m.data).toEqual({ quota: 20, rpm: 1, tpm: 10, searched_from: null });
     const tok = await carol.client.get<Stat>("/api/log/self/stat?token_name=x");
-    expect(tok.data).toEqual({ quota: 30, rpm: 2, tpm: 130 });
+    expect(tok.data).toEqual({ quota: 30, rpm: 2, tpm: 130, searched_from: null });
   });
 });
 

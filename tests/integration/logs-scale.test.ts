@@ -7,8 +7,11 @@
 //   - the usage-log lists (GET /api/log/ and /api/log/self) count at most COUNT_BEYOND rows
 //     past the page: past the bound, total is the bound and total_exact is false; under it,
 //     the exact count; pages come newest first, and every filter still applies;
+//   - searches by a filter no index serves read the newest SCAN_WINDOW rows at most, and so do
+//     the stats of a filter no rollup holds; both say where the window starts;
 //   - log retention (LogRetentionDays): once set, the logs created before the start of the
-//     UTC day N days ago go, newer ones stay, and the rollup rows of those days go with them;
+//     UTC day N days ago go, newer ones stay, and the rollup rows of those days go with them
+//     (every rollup table);
 //     on PostgreSQL the month partitions wholly before the cut are dropped, and the months
 //     ahead are made;
 //   - /readyz checks the log database beside the main one.
@@ -298,6 +301,14 @@ describe("log retention (LogRetentionDays)", () => {
     for (const day of [cut - DAY, cut]) {
       await execDb(logs, `INSERT INTO "log_user_day_rollups" ("day", "user_id", "username", ${sums}) VALUES ($1, $2, 'alice', 1, 0, 0, 1)`, [day, alice.id]);
     }
+    await execDb(
+      logs,
+      `INSERT INTO "log_token_rollups" ("hour", "user_id", "username", "token_name", "group", "model_name", ${sums}) VALUES ($1, $2, 'alice', 't-a', 'default', 'x', 1, 0, 0, 1)`,
+      [cut - 2 * 3600, alice.id],
+    );
+    await execDb(logs, `INSERT INTO "log_channel_rollups" ("hour", "channel_id", "group", "model_name", ${sums}) VALUES ($1, 1, 'default', 'x', 1, 0, 0, 1)`, [
+      cut - 2 * 3600,
+    ]);
     const n = (sql: string, params: unknown[] = []) => count(logs, sql, params);
     const before = await n('SELECT COUNT(*) AS n FROM "logs"');
 
@@ -316,10 +327,12 @@ describe("log retention (LogRetentionDays)", () => {
       await n('SELECT COUNT(*) AS n FROM "log_rollups" WHERE "hour" < $1', [cut]),
       await n('SELECT COUNT(*) AS n FROM "log_model_rollups" WHERE "hour" < $1', [cut]),
       await n('SELECT COUNT(*) AS n FROM "log_user_day_rollups" WHERE "day" < $1', [cut]),
+      await n('SELECT COUNT(*) AS n FROM "log_token_rollups" WHERE "hour" < $1', [cut]),
+      await n('SELECT COUNT(*) AS n FROM "log_channel_rollups" WHERE "hour" < $1', [cut]),
     ];
     const deadline2 = Date.now() + 10_000;
     while (Date.now() < deadline2 && (await rollupsLeft()).some((n) => n > 0)) await new Promise((r) => setTimeout(r, 200));
-    expect(await rollupsLeft()).toEqual([0, 0, 0]);
+    expect(await rollupsLeft()).toEqual([0, 0, 0, 0, 0]);
     // (the rollup job may have summed the edge rows meanwhile: at least the fixture row stays)
     expect(await n('SELECT COUNT(*) AS n FROM "log_rollups" WHERE "hour" = $1', [cut])).toBeGreaterThanOrEqual(1);
     expect(await n('SELECT COUNT(*) AS n FROM "log_user_day_rollups" WHERE "day" = $1', [cut])).toBeGreaterThanOrEqual(1);
@@ -349,7 +362,7 @@ describe("log retention (LogRetentionDays)", () => {
   });
 });
 
-describe("searches by a filter no index serves (model name, group)", () => {
+describe("searches by a filter no index serves (model name, group), and stats no rollup holds", () => {
   it("read the newest SCAN_WINDOW rows of the range at most, and say where they start", async () => {
     const WINDOW = 30_000; // lib/logs/scan-window.ts
     const rows = WINDOW + 100;
@@ -382,5 +395,14 @@ describe("searches by a filter no index serves (model name, group)", () => {
     const deep = await root.get<Page & { searched_from: number | null }>(`${base}&model_name=deep&end_timestamp=${top - WINDOW - 1}`);
     expect([deep.data.total, deep.data.total_exact, deep.data.searched_from]).toEqual([50, true, null]);
     expect(deep.data.items.every((x) => x.model_name === "deep-model")).toBe(true);
+
+    // the stats of a filter no rollup holds (an admin's token name alone) sum the same window:
+    // every row of scanuser is worth 1, the window's oldest row included
+    type Stat = { quota: number; searched_from: number | null };
+    const stat = await root.get<Stat>("/api/log/stat?token_name=t-s");
+    expect(stat.success, stat.message).toBe(true);
+    expect([stat.data.quota, stat.data.searched_from]).toEqual([WINDOW + 1, top - WINDOW]);
+    const older = await root.get<Stat>(`/api/log/stat?token_name=t-s&end_timestamp=${top - WINDOW - 1}`);
+    expect([older.data.quota, older.data.searched_from]).toEqual([99, null]);
   }, 60_000);
 });
