@@ -2,6 +2,7 @@
 // operation of an OpenAPI document, a request body built from its schema, and the call as
 // curl and with the official OpenAI Python SDK, against the caller's base URL. Pure.
 
+import { dict, own } from "@/lib/own-keys";
 export type Schema = Record<string, unknown>;
 export type ExampleOperation = {
   method: string;
@@ -27,7 +28,7 @@ const MAX_DEPTH = 6;
 // A value that fits the schema: its default, example or first enum value, else the required
 // properties of an object filled in, one item of an array, a placeholder of the type.
 export function exampleOf(schema: Schema | undefined, resolve: (s: Schema) => Schema, name = "", depth = 0): unknown {
-  if (name in KNOWN) return KNOWN[name];
+  if (Object.hasOwn(KNOWN, name)) return KNOWN[name];
   if (!schema || depth > MAX_DEPTH) return null;
   const s = resolve(schema);
   if (s.default !== undefined) return s.default;
@@ -46,8 +47,8 @@ export function exampleOf(schema: Schema | undefined, resolve: (s: Schema) => Sc
     case "object": {
       const props = (s.properties ?? {}) as Record<string, Schema>;
       const required = Array.isArray(s.required) ? (s.required as string[]) : [];
-      const out: Record<string, unknown> = {};
-      for (const key of required) out[key] = exampleOf(props[key], resolve, key, depth + 1);
+      const out = dict<unknown>();
+      for (const key of required) out[key] = exampleOf(own(props, key), resolve, key, depth + 1);
       return out;
     }
     case "array":
