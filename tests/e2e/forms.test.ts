@@ -81,7 +81,12 @@ describe.each(["zh", "en"] as Locale[])("forms (%s)", (locale) => {
     await edit.getByLabel(m.userEditor.password, { exact: true }).fill("");
     await edit.getByLabel(m.userEditor.quota, { exact: true }).fill("1000");
     await edit.getByRole("button", { name: m.userEditor.save }).click();
-    await expectToast(page, m.userEditor.saved);
+    // a quota change asks first (operator-console.test.ts)
+    await page
+      .getByRole("dialog", { name: fmt(m.userEditor.quotaTitle, { name: "Bob" }) })
+      .getByRole("button", { name: m.userEditor.save })
+      .click();
+    await expectToast(page, fmt(m.userEditor.quotaDone, { name: "Bob", to: "$0.002" }));
     await expect.poll(async () => (await root.get<{ quota: number }>(`/api/user/${bobId}`)).data.quota).toBe(1000);
     await page.context().close();
   });
