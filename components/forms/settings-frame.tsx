@@ -1,6 +1,7 @@
 "use client";
 // The frame of the settings page (docs/settings.md, "The page"): the sections of the open tab
-// register here, and the frame draws the tab's section index (long tabs), one sticky save bar
+// register here, and the frame draws (through SettingsBody) the tab's section index (long
+// tabs), one sticky save bar
 // that saves every changed section, and the warnings before unsaved edits are lost (closing or
 // reloading the page, a link to another page, and, through `confirmLeave`, another tab).
 import { useTranslations } from "next-intl";
@@ -22,7 +23,9 @@ type Entry = { anchor: string; title: string; dirty: boolean };
 type Handle = Pick<OptionSection, "save" | "discard">;
 
 type Frame = {
-  /** a section's title and state, in the order the sections appear */
+  /** the open tab's sections, in the order of the page */
+  entries: Entry[];
+  /** a section's title and state */
   put: (entry: Entry, handle: Handle) => void;
   remove: (anchor: string) => void;
   /** saves every changed section (a section's form submitted by Enter lands here too) */
@@ -149,14 +152,10 @@ export function SettingsFrame({ children }: { children: ReactNode }) {
     return () => document.removeEventListener("click", onClick, true);
   }, [hasDirty, confirmLeave, router]);
 
-  const frame = useMemo<Frame>(() => ({ put, remove, saveAll, saving, confirmLeave }), [put, remove, saveAll, saving, confirmLeave]);
-  const indexed = entries.length >= INDEX_MIN_SECTIONS;
+  const frame = useMemo<Frame>(() => ({ entries, put, remove, saveAll, saving, confirmLeave }), [entries, put, remove, saveAll, saving, confirmLeave]);
   return (
     <FrameContext.Provider value={frame}>
-      <div className={cn("grid gap-5", indexed && "lg:grid-cols-[minmax(0,1fr)_13rem]")}>
-        <div className="min-w-0">{children}</div>
-        {indexed && <SectionIndex entries={entries} label={t("index")} unsavedLabel={t("unsavedMark")} />}
-      </div>
+      {children}
       {entries.length > 0 && (
         <div
           data-testid="settings-save-bar"
@@ -179,6 +178,20 @@ export function SettingsFrame({ children }: { children: ReactNode }) {
       )}
       {leave.dialog}
     </FrameContext.Provider>
+  );
+}
+
+// The tab's sections beside their index (a long tab's): a column at the right from the lg
+// width, above the sections below it (under the tab list, which stays outside).
+export function SettingsBody({ children }: { children: ReactNode }) {
+  const t = useTranslations("settingsKit");
+  const { entries } = useSettingsFrame();
+  const indexed = entries.length >= INDEX_MIN_SECTIONS;
+  return (
+    <div className={cn("grid gap-5", indexed && "lg:grid-cols-[minmax(0,1fr)_13rem]")}>
+      <div className="min-w-0">{children}</div>
+      {indexed && <SectionIndex entries={entries} label={t("index")} unsavedLabel={t("unsavedMark")} />}
+    </div>
   );
 }
 

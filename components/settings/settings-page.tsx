@@ -10,7 +10,7 @@ import { useTranslations } from "next-intl";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import useSWR from "swr";
-import { OptionsProvider, SettingsFrame, useSettingsFrame, type OptionsState } from "@/components/forms";
+import { OptionsProvider, SettingsBody, SettingsFrame, useSettingsFrame, type OptionsState } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Alert, PageTitle } from "@/components/ui/card";
 import { fetchData } from "@/lib/client/api";
@@ -111,21 +111,23 @@ function SettingsTabs({ tab, options, reload }: { tab: SettingsTab; options: Rec
           </T.Trigger>
         ))}
       </T.List>
-      <T.Content value="operation">
-        <OperationTab options={options} reload={reload} />
-      </T.Content>
-      <T.Content value="ratelimit">
-        <RateLimitTab />
-      </T.Content>
-      <T.Content value="models">
-        <ModelsTab />
-      </T.Content>
-      <T.Content value="system">
-        <SystemTab />
-      </T.Content>
-      <T.Content value="other">
-        <OtherTab />
-      </T.Content>
+      <SettingsBody>
+        <T.Content value="operation">
+          <OperationTab options={options} reload={reload} />
+        </T.Content>
+        <T.Content value="ratelimit">
+          <RateLimitTab />
+        </T.Content>
+        <T.Content value="models">
+          <ModelsTab />
+        </T.Content>
+        <T.Content value="system">
+          <SystemTab />
+        </T.Content>
+        <T.Content value="other">
+          <OtherTab />
+        </T.Content>
+      </SettingsBody>
     </T.Root>
   );
 }
