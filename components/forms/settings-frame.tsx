@@ -164,7 +164,7 @@ export function SettingsFrame({ children }: { children: ReactNode }) {
           className="sticky bottom-3 z-20 mt-5 rounded-lg border border-zinc-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur dark:border-zinc-700 dark:bg-zinc-900/95"
         >
           <div className="flex flex-wrap items-center gap-3">
-            <p role="status" className="min-w-0 flex-1 text-sm text-zinc-600 dark:text-zinc-300">
+            <p role="status" className="min-w-0 flex-1 basis-full text-sm text-zinc-600 sm:basis-0 dark:text-zinc-300">
               {hasDirty ? t("unsaved", { count: dirty.length, sections: dirtyTitles }) : t("allSaved")}
             </p>
             <Button variant="secondary" disabled={!hasDirty || saving} onClick={discardAll}>
