@@ -6,7 +6,7 @@ import { splitList } from "@/lib/channels/split-list";
 import { api, ApiError, reportFailure } from "@/lib/client/api";
 import { failureText } from "@/lib/client/failure";
 import { inlinePriority, inlineWeight } from "@/lib/client/relay";
-import { toast } from "@/lib/client/toast";
+import { replaceToast, toast } from "@/lib/client/toast";
 import { testChannelModel } from "./model-test-dialog";
 import type { Channel, TagRow } from "./types";
 
@@ -63,10 +63,11 @@ export function useChannelActions({ refresh, revalidate, errorText }: { refresh:
     // Test one channel with its test model (or its first model): the server's answer is shown.
     testOne: async (c: Channel) => {
       const model = c.test_model || splitList(c.models)[0] || "";
-      toast.info({ key: "channels.testing", values: { name: c.name } });
+      // the result takes the place of the "testing…" toast
+      const testing = toast.info({ key: "channels.testing", values: { name: c.name } });
       const r = await testChannelModel(c.id, model, errorText);
-      if (r.success) toast.success({ key: "channels.testOk", values: { name: c.name, time: r.time.toFixed(2) } });
-      else toast.error({ key: "channels.testFailed", values: { name: c.name, message: r.message } });
+      if (r.success) replaceToast(testing, "success", { key: "channels.testOk", values: { name: c.name, time: r.time.toFixed(2) } });
+      else replaceToast(testing, "error", { key: "channels.testFailed", values: { name: c.name, message: r.message } });
       revalidate();
     },
     refreshBalance: (c: Channel) =>

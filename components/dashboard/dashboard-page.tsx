@@ -24,7 +24,9 @@ import {
   GRANULARITIES,
   hourRange,
   modelShares,
+  openingPreset,
   PRESETS,
+  formatRate,
   totals,
   type DataRow,
   type Granularity,
@@ -45,9 +47,12 @@ export function DashboardPage() {
   const display = useQuotaDisplay();
   const admin = isAdminRole(useSessionUser()?.role);
   const [granularity, setGranularity] = useState<Granularity>(granularityOf(status.data_export_default_time));
-  const [preset, setPreset] = useState<PresetKey | "custom">("7d");
+  // It opens on the recent traffic: a range fit for the default granularity, and for admins
+  // every user's usage (docs/dashboard.md, "The page").
+  const opening = openingPreset(granularityOf(status.data_export_default_time));
+  const [preset, setPreset] = useState<PresetKey | "custom">(opening);
   const [range, setRange] = useState<{ start: number; end: number } | null>(null);
-  const [scope, setScope] = useState<Scope>("self");
+  const [scope, setScope] = useState<Scope>(admin ? "all" : "self");
   const [userDraft, setUserDraft] = useState("");
   const [username, setUsername] = useState("");
   const [refreshing, setRefreshing] = useState(false);
@@ -55,8 +60,8 @@ export function DashboardPage() {
   // The range depends on the browser's clock: set after mount.
   useEffect(() => {
     const now = nowSec();
-    setRange({ start: now - 7 * 86_400, end: now });
-  }, []);
+    setRange({ start: now - PRESETS.find((p) => p.key === opening)!.seconds, end: now });
+  }, [opening]);
 
   const hours = range ? hourRange(range.start, range.end) : null;
   // hourly bars only up to HOURLY_MAX_DAYS: past that the day view stands in (the choice is kept)
@@ -229,10 +234,10 @@ export function DashboardPage() {
           <Stat label={t("calls")} value={<span data-testid="card-calls">{sums ? sums.count.toLocaleString() : "—"}</span>} />
         </Card>
         <Card>
-          <Stat label={t("rpm")} value={<span data-testid="card-rpm">{sums ? sums.rpm : "—"}</span>} />
+          <Stat label={t("rpm")} value={<span data-testid="card-rpm">{sums ? formatRate(sums.rpm) : "—"}</span>} />
         </Card>
         <Card>
-          <Stat label={t("tpm")} value={<span data-testid="card-tpm">{sums ? shortenNumber(Math.round(sums.tpm)) : "—"}</span>} />
+          <Stat label={t("tpm")} value={<span data-testid="card-tpm">{sums ? formatRate(sums.tpm) : "—"}</span>} />
         </Card>
       </div>
 

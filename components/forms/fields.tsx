@@ -138,13 +138,30 @@ export function OptionText({ name, label, hint, className, placeholder, type = "
   );
 }
 
-export function OptionSelect({ name, label, hint, className, choices }: Base & { choices: { value: string; label: ReactNode }[] }) {
+/**
+ * A choice among `choices`. A saved value that is none of them is not shown as if chosen:
+ * `unlisted` labels it (an exempt group that does not exist reads "no group chosen").
+ */
+export function OptionSelect({
+  name,
+  label,
+  hint,
+  className,
+  choices,
+  unlisted,
+}: Base & { choices: { value: string; label: ReactNode }[]; unlisted?: (value: string) => string }) {
   const id = useId();
   const { field, error, visible, writable } = useOptionField(name);
   if (!visible) return null;
+  const stray = unlisted && !choices.some((c) => c.value === field.value);
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error} readOnlyNote={!writable} className={className}>
       <Select id={id} disabled={!writable} className="w-full" {...field}>
+        {stray && (
+          <option value={field.value} disabled>
+            {unlisted(field.value)}
+          </option>
+        )}
         {choices.map((c) => (
           <option key={c.value} value={c.value}>
             {c.label}

@@ -2,7 +2,8 @@
 export { FieldGrid, OptionJson, OptionKeywords, OptionNumber, OptionSecret, OptionSelect, OptionSwitch, OptionText, OptionTextarea } from "./fields";
 export { OptionsProvider, useOptionAccess, useOptionsState, type OptionsState } from "./options-context";
 export { SettingsSection, type SettingsSectionProps } from "./settings-section";
-export { formValue, prettyJson, useOptionSection, type OptionSection, type OptionSectionConfig } from "./use-option-section";
+export { SettingsBody, SettingsFrame, useSettingsFrame } from "./settings-frame";
+export { formValue, prettyJson, useOptionSection, type OptionSection, type OptionSectionConfig, type SectionSaveOutcome } from "./use-option-section";
 export { fieldName, optionKey } from "./field-name";
 export { useConfirm } from "./use-confirm";
 export { FormNumber, FormSelect, FormSwitch, FormText, FormTextarea } from "./form-fields";

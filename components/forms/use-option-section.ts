@@ -1,21 +1,20 @@
 "use client";
 // One settings section's form (docs/settings.md, "Saving"): a react-hook-form over the
 // section's option keys with the shared rules as its zod schema; saving sends only the
-// changed keys through lib/client/save-options.ts, reports the outcome with the messages of
-// docs/settings.md, then reloads the options.
+// changed keys through lib/client/save-options.ts. The page's save bar (settings-frame.tsx)
+// reports the outcome with the messages of docs/settings.md, then reloads the options.
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { OptionKey } from "@/lib/options/registry";
 import { useLocale } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useForm, type Resolver, type UseFormReturn } from "react-hook-form";
 import { changedOptions, saveOptions, unsavedValues, type OptionChange, type SaveResult } from "@/lib/client/save-options";
-import { toast } from "@/lib/client/toast";
 import { isLocale } from "@/lib/i18n/locale";
 import { isJsonOption, SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { fieldName, optionKey } from "./field-name";
 import { useOptionsState } from "./options-context";
 import { optionSectionSchema } from "./option-schema";
-import { putOption, toastSaveResult } from "./put-option";
+import { putOption } from "./put-option";
 
 export type OptionSectionConfig = {
   /** asked with the changes before anything is sent; false cancels the save */
@@ -24,12 +23,24 @@ export type OptionSectionConfig = {
   afterSave?: (result: SaveResult) => void;
 };
 
+/**
+ * What a section's save came to: the keys' outcome, `null` when nothing was sent (nothing
+ * changed, or `beforeSave` said no), "invalid" when a field's check failed.
+ */
+export type SectionSaveOutcome = SaveResult | null | "invalid";
+
 export type OptionSection = {
   form: UseFormReturn<Record<string, string>>;
   keys: readonly OptionKey[];
   /** the loaded values as the form shows them (JSON pretty-printed, secrets empty) */
   baseline: Record<string, string>;
-  save: () => Promise<void>;
+  /**
+   * Sends the changed keys. The settings page's save bar (settings-frame.tsx) saves every
+   * changed section this way, then reports once and reloads the options once for all.
+   */
+  save: () => Promise<SectionSaveOutcome>;
+  /** the fields back to the loaded values */
+  discard: () => void;
   saving: boolean;
 };
 
@@ -50,7 +61,7 @@ export function formValue(key: string, options: Record<string, string>): string 
 }
 
 export function useOptionSection(keys: readonly OptionKey[], options: Record<string, string>, config: OptionSectionConfig = {}): OptionSection {
-  const { reload, writable } = useOptionsState();
+  const { writable } = useOptionsState();
   const rawLocale = useLocale();
   const locale = isLocale(rawLocale) ? rawLocale : "zh";
   const keysId = keys.join("\n");
@@ -90,36 +101,35 @@ export function useOptionSection(keys: readonly OptionKey[], options: Record<str
   const { beforeSave, afterSave } = config;
 
   const submit = useCallback(
-    async (values: Record<string, string>) => {
+    async (values: Record<string, string>): Promise<SaveResult | null> => {
       const byKey: Record<string, string> = {};
       for (const [name, value] of Object.entries(values)) if (writable[optionKey(name)]) byKey[optionKey(name)] = value;
       const changes = changedOptions(baseline, byKey, SECRET_OPTION_KEYS);
-      if (changes.length === 0) {
-        toast.warning({ key: "settingsKit.unchanged" });
-        return;
-      }
-      if (beforeSave && !(await beforeSave(changes))) return;
+      if (changes.length === 0) return null;
+      if (beforeSave && !(await beforeSave(changes))) return null;
       setSaving(true);
       try {
         keptRef.current = {};
         const result = await saveOptions(changes, putOption);
         keptRef.current = unsavedValues(result, byKey);
-        toastSaveResult(result);
         // a saved secret is not shown again: its field empties (the badge now says "set")
         for (const key of result.succeeded) if (SECRET_OPTION_KEYS.has(key)) form.resetField(fieldName(key), { defaultValue: "" });
         afterSave?.(result);
-        try {
-          await reload();
-        } catch {
-          toast.error({ key: "settingsKit.refreshFailed" });
-        }
+        return result;
       } finally {
         setSaving(false);
       }
     },
-    [baseline, writable, beforeSave, afterSave, reload, form],
+    [baseline, writable, beforeSave, afterSave, form],
   );
 
-  const save = useMemo(() => form.handleSubmit(submit, () => toast.error({ key: "settingsKit.checkInput" })), [form, submit]);
-  return { form, keys: stableKeys, baseline, save, saving };
+  const save = useCallback(async (): Promise<SectionSaveOutcome> => {
+    let outcome: SectionSaveOutcome = "invalid";
+    await form.handleSubmit(async (values) => {
+      outcome = await submit(values);
+    })();
+    return outcome;
+  }, [form, submit]);
+  const discard = useCallback(() => reset(defaults), [reset, defaults]);
+  return { form, keys: stableKeys, baseline, save, discard, saving };
 }

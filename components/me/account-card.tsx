@@ -9,6 +9,7 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { reportInvalid } from "@/components/ui/form-error";
 import { Field, Input } from "@/components/ui/input";
 import { logout } from "@/components/layout/user-menu";
+import { useStatus } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
 import { toast } from "@/lib/client/toast";
@@ -204,15 +205,19 @@ export function AccountCard({ user, onChanged }: { user: User; onChanged?: () =>
   const t = useTranslations("me.account");
   const [dialog, setDialog] = useState<"password" | "delete" | "email" | null>(null);
   const openChange = (which: "password" | "delete" | "email") => (o: boolean) => setDialog(o ? which : null);
+  const mailReady = useStatus().mail_configured;
   return (
     <Card title={t("title")}>
       <div className="flex flex-col gap-5">
         <Bindings user={user} self onChanged={onChanged} />
         <AccessToken />
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" onClick={() => setDialog("email")}>
-            {user.email ? t("changeEmail") : t("bindEmail")}
-          </Button>
+          {/* Without an SMTP server no code can be sent: the button would lead nowhere. */}
+          {mailReady && (
+            <Button variant="secondary" onClick={() => setDialog("email")}>
+              {user.email ? t("changeEmail") : t("bindEmail")}
+            </Button>
+          )}
           <Button variant="secondary" onClick={() => setDialog("password")}>
             {user.has_password === false ? t("setPassword") : t("changePassword")}
           </Button>
@@ -220,6 +225,11 @@ export function AccountCard({ user, onChanged }: { user: User; onChanged?: () =>
             {t("deleteAccount")}
           </Button>
         </div>
+        {!mailReady && (
+          <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="email-unavailable">
+            {t("emailUnavailable")}
+          </p>
+        )}
       </div>
       <EmailBindDialog current={user.email} open={dialog === "email"} onOpenChange={openChange("email")} onBound={() => onChanged?.()} />
       <ChangePasswordDialog

@@ -1,13 +1,14 @@
 "use client";
 // The other tab (docs/settings.md): system information with the update check, the
-// announcement, personalization and the display toggles. What these options change is
-// built with the console shell (docs/options.md); this tab edits them.
+// announcement and personalization (with Footer; the display toggles are the operation tab's
+// General). What these options change is built with the console shell (docs/options.md);
+// this tab edits them.
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import ReactMarkdown from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
-import { FieldGrid, OptionSwitch, OptionText, OptionTextarea, SettingsSection, useOptionsState } from "@/components/forms";
+import { FieldGrid, OptionText, OptionTextarea, SettingsSection, useOptionsState } from "@/components/forms";
 import { useStatus } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -108,13 +109,6 @@ export function OtherTab() {
         <OptionTextarea name="custom_head_html" label={L("custom_head_html")} hint={t("codeHint")} rows={[6, 12]} code />
         <OptionTextarea name="global_css" label={L("global_css")} rows={[6, 12]} code />
         <OptionTextarea name="global_js" label={L("global_js")} hint={t("codeHint")} rows={[6, 12]} code />
-      </SettingsSection>
-      <SettingsSection title={t("display")} keys={["DisplayInCurrencyEnabled", "DisplayTokenStatEnabled", "DefaultCollapseSidebar"]}>
-        <FieldGrid>
-          <OptionSwitch name="DisplayInCurrencyEnabled" label={L("DisplayInCurrencyEnabled")} />
-          <OptionSwitch name="DisplayTokenStatEnabled" label={L("DisplayTokenStatEnabled")} />
-          <OptionSwitch name="DefaultCollapseSidebar" label={L("DefaultCollapseSidebar")} />
-        </FieldGrid>
       </SettingsSection>
     </div>
   );

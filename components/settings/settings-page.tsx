@@ -1,7 +1,8 @@
 "use client";
 // /admin/settings (docs/settings.md): the five tabs, kept in ?tab= (default operation), over
-// the options GET /api/option/ lists for the caller. Every section saves on its own
-// (components/forms). Admin check: proxy.ts redirects non-admins; the tabs render only for
+// the options GET /api/option/ lists for the caller. The frame (components/forms) indexes a
+// long tab's sections, saves the changed ones from one sticky bar and asks before edits are
+// left behind. Admin check: proxy.ts redirects non-admins; the tabs render only for
 // a stored user with role >= 10.
 import * as T from "@radix-ui/react-tabs";
 import { RotateCw } from "lucide-react";
@@ -9,7 +10,7 @@ import { useTranslations } from "next-intl";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import useSWR from "swr";
-import { OptionsProvider, type OptionsState } from "@/components/forms";
+import { OptionsProvider, SettingsBody, SettingsFrame, useSettingsFrame, type OptionsState } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Alert, PageTitle } from "@/components/ui/card";
 import { fetchData } from "@/lib/client/api";
@@ -28,8 +29,6 @@ type Listed = { key: string; value: string; set?: boolean; writable: boolean };
 
 export function SettingsPage() {
   const t = useTranslations("settings");
-  const router = useRouter();
-  const pathname = usePathname();
   const params = useSearchParams();
   const raw = params.get("tab");
   const tab: SettingsTab = (SETTINGS_TABS as readonly string[]).includes(raw ?? "") ? (raw as SettingsTab) : "operation";
@@ -52,12 +51,6 @@ export function SettingsPage() {
     }
     return { options, secretsSet, writable, reload };
   }, [data, reload]);
-
-  const select = (value: string) => {
-    const next = new URLSearchParams(params.toString());
-    next.set("tab", value);
-    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
-  };
 
   if (!isAdminRole(role)) return null;
   return (
@@ -83,36 +76,58 @@ export function SettingsPage() {
       )}
       {state && (
         <OptionsProvider value={state}>
-          <T.Root value={tab} onValueChange={select} className="flex flex-col gap-5">
-            <T.List aria-label={t("title")} className="flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
-              {SETTINGS_TABS.map((v) => (
-                <T.Trigger
-                  key={v}
-                  value={v}
-                  className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm whitespace-nowrap text-zinc-600 outline-none focus-visible:ring-2 focus-visible:ring-blue-500/40 hover:text-zinc-900 data-[state=active]:border-blue-600 data-[state=active]:font-medium data-[state=active]:text-blue-700 dark:text-zinc-400 dark:hover:text-zinc-100 dark:data-[state=active]:text-blue-400"
-                >
-                  {t(`tabs.${v}`)}
-                </T.Trigger>
-              ))}
-            </T.List>
-            <T.Content value="operation">
-              <OperationTab options={state.options} reload={reload} />
-            </T.Content>
-            <T.Content value="ratelimit">
-              <RateLimitTab />
-            </T.Content>
-            <T.Content value="models">
-              <ModelsTab options={state.options} reload={reload} />
-            </T.Content>
-            <T.Content value="system">
-              <SystemTab />
-            </T.Content>
-            <T.Content value="other">
-              <OtherTab />
-            </T.Content>
-          </T.Root>
+          <SettingsFrame>
+            <SettingsTabs tab={tab} options={state.options} reload={reload} />
+          </SettingsFrame>
         </OptionsProvider>
       )}
     </div>
+  );
+}
+
+// The tabs; leaving one with unsaved edits asks first (its sections unmount with it).
+function SettingsTabs({ tab, options, reload }: { tab: SettingsTab; options: Record<string, string>; reload: () => Promise<void> }) {
+  const t = useTranslations("settings");
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const { confirmLeave } = useSettingsFrame();
+  const select = async (value: string) => {
+    if (!(await confirmLeave())) return;
+    const next = new URLSearchParams(params.toString());
+    next.set("tab", value);
+    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+  };
+  return (
+    <T.Root value={tab} onValueChange={(v) => void select(v)} className="flex flex-col gap-5">
+      <T.List aria-label={t("title")} className="flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
+        {SETTINGS_TABS.map((v) => (
+          <T.Trigger
+            key={v}
+            value={v}
+            className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm whitespace-nowrap text-zinc-600 outline-none focus-visible:ring-2 focus-visible:ring-blue-500/40 hover:text-zinc-900 data-[state=active]:border-blue-600 data-[state=active]:font-medium data-[state=active]:text-blue-700 dark:text-zinc-400 dark:hover:text-zinc-100 dark:data-[state=active]:text-blue-400"
+          >
+            {t(`tabs.${v}`)}
+          </T.Trigger>
+        ))}
+      </T.List>
+      <SettingsBody>
+        <T.Content value="operation">
+          <OperationTab options={options} reload={reload} />
+        </T.Content>
+        <T.Content value="ratelimit">
+          <RateLimitTab />
+        </T.Content>
+        <T.Content value="models">
+          <ModelsTab />
+        </T.Content>
+        <T.Content value="system">
+          <SystemTab />
+        </T.Content>
+        <T.Content value="other">
+          <OtherTab />
+        </T.Content>
+      </SettingsBody>
+    </T.Root>
   );
 }

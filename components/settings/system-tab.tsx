@@ -11,7 +11,6 @@ import {
   OptionSelect,
   OptionSwitch,
   OptionText,
-  OptionTextarea,
   SettingsSection,
   useConfirm,
   useOptionsState,
@@ -48,12 +47,11 @@ export function SystemTab() {
   const noServerAddress = (options.ServerAddress ?? "").trim() === "";
   return (
     <div className="flex flex-col gap-5">
-      <SettingsSection title={t("general")} keys={["ServerAddress", "Footer", "UpdateCheckUrl", "fetch_setting.allow_private_ip"]}>
+      <SettingsSection title={t("general")} keys={["ServerAddress", "UpdateCheckUrl", "fetch_setting.allow_private_ip"]}>
         <FieldGrid cols={2}>
           <OptionText name="ServerAddress" label={L("ServerAddress")} type="url" placeholder="https://gateway.example.com" hint={t("serverAddressHint")} />
           <OptionText name="UpdateCheckUrl" label={L("UpdateCheckUrl")} type="url" placeholder="https://" hint={t("updateCheckUrlHint")} />
         </FieldGrid>
-        <OptionTextarea name="Footer" label={L("Footer")} hint={t("footerHint")} rows={[2, 6]} />
         <OptionSwitch name="fetch_setting.allow_private_ip" label={L("fetch_setting.allow_private_ip")} hint={t("privateIpHint")} />
       </SettingsSection>
 

@@ -1,5 +1,7 @@
 "use client";
 import * as D from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
@@ -17,7 +19,8 @@ type Props = {
 
 const OVERLAY = "fixed inset-0 z-40 bg-black/40";
 
-// A centred modal dialog.
+// A centred modal dialog. Every dialog and drawer has a close button (an X labelled "Close
+// dialog") besides Escape and a click on the overlay (docs/console-ui.md, "Dialogs and toasts").
 export function Dialog({ open, onOpenChange, title, description, children, footer, className }: Props) {
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>
@@ -85,10 +88,20 @@ export function DialogActions({
 }
 
 function Header({ title, description }: { title: ReactNode; description?: ReactNode }) {
+  const t = useTranslations("common");
   return (
-    <div className="flex flex-col gap-1">
-      <D.Title className="text-lg font-semibold text-zinc-900 dark:text-zinc-100">{title}</D.Title>
-      <D.Description className={cn("text-sm text-zinc-500 dark:text-zinc-400", !description && "sr-only")}>{description ?? title}</D.Description>
+    <div className="flex items-start gap-3">
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <D.Title className="text-lg font-semibold text-zinc-900 dark:text-zinc-100">{title}</D.Title>
+        <D.Description className={cn("text-sm text-zinc-500 dark:text-zinc-400", !description && "sr-only")}>{description ?? title}</D.Description>
+      </div>
+      <D.Close
+        aria-label={t("closeDialog")}
+        title={t("closeDialog")}
+        className="-mt-1 -mr-2 inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-md text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:outline-none dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+      >
+        <X aria-hidden className="h-4 w-4" />
+      </D.Close>
     </div>
   );
 }

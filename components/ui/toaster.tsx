@@ -16,7 +16,13 @@ export function Toaster() {
   const [toasts, setToasts] = useState<Toast[]>([]);
   useEffect(() => subscribeToasts(setToasts), []);
   return (
-    <div aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-[60] flex w-80 flex-col gap-2">
+    // Top centre, over the top bar's middle: never over a page's primary actions (the title
+    // row's buttons, a form's save button or the settings' sticky save bar), docs/console-ui.md.
+    <div
+      aria-live="polite"
+      data-testid="toaster"
+      className="pointer-events-none fixed top-2 left-1/2 z-[60] flex w-80 max-w-[calc(100vw-1rem)] -translate-x-1/2 flex-col gap-2"
+    >
       {toasts.map((item) => (
         <div
           key={item.id}

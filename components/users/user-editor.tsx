@@ -8,7 +8,7 @@ import useSWR from "swr";
 import { FormSelect, FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Bindings } from "@/components/me/bindings";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { StatementSection } from "@/components/wallet/statement-section";
 import { TwoFactorAdmin } from "./two-factor-admin";
 import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
@@ -56,6 +56,8 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   });
   const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState(false);
+  // A changed quota is confirmed first: the form waiting for it (docs/console-ui.md, "User list").
+  const [quotaPending, setQuotaPending] = useState<UserEditorForm | null>(null);
   const { reset, watch } = methods;
   useEffect(() => {
     if (user) {
@@ -69,6 +71,14 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   if (error) return <p className="text-sm text-red-600">{t("loadFailed")}</p>;
   if (!user || !loaded) return <p className="text-sm text-zinc-500">{t("loading")}</p>;
 
+  const name = user.display_name || user.username;
+  const quotaChanged = (form: UserEditorForm) => other && Number(form.quota.trim()) !== user.quota;
+
+  function submit(form: UserEditorForm) {
+    if (quotaChanged(form)) setQuotaPending(form);
+    else void save(form);
+  }
+
   async function save(form: UserEditorForm) {
     const body: Record<string, unknown> = { display_name: form.display_name };
     if (other) body.username = form.username.trim();
@@ -79,8 +89,10 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
     setBusy(true);
     try {
       await api.put(other ? "/api/user/" : "/api/user/self", body, { failed: "userEditor.updateFailed" });
-      toast.success({ key: "userEditor.saved" });
+      if (quotaChanged(form)) toast.success({ key: "userEditor.quotaDone", values: { name, to: renderQuota(Number(form.quota.trim()), display) } });
+      else toast.success({ key: "userEditor.saved" });
       reset({ ...form, password: "", original_password: "" });
+      void mutate();
       onSaved?.({ ...user!, ...body } as User);
     } catch {
       // reported by the API helper
@@ -91,7 +103,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
 
   return (
     <FormProvider {...methods}>
-      <form onSubmit={methods.handleSubmit(save, toastFirstError)} noValidate className="flex flex-col gap-4">
+      <form onSubmit={methods.handleSubmit(submit, toastFirstError)} noValidate className="flex flex-col gap-4">
         {/* One's own username is not changed through /api/user/self. */}
         <FormText name="username" label={t("username")} maxLength={USERNAME_MAX} autoComplete="off" disabled={!other} />
         <FormText name="display_name" label={t("displayName")} autoComplete="off" />
@@ -134,6 +146,28 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
           </Button>
         </div>
       </form>
+      {other && (
+        <Dialog
+          open={quotaPending !== null}
+          onOpenChange={(open) => !open && setQuotaPending(null)}
+          title={t("quotaTitle", { name })}
+          description={
+            quotaPending && t("quotaConfirm", { name, from: renderQuota(user.quota, display), to: renderQuota(Number(quotaPending.quota.trim()), display) })
+          }
+          footer={
+            <DialogActions
+              cancel={t("cancel")}
+              onCancel={() => setQuotaPending(null)}
+              action={t("save")}
+              onAction={() => {
+                const form = quotaPending!;
+                setQuotaPending(null);
+                void save(form);
+              }}
+            />
+          }
+        />
+      )}
       {/* Outside the form: React bubbles the statement's own submit through the portal. */}
       {other && (
         <Dialog

@@ -13,16 +13,26 @@ import type { User } from "@/lib/client/user";
 export type ManageAction = "promote" | "demote" | "enable" | "disable" | "delete";
 export type ManageResult = { status: number; role: number };
 
+// Every action asks first, naming the user and the change, and its toast says what changed
+// (docs/console-ui.md, "User list").
 export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit: () => void; onManaged: (action: ManageAction, r: ManageResult) => void }) {
   const t = useTranslations("users.actions");
   const [busy, setBusy] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirming, setConfirming] = useState<ManageAction | null>(null);
+  // The last action asked about: the dialog keeps its text while it closes.
+  const [asked, setAsked] = useState<ManageAction>("delete");
+  const name = user.display_name || user.username;
+
+  function ask(action: ManageAction) {
+    setAsked(action);
+    setConfirming(action);
+  }
 
   async function manage(action: ManageAction) {
     setBusy(true);
     try {
       const r = await api.post<ManageResult>("/api/user/manage", { id: user.id, action });
-      toast.success({ key: "users.actions.done" });
+      toast.success({ key: `users.actions.${action}Done`, values: { name } });
       onManaged(action, r.data);
     } catch {
       // reported by the API helper
@@ -31,7 +41,6 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
     }
   }
 
-  const name = user.display_name || user.username;
   // The super admin cannot be demoted, disabled or deregistered: only Edit is offered.
   const protectedRoot = isRootRole(user.role);
   // Only the super admin promotes or demotes (docs/product-rules.md, "Accounts"): a regular admin acts on
@@ -46,7 +55,7 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
   return (
     <div className="flex gap-1">
       {!protectedRoot && viewerIsRoot && (
-        <Button size="sm" variant="secondary" disabled={busy} onClick={() => manage(roleAction)} aria-label={t(`${roleAction}User`, { name })}>
+        <Button size="sm" variant="secondary" disabled={busy} onClick={() => ask(roleAction)} aria-label={t(`${roleAction}User`, { name })}>
           {t(roleAction)}
         </Button>
       )}
@@ -56,7 +65,7 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
           variant="secondary"
           // A user in status 3 ("other") cannot simply be enabled.
           disabled={busy || (statusAction === "enable" && user.status === 3)}
-          onClick={() => manage(statusAction)}
+          onClick={() => ask(statusAction)}
           aria-label={t(`${statusAction}User`, { name })}
         >
           {t(statusAction)}
@@ -67,26 +76,26 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
         {t("edit")}
       </Button>
       {!protectedRoot && (
-        <Button size="sm" variant="danger" disabled={busy} onClick={() => setConfirmDelete(true)} aria-label={t("deleteUser", { name })}>
+        <Button size="sm" variant="danger" disabled={busy} onClick={() => ask("delete")} aria-label={t("deleteUser", { name })}>
           <Trash aria-hidden className="h-3.5 w-3.5" />
           {t("delete")}
         </Button>
       )}
       <Dialog
-        open={confirmDelete}
-        onOpenChange={setConfirmDelete}
-        title={t("deleteTitle")}
-        description={t("deleteConfirm", { name })}
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title={t(`${asked}Title`, { name })}
+        description={t(`${asked}Confirm`, { name })}
         footer={
           <DialogActions
             cancel={t("cancel")}
-            onCancel={() => setConfirmDelete(false)}
-            action={t("delete")}
+            onCancel={() => setConfirming(null)}
+            action={t(asked)}
             onAction={() => {
-              setConfirmDelete(false);
-              void manage("delete");
+              setConfirming(null);
+              void manage(asked);
             }}
-            danger
+            danger={asked === "delete" || asked === "disable"}
           />
         }
       />

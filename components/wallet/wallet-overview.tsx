@@ -1,8 +1,8 @@
 "use client";
 // The wallet's first row of cards: the balance (as the console shows quota everywhere), the
 // plan label "pay as you go", and the buttons: redeem (with its dialog), buy redemption codes
-// (the super admin's TopUpLink, published as top_up_link, in a new tab; without one the
-// spec's "not set" message), and top up (the top-up tab, only when an online payment method
+// (a link to the super admin's TopUpLink, published as top_up_link, in a new tab; without one
+// no button but a note saying where codes come from, docs/console-ui.md), and top up (the top-up tab, only when an online payment method
 // is on). A ?code= in the address
 // opens the dialog with the code pre-filled; after a redemption the address loses it, so a
 // reload does not offer the spent code again. The balance is SWR's /api/user/self: any
@@ -19,7 +19,6 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, Stat } from "@/components/ui/card";
 import { renderQuota } from "@/lib/client/format";
-import { toast } from "@/lib/client/toast";
 import { RedeemDialog } from "./redeem-dialog";
 import { refreshWallet } from "./refresh-wallet";
 
@@ -38,13 +37,6 @@ export function WalletOverview({ presetCode }: { presetCode: string }) {
     window.addEventListener("pageshow", onShow);
     return () => window.removeEventListener("pageshow", onShow);
   }, []);
-  function buyCodes() {
-    if (!topUpLink) {
-      toast.error({ key: "wallet.noTopUpLink" });
-      return;
-    }
-    window.open(topUpLink, "_blank", "noopener,noreferrer");
-  }
   const { data: user } = useSelf();
   const [redeeming, setRedeeming] = useState(presetCode !== "");
   const [preset, setPreset] = useState(presetCode);
@@ -66,10 +58,17 @@ export function WalletOverview({ presetCode }: { presetCode: string }) {
               <Gift aria-hidden className="h-4 w-4" />
               {t("redeem.open")}
             </Button>
-            <Button variant="secondary" onClick={buyCodes}>
-              <ExternalLink aria-hidden className="h-4 w-4" />
-              {t("buyCodes")}
-            </Button>
+            {topUpLink && (
+              <a
+                href={topUpLink}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex h-9 items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-4 text-sm font-medium whitespace-nowrap text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+              >
+                <ExternalLink aria-hidden className="h-4 w-4" />
+                {t("buyCodes")}
+              </a>
+            )}
             {canTopUp && (
               <Link
                 href="/app/wallet?tab=topup"
@@ -81,6 +80,12 @@ export function WalletOverview({ presetCode }: { presetCode: string }) {
               </Link>
             )}
           </div>
+          {/* No shop link set: no button that leads nowhere, but where codes come from. */}
+          {!topUpLink && (
+            <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400" data-testid="no-top-up-link">
+              {t("noTopUpLinkNote")}
+            </p>
+          )}
         </Card>
       </div>
       <RedeemDialog

@@ -2,6 +2,7 @@
 // /api/data are grouped into hours, days or weeks of the browser's time zone, per model,
 // and summed into the stat cards. Pure functions, tested in tests/unit/client/dashboard.test.ts.
 import { addDays, addHours, addWeeks, startOfDay, startOfHour, startOfWeek } from "date-fns";
+import { shortenNumber } from "./format";
 
 export type Granularity = "hour" | "day" | "week";
 export const GRANULARITIES: Granularity[] = ["hour", "day", "week"];
@@ -97,8 +98,10 @@ export function buildSeries(rows: DataRow[], start: number, end: number, g: Gran
 export type Totals = { quota: number; count: number; tokens: number; rpm: number; tpm: number };
 
 /**
- * Sums over the rows; the average RPM and TPM divide by the minutes the range covers up to
- * now (a range reaching into the future counts only the time that has passed).
+ * Sums over the rows, and the average calls and tokens per minute over the range: divided by
+ * the minutes from the range's first hour to now, or to the end of its last hour when that
+ * has passed (a range reaching into the future counts only the time that has passed; at least
+ * one minute). Not rounded: `formatRate` shows them (docs/dashboard.md, "The page").
  */
 export function totals(rows: DataRow[], start: number, end: number, nowSec: number): Totals {
   let quota = 0;
@@ -111,10 +114,19 @@ export function totals(rows: DataRow[], start: number, end: number, nowSec: numb
   }
   const until = Math.min(end + HOUR, Math.max(nowSec, start + 60));
   const minutes = Math.max(1, (until - start) / 60);
-  return { quota, count, tokens, rpm: round2(count / minutes), tpm: round2(tokens / minutes) };
+  return { quota, count, tokens, rpm: count / minutes, tpm: tokens / minutes };
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
+/**
+ * An average per minute for a card: two decimals from 1 up (shortened from 10,000), and below
+ * 1 its first two significant digits, so that a few calls over a day read 0.0069, not 0.
+ */
+export function formatRate(n: number): string {
+  if (n >= 1e4) return shortenNumber(Math.round(n));
+  if (n >= 1 || n <= 0) return String(Math.round(n * 100) / 100);
+  const decimals = Math.min(20, 1 - Math.floor(Math.log10(n)));
+  return n.toFixed(decimals).replace(/0+$/, "");
+}
 
 export type ModelShare = { model: string; quota: number; count: number; tokens: number; share: number };
 
@@ -151,6 +163,15 @@ export const PRESETS = [
   { key: "90d", seconds: 90 * 86_400 },
 ] as const;
 export type PresetKey = (typeof PRESETS)[number]["key"];
+
+/**
+ * The range the page opens on for a granularity: one that ends now and shows a handful of
+ * bars or more, so that the last hours' traffic is visible at once (24 hourly bars, 7 days,
+ * about 5 weeks).
+ */
+export function openingPreset(g: Granularity): PresetKey {
+  return g === "hour" ? "24h" : g === "day" ? "7d" : "30d";
+}
 
 /** A palette for the models, readable on light and dark backgrounds. */
 export const MODEL_COLORS = ["#3b82f6", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#06b6d4", "#ec4899", "#84cc16", "#f97316", "#6366f1"];

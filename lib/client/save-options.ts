@@ -118,3 +118,19 @@ export function unsavedValues(result: SaveResult, values: Record<string, string>
   for (const key of [...result.failed, ...result.skipped]) if (key in values) kept[key] = values[key];
   return kept;
 }
+
+/**
+ * One outcome for several sections saved together (the settings page's save bar): every key
+ * saved → success; some failed → partial, or failed when nothing was saved and a request went
+ * unanswered (as within one section).
+ */
+export function mergeSaveResults(results: SaveResult[]): SaveResult {
+  const sent = results.filter((r) => !r.unchanged);
+  if (sent.length === 0) return { unchanged: true, succeeded: [], failed: [], skipped: [], outcome: "unchanged" };
+  const succeeded = sent.flatMap((r) => r.succeeded);
+  const failed = sent.flatMap((r) => r.failed);
+  const skipped = sent.flatMap((r) => r.skipped);
+  let outcome: SaveResult["outcome"] = "success";
+  if (failed.length > 0) outcome = succeeded.length === 0 && sent.some((r) => r.outcome === "failed") ? "failed" : "partial";
+  return { unchanged: false, succeeded, failed, skipped, outcome };
+}

@@ -28,6 +28,13 @@ export function pushToast(kind: ToastKind, content: ToastContent): number {
   return id;
 }
 
+// Puts a toast in the place of another (a "testing…" toast by its result), whether or not
+// that one is still shown.
+export function replaceToast(id: number, kind: ToastKind, content: ToastContent): number {
+  toasts = toasts.filter((t) => t.id !== id);
+  return pushToast(kind, content);
+}
+
 export function subscribeToasts(listener: Listener): () => void {
   listeners.add(listener);
   listener(toasts);

@@ -2,6 +2,7 @@
 // status, setup status, browser state"). It is public: it carries flags and client ids,
 // never a secret.
 import "server-only";
+import { mailConfigured } from "@/lib/mail/send";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
 import { epayConfig, stripeConfig } from "@/lib/payments/config";
 import { isSetupDone } from "@/lib/setup/state";
@@ -54,6 +55,9 @@ export async function siteStatus() {
     passkey_login: getBool("PasskeyLoginEnabled"),
     turnstile_site_key: getOption("TurnstileSiteKey"),
     email_verification: getBool("EmailVerificationEnabled"),
+    // whether the site can send mail (an SMTP server is set): without it the console explains
+    // why e-mail binding cannot work instead of offering a button that fails (docs/console-ui.md)
+    mail_configured: mailConfigured(),
     github_oauth: getBool("GitHubOAuthEnabled"),
     github_client_id: getOption("GitHubClientId"),
     oidc_enabled: getBool("oidc.enabled"),

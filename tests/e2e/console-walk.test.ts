@@ -177,15 +177,18 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await row.getByText(m.users.role.user, { exact: true }).waitFor();
     await row.getByText(m.users.status.enabled, { exact: true }).waitFor();
 
-    const act = (key: "promoteUser" | "demoteUser" | "disableUser" | "enableUser") =>
-      row.getByRole("button", { name: fmt(m.users.actions[key], { name: ALICE.display }) }).click();
-    await act("promoteUser");
+    // each action asks first (operator-console.test.ts checks the dialog and cancelling)
+    const act = async (key: "promote" | "demote" | "disable" | "enable") => {
+      await row.getByRole("button", { name: fmt(m.users.actions[`${key}User`], { name: ALICE.display }) }).click();
+      await page.getByRole("dialog").getByRole("button", { name: m.users.actions[key], exact: true }).click();
+    };
+    await act("promote");
     await row.getByText(m.users.role.admin, { exact: true }).waitFor();
-    await act("demoteUser");
+    await act("demote");
     await row.getByText(m.users.role.user, { exact: true }).waitFor();
-    await act("disableUser");
+    await act("disable");
     await row.getByText(m.users.status.banned, { exact: true }).waitFor();
-    await act("enableUser");
+    await act("enable");
     await row.getByText(m.users.status.enabled, { exact: true }).waitFor();
     await shoot(page, locale, "users");
 
@@ -214,7 +217,11 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await edit.getByLabel(m.userEditor.remark, { exact: true }).fill("e2e");
     await shoot(page, locale, "users-edit-drawer", false);
     await edit.getByRole("button", { name: m.userEditor.save }).click();
-    await expectToast(page, m.userEditor.saved);
+    await page
+      .getByRole("dialog", { name: fmt(m.userEditor.quotaTitle, { name: ALICE.display }) })
+      .getByRole("button", { name: m.userEditor.save })
+      .click();
+    await expectToast(page, fmt(m.userEditor.quotaDone, { name: ALICE.display, to: "$2.00" }));
     await row.getByText("e2e", { exact: true }).waitFor();
 
     const id = (await row.locator("td").first().innerText()).trim();

@@ -79,10 +79,17 @@ describe.each(["zh", "en"] as Locale[])("forms (%s)", (locale) => {
     await expect.poll(() => alerts.allTextContents()).toEqual([sm("password_too_short"), sm("quota_invalid")]);
     await shoot(page, locale, "forms-user-editor-refused", false);
     await edit.getByLabel(m.userEditor.password, { exact: true }).fill("");
-    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill("1000");
+    // a new quota in each locale, so that each run changes it
+    const quota = locale === "zh" ? 1000 : 2000;
+    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill(String(quota));
     await edit.getByRole("button", { name: m.userEditor.save }).click();
-    await expectToast(page, m.userEditor.saved);
-    await expect.poll(async () => (await root.get<{ quota: number }>(`/api/user/${bobId}`)).data.quota).toBe(1000);
+    // a quota change asks first (operator-console.test.ts)
+    await page
+      .getByRole("dialog", { name: fmt(m.userEditor.quotaTitle, { name: "Bob" }) })
+      .getByRole("button", { name: m.userEditor.save })
+      .click();
+    await expectToast(page, fmt(m.userEditor.quotaDone, { name: "Bob", to: `$${quota / 500000}` }));
+    await expect.poll(async () => (await root.get<{ quota: number }>(`/api/user/${bobId}`)).data.quota).toBe(quota);
     await page.context().close();
   });
 

@@ -169,7 +169,7 @@ describe("Stripe in the settings and the wallet", () => {
     await stripe.getByLabel(m.settings.labels.StripeApiSecret).fill("sk_test_e2e_never_shown");
     await stripe.getByLabel(m.settings.labels.StripeWebhookSecret).fill("whsec_e2e_never_shown");
     await stripe.getByLabel(m.settings.labels.StripeUnitPrice, { exact: true }).fill(unit);
-    await stripe.getByRole("button", { name: m.settingsKit.save }).click();
+    await page.getByTestId("settings-save-bar").getByRole("button", { name: m.settingsKit.save, exact: true }).click();
     await expectToast(page, m.settingsKit.saved);
     await page.reload();
     await stripe.waitFor();

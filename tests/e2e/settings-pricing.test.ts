@@ -220,12 +220,12 @@ describe("operation tab: preset ratios and the visual editor", () => {
       await other.getByLabel(m.fallbackInputRatio, { exact: true }).fill("1");
       const combination = renderMessage("zh", "fallback_pricing_combination");
       await other.getByText(combination).first().waitFor();
-      await other.getByRole("button", { name: MESSAGES.zh.settingsKit.save, exact: true }).click();
+      await page.getByTestId("settings-save-bar").getByRole("button", { name: MESSAGES.zh.settingsKit.save, exact: true }).click();
       await expectToast(page, MESSAGES.zh.settingsKit.checkInput);
       expect(await option("fallback_pricing_enabled")).toBe("false");
       // a single price alone, enabled in the same save
       await other.getByLabel(m.fallbackInputRatio, { exact: true }).fill("");
-      await other.getByRole("button", { name: MESSAGES.zh.settingsKit.save, exact: true }).click();
+      await page.getByTestId("settings-save-bar").getByRole("button", { name: MESSAGES.zh.settingsKit.save, exact: true }).click();
       await expectToast(page, MESSAGES.zh.settingsKit.saved);
       await expect.poll(() => option("fallback_pricing_enabled")).toBe("true");
       expect(await option("fallback_single_price")).toBe("0.01");
@@ -292,7 +292,7 @@ describe("operation tab: preset ratios and the visual editor", () => {
       const json = page.getByRole("tabpanel", { name: m.tabs.json });
       await json.getByLabel(m.jsonLabels.ModelRatio).fill("{bad");
       await json.getByText(renderMessage("en", "option_invalid_json", { key: "ModelRatio" })).waitFor();
-      await json.getByRole("button", { name: MESSAGES.en.settingsKit.save, exact: true }).click();
+      await page.getByTestId("settings-save-bar").getByRole("button", { name: MESSAGES.en.settingsKit.save, exact: true }).click();
       await expectToast(page, MESSAGES.en.settingsKit.checkInput);
     } finally {
       await ctx.close();
@@ -311,7 +311,7 @@ describe("Models tab", () => {
       await share.fill("0.05");
       const bound = renderMessage(locale, "option_out_of_range", { key: "claude.thinking_adapter_budget_tokens_percentage", min: 0.1, max: 1 });
       await claude.getByText(bound).waitFor();
-      await claude.getByRole("button", { name: MESSAGES[locale].settingsKit.save, exact: true }).click();
+      await page.getByTestId("settings-save-bar").getByRole("button", { name: MESSAGES[locale].settingsKit.save, exact: true }).click();
       await expectToast(page, MESSAGES[locale].settingsKit.checkInput);
       expect(await option("claude.thinking_adapter_budget_tokens_percentage")).not.toBe("0.05");
       await shoot(page, locale, "models-tab");
@@ -319,7 +319,7 @@ describe("Models tab", () => {
       await shoot(page, locale, "models-claude", false);
       const value = locale === "zh" ? "0.5" : "0.7";
       await share.fill(value);
-      await claude.getByRole("button", { name: MESSAGES[locale].settingsKit.save, exact: true }).click();
+      await page.getByTestId("settings-save-bar").getByRole("button", { name: MESSAGES[locale].settingsKit.save, exact: true }).click();
       await expectToast(page, MESSAGES[locale].settingsKit.saved);
       await expect.poll(() => option("claude.thinking_adapter_budget_tokens_percentage")).toBe(value);
       await page.getByRole("heading", { name: MESSAGES[locale].modelMapping.title, exact: true }).scrollIntoViewIfNeeded();

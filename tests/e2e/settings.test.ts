@@ -70,6 +70,10 @@ async function login(page: Page, locale: Locale, user: { username: string; passw
 
 /** The section card whose heading is the title. */
 const section = (page: Page, title: string) => page.locator("form").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+// the page's one save bar (docs/settings.md, "The page")
+const saveBar = (page: Page) => page.getByTestId("settings-save-bar");
+const barButton = (page: Page, locale: Locale, name: "save" | "discard") =>
+  saveBar(page).getByRole("button", { name: MESSAGES[locale].settingsKit[name], exact: true });
 
 describe.each(LOCALES)("settings page (%s)", (locale) => {
   const m = MESSAGES[locale];
@@ -132,12 +136,15 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     const field = card.getByLabel(s.labels.ModelRequestRateLimitSuccessCount, { exact: true });
     const value = locale === "zh" ? "777" : "888";
     await field.fill(value);
-    await card.getByRole("button", { name: m.settingsKit.save }).click();
+    // the bar names the changed section
+    await expect.poll(() => saveBar(page).getByRole("status").textContent()).toContain(s.ratelimit.title);
+    await barButton(page, locale, "save").click();
     await expectToast(page, m.settingsKit.saved);
     const listed = await root.get<{ key: string; value: string }[]>("/api/option/");
     expect(listed.data.find((o) => o.key === "ModelRequestRateLimitSuccessCount")?.value).toBe(value);
-    await card.getByRole("button", { name: m.settingsKit.save }).click();
-    await expectToast(page, m.settingsKit.unchanged);
+    // nothing left to save
+    await saveBar(page).getByText(m.settingsKit.allSaved).waitFor();
+    expect(await barButton(page, locale, "save").isDisabled()).toBe(true);
   });
 
   it("shows a rule's message in the form and the server's refusal", async () => {
@@ -145,8 +152,9 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     const chats = section(page, s.operation.chats);
     await chats.getByLabel(s.labels.Chats).fill("[{bad json");
     await chats.getByText(locale === "zh" ? "Chats 不是合法的 JSON 字符串" : "Chats is not a valid JSON string").waitFor();
-    await chats.getByRole("button", { name: m.settingsKit.save }).click();
+    await barButton(page, locale, "save").click();
     await expectToast(page, m.settingsKit.checkInput);
+    await barButton(page, locale, "discard").click();
 
     // the server refuses payment settings before the server address is set
     await page.goto(`${server.url}/admin/settings?tab=system`);
@@ -154,20 +162,17 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     await payment.getByText(s.system.paymentNeedsServerAddress).waitFor();
     await payment.getByLabel(s.labels.EpayId, { exact: true }).fill("10086");
     const reloaded = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/option/" && r.request().method() === "GET");
-    await payment.getByRole("button", { name: m.settingsKit.save }).click();
+    await barButton(page, locale, "save").click();
     await expectToast(page, locale === "zh" ? "请先设置服务器地址，再修改支付设置" : "Set the server address before the payment settings");
     await expectToast(page, m.settingsKit.partialFailed);
     // the options were reloaded, and the refused field keeps what was typed
     await reloaded;
     await page.waitForTimeout(300);
     expect(await payment.getByLabel(s.labels.EpayId, { exact: true }).inputValue()).toBe("10086");
-    // the footer is the same multi-line field on both tabs
-    expect(
-      await section(page, s.system.general)
-        .getByLabel(s.labels.Footer, { exact: true })
-        .evaluate((el) => el.tagName),
-    ).toBe("TEXTAREA");
+    // the footer is the other tab's (personalization) only
+    expect(await section(page, s.system.general).getByLabel(s.labels.Footer, { exact: true }).count()).toBe(0);
     await shoot(page, locale, "settings-refused", false);
+    await barButton(page, locale, "discard").click();
   });
 
   it("asks before turning password login off; cancelling keeps it on", async () => {
@@ -182,8 +187,7 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     await dialog.getByRole("button", { name: m.settingsKit.cancel }).click();
     await dialog.waitFor({ state: "hidden" });
     expect(await sw.getAttribute("aria-checked")).toBe("true");
-    await login.getByRole("button", { name: m.settingsKit.save }).click();
-    await expectToast(page, m.settingsKit.unchanged);
+    expect(await barButton(page, locale, "save").isDisabled()).toBe(true);
   });
 
   it("checks for updates and shows the release notes sanitized; fetches the OIDC endpoints", async () => {
@@ -208,7 +212,7 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     expect(await dialog.locator("script").count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await shoot(page, locale, "settings-update", false);
-    await dialog.getByRole("button", { name: s.other.close }).click();
+    await dialog.getByRole("button", { name: s.other.close, exact: true }).click();
     await dialog.waitFor({ state: "hidden" });
 
     await page.goto(`${server.url}/admin/settings?tab=system`);
@@ -225,7 +229,7 @@ describe.each(LOCALES)("settings page (%s)", (locale) => {
     await expectToast(page, s.system.oidcFetched);
     expect(await oidc.getByLabel(s.labels.oidc_token_endpoint, { exact: true }).inputValue()).toBe(`${sourceUrl}/token`);
     expect(await oidc.getByLabel(s.labels.oidc_user_info_endpoint, { exact: true }).inputValue()).toBe(`${sourceUrl}/me`);
-    await oidc.getByRole("button", { name: m.settingsKit.save }).click();
+    await barButton(page, locale, "save").click();
     await expectToast(page, m.settingsKit.saved);
     const listed = await root.get<{ key: string; value: string }[]>("/api/option/");
     expect(listed.data.find((o) => o.key === "oidc.authorization_endpoint")?.value).toBe(`${sourceUrl}/auth`);
@@ -290,7 +294,7 @@ describe("settings page for an admin", () => {
     await smtp.waitFor();
     expect(await smtp.getByLabel(s.labels.SMTPServer, { exact: true }).isDisabled()).toBe(true);
     expect(await smtp.getByLabel(s.labels.SMTPToken).count()).toBe(0);
-    expect(await smtp.getByRole("button", { name: MESSAGES.en.settingsKit.save }).isDisabled()).toBe(true);
+    expect(await barButton(page, "en", "save").isDisabled()).toBe(true);
     await page.goto(`${server.url}/admin/settings?tab=operation`);
     const quota = section(page, s.operation.quota);
     expect(await quota.getByLabel(s.labels.QuotaForNewUser, { exact: true }).isDisabled()).toBe(false);

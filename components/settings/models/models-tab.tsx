@@ -7,7 +7,6 @@ import type { OptionKey } from "@/lib/options/registry";
 import { useTranslations } from "next-intl";
 import useSWR from "swr";
 import { FieldGrid, OptionJson, OptionNumber, OptionSelect, OptionSwitch, OptionText, SettingsSection } from "@/components/forms";
-import type { SettingsPlugInProps } from "@/components/settings/plug-in";
 import { api } from "@/lib/client/api";
 import { ModelMappingTable } from "./model-mapping";
 
@@ -41,14 +40,16 @@ const CLAUDE: OptionKey[] = [
   "claude.thinking_adapter_budget_tokens_percentage",
 ];
 
-/** The exempt-group choices: the groups with a ratio, plus the saved value if it is none of them. */
-function groupChoices(groups: string[] | undefined, current: string): { value: string; label: string }[] {
-  const set = new Set(groups ?? []);
-  if (current) set.add(current);
-  return [...set].sort().map((g) => ({ value: g, label: g }));
+/**
+ * The exempt-group choices: the groups with a ratio. The defaults name example groups
+ * (bulk-ok, nsfw-ok) that a new site does not have; such a saved value is shown as "no group
+ * chosen", not as a preselected choice (docs/settings.md, "The page").
+ */
+function groupChoices(groups: string[] | undefined): { value: string; label: string }[] {
+  return [...(groups ?? [])].sort().map((g) => ({ value: g, label: g }));
 }
 
-export function ModelsTab({ options }: SettingsPlugInProps) {
+export function ModelsTab() {
   const t = useTranslations("modelsTab");
   const groups = useSWR("/api/group/", (path: string) => api.get<string[]>(path, { quiet: true }).then((r) => r.data), { revalidateOnFocus: false });
   return (
@@ -65,7 +66,8 @@ export function ModelsTab({ options }: SettingsPlugInProps) {
             <OptionSelect
               name="global.rate_limit_exempt_group"
               label={t("exemptGroup")}
-              choices={groupChoices(groups.data, options["global.rate_limit_exempt_group"] ?? "")}
+              choices={groupChoices(groups.data)}
+              unlisted={(group) => t("noGroupChosen", { group })}
             />
           </div>
           <div className="flex flex-col gap-3">
@@ -73,7 +75,8 @@ export function ModelsTab({ options }: SettingsPlugInProps) {
             <OptionSelect
               name="global.safe_check_exempt_group"
               label={t("exemptGroup")}
-              choices={groupChoices(groups.data, options["global.safe_check_exempt_group"] ?? "")}
+              choices={groupChoices(groups.data)}
+              unlisted={(group) => t("noGroupChosen", { group })}
             />
           </div>
         </FieldGrid>

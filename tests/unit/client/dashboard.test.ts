@@ -1,7 +1,18 @@
 // The dashboard's arithmetic (lib/client/dashboard.ts): ranges in whole hours, buckets of the
 // browser's zone (weeks from Monday), series per model, totals and averages, model shares.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bucketStart, bucketStarts, buildSeries, granularityOf, hourRange, modelShares, totals, type DataRow } from "@/lib/client/dashboard";
+import {
+  bucketStart,
+  bucketStarts,
+  buildSeries,
+  formatRate,
+  granularityOf,
+  hourRange,
+  modelShares,
+  openingPreset,
+  totals,
+  type DataRow,
+} from "@/lib/client/dashboard";
 
 const H = 3600;
 let tz: string | undefined;
@@ -62,6 +73,25 @@ describe("dashboard arithmetic", () => {
     expect(totals(rows, MON, MON + H, MON + 2 * H)).toMatchObject({ quota: 1, count: 120, tokens: 120, rpm: 1, tpm: 1 });
     // the range ends in the future: only the hour passed counts
     expect(totals(rows, MON, MON + 5 * H, MON + H).rpm).toBe(2);
+  });
+
+  it("keeps a few calls over a day above zero", () => {
+    // ten calls and 300 tokens in the last 24 hours: 24 whole hours have passed
+    const t = totals([row(MON, "a", 10, 1, 300, 0)], MON - 23 * H, MON, MON + H);
+    expect(t.rpm).toBeCloseTo(10 / 1440, 10);
+    expect(formatRate(t.rpm)).toBe("0.0069");
+    expect(formatRate(t.tpm)).toBe("0.21");
+    expect(formatRate(0)).toBe("0");
+    expect(formatRate(2.345)).toBe("2.35");
+    expect(formatRate(0.5)).toBe("0.5");
+    expect(formatRate(0.00000012)).toBe("0.00000012");
+    expect(formatRate(123456)).toBe("123.5k");
+  });
+
+  it("opens on a range that shows the recent traffic at the default granularity", () => {
+    expect(openingPreset("hour")).toBe("24h");
+    expect(openingPreset("day")).toBe("7d");
+    expect(openingPreset("week")).toBe("30d");
   });
 
   it("gives each model's share of the quota, or of the calls when nothing was charged", () => {

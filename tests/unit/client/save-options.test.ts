@@ -1,7 +1,7 @@
-// Saving a settings section: changed keys only, the Enabled chain, secrets, trailing slashes, outcomes.
+// Saving a settings section: changed keys only, the Enabled chain, secrets, trailing slashes, outcomes; several sections saved together.
 import type { OptionKey } from "@/lib/options/registry";
 import { describe, expect, it } from "vitest";
-import { changedOptions, saveOptions, unsavedValues, type OptionChange, type PutOutcome } from "@/lib/client/save-options";
+import { changedOptions, mergeSaveResults, saveOptions, unsavedValues, type OptionChange, type PutOutcome, type SaveResult } from "@/lib/client/save-options";
 
 const loaded = { A: "1", FooEnabled: "false", BarEnabled: "false", ServerAddress: "https://x.io", SMTPToken: "" };
 
@@ -153,5 +153,29 @@ describe("unsavedValues", () => {
     expect(res.outcome).toBe("partial");
     expect(unsavedValues(res, values)).toEqual({ AEnabled: "true", BEnabled: "true", X: "bad" });
     expect(unsavedValues({ unchanged: false, succeeded: ["Y"], failed: [], skipped: [], outcome: "success" }, values)).toEqual({});
+  });
+});
+
+describe("mergeSaveResults (the settings page's save bar)", () => {
+  const result = (succeeded: string[], failed: string[], outcome: SaveResult["outcome"]): SaveResult => ({
+    unchanged: false,
+    succeeded,
+    failed,
+    skipped: [],
+    outcome,
+  });
+  it("is one success when every section saved", () => {
+    expect(mergeSaveResults([result(["A"], [], "success"), result(["B", "C"], [], "success")])).toEqual(result(["A", "B", "C"], [], "success"));
+  });
+  it("is a partial failure when a section was refused while another saved", () => {
+    expect(mergeSaveResults([result(["A"], [], "success"), result([], ["B"], "partial")]).outcome).toBe("partial");
+    expect(mergeSaveResults([result([], ["A"], "failed"), result(["B"], [], "success")]).outcome).toBe("partial");
+  });
+  it("is a failure only when nothing saved and a request went unanswered", () => {
+    expect(mergeSaveResults([result([], ["A"], "failed"), result([], ["B"], "partial")]).outcome).toBe("failed");
+    expect(mergeSaveResults([result([], ["A"], "partial")]).outcome).toBe("partial");
+  });
+  it("is unchanged when no section sent anything", () => {
+    expect(mergeSaveResults([]).outcome).toBe("unchanged");
   });
 });
