@@ -13,8 +13,9 @@ import { api } from "@/lib/client/api";
 import { CHANNEL_STATUS_COLOR } from "@/lib/client/relay";
 import { formatTimestamp } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
-import { enabledKeyCount, KEY_STATUS, keyRows, type ChannelInfo } from "@/lib/channels/multi-key-rules";
+import { enabledKeyCount, keyRows, type ChannelInfo } from "@/lib/channels/multi-key-rules";
 import type { Channel } from "./types";
+import { KEY_STATUS } from "@/lib/statuses";
 
 type Action = "enable_key" | "disable_key" | "delete_key" | "enable_all_keys" | "delete_disabled_keys";
 

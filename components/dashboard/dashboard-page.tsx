@@ -33,12 +33,13 @@ import {
   type PresetKey,
 } from "@/lib/client/dashboard";
 import { CallsChart, QuotaChart, ShareChart, TokensChart, type QuotaFormat } from "./charts";
+import { nowSeconds } from "@/lib/time";
 
 type Scope = "self" | "all" | "user";
 type Summary = { balance: number; top_users: { user_id: number; username: string; count: number; token_used: number; quota: number }[] };
 type Self = { quota: number };
 
-const nowSec = () => Math.floor(Date.now() / 1000);
+const nowSec = () => nowSeconds();
 
 export function DashboardPage() {
   const t = useTranslations("dashboard");

@@ -7,6 +7,7 @@ import type { Locale } from "@/lib/i18n/locale";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import { batchCountRefusal, expiryRefusal, quotaRefusal, tokenFields, tokenNameRefusal } from "@/lib/tokens/field-rules";
 import type { Token } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 export type TokenForm = {
   name: string;
@@ -65,7 +66,7 @@ const RATE_FIELDS = ["rate_limit_period", "rate_limit_count", "rate_limit_succes
  * unchanged expiry is not checked against now, as the server does not (docs/console-ui.md,
  * "Token edit").
  */
-export function tokenFormSchema(locale: Locale, storedExpiry: number | null, now: () => number = () => Math.floor(Date.now() / 1000)) {
+export function tokenFormSchema(locale: Locale, storedExpiry: number | null, now: () => number = () => nowSeconds()) {
   const msg = (key: MessageKey, params?: Record<string, string | number>) => renderMessage(locale, key, params);
   return z.custom<TokenForm>().superRefine((f, ctx) => {
     const refuse = (path: keyof TokenForm, message: string) => ctx.addIssue({ code: "custom", path: [path], message });

@@ -1,6 +1,5 @@
 // Roles, statuses and the level rule (docs/product-rules.md, "Accounts").
 export const ROLE = { user: 1, admin: 10, root: 100 } as const;
-export const USER_STATUS = { enabled: 1, banned: 2, other: 3 } as const;
 
 export const isAdmin = (role: number) => role >= ROLE.admin;
 export const isRoot = (role: number) => role >= ROLE.root;

@@ -22,12 +22,12 @@ import { HoldGone, SWEEP_TEXT, sweepLogOther, type SweepReason } from "@/lib/bil
 import { env } from "@/lib/env";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { nodeId, openHolds } from "@/lib/billing/node";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { noteTokenQuota } from "@/lib/cache/token-store";
 import { withClusterLease } from "@/lib/db/lease";
 import { describeError } from "@/lib/errors";
 import { isSqlite, txAll, txRun, type Row } from "@/lib/rollups/store";
 import { db } from "@/lib/db/client";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("holds");
 

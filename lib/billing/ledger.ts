@@ -4,6 +4,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/time";
 
 export type LedgerKind =
   | "register_bonus" // QuotaForNewUser
@@ -16,8 +17,6 @@ export type LedgerKind =
   | "relay_reserve" // estimate reserved before an upstream call
   | "relay_settle" // difference between the exact cost and the reservation (either sign)
   | "relay_refund"; // reservation returned after a failed call
-
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 // Adds delta (negative to debit) to the user's quota. A debit only happens when the
 // balance covers it; otherwise nothing is written and QUOTA_EXCEEDED is thrown (unless

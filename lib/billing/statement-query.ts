@@ -6,7 +6,7 @@ import type { Prisma } from "@/generated/sqlite/client";
 import { canManage } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { MAX_INT32, MAX_PAGE, MAX_TIMESTAMP, queryInt } from "@/lib/http/params";
+import { MAX_INT32, MAX_TIMESTAMP, page, pageSize, queryInt } from "@/lib/http/params";
 import type { UserCtx } from "@/lib/ctx";
 
 const optStr = (max: number) => z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string().max(max).optional());
@@ -18,20 +18,7 @@ export const statementFilters = z.object({
   start_timestamp: queryInt(MAX_TIMESTAMP),
   end_timestamp: queryInt(MAX_TIMESTAMP),
 });
-// p and page_size as in the other lists: out-of-range or unreadable values fall back or are clamped.
-const page = z.coerce
-  .number()
-  .int()
-  .optional()
-  .catch(1)
-  .transform((v) => Math.min(MAX_PAGE, Math.max(1, v ?? 1)));
-const pageSize = z.coerce
-  .number()
-  .int()
-  .optional()
-  .catch(20)
-  .transform((v) => Math.min(100, Math.max(1, v ?? 20)));
-export const statementQuery = statementFilters.extend({ p: page, page_size: pageSize });
+export const statementQuery = statementFilters.extend({ p: page, page_size: pageSize(20) });
 export type StatementFilters = z.infer<typeof statementFilters>;
 export type StatementQuery = z.infer<typeof statementQuery>;
 

@@ -7,12 +7,12 @@ import { seal } from "@/lib/auth/secret-box";
 import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { checkChannelKeys, checkChannelOther, isOfferedChannelType } from "@/lib/channel-admin/type-profiles";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { createRefusals } from "@/lib/channels/field-rules";
 import { multiKeyRefusal, newMultiKeyInfo, splitKeys, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
+import { nowSeconds } from "@/lib/time";
 
 type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; multi_key_mode?: MultiKeyMode; channel?: ChannelFields };
 

@@ -12,6 +12,7 @@ import { outboundFetch, outboundRefusal, refusalMessageKey } from "@/lib/net/out
 import { adapterFor } from "@/lib/relay/providers/registry";
 import type { ChannelAccess, ConsoleHttp } from "@/lib/relay/providers/types";
 import { recordChannelFigures } from "@/lib/channels/record-channel-figures";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 const TIMEOUT_MS = 15_000;
 
@@ -83,7 +84,7 @@ export async function updateAllBalances({
   ctx?: UserCtx;
   keepGoing?: () => Promise<boolean>;
 }): Promise<{ updated: number; failed: number; skipped: number }> {
-  const rows = await db().channel.findMany({ where: { status: 1 }, select: { id: true, type: true } });
+  const rows = await db().channel.findMany({ where: { status: CHANNEL_STATUS.enabled }, select: { id: true, type: true } });
   let updated = 0,
     failed = 0,
     skipped = 0;

@@ -1,10 +1,11 @@
 // Used by the relay when auto-ban decides a channel must stop: status 3 with why and when.
 import "server-only";
 import { db } from "@/lib/db/client";
-import { nowSeconds } from "@/lib/billing/ledger";
-import { CHANNEL_STATUS, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
+import { channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
 import { logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
+import { nowSeconds } from "@/lib/time";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 const log = logger("channels");
 

@@ -9,7 +9,8 @@ import { onInvalidate } from "@/lib/cache/invalidate";
 import { CHANNEL_TYPES } from "@/lib/channels/channel-types";
 import { db } from "@/lib/db/client";
 import { isResponsesOnly } from "@/lib/channels/responses-only";
-import { KEY_STATUS, keyStatus, parseChannelInfo, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
+import { keyStatus, parseChannelInfo, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
+import { CHANNEL_STATUS, KEY_STATUS } from "@/lib/statuses";
 
 const log = logger("channels");
 
@@ -111,7 +112,7 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
   const routes = new Map<string, Candidate[]>();
   for (const a of abilities) {
     const ch = channels.get(a.channel_id);
-    if (!ch || ch.status !== 1 || (ch.keys && !ch.keys.length)) continue;
+    if (!ch || ch.status !== CHANNEL_STATUS.enabled || (ch.keys && !ch.keys.length)) continue;
     const k = routeKey(a.group, a.model);
     let list = routes.get(k);
     if (!list) routes.set(k, (list = []));

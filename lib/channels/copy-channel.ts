@@ -9,8 +9,8 @@ import type { Channel } from "@/generated/sqlite/client";
 import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
+import { nowSeconds } from "@/lib/time";
 
 export const DEFAULT_COPY_SUFFIX = "_copy";
 

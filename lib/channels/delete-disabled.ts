@@ -1,8 +1,9 @@
 // DELETE /api/channel/disabled: removes manually and automatically disabled channels.
 import "server-only";
 import { db } from "@/lib/db/client";
-import { CHANNEL_STATUS, channelsChanged, removeChannels } from "@/lib/channels/shared";
+import { channelsChanged, removeChannels } from "@/lib/channels/shared";
 import type { UserCtx } from "@/lib/ctx";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 export async function deleteDisabled(_args: { ctx: UserCtx }): Promise<number> {
   const n = await db().$transaction(async (tx) => {

@@ -6,12 +6,10 @@
 import { z } from "zod";
 import type { MessageKey } from "@/lib/i18n/server-messages";
 import { dict } from "@/lib/own-keys";
+import { KEY_STATUS } from "@/lib/statuses";
 
 export const MULTI_KEY_MODES = ["random", "polling"] as const;
 export type MultiKeyMode = (typeof MULTI_KEY_MODES)[number];
-
-/** A key's status, as a channel's: 1 enabled, 2 disabled by an admin, 3 disabled by the relay. */
-export const KEY_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
 
 export type ChannelInfo = {
   is_multi_key: boolean;

@@ -9,11 +9,9 @@ import type { Channel } from "@/generated/sqlite/client";
 import { db, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { nowSeconds } from "@/lib/billing/ledger";
-import { CHANNEL_STATUS, channelView, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
+import { channelView, channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
 import {
   enabledKeyCount,
-  KEY_STATUS,
   keyRows,
   keyStatus,
   parseChannelInfo,
@@ -22,6 +20,8 @@ import {
   type ChannelInfo,
   type ManageKeysInput,
 } from "@/lib/channels/multi-key-rules";
+import { nowSeconds } from "@/lib/time";
+import { CHANNEL_STATUS, KEY_STATUS } from "@/lib/statuses";
 
 const storedKeys = (sealed: string): string[] => (sealed ? open(sealed).split("\n") : []);
 

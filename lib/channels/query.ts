@@ -1,7 +1,7 @@
 // Query-string shapes shared by the channel list and search routes.
 import "server-only";
 import { z } from "zod";
-import { MAX_PAGE } from "@/lib/http/params";
+import { page, pageSize } from "@/lib/http/params";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -25,20 +25,6 @@ const strList = z
       .map((s) => s.trim())
       .filter(Boolean),
   );
-
-export const page = z.coerce
-  .number()
-  .int()
-  .optional()
-  .catch(1)
-  .transform((v) => Math.min(MAX_PAGE, Math.max(1, v ?? 1)));
-export const pageSize = (def = 10, max = 100) =>
-  z.coerce
-    .number()
-    .int()
-    .optional()
-    .catch(def)
-    .transform((v) => Math.min(max, Math.max(1, v ?? def)));
 
 export const channelListQuery = z.object({
   p: page,

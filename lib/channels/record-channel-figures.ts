@@ -2,7 +2,7 @@
 // Not a routing change: abilities and the routing cache are left alone.
 import "server-only";
 import { db } from "@/lib/db/client";
-import { nowSeconds } from "@/lib/billing/ledger";
+import { nowSeconds } from "@/lib/time";
 
 export async function recordChannelFigures(id: number, data: { balance?: number; response_time?: number }) {
   const now = BigInt(nowSeconds());

@@ -9,8 +9,7 @@ import { publishInvalidation } from "@/lib/cache/invalidate";
 import { invalidateChannelCache } from "@/lib/channels/channel-cache";
 import { splitList } from "@/lib/channels/split-list";
 import { parseChannelInfo, type ChannelInfo } from "@/lib/channels/multi-key-rules";
-
-export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 // The JSON-object reading the channel rules use (pure, shared with the editor).
 export { parseObject } from "@/lib/channels/field-rules";

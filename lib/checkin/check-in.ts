@@ -4,7 +4,7 @@
 // exactly once: the losers fail on the index and roll back.
 import "server-only";
 import { randomInt } from "node:crypto";
-import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { changeUserQuota } from "@/lib/billing/ledger";
 import { localDay, rewardBounds } from "@/lib/checkin/day";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
@@ -12,6 +12,7 @@ import { getBool, getNumber } from "@/lib/options/store";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 import { logMessage } from "@/lib/logs/messages";
+import { nowSeconds } from "@/lib/time";
 
 export const LOG_TYPE_CHECK_IN = 5;
 

@@ -2,6 +2,7 @@
 // {name: link}; a link gets the user's key and the server address filled in, or a payload
 // for the desktop clients that import a provider from a link.
 import { readItem, removeItem, STORAGE_KEYS, writeJson } from "@/lib/client/storage";
+import { nowSeconds } from "@/lib/time";
 
 export type ChatEntry = { name: string; link: string };
 
@@ -100,8 +101,8 @@ function storedList(raw: string): boolean {
 export type ChatToken = { id: number; status: number; expired_time: number; remain_quota: number; unlimited_quota: boolean };
 
 // The first token that can be used now: enabled, not expired, not exhausted.
-export function firstUsableToken(tokens: readonly ChatToken[], nowSeconds = Math.floor(Date.now() / 1000)): ChatToken | null {
-  return tokens.find((t) => t.status === 1 && (t.expired_time === -1 || t.expired_time > nowSeconds) && (t.unlimited_quota || t.remain_quota > 0)) ?? null;
+export function firstUsableToken(tokens: readonly ChatToken[], now = nowSeconds()): ChatToken | null {
+  return tokens.find((t) => t.status === 1 && (t.expired_time === -1 || t.expired_time > now) && (t.unlimited_quota || t.remain_quota > 0)) ?? null;
 }
 
 // After the "no enabled token" message the page goes to /app/tokens.

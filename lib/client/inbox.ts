@@ -1,3 +1,4 @@
+import { nowSeconds } from "@/lib/time";
 // Pure helpers of the inbox (docs/messages.md): the list's date rule and the preview text.
 export const PREVIEW_LENGTH = 100;
 export const INBOX_POLL_MS = 30_000;
@@ -17,9 +18,9 @@ const pad = (n: number) => String(n).padStart(2, "0");
 const DAY = 86_400;
 
 // Time (HH:mm) within 24 hours, the weekday within 7 days, else the date (YYYY-MM-DD).
-export function messageDate(createdAt: number, locale: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
+export function messageDate(createdAt: number, locale: string, now = nowSeconds()): string {
   const d = new Date(createdAt * 1000);
-  const age = nowSeconds - createdAt;
+  const age = now - createdAt;
   if (age < DAY) return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
   if (age < 7 * DAY) return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-US", { weekday: "long" }).format(d);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;

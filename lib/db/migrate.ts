@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { env } from "@/lib/env";
 import { sqlitePath } from "@/lib/db/client";
+import { nowSeconds } from "@/lib/time";
 
 const LOCK_ID = 4_242_001;
 
@@ -35,7 +36,7 @@ export async function migrate(): Promise<string[]> {
 async function migrateOne(url: string): Promise<string[]> {
   const e = env();
   const dir = path.resolve(e.MIGRATIONS_DIR, e.databaseKind);
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   if (e.databaseKind === "sqlite") {
     const file = sqlitePath(url);
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -5,9 +5,9 @@ import "server-only";
 import type { User } from "@/generated/sqlite/client";
 import { lookupHash } from "@/lib/auth/lookup-hash";
 import { readSession, passwordVersion, SESSION_COOKIE } from "@/lib/auth/session";
-import { USER_STATUS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { USER_STATUS } from "@/lib/statuses";
 
 export const USER_HEADER = "new-api-user";
 

@@ -16,6 +16,22 @@ export const MAX_INT32 = 2_147_483_647;
 export const MAX_TIMESTAMP = 253_402_300_799; // 9999-12-31T23:59:59Z in unix seconds
 export const MAX_PAGE = 1_000_000;
 
+// Paging of every list (`p` from 1, `page_size`): out-of-range or unreadable values fall back
+// or are clamped, never refused (docs/api-reference.md).
+export const page = z.coerce
+  .number()
+  .int()
+  .optional()
+  .catch(1)
+  .transform((v) => Math.min(MAX_PAGE, Math.max(1, v ?? 1)));
+export const pageSize = (def = 10, max = 100) =>
+  z.coerce
+    .number()
+    .int()
+    .optional()
+    .catch(def)
+    .transform((v) => Math.min(max, Math.max(1, v ?? def)));
+
 // An optional integer query parameter: absent or empty means not given; anything else must be
 // an integer in [min, max].
 export const queryInt = (max: number, min = 0) => z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(min).max(max).optional());

@@ -15,6 +15,7 @@ import { logger } from "@/lib/log";
 import type pg from "pg";
 import { logPgPool } from "@/lib/db/raw";
 import { describeError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("logs");
 
@@ -53,11 +54,11 @@ async function isPartitioned(): Promise<boolean> {
 }
 
 /** Makes the partitions of this month and the next AHEAD ones; answers the names made. */
-export async function ensureLogPartitions(nowSeconds = Math.floor(Date.now() / 1000)): Promise<string[]> {
+export async function ensureLogPartitions(now = nowSeconds()): Promise<string[]> {
   if (!(await isPartitioned())) return [];
   const have = new Set((await listLogPartitions()).map((p) => p.name));
   const made: string[] = [];
-  const d = new Date(nowSeconds * 1000);
+  const d = new Date(now * 1000);
   for (let i = 0; i <= AHEAD; i++) {
     const p = partitionOf(monthStart(d.getUTCFullYear(), d.getUTCMonth() + i));
     if (have.has(p.name)) continue;

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { logDb } from "@/lib/db/client";
 import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { containsText } from "@/lib/db/like";
 import { SCAN_WINDOW } from "@/lib/logs/scan-window";
 import type { UserCtx } from "@/lib/ctx";

@@ -9,6 +9,7 @@ import { registerFlusher } from "@/lib/lifecycle";
 import { describeError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("logs");
 
@@ -69,7 +70,7 @@ function toLogRow(e: LogInput): Row {
   return {
     user_id: e.user_id,
     type: e.type,
-    created_at: BigInt(e.created_at ?? Math.floor(Date.now() / 1000)),
+    created_at: BigInt(e.created_at ?? nowSeconds()),
     content: e.content ?? "",
     username: e.username ?? "",
     token_name: e.token_name ?? "",

@@ -9,11 +9,11 @@
 import "server-only";
 import { randomInt } from "node:crypto";
 import { lookupHash, randomAlnum } from "@/lib/auth/lookup-hash";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { normalizeEmail } from "@/lib/mail/address";
+import { nowSeconds } from "@/lib/time";
 
 export type CodePurpose = "verify" | "reset";
 

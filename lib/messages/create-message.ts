@@ -9,8 +9,9 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { messageContentRefusal, messageRecipientsRefusal, messageTitleRefusal } from "@/lib/messages/field-rules";
 import type { CreateMessageInput } from "@/lib/messages/schemas";
-import { adminView, assertAdmin, nowSeconds } from "@/lib/messages/shared";
+import { adminView, assertAdmin } from "@/lib/messages/shared";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
+import { nowSeconds } from "@/lib/time";
 
 // The ids that are not live users, for the refusal (at most five named).
 async function unknownIds(tx: Tx, ids: number[]): Promise<string> {

@@ -4,7 +4,7 @@ import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { nowSeconds } from "@/lib/messages/shared";
+import { nowSeconds } from "@/lib/time";
 
 export async function markRead({ ctx, input: id }: { ctx: UserCtx; input: number }) {
   const key = { message_id_user_id: { message_id: id, user_id: ctx.user.id } };

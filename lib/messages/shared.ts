@@ -7,8 +7,6 @@ import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
-export { nowSeconds } from "@/lib/billing/ledger";
-
 // route() lets only admins in; the verbs say so again.
 export function assertAdmin(ctx: UserCtx): void {
   if (!isAdmin(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");

@@ -6,7 +6,8 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { messageContentRefusal, messageTitleRefusal } from "@/lib/messages/field-rules";
 import type { UpdateMessageInput } from "@/lib/messages/schemas";
-import { assertAdmin, existingMessage, nowSeconds } from "@/lib/messages/shared";
+import { assertAdmin, existingMessage } from "@/lib/messages/shared";
+import { nowSeconds } from "@/lib/time";
 
 export async function updateMessage({ ctx, input }: { ctx: UserCtx; input: { id: number; fields: UpdateMessageInput } }) {
   assertAdmin(ctx);

@@ -8,6 +8,7 @@ import type { Locale } from "@/lib/i18n/locale";
 import { escapeHtml as esc, mailSite } from "@/lib/mail/templates";
 import { getBool, getNumber } from "@/lib/options/store";
 import type { WebhookBody } from "@/lib/notify/webhook";
+import { nowSeconds } from "@/lib/time";
 
 export type Notice = { subject: string; text: string; html: string; webhook: WebhookBody };
 
@@ -30,7 +31,7 @@ function siteValues() {
 function build(type: WebhookBody["type"], title: string, lines: string[], values: Record<string, string | number>, link: string, linkLabel: string): Notice {
   const text = [...lines, ...(link ? [`${linkLabel}: ${link}`] : [])].join("\n\n");
   const html = lines.map((l) => `<p>${esc(l)}</p>`).join("") + (link ? `<p>${esc(linkLabel)}: <a href="${esc(link)}">${esc(link)}</a></p>` : "");
-  return { subject: title, text, html, webhook: { type, title, content: text, values, timestamp: Math.floor(Date.now() / 1000) } };
+  return { subject: title, text, html, webhook: { type, title, content: text, values, timestamp: nowSeconds() } };
 }
 
 export function quotaWarningNotice(locale: Locale, input: { username: string; balance: bigint; threshold: bigint }): Notice {

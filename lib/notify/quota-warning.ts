@@ -14,15 +14,12 @@ import { NO_THRESHOLD, watchUser } from "@/lib/notify/quota-watch";
 import { channelOf, effectiveThreshold, parseNotifySetting, warningDue, WARNING_COOLDOWN_SECONDS } from "@/lib/notify/rules";
 import { openWebhookSecret } from "@/lib/notify/webhook-secret";
 import { mailConfigured } from "@/lib/mail/send";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("notify");
 
 const MAX_IDS_PER_QUERY = 500;
 const inFlight = new Set<number>();
-
-// not lib/billing/ledger.ts's nowSeconds: lib/billing imports lib/notify (the settlement's
-// noteBalance), and folders of lib/ import one way only (docs/conventions.md)
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export async function checkQuotaWarnings(ids: number[]): Promise<void> {
   const todo = ids.filter((id) => !inFlight.has(id));

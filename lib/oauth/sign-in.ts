@@ -11,8 +11,8 @@
 // concurrent callbacks too.
 import "server-only";
 import type { User } from "@/generated/sqlite/client";
-import { ROLE, USER_STATUS } from "@/lib/auth/roles";
-import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { ROLE } from "@/lib/auth/roles";
+import { changeUserQuota } from "@/lib/billing/ledger";
 import type { Ctx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -29,6 +29,8 @@ import { PENDING_LOGIN_COOKIE, setCookie } from "@/lib/twofa/cookies";
 import { totpEnabled } from "@/lib/twofa/factor";
 import type { Identity } from "@/lib/oauth/exchange";
 import { BINDING_COLUMN, USERNAME_PREFIX, type Provider } from "@/lib/oauth/providers";
+import { nowSeconds } from "@/lib/time";
+import { USER_STATUS } from "@/lib/statuses";
 
 export type SignInResult = { kind: "bind" } | { kind: "login"; user: PublicUser; cookie: string } | { kind: "require_2fa"; cookie: string };
 

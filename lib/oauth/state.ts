@@ -5,9 +5,9 @@
 // Rows live in the database so that every node sees them.
 import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/time";
 
 export const STATE_TTL_SECONDS = 600;
 export const BROWSER_COOKIE = "oauth_browser";

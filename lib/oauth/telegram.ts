@@ -8,11 +8,11 @@
 import "server-only";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { getOption } from "@/lib/options/store";
+import { nowSeconds } from "@/lib/time";
 
 export const TELEGRAM_MAX_AGE_SECONDS = 24 * 3600;
 
@@ -44,7 +44,7 @@ export function telegramCheckString(q: Record<string, string | undefined>): stri
     .join("\n");
 }
 
-export function verifyTelegram(q: TelegramQuery, now = Math.floor(Date.now() / 1000)) {
+export function verifyTelegram(q: TelegramQuery, now = nowSeconds()) {
   const token = getOption("TelegramBotToken");
   if (!token) throw new AppError("RULE", "telegram_auth_invalid");
   const secret = createHash("sha256").update(token).digest();

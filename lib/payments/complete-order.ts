@@ -5,7 +5,7 @@
 // Every caller (the epay notify, the Stripe webhook, the root's manual completion) comes
 // through here after checking what it has to check.
 import "server-only";
-import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { changeUserQuota } from "@/lib/billing/ledger";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import type { Tx } from "@/lib/db/client";
 import { getBool, getNumber } from "@/lib/options/store";
@@ -13,6 +13,7 @@ import { rebateOf } from "@/lib/payments/rebate";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 import { logMessage } from "@/lib/logs/messages";
+import { nowSeconds } from "@/lib/time";
 
 export type CompletedBy = "notify" | "webhook" | "admin";
 export type CompleteResult = "completed" | "already" | "missing";

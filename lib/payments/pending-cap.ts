@@ -3,9 +3,9 @@
 // "Limits"). Together with the "critical" rate limit of the pay calls, this keeps a script
 // from filling the order table with pending rows.
 import "server-only";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/time";
 
 export const MAX_PENDING_PER_HOUR = 10;
 

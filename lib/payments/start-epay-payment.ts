@@ -2,7 +2,6 @@
 // provider's submit URL with the signed form fields, which the console posts as a hidden
 // form (docs/payments.md, "epay").
 import "server-only";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -12,6 +11,7 @@ import { checkMinimum } from "@/lib/payments/minimum";
 import type { EpayPayInput } from "@/lib/payments/schemas";
 import { checkPendingCap } from "@/lib/payments/pending-cap";
 import { newTradeNo } from "@/lib/payments/trade-no";
+import { nowSeconds } from "@/lib/time";
 
 export const EPAY_NOTIFY_PATH = "/api/user/epay/notify";
 

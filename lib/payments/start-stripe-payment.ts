@@ -5,7 +5,6 @@
 import "server-only";
 import { logger } from "@/lib/log";
 import type Stripe from "stripe";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError, describeError } from "@/lib/errors";
@@ -15,6 +14,7 @@ import type { AmountInput } from "@/lib/payments/schemas";
 import { stripeClient } from "@/lib/payments/stripe-client";
 import { checkPendingCap } from "@/lib/payments/pending-cap";
 import { newTradeNo } from "@/lib/payments/trade-no";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("payments");
 

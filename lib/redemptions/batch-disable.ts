@@ -4,7 +4,8 @@ import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { assertAdmin, live, REDEMPTION_STATUS } from "@/lib/redemptions/shared";
+import { assertAdmin, live } from "@/lib/redemptions/shared";
+import { REDEMPTION_STATUS } from "@/lib/statuses";
 
 export async function batchDisable({ ctx, input: ids }: { ctx: UserCtx; input: number[] }): Promise<number> {
   assertAdmin(ctx);

@@ -2,7 +2,6 @@
 // and gift settings; or one code the admin typed (`key`). An empty name becomes the quota as
 // the console shows it. Answers the codes in full, the only time they can be read.
 import "server-only";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -19,6 +18,7 @@ import {
 } from "@/lib/redemptions/field-rules";
 import { assertAdmin, codeHash, codeHint, newCode } from "@/lib/redemptions/shared";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
+import { nowSeconds } from "@/lib/time";
 
 export async function createRedemptions({ ctx, input }: { ctx: UserCtx; input: CreateRedemptionInput }): Promise<string[]> {
   assertAdmin(ctx);

@@ -1,9 +1,10 @@
 // DELETE /api/redemption/delete-disabled (admin): deletes every disabled code; answers the count.
 import "server-only";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
-import { assertAdmin, live, REDEMPTION_STATUS } from "@/lib/redemptions/shared";
+import { assertAdmin, live } from "@/lib/redemptions/shared";
+import { nowSeconds } from "@/lib/time";
+import { REDEMPTION_STATUS } from "@/lib/statuses";
 
 export async function deleteDisabled({ ctx }: { ctx: UserCtx }): Promise<number> {
   assertAdmin(ctx);

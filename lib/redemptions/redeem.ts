@@ -7,16 +7,18 @@
 //     (redemption_id, user_id) use row lets each user redeem it once.
 // A loser's transaction rolls back whole: nothing is credited (docs/redemptions.md).
 import "server-only";
-import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { changeUserQuota } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { codeHash, live, REDEMPTION_STATUS } from "@/lib/redemptions/shared";
+import { codeHash, live } from "@/lib/redemptions/shared";
 import { redeemCodeRefusal, UNLIMITED_USES } from "@/lib/redemptions/field-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 import { logMessage } from "@/lib/logs/messages";
+import { nowSeconds } from "@/lib/time";
+import { REDEMPTION_STATUS } from "@/lib/statuses";
 
 export async function redeem({ ctx, input }: { ctx: UserCtx; input: { key?: string } }): Promise<{ quota: number; is_gift: boolean }> {
   const refusal = redeemCodeRefusal(input.key);

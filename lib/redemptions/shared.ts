@@ -10,7 +10,6 @@ import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
-export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const;
 export const CODE_LENGTH = 32; // [A-Za-z0-9]: about 190 bits
 
 export function newCode(): string {

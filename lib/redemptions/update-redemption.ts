@@ -8,7 +8,8 @@ import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { maxUsesRefusal, redemptionNameRefusal, validRangeRefusal, type UpdateRedemptionInput } from "@/lib/redemptions/field-rules";
-import { assertAdmin, live, liveRedemption, REDEMPTION_STATUS, redemptionView } from "@/lib/redemptions/shared";
+import { assertAdmin, live, liveRedemption, redemptionView } from "@/lib/redemptions/shared";
+import { REDEMPTION_STATUS } from "@/lib/statuses";
 
 export async function updateRedemption({
   ctx,

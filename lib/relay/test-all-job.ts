@@ -18,7 +18,7 @@ import { logger } from "@/lib/log";
 import { redis, redisKey } from "@/lib/cache/redis";
 import type { UserCtx } from "@/lib/ctx";
 import { channelsToTest, testChannel } from "@/lib/relay/test-channel";
-import { nowSeconds } from "@/lib/billing/ledger";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("channel-test");
 

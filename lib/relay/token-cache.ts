@@ -6,12 +6,14 @@ import "server-only";
 import { logger } from "@/lib/log";
 import { isIP } from "node:net";
 import { lookupHash } from "@/lib/auth/lookup-hash";
-import { isAdmin, USER_STATUS } from "@/lib/auth/roles";
+import { isAdmin } from "@/lib/auth/roles";
 import { onInvalidate } from "@/lib/cache/invalidate";
 import { db } from "@/lib/db/client";
 import { AppError, describeError } from "@/lib/errors";
 import { canUseGroup } from "@/lib/billing/groups";
 import { tokenCache as cache, type CachedToken, type CachedUser, type Entry } from "@/lib/cache/token-store";
+import { nowSeconds } from "@/lib/time";
+import { TOKEN_STATUS, USER_STATUS } from "@/lib/statuses";
 
 const log = logger("tokens");
 
@@ -124,9 +126,9 @@ export function ipAllowed(allowed: string[], ip: string): boolean {
   return false;
 }
 
-function markStatus(id: number, status: 3 | 4) {
+function markStatus(id: number, status: typeof TOKEN_STATUS.expired | typeof TOKEN_STATUS.exhausted) {
   void db()
-    .token.updateMany({ where: { id, status: 1 }, data: { status } })
+    .token.updateMany({ where: { id, status: TOKEN_STATUS.enabled }, data: { status } })
     .catch((err) => log.error({ error: describeError(err) }, "status update failed"));
 }
 
@@ -160,18 +162,18 @@ export async function authenticateToken(rawKey: string | null | undefined, opts:
   rememberKeyHash(secret, hash);
   const { token, user } = found;
 
-  const now = Math.floor(Date.now() / 1000);
-  if (token.status === 3) throw new AppError("UNAUTHENTICATED", "token_expired");
-  if (token.status === 4) throw new AppError("UNAUTHENTICATED", "token_exhausted");
-  if (token.status !== 1) throw new AppError("UNAUTHENTICATED", "token_unavailable");
+  const now = nowSeconds();
+  if (token.status === TOKEN_STATUS.expired) throw new AppError("UNAUTHENTICATED", "token_expired");
+  if (token.status === TOKEN_STATUS.exhausted) throw new AppError("UNAUTHENTICATED", "token_exhausted");
+  if (token.status !== TOKEN_STATUS.enabled) throw new AppError("UNAUTHENTICATED", "token_unavailable");
   if (token.expired_time !== -1n && token.expired_time <= BigInt(now)) {
-    token.status = 3;
-    markStatus(token.id, 3);
+    token.status = TOKEN_STATUS.expired;
+    markStatus(token.id, TOKEN_STATUS.expired);
     throw new AppError("UNAUTHENTICATED", "token_expired");
   }
   if (!token.unlimited_quota && token.remain_quota <= 0n) {
-    token.status = 4;
-    markStatus(token.id, 4);
+    token.status = TOKEN_STATUS.exhausted;
+    markStatus(token.id, TOKEN_STATUS.exhausted);
     throw new AppError("UNAUTHENTICATED", "token_exhausted");
   }
   if (user.status !== USER_STATUS.enabled) throw new AppError("FORBIDDEN", "user_banned");

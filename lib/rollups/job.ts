@@ -28,6 +28,7 @@ import { withClusterLease } from "@/lib/db/lease";
 import { asBig, BatchSizer, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { DAY } from "@/lib/rollups/usage";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("rollups");
 
@@ -115,8 +116,6 @@ ON CONFLICT ("hour", ${keys}) DO UPDATE SET ${add}`;
 
 // The job's step for each of DIM_ROLLUPS: the logs with lo < id <= hi.
 const SUMMARIZE_DIMS_RANGE = DIM_ROLLUPS.map((t) => summarizeInto(t, '"id" > ? AND "id" <= ?', true));
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export type RunResult = { ran: boolean; last_log_id: number; steps: number };
 

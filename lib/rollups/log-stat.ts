@@ -16,6 +16,7 @@ import type { UserCtx } from "@/lib/ctx";
 import { logWhere, scanWindowStart, type LogQuery } from "@/lib/logs/query";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { rollupsHold, usageTotals, type UsageFilter } from "@/lib/rollups/usage";
+import { nowSeconds } from "@/lib/time";
 
 // The filters of the query as the rollups hold them, or null when one of them is not held.
 export function rollupFilter(q: LogQuery, userId: number | null): UsageFilter | null {
@@ -46,7 +47,7 @@ export async function logStat({ ctx, input: { query: q, all } }: { ctx: UserCtx;
   if (all && !isAdmin(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");
   const userId = all ? null : ctx.user.id;
   const f = rollupFilter(q, userId);
-  const since = Math.floor(Date.now() / 1000) - 60;
+  const since = nowSeconds() - 60;
   const consumeOnly = !q.type || q.type === LOG_TYPE.consume;
   const [sum, last] = await Promise.all([
     f && consumeOnly

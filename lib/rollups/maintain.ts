@@ -15,6 +15,7 @@ import { asBig, isSqlite, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, txAll
 import { DIM_ROLLUPS, pgSafeMaxId, summarizeInto, SUMMARIZE_RANGE, type HourlyDims } from "@/lib/rollups/job";
 import { LOCK_IDS } from "@/lib/db/lease";
 import { DAY, HOUR } from "@/lib/rollups/usage";
+import { nowSeconds } from "@/lib/time";
 
 const KEYS = '"hour", "user_id", "username", "model_name"';
 const SUMS = '"count", "prompt_tokens", "completion_tokens", "quota"';
@@ -128,7 +129,7 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
         sqliteRun(conn, `DELETE FROM "${t.table}"`);
         sqliteRun(conn, REBUILD_DIMS(t), [max]);
       }
-      sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, Math.floor(Date.now() / 1000)]);
+      sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, nowSeconds()]);
       return { last_log_id: max, rows };
     });
   }
@@ -146,7 +147,7 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
       await pgRun(client, `DELETE FROM "${t.table}"`);
       await pgRun(client, REBUILD_DIMS(t), [max]);
     }
-    await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, Math.floor(Date.now() / 1000)]);
+    await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, nowSeconds()]);
     return { last_log_id: max, rows };
   });
   // every row was rewritten: fresh statistics for the planner now, not when autovacuum gets to it

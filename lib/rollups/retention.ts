@@ -25,6 +25,7 @@ import { BatchSizer, isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/li
 import { describeError } from "@/lib/errors";
 import { dropLogPartitionsBefore, ensureLogPartitions } from "@/lib/logs/partitions";
 import { DIM_ROLLUPS } from "@/lib/rollups/job";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("logs");
 
@@ -45,9 +46,9 @@ const job = () => (holder.__gatewayRetention ??= {});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The cut for `days` of retention at `nowSeconds`: the start of the UTC day `days` days ago. */
-export function retentionCut(days: number, nowSeconds: number): number {
-  return Math.floor((nowSeconds - days * DAY) / DAY) * DAY;
+/** The cut for `days` of retention at `now` (unix seconds): the start of the UTC day `days` days ago. */
+export function retentionCut(days: number, now: number): number {
+  return Math.floor((now - days * DAY) / DAY) * DAY;
 }
 
 const DELETE_BATCH = 'DELETE FROM "logs" WHERE "id" IN (SELECT "id" FROM "logs" WHERE "created_at" < ? ORDER BY "created_at" LIMIT ?)';
@@ -116,13 +117,13 @@ async function deleteRollupsBefore(cut: number, renew: () => Promise<boolean>): 
  * partitions wholly before the cut are dropped, and the rows before it that remain (the
  * boundary month's, logs_default's, every row on SQLite) are deleted in batches.
  */
-export async function runRetention(nowSeconds = Math.floor(Date.now() / 1000)): Promise<RetentionResult> {
+export async function runRetention(now = nowSeconds()): Promise<RetentionResult> {
   const days = Math.floor(getNumber("LogRetentionDays", 0));
-  const cut = retentionCut(days, nowSeconds);
+  const cut = retentionCut(days, now);
   const result: RetentionResult = { ran: false, cut, deleted: 0, batches: 0, dropped: [] };
   await withClusterLease("log-retention", LEASE_MS, async (lease) => {
     const keepGoing = async () => !job().stopping && (await lease.renew());
-    if (!isSqlite()) await ensureLogPartitions(nowSeconds);
+    if (!isSqlite()) await ensureLogPartitions(now);
     if (days <= 0) return;
     result.ran = true;
     if (!isSqlite()) result.dropped = await dropLogPartitionsBefore(cut, keepGoing);

@@ -6,12 +6,11 @@
 import "server-only";
 import { z } from "zod";
 import { hashPassword } from "@/lib/auth/password";
-import { ROLE, USER_STATUS } from "@/lib/auth/roles";
+import { ROLE } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import type { User } from "@/generated/sqlite/client";
 import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { MessageKey } from "@/lib/i18n/server-messages";
 import { setOption } from "@/lib/options/store";
 import { setupRoot } from "@/lib/setup/field-rules";
@@ -21,6 +20,8 @@ import { presentUser, type PublicUser } from "@/lib/users/present";
 import { sessionCookieFor } from "@/lib/users/session";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { APP_VERSION } from "@/lib/version";
+import { nowSeconds } from "@/lib/time";
+import { USER_STATUS } from "@/lib/statuses";
 
 export const setupBody = z.object({
   username: z.string().optional().default(""),

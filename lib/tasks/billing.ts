@@ -13,12 +13,13 @@ import "server-only";
 import { logger } from "@/lib/log";
 import type { Tx } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
-import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { changeUserQuota } from "@/lib/billing/ledger";
 import { resolvePrice, quotaFor } from "@/lib/billing/pricing";
 import { noteTokenQuota } from "@/lib/cache/token-store";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { getBool } from "@/lib/options/store";
 import { AppError, describeError } from "@/lib/errors";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("tasks");
 

@@ -14,9 +14,10 @@ import { checkRateLimit } from "@/lib/relay/rate-limit";
 import { closeTaskBilling, taskPrice, type BillingInfo, type TaskTable, SUBMIT_LIMIT_SEC } from "@/lib/tasks/billing";
 import { db, type Tx } from "@/lib/db/client";
 import { lookupHash } from "@/lib/auth/lookup-hash";
+import { nowSeconds } from "@/lib/time";
 
 export const nowMs = () => Date.now();
-export const nowSec = () => Math.floor(Date.now() / 1000);
+export const nowSec = () => nowSeconds();
 
 // Poll schedule (docs/tasks.md, "The poller"): every TASK_POLL_INTERVAL_SECONDS, backing off on
 // upstream errors, failing (and refunding) a task still unfinished after TASK_TIMEOUT_SECONDS.

@@ -9,7 +9,7 @@ import type { CreativeTask, ImageTask, Prisma } from "@/generated/sqlite/client"
 import { db } from "@/lib/db/client";
 import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import type { UserCtx } from "@/lib/ctx";
 import { MAX_INT32, queryInt } from "@/lib/http/params";
 

@@ -5,12 +5,13 @@ import type { Prisma, Token } from "@/generated/sqlite/client";
 import { randomAlnum } from "@/lib/auth/lookup-hash";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { batchCountRefusal, tokenNameRefusal } from "@/lib/tokens/field-rules";
 import { checkTokenFields, tokenColumns } from "@/lib/tokens/fields";
 import type { TokenActor } from "@/lib/tokens/owned";
 import type { TokenFields } from "@/lib/tokens/schemas";
-import { TOKEN_STATUS, newKey, tokenView } from "@/lib/tokens/shared";
+import { newKey, tokenView } from "@/lib/tokens/shared";
+import { nowSeconds } from "@/lib/time";
+import { TOKEN_STATUS } from "@/lib/statuses";
 
 export async function createTokens({ ctx: { user: actor }, input }: { ctx: { user: TokenActor }; input: TokenFields & { count?: number } }) {
   const now = nowSeconds();

@@ -2,9 +2,10 @@
 // authenticates again.
 import "server-only";
 import { db } from "@/lib/db/client";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { ownToken, type TokenActor } from "@/lib/tokens/owned";
-import { TOKEN_STATUS, tokensChanged } from "@/lib/tokens/shared";
+import { tokensChanged } from "@/lib/tokens/shared";
+import { nowSeconds } from "@/lib/time";
+import { TOKEN_STATUS } from "@/lib/statuses";
 
 export async function deleteToken({ ctx: { user: actor }, input: id }: { ctx: { user: TokenActor }; input: number }) {
   const t = await ownToken(actor, id);

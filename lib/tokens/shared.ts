@@ -8,7 +8,6 @@ import { open, seal } from "@/lib/auth/secret-box";
 import { publishInvalidation } from "@/lib/cache/invalidate";
 import { invalidateTokenCache } from "@/lib/relay/token-cache";
 
-export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
 export const KEY_LENGTH = 48;
 
 // The secret part (without "sk-") and what is stored for it.

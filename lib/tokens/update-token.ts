@@ -4,11 +4,12 @@ import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { checkTokenFields, tokenColumns } from "@/lib/tokens/fields";
 import { ownToken, type TokenActor } from "@/lib/tokens/owned";
 import type { TokenFields } from "@/lib/tokens/schemas";
-import { TOKEN_STATUS, isExhausted, isExpired, tokenView, tokensChanged } from "@/lib/tokens/shared";
+import { isExhausted, isExpired, tokenView, tokensChanged } from "@/lib/tokens/shared";
+import { nowSeconds } from "@/lib/time";
+import { TOKEN_STATUS } from "@/lib/statuses";
 
 export async function updateToken({
   ctx: { user: actor },

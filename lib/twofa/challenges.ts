@@ -4,8 +4,8 @@
 // is used once whatever the interleaving, on one node or several.
 import "server-only";
 import { randomAlnum } from "@/lib/auth/lookup-hash";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { db, type Tx } from "@/lib/db/client";
+import { nowSeconds } from "@/lib/time";
 
 export type ChallengePurpose = "login_2fa" | "passkey_register" | "passkey_login" | "passkey_verify";
 export const CHALLENGE_TTL_SECONDS: Record<ChallengePurpose, number> = {

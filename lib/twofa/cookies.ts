@@ -5,6 +5,7 @@ import "server-only";
 import { sealData, unsealData } from "iron-session";
 import { derivedKey } from "@/lib/auth/keys";
 import { passwordVersion } from "@/lib/auth/session";
+import { nowSeconds } from "@/lib/time";
 
 export const PENDING_LOGIN_COOKIE = "twofa_pending";
 export const WEBAUTHN_COOKIE = "webauthn_step";
@@ -31,7 +32,7 @@ const freshPassword = () => derivedKey("twofa-fresh").toString("base64");
 
 /** The Set-Cookie value proving that user gave a second factor just now. */
 export async function freshCookieFor(user: { id: number; password: string }, secure: boolean): Promise<string> {
-  const exp = Math.floor(Date.now() / 1000) + FRESH_SECONDS;
+  const exp = nowSeconds() + FRESH_SECONDS;
   const sealed = await sealData({ uid: user.id, pv: passwordVersion(user.password), exp } satisfies Fresh, {
     password: freshPassword(),
     ttl: FRESH_SECONDS + 60,
@@ -46,7 +47,7 @@ export async function freshUntil(headers: Headers, user: { id: number; password:
   try {
     const data = await unsealData<Partial<Fresh>>(sealed, { password: freshPassword(), ttl: FRESH_SECONDS + 60 });
     if (data.uid !== user.id || data.pv !== passwordVersion(user.password) || typeof data.exp !== "number") return 0;
-    return data.exp > Math.floor(Date.now() / 1000) ? data.exp : 0;
+    return data.exp > nowSeconds() ? data.exp : 0;
   } catch {
     return 0;
   }

@@ -4,7 +4,6 @@
 // stores the credential (its public key, counter and transports).
 import "server-only";
 import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -12,6 +11,7 @@ import { AppError } from "@/lib/errors";
 import { createChallenge } from "@/lib/twofa/challenges";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
 import { MAX_PASSKEYS, challengeCookie, clearChallengeCookie, relyingParty, splitTransports, takeChallenge } from "@/lib/twofa/passkeys";
+import { nowSeconds } from "@/lib/time";
 
 export async function beginPasskeyRegistration({ ctx }: { ctx: UserCtx }) {
   const rp = relyingParty();

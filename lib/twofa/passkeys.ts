@@ -4,7 +4,6 @@
 // auth_challenges row bound to the browser by the webauthn_step cookie.
 import "server-only";
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getOption } from "@/lib/options/store";
@@ -12,6 +11,7 @@ import { consumeChallenge, createChallenge, findChallenge, type ChallengePurpose
 import { WEBAUTHN_COOKIE, readCookie, setCookie, clearCookie } from "@/lib/twofa/cookies";
 import { CHALLENGE_TTL_SECONDS } from "@/lib/twofa/challenges";
 import { countAttempt } from "@/lib/twofa/factor";
+import { nowSeconds } from "@/lib/time";
 
 export const MAX_PASSKEYS = 10;
 

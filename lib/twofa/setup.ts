@@ -3,13 +3,13 @@
 // is confirmed (enable); a new setup replaces an unconfirmed one.
 import "server-only";
 import { seal } from "@/lib/auth/secret-box";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getOption } from "@/lib/options/store";
 import { hashBackupCode, newBackupCodes, newTotpSecret, totpEnabled, totpUri } from "@/lib/twofa/factor";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
+import { nowSeconds } from "@/lib/time";
 
 export async function setupTwoFactor({ ctx }: { ctx: UserCtx }): Promise<{ secret: string; qr_code_data: string; backup_codes: string[] }> {
   // A user with a passkey proves it first: a stolen session must not add a factor of its own.

@@ -1,8 +1,6 @@
 // An admin creates a user, with a role strictly below their own.
 import "server-only";
 import { hashPassword } from "@/lib/auth/password";
-import { USER_STATUS } from "@/lib/auth/roles";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
@@ -10,6 +8,8 @@ import { newAffCode } from "@/lib/users/aff-code";
 import { isUniqueViolation } from "@/lib/users/db-errors";
 import { presentUser } from "@/lib/users/present";
 import { canCreateRole } from "@/lib/users/rules";
+import { nowSeconds } from "@/lib/time";
+import { USER_STATUS } from "@/lib/statuses";
 
 export async function createUser({ ctx, input }: { ctx: UserCtx; input: { username: string; password: string; display_name: string; role: number } }) {
   if (!canCreateRole(ctx.user.role, input.role)) throw new AppError("RULE", "cannot_create_equal_or_higher");

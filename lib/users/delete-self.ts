@@ -4,12 +4,12 @@
 import "server-only";
 import { isRoot } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { UserCtx } from "@/lib/http/route";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
 import { userChanged } from "@/lib/users/changed";
 import { eraseAccount } from "@/lib/users/erase-account";
 import { transactionWithLogs } from "@/lib/logs/in-transaction";
+import { nowSeconds } from "@/lib/time";
 
 export async function deleteSelf({ ctx }: { ctx: UserCtx }): Promise<void> {
   if (isRoot(ctx.user.role)) throw new AppError("RULE", "root_cannot_delete_self");

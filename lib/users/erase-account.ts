@@ -7,8 +7,8 @@
 import "server-only";
 import { logDb, logsSeparate, type Tx } from "@/lib/db/client";
 import { afterLogCommit } from "@/lib/logs/in-transaction";
-import { TOKEN_STATUS } from "@/lib/tokens/shared";
 import { resummarizeUser } from "@/lib/rollups/maintain";
+import { TOKEN_STATUS } from "@/lib/statuses";
 
 export const tombstoneUsername = (id: number) => `deleted-user-${id}`;
 // Not a scrypt hash: verifyPassword (lib/auth/password.ts) refuses it for every password,

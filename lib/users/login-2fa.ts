@@ -7,8 +7,6 @@
 // code spent by a request that then lost the step would be gone with no session opened).
 import "server-only";
 import { passwordVersion } from "@/lib/auth/session";
-import { USER_STATUS } from "@/lib/auth/roles";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { Ctx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError, isAppError } from "@/lib/errors";
@@ -18,6 +16,8 @@ import { PENDING_LOGIN_COOKIE, clearCookie, readCookie } from "@/lib/twofa/cooki
 import { countAttempt, spendUncounted } from "@/lib/twofa/factor";
 import { presentUser, type PublicUser } from "@/lib/users/present";
 import { sessionCookieFor } from "@/lib/users/session";
+import { nowSeconds } from "@/lib/time";
+import { USER_STATUS } from "@/lib/statuses";
 
 export async function completeTwoFactorLogin({ ctx, input }: { ctx: Ctx; input: { code: string } }): Promise<{ user: PublicUser; cookies: string[] }> {
   const step = await findChallenge(readCookie(ctx.headers, PENDING_LOGIN_COOKIE), "login_2fa");

@@ -6,10 +6,8 @@
 // POST /api/user/login/2fa completes with a code (docs/two-factor.md, "Sign-in").
 import "server-only";
 import { verifyPassword } from "@/lib/auth/password";
-import { USER_STATUS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { Ctx } from "@/lib/http/route";
 import { getBool } from "@/lib/options/store";
 import { passwordVersion } from "@/lib/auth/session";
@@ -18,6 +16,8 @@ import { PENDING_LOGIN_COOKIE, setCookie } from "@/lib/twofa/cookies";
 import { totpEnabled } from "@/lib/twofa/factor";
 import { presentUser, type PublicUser } from "@/lib/users/present";
 import { sessionCookieFor } from "@/lib/users/session";
+import { nowSeconds } from "@/lib/time";
+import { USER_STATUS } from "@/lib/statuses";
 
 // A fixed scrypt hash to verify against when the account is unknown, so that the answer
 // takes as long as for a known account.

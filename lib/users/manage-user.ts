@@ -4,7 +4,6 @@
 // conditional on the role and status the rules were checked against, so that two
 // concurrent actions cannot combine into something neither would allow.
 import "server-only";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
@@ -12,6 +11,7 @@ import { planManage, type ManageAction } from "@/lib/users/rules";
 import { userChanged } from "@/lib/users/changed";
 import { eraseAccount } from "@/lib/users/erase-account";
 import { transactionWithLogs } from "@/lib/logs/in-transaction";
+import { nowSeconds } from "@/lib/time";
 
 export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: number; action: ManageAction } }) {
   const target = await db().user.findUnique({ where: { id: input.id } });

@@ -3,8 +3,6 @@
 // The same refusals as the password login: a deleted account is unknown, a banned one is told.
 import "server-only";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { USER_STATUS } from "@/lib/auth/roles";
-import { nowSeconds } from "@/lib/billing/ledger";
 import type { Ctx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -12,6 +10,8 @@ import { getBool } from "@/lib/options/store";
 import { clearChallengeCookie, finishAssertion } from "@/lib/twofa/passkeys";
 import { presentUser, type PublicUser } from "@/lib/users/present";
 import { sessionCookieFor } from "@/lib/users/session";
+import { nowSeconds } from "@/lib/time";
+import { USER_STATUS } from "@/lib/statuses";
 
 export async function finishPasskeyLogin({
   ctx,

@@ -5,8 +5,8 @@
 // address is taken at all (docs/accounts-api.md, "E-mail addresses").
 import "server-only";
 import { hashPassword } from "@/lib/auth/password";
-import { ROLE, USER_STATUS } from "@/lib/auth/roles";
-import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { ROLE } from "@/lib/auth/roles";
+import { changeUserQuota } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import type { Ctx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
@@ -17,6 +17,8 @@ import { newAffCode } from "@/lib/users/aff-code";
 import { checkEmailAvailable, emailKey } from "@/lib/users/email-rules";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { presentUser } from "@/lib/users/present";
+import { nowSeconds } from "@/lib/time";
+import { USER_STATUS } from "@/lib/statuses";
 
 export type RegisterInput = {
   username: string;

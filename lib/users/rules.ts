@@ -1,8 +1,9 @@
 // Pure level rules for the admin calls (docs/product-rules.md, "Accounts"): who may act on whom, and what
 // each manage action may do. Kept free of I/O so that they are unit-tested one by one.
 import "server-only";
-import { canManage, isAdmin, isRoot, ROLE, USER_STATUS } from "@/lib/auth/roles";
+import { canManage, isAdmin, isRoot, ROLE } from "@/lib/auth/roles";
 import type { MessageKey } from "@/lib/i18n/server-messages";
+import { USER_STATUS } from "@/lib/statuses";
 
 export type ManageAction = "promote" | "demote" | "disable" | "enable" | "delete";
 type Target = { id: number; role: number; status: number; deleted_at: bigint | null };

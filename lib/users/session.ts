@@ -2,7 +2,7 @@
 import "server-only";
 import type { User } from "@/generated/sqlite/client";
 import { passwordVersion, sealSession, sessionCookie } from "@/lib/auth/session";
-import { nowSeconds } from "@/lib/billing/ledger";
+import { nowSeconds } from "@/lib/time";
 
 export async function sessionCookieFor(user: Pick<User, "id" | "password">, https: boolean): Promise<string> {
   return sessionCookie(await sealSession({ uid: user.id, pv: passwordVersion(user.password), iat: nowSeconds() }), https);

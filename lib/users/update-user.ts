@@ -5,7 +5,7 @@
 import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { hashPassword } from "@/lib/auth/password";
-import { changeUserQuota, nowSeconds } from "@/lib/billing/ledger";
+import { changeUserQuota } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { emailKey } from "@/lib/users/email-rules";
 import { AppError } from "@/lib/errors";
@@ -17,6 +17,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
 import { userChanged } from "@/lib/users/changed";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 import { logMessage } from "@/lib/logs/messages";
+import { nowSeconds } from "@/lib/time";
 
 // Log type 3: an admin action on a user (docs/product-rules.md, "Prices, quota of a call, usage logs").
 const LOG_TYPE_ADMIN = 3;

@@ -3,7 +3,7 @@
 // PUT /api/redemption/ (?status_only=true): edit an unused code, or only enable / disable it
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { createRedemptions } from "@/lib/redemptions/create-redemptions";
 import { listRedemptions } from "@/lib/redemptions/list-redemptions";
 import { createRedemptionBody, updateRedemptionBody } from "@/lib/redemptions/schemas";

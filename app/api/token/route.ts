@@ -3,7 +3,7 @@
 // PUT /api/token/ (?status_only=true): update a token of the caller
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { createTokenBody, updateTokenBody } from "@/lib/tokens/schemas";
 import { createTokens } from "@/lib/tokens/create-tokens";
 import { listTokens } from "@/lib/tokens/list-tokens";

@@ -4,11 +4,11 @@
 import "server-only";
 import type pg from "pg";
 import { AppError } from "@/lib/errors";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { noteBalance } from "@/lib/notify/quota-watch";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
 import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput } from "@/lib/billing/store/types";
+import { nowSeconds } from "@/lib/time";
 
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
 

@@ -20,11 +20,11 @@ import "server-only";
 import type BetterSqlite3 from "better-sqlite3";
 import { holdSqliteUntil, whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
-import { nowSeconds } from "@/lib/billing/ledger";
 import { noteBalance } from "@/lib/notify/quota-watch";
 import { env } from "@/lib/env";
 import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput, type SweepInput } from "@/lib/billing/store/types";
 import { metrics } from "@/lib/metrics";
+import { nowSeconds } from "@/lib/time";
 
 // How long a settlement or refund waits for a reservation to ride with.
 const LAZY_MS = 2;

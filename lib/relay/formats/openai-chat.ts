@@ -2,19 +2,9 @@
 import "server-only";
 import { z } from "zod";
 import { textWithImages, type ChatRequest, type ContentPart, type Message, type ToolChoice, type UpstreamError } from "@/lib/relay/types";
-import {
-  MAX_N,
-  dropUnsetBudgets,
-  imageDataUrl,
-  imageMarkdown,
-  json,
-  nowSeconds,
-  zodToRelayError,
-  type IngressFormat,
-  type StreamRenderer,
-  outputBudget,
-} from "./types";
+import { MAX_N, dropUnsetBudgets, imageDataUrl, imageMarkdown, json, zodToRelayError, type IngressFormat, type StreamRenderer, outputBudget } from "./types";
 import { dict } from "@/lib/own-keys";
+import { nowSeconds } from "@/lib/time";
 
 // An image the model produced goes out twice (docs/relay-options.md, gemini.supported_imagine_models):
 // as a Markdown image in `content`, which every chat client shows, and as an entry of the

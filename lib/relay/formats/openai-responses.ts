@@ -32,7 +32,8 @@ import {
   type Usage,
 } from "@/lib/relay/types";
 import { openaiChat } from "./openai-chat";
-import { dropUnsetBudgets, json, nowSeconds, zodToRelayError, type IngressFormat, type StreamRenderer, outputBudget } from "./types";
+import { dropUnsetBudgets, json, zodToRelayError, type IngressFormat, type StreamRenderer, outputBudget } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
 

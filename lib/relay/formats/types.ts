@@ -69,8 +69,6 @@ export function parseArgs(text: string): Record<string, unknown> {
   }
 }
 
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
-
 // An image the model produced (docs/relay-options.md, gemini.supported_imagine_models).
 /** As a data: URL. */
 export const imageDataUrl = (img: OutputImage) => `data:${img.mimeType};base64,${img.data}`;

@@ -7,6 +7,7 @@ import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason,
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, redact, tryJson, typeForStatus } from "./common";
 import type { ProviderAdapter, StreamParser } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -207,7 +208,7 @@ export function parseAnthropicChat(body: unknown): ChatResponse {
   const res: ChatResponse = {
     id: String(b.id ?? ""),
     model: String(b.model ?? ""),
-    created: Math.floor(Date.now() / 1000),
+    created: nowSeconds(),
     choices: [{ index: 0, text, finishReason: finish(b.stop_reason), ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) }],
   };
   if (b.usage && typeof b.usage === "object") {

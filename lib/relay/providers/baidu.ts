@@ -12,6 +12,7 @@ import type { ChannelView, ChatRequest, ChatResponse, FinishReason, Message, Ups
 import { RelayError } from "@/lib/relay/types";
 import { redact, trimSlash, tryJson, typeForStatus, plainUsage } from "./common";
 import type { ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
 
@@ -229,7 +230,7 @@ function parseChat(body: unknown): ChatResponse {
   const res: ChatResponse = {
     id: String(b.id ?? ""),
     model: "",
-    created: typeof b.created === "number" ? b.created : Math.floor(Date.now() / 1000),
+    created: typeof b.created === "number" ? b.created : nowSeconds(),
     choices: [{ index: 0, text: b.result, finishReason: finish(b) }],
   };
   const u = usageOf(b.usage);

@@ -13,6 +13,7 @@ import { RelayError } from "@/lib/relay/types";
 import { EVENT_STREAM_CONTENT_TYPE, readEventStream } from "./aws-eventstream";
 import { fallbackError, redact, trimSlash, tryJson, typeForStatus } from "./common";
 import type { ChannelAccess, ProviderAdapter, StreamParser, UpstreamPayload } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
 const SERVICE = "bedrock";
@@ -236,7 +237,7 @@ function parseChat(body: unknown): ChatResponse {
   const res: ChatResponse = {
     id: "",
     model: "",
-    created: Math.floor(Date.now() / 1000),
+    created: nowSeconds(),
     choices: [{ index: 0, text, finishReason: finish(b?.stopReason), ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) }],
   };
   if (b?.usage && typeof b.usage === "object") res.usage = usageOf(b.usage as Json);

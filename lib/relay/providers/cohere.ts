@@ -6,6 +6,7 @@ import type { ChannelView, ChatRequest, ChatResponse, ContentPart, EmbeddingRequ
 import { emptyUsage, RelayError } from "@/lib/relay/types";
 import { fallbackError, numberVector, redact, rerankMetaUsage, trimSlash, tryJson, typeForStatus } from "./common";
 import type { PassthroughEndpoint, ProviderAdapter, StreamParser, UpstreamPayload } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
 export const COHERE_DEFAULT_BASE = "https://api.cohere.com";
@@ -127,7 +128,7 @@ function parseChat(body: unknown): ChatResponse {
   const res: ChatResponse = {
     id: String(b.id ?? ""),
     model: "",
-    created: Math.floor(Date.now() / 1000),
+    created: nowSeconds(),
     choices: [{ index: 0, text, finishReason: toolCalls.length ? "tool_calls" : finishOf(b.finish_reason) }],
   };
   if (reasoning) res.choices[0].reasoning = reasoning;

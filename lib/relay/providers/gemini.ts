@@ -24,6 +24,7 @@ import type {
 import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, redact, tryJson, typeForStatus } from "./common";
 import type { ProviderAdapter, StreamParser } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
 const DEFAULT_BASE = "https://generativelanguage.googleapis.com";
@@ -268,7 +269,7 @@ export function parseGeminiChat(body: unknown): ChatResponse {
   });
   // a prompt blocked before generation has no candidates
   if (!choices.length) choices.push({ index: 0, text: "", finishReason: b.promptFeedback ? "content_filter" : "stop" });
-  const res: ChatResponse = { id: String(b.responseId ?? ""), model: String(b.modelVersion ?? ""), created: Math.floor(Date.now() / 1000), choices };
+  const res: ChatResponse = { id: String(b.responseId ?? ""), model: String(b.modelVersion ?? ""), created: nowSeconds(), choices };
   if (b.usageMetadata && typeof b.usageMetadata === "object") res.usage = usageOf(b.usageMetadata as Json);
   return res;
 }

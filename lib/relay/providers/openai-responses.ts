@@ -9,6 +9,7 @@ import { RelayError } from "@/lib/relay/types";
 import { tryJson, typeForStatus } from "./common";
 import { openaiUsage } from "./openai";
 import type { StreamParser } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
 
@@ -110,7 +111,7 @@ export function parseResponseObject(body: unknown): ChatResponse {
   const res: ChatResponse = {
     id: String(b.id ?? ""),
     model: String(b.model ?? ""),
-    created: typeof b.created_at === "number" ? b.created_at : Math.floor(Date.now() / 1000),
+    created: typeof b.created_at === "number" ? b.created_at : nowSeconds(),
     choices: [{ index: 0, text, finishReason: finishOf(b, calls.length > 0) }],
   };
   if (reasoning) res.choices[0].reasoning = reasoning;

@@ -16,6 +16,7 @@ import type {
   UpstreamPayload,
   UpstreamRequest,
 } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
 
@@ -120,7 +121,7 @@ function parseChat(body: unknown): ChatResponse {
   const res: ChatResponse = {
     id: String(b.id ?? ""),
     model: String(b.model ?? ""),
-    created: typeof b.created === "number" ? b.created : Math.floor(Date.now() / 1000),
+    created: typeof b.created === "number" ? b.created : nowSeconds(),
     choices,
   };
   const usage = openaiUsage(b.usage);

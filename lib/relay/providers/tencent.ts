@@ -8,6 +8,7 @@ import type { ChannelView, ChatRequest, ChatResponse, FinishReason, Message, Ups
 import { RelayError } from "@/lib/relay/types";
 import { redact, trimSlash, tryJson, typeForStatus, plainUsage } from "./common";
 import type { ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
+import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
 
@@ -102,7 +103,7 @@ function payload(req: ChatRequest, ch: ChannelView): UpstreamPayload {
     throw new RelayError(500, "the channel's base URL is not a URL", "upstream_error", "channel_misconfigured");
   }
   const json = JSON.stringify(body);
-  const timestamp = Math.floor(Date.now() / 1000);
+  const timestamp = nowSeconds();
   const signed = { "content-type": "application/json", host, "x-tc-action": ACTION };
   const headers: Record<string, string> = {
     "content-type": "application/json",
@@ -157,7 +158,7 @@ function parseChat(body: unknown): ChatResponse {
   const res: ChatResponse = {
     id: String(r.Id ?? r.RequestId ?? ""),
     model: "",
-    created: typeof r.Created === "number" ? r.Created : Math.floor(Date.now() / 1000),
+    created: typeof r.Created === "number" ? r.Created : nowSeconds(),
     choices: (r.Choices as Json[]).map((c, i) => {
       const m = (c.Message ?? {}) as Json;
       return { index: i, text: typeof m.Content === "string" ? m.Content : "", finishReason: finish(c.FinishReason) };

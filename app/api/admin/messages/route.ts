@@ -2,7 +2,7 @@
 // POST /api/admin/messages: send a message (title, content, format, user_ids) (admin)
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { createMessage } from "@/lib/messages/create-message";
 import { listMessages } from "@/lib/messages/list-messages";
 import { createMessageBody } from "@/lib/messages/schemas";

@@ -1,7 +1,7 @@
 // GET /api/user/messages?p&page_size: the caller's inbox, newest first
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { listInbox } from "@/lib/messages/list-inbox";
 
 const query = z.object({ p: page, page_size: pageSize(10) });

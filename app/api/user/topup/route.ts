@@ -1,7 +1,7 @@
 // POST /api/user/topup?turnstile: redeem a code ({key}); answers {quota, is_gift} (docs/redemptions.md)
 // GET /api/user/topup?p&page_size&keyword: every top-up order (root), searched by trade number, user id or username
 import { z } from "zod";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { route } from "@/lib/http/route";
 import { listAllTopUps } from "@/lib/payments/list-all-topups";
 import { redeem } from "@/lib/redemptions/redeem";

@@ -1,6 +1,6 @@
 // GET /api/admin/messages/search?keyword&start_date&end_date&p&page_size: messages by title or content and creation date (admin)
 import { route } from "@/lib/http/route";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { listMessages } from "@/lib/messages/list-messages";
 import { searchMessagesQuery } from "@/lib/messages/schemas";
 

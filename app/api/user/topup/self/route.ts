@@ -1,6 +1,6 @@
 // GET /api/user/topup/self?p&page_size&keyword: the caller's top-up orders, newest first
 import { z } from "zod";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { route } from "@/lib/http/route";
 import { listOwnTopUps } from "@/lib/payments/list-own-topups";
 

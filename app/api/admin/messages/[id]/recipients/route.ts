@@ -1,7 +1,7 @@
 // GET /api/admin/messages/{id}/recipients?p&page_size: recipients with read status and time (admin)
 import { z } from "zod";
 import { route } from "@/lib/http/route";
-import { page, pageSize } from "@/lib/channels/query";
+import { page, pageSize } from "@/lib/http/params";
 import { idParams } from "@/lib/http/params";
 import { listRecipients } from "@/lib/messages/list-recipients";
 
