@@ -11,7 +11,7 @@ import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-address";
 import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
 import { callEnded, callStarted, callsSettled, exit, registerShutdown } from "@/lib/lifecycle";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
 import { handleTaskRelay, isTaskPath } from "@/lib/tasks/handler";
@@ -32,7 +32,7 @@ const log = logger("server");
 // When whoever reads our output goes away (a supervisor or a test runner that died), a write
 // fails with EPIPE; unhandled, that error is itself logged to the same broken pipe, and the
 // process spins on it forever. Logs are lost then; the server goes on serving. (The log's own
-// destination, lib/log, ignores its write errors; this covers what Next and the libraries
+// destination, lib/logger, ignores its write errors; this covers what Next and the libraries
 // still print through process.stdout and process.stderr.)
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (err: NodeJS.ErrnoException) => {

@@ -11,7 +11,7 @@ import { headHtmlScript, scriptText, styleText } from "@/lib/branding/inject";
 import { DEFAULT_LOGO } from "@/lib/client/branding";
 import { getOption } from "@/lib/options/store";
 import { siteStatus } from "@/lib/status/site-status";
-import { shellUser } from "@/lib/session-user";
+import { shellUser } from "@/lib/http/shell-user";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {

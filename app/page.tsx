@@ -6,7 +6,7 @@ import { ensureReady } from "@/lib/boot";
 import { formatTimestamp } from "@/lib/client/format";
 import { getOption } from "@/lib/options/store";
 import { siteStatus } from "@/lib/status/site-status";
-import { shellUser } from "@/lib/session-user";
+import { shellUser } from "@/lib/http/shell-user";
 import { ROLE } from "@/lib/auth/roles";
 import { FIRST_STEPS, firstSteps } from "@/lib/setup/first-steps";
 import { FirstStepsCard } from "@/components/setup/first-steps";

@@ -13,7 +13,7 @@ import pg from "pg";
 
 export const SPAN = 90 * 86_400;
 const CHUNK = 1_000_000;
-// the line the gateway writes once it listens (lib/log's JSON: {...,"msg":"ready on http://..."})
+// the line the gateway writes once it listens (lib/logger's JSON: {...,"msg":"ready on http://..."})
 const READY_LINE = '"msg":"ready on ';
 const PG_ADMIN = process.env.TEST_PG_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 

@@ -57,7 +57,7 @@ const ROUNDS = Math.min(10, Math.max(1, Number(args.rounds ?? 1)));
 // so every call is scanned in full and passes (docs/relay-options.md, "Sensitive words")
 const SENSITIVE_WORDS = Math.min(1_000_000, Math.max(0, Math.floor(Number(args["sensitive-words"] ?? 0))));
 
-// the line the gateway writes once it listens (lib/log's JSON: {...,"msg":"ready on http://..."})
+// the line the gateway writes once it listens (lib/logger's JSON: {...,"msg":"ready on http://..."})
 const READY_LINE = '"msg":"ready on ';
 const CHAT = { model: MODEL, messages: [{ role: "user", content: "Say hello." }], max_tokens: 16 };
 const CHAT_STREAM = { ...CHAT, stream: true, stream_options: { include_usage: true } };

@@ -2,7 +2,7 @@
 // and the options cache. server.ts awaits it before listening; route handlers await the
 // same promise (a no-op once done), which also covers code paths that run without server.ts.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { migrate } from "@/lib/db/migrate";
 import { truncateSqliteWal } from "@/lib/db/client";
 import { loadOptions, sealPlaintextSecretOptions } from "@/lib/options/store";

@@ -89,7 +89,7 @@ const schema = z.object({
     .string()
     .optional()
     .transform((v) => v || undefined),
-  // The server log's level (lib/log, docs/operations.md "Logs"): fatal, error, warn, info,
+  // The server log's level (lib/logger, docs/operations.md "Logs"): fatal, error, warn, info,
   // debug, trace or silent. Read by the logger itself; validated here so that a typo stops
   // the start instead of silently logging at info.
   LOG_LEVEL: z

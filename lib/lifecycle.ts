@@ -4,7 +4,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { stopWalCheckpointer } from "@/lib/db/wal-checkpointer";
 import { describeError } from "@/lib/errors";
-import { flushLog, logger } from "@/lib/log";
+import { flushLog, logger } from "@/lib/logger";
 
 const log = logger("server");
 

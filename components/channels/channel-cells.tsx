@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Input } from "@/components/ui/input";
 import { Tooltip } from "@/components/ui/tooltip";
 import { formatTimestamp } from "@/lib/client/format";
-import { CHANNEL_STATUS_COLOR, parseOtherInfo } from "@/lib/client/relay";
+import { CHANNEL_STATUS_COLOR, parseOtherInfo } from "@/lib/client/channels";
 
 // An input that commits on blur or Enter when its text changed.
 export function InlineNumber({ value, label, onCommit }: { value: number | null; label: string; onCommit: (text: string) => Promise<boolean> }) {

@@ -9,7 +9,7 @@ import { channelTypeName } from "@/lib/channels/channel-types";
 import { splitList } from "@/lib/channels/split-list";
 import { enabledKeyCount } from "@/lib/channels/multi-key-rules";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
-import { latestDisabledInfo, responseTimeColor } from "@/lib/client/relay";
+import { latestDisabledInfo, responseTimeColor } from "@/lib/client/channels";
 import { GroupBadges, InlineNumber, StatusBadge } from "./channel-cells";
 import { ChannelRowActions, TagRowActions, type ChannelDialogs } from "./channel-row-actions";
 import type { ChannelActions } from "./use-channel-actions";

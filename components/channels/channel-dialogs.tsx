@@ -7,7 +7,7 @@ import { Field } from "@/components/ui/input";
 import { TextareaField } from "@/components/ui/textarea";
 import { api } from "@/lib/client/api";
 import { splitList } from "@/lib/channels/split-list";
-import { isJsonObjectText } from "@/lib/client/relay";
+import { isJsonObjectText } from "@/lib/client/channels";
 import { toast } from "@/lib/client/toast";
 import { GroupCheckboxes } from "./group-checkboxes";
 import type { Channel, TagRow } from "./types";

@@ -24,7 +24,7 @@ import {
   type ModelTestOutcome,
   type ModelTestResult,
   type TestCache,
-} from "@/lib/client/relay";
+} from "@/lib/client/model-tests";
 import { readJson, STORAGE_KEYS, writeJson } from "@/lib/client/storage";
 import { toast } from "@/lib/client/toast";
 import type { Channel } from "./types";

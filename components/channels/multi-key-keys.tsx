@@ -10,7 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Table, Td, Th } from "@/components/ui/table";
 import { api } from "@/lib/client/api";
-import { CHANNEL_STATUS_COLOR } from "@/lib/client/relay";
+import { CHANNEL_STATUS_COLOR } from "@/lib/client/channels";
 import { formatTimestamp } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import { enabledKeyCount, keyRows, type ChannelInfo } from "@/lib/channels/multi-key-rules";

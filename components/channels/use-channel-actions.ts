@@ -5,7 +5,7 @@ import { useState } from "react";
 import { splitList } from "@/lib/channels/split-list";
 import { api, ApiError, reportFailure } from "@/lib/client/api";
 import { failureText } from "@/lib/client/failure";
-import { inlinePriority, inlineWeight } from "@/lib/client/relay";
+import { inlinePriority, inlineWeight } from "@/lib/client/channels";
 import { replaceToast, toast } from "@/lib/client/toast";
 import { testChannelModel } from "./model-test-dialog";
 import type { Channel, TagRow } from "./types";

@@ -12,7 +12,7 @@ import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker"
 import { Drawer } from "@/components/ui/dialog";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
-import { QUOTA_PER_DOLLAR, TOKEN_QUOTA_PRESETS } from "@/lib/client/relay";
+import { QUOTA_PER_DOLLAR, TOKEN_QUOTA_PRESETS } from "@/lib/client/tokens";
 import { toast } from "@/lib/client/toast";
 import { defaultRedemptionName, REDEMPTION_BATCH_MAX } from "@/lib/redemptions/field-rules";
 import { blankCouponForm, couponBody, couponFormSchema, couponToForm, type CouponForm } from "./coupon-form";

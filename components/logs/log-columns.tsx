@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
-import { frtColor, LOG_TYPE_COLOR, LOG_TYPES, parseOther, timeUsedColor } from "@/lib/client/relay";
+import { frtColor, LOG_TYPE_COLOR, LOG_TYPES, parseOther, timeUsedColor } from "@/lib/client/logs";
 import { logContentText } from "./log-content";
 import { ADMIN_LOG_COLUMNS, LOG_COLUMNS, type Log, type LogColumn } from "./types";
 

@@ -2,7 +2,7 @@
 // `other.message` (lib/logs/messages.ts), its quota amounts by the display rule; a row
 // without one (a relay call's, an older row's) shows its stored content.
 import { renderQuota, type QuotaDisplay } from "@/lib/client/format";
-import { parseOther } from "@/lib/client/relay";
+import { parseOther } from "@/lib/client/logs";
 import { LOG_MESSAGE_QUOTAS, logMessageOf } from "@/lib/logs/messages";
 import type { Log } from "./types";
 

@@ -6,7 +6,7 @@ import useSWR from "swr";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { Dialog } from "@/components/ui/dialog";
 import { renderQuota } from "@/lib/client/format";
-import { parseOther } from "@/lib/client/relay";
+import { parseOther } from "@/lib/client/logs";
 import type { User } from "@/lib/client/user";
 import { logContentText } from "./log-content";
 import type { Log } from "./types";

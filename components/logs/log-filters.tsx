@@ -7,7 +7,7 @@ import type { FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Field, SelectField } from "@/components/ui/input";
-import { defaultLogRange, LOG_TYPES } from "@/lib/client/relay";
+import { defaultLogRange, LOG_TYPES } from "@/lib/client/logs";
 
 // start / end: unix seconds, null for no bound.
 export type LogFilters = {

@@ -5,7 +5,7 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { cn } from "@/components/ui/cn";
 import { Input } from "@/components/ui/input";
-import { fuzzyMatch } from "@/lib/client/relay";
+import { fuzzyMatch } from "@/lib/client/prices";
 
 export function ModelPicker({
   label,

@@ -16,7 +16,7 @@ import { Switch } from "@/components/ui/switch";
 import { EmptyRow, SelectAllHeader, Table, Td, Th } from "@/components/ui/table";
 import { copyText } from "@/lib/client/clipboard";
 import { fetchPricing, PRICING_PATH, type Pricing } from "@/lib/client/pricing";
-import { completionPrice, formatUsd, fuzzyMatch, perCallPrice, promptPrice, ratioColor } from "@/lib/client/relay";
+import { completionPrice, formatUsd, fuzzyMatch, perCallPrice, promptPrice, ratioColor } from "@/lib/client/prices";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
 
 export function PricingPage() {

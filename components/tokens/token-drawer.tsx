@@ -13,7 +13,7 @@ import { Drawer } from "@/components/ui/dialog";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
-import { EXPIRY_SHORTCUTS, expiryFromShortcut, QUOTA_PER_DOLLAR, TOKEN_BATCH_PRESETS, TOKEN_QUOTA_PRESETS } from "@/lib/client/relay";
+import { EXPIRY_SHORTCUTS, expiryFromShortcut, QUOTA_PER_DOLLAR, TOKEN_BATCH_PRESETS, TOKEN_QUOTA_PRESETS } from "@/lib/client/tokens";
 import { toast } from "@/lib/client/toast";
 import { blankTokenForm, tokenBody, tokenFormSchema, tokenToForm, type TokenForm } from "./token-form";
 import type { Token } from "./types";

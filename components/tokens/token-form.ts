@@ -1,7 +1,7 @@
 // The token drawer's form: its values (strings as typed), the schema that checks them with
 // the server's rules (lib/tokens/field-rules.ts) and messages, and the request body.
 import { z } from "zod";
-import { parseExpiry, DEFAULT_TOKEN_QUOTA, RATE_LIMIT_DEFAULTS, toLocalInput } from "@/lib/client/relay";
+import { parseExpiry, DEFAULT_TOKEN_QUOTA, RATE_LIMIT_DEFAULTS, toLocalInput } from "@/lib/client/tokens";
 import { splitList } from "@/lib/channels/split-list";
 import type { Locale } from "@/lib/i18n/locale";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";

@@ -4,7 +4,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
+import type { User } from "@/generated/sqlite/client";
 import { derivedKey } from "@/lib/auth/keys";
+import { nowSeconds } from "@/lib/time";
 
 export const SESSION_COOKIE = "session";
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
@@ -43,4 +45,9 @@ export function clearSessionCookie(secure: boolean): string {
 // A short fingerprint of the stored password hash: changes whenever the password does.
 export function passwordVersion(passwordHash: string): string {
   return createHash("sha256").update(passwordHash).digest("base64url").slice(0, 12);
+}
+
+/** The Set-Cookie value of a fresh console session for user (after login or a password change). */
+export async function sessionCookieFor(user: Pick<User, "id" | "password">, https: boolean): Promise<string> {
+  return sessionCookie(await sealSession({ uid: user.id, pv: passwordVersion(user.password), iat: nowSeconds() }), https);
 }

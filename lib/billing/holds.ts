@@ -16,7 +16,7 @@
 // stream has no time limit (docs/channels-tokens-billing.md gives the bound of the other
 // phases and why an age alone cannot tell a dead call from a long stream).
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { billingStore } from "@/lib/billing/store";
 import { HoldGone, SWEEP_TEXT, sweepLogOther, type SweepReason } from "@/lib/billing/store/types";
 import { env } from "@/lib/env";

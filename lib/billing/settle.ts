@@ -18,7 +18,7 @@
 // sweeper refunded the reservation (its node was taken for dead), so a refund has nothing
 // left to do and a settlement must not charge: the call ends unbilled, with its error row.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Reservation } from "@/lib/billing/reserve";
 import { describeError } from "@/lib/errors";

@@ -3,7 +3,7 @@ import "server-only";
 import Redis, { type RedisOptions } from "ioredis";
 import { env } from "@/lib/env";
 import { describeError } from "@/lib/errors";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 
 const log = logger("redis");
 

@@ -17,7 +17,7 @@
 // node (the lease is held) until it ends.
 import "server-only";
 import { env } from "@/lib/env";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { describeError } from "@/lib/errors";
 import { redis, redisKey } from "@/lib/cache/redis";
 import { withClusterLease, type LeaseName } from "@/lib/db/lease";

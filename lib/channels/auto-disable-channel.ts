@@ -2,7 +2,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { channelsChanged, parseObject, rebuildAbilities } from "@/lib/channels/shared";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { metrics } from "@/lib/metrics";
 import { nowSeconds } from "@/lib/time";
 import { CHANNEL_STATUS } from "@/lib/statuses";

@@ -3,7 +3,7 @@
 // (docs/channels-tokens-billing.md, "Multi-key channels"); one with none left is not routed to. The relay reads only this; it is dropped
 // after every channel write on this node and, through Redis, on the others.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { open } from "@/lib/auth/secret-box";
 import { onInvalidate } from "@/lib/cache/invalidate";
 import { CHANNEL_TYPES } from "@/lib/channels/channel-types";

@@ -1,7 +1,7 @@
 // Driver-level access for the two hot paths that an ORM makes too slow (relay billing and
 // usage-log batches): the SQLite connection under Prisma, and a PostgreSQL pool.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { env } from "@/lib/env";

@@ -16,7 +16,7 @@
 // frames; the first write after that restarts the WAL. At one connection that delays one
 // call every few thousand; everything else goes on meanwhile.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";

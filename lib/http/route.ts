@@ -3,7 +3,7 @@
 // query and body with zod, runs the verb, and answers in the {success, message, data} envelope. Errors are
 // mapped here once; unknown errors are logged server-side and answered with a generic 500.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type { z } from "zod";
 import type { Ctx, UserCtx } from "@/lib/ctx";
 import { isAdmin, isRoot } from "@/lib/auth/roles";

@@ -8,7 +8,7 @@
 // ledger, in the main transaction, either way; the log row is the usage history of it
 // (docs/operations.md, "Logs at scale").
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type { Prisma } from "@/generated/sqlite/client";
 import { db, logDb, logsSeparate, type Tx } from "@/lib/db/client";
 import { describeError } from "@/lib/errors";

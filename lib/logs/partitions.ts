@@ -11,7 +11,7 @@
 //   LOCK_WAIT for it (and gives up until the next run), so that the relay's log batches are
 //   never queued behind it for longer.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type pg from "pg";
 import { logPgPool } from "@/lib/db/raw";
 import { describeError } from "@/lib/errors";

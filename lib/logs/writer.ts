@@ -3,7 +3,7 @@
 // and the shutdown sequence flushes what is left (registerFlusher). If the database
 // refuses a batch, the rows are kept (up to MAX_QUEUE) and retried on the next tick.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { insertLogRows, type LogRow } from "@/lib/logs/insert";
 import { registerFlusher } from "@/lib/lifecycle";
 import { describeError } from "@/lib/errors";

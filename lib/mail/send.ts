@@ -2,7 +2,7 @@
 // outbound policy (docs/mail.md). Everything that mails (verification codes, password
 // reset, quota warnings, the settings' test mail) calls sendMail; nothing else talks SMTP.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import net from "node:net";
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";

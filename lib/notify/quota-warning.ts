@@ -5,7 +5,7 @@
 // users.quota_warned_at (whichever node wins sends it; the others see the new time) and
 // deliver it without anyone waiting for it.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { db } from "@/lib/db/client";
 import { getOption } from "@/lib/options/store";
 import { deliver } from "@/lib/notify/deliver";

@@ -8,7 +8,7 @@
 // The state is on globalThis: the relay (server.ts's bundle) notes balances and the console
 // (Next's bundle) forgets a user whose settings changed; both must see the same Map.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { onInvalidate } from "@/lib/cache/invalidate";
 import { onOptionsApplied } from "@/lib/options/store";
 

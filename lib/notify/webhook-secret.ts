@@ -3,7 +3,7 @@
 // (rules.ts channelOf); never returned (lib/users/present.ts says only whether one is set).
 // Secrets stored in plaintext by an older version are sealed at start-up (lib/boot.ts).
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { isSealed, open, seal } from "@/lib/auth/secret-box";
 import { db } from "@/lib/db/client";
 

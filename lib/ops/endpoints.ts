@@ -3,7 +3,7 @@
 // and migrated (the log database too, when it is separate), Redis reachable when configured, not shutting down) and GET /metrics
 // (Prometheus text, behind METRICS_TOKEN). docs/operations.md describes them.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { stat } from "node:fs/promises";

@@ -4,7 +4,7 @@
 // Keys are those of lib/options/registry.ts (`OptionKey`). Secret options are sealed in the database (lib/auth/secret-box.ts, as
 // channel keys) and held opened in the cache: see docs/secrets.md.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { db } from "@/lib/db/client";
 import { onInvalidate, publishInvalidation } from "@/lib/cache/invalidate";
 import { isSealed, open, seal } from "@/lib/auth/secret-box";

@@ -3,7 +3,7 @@
 // URL. The session's amount_total becomes the order's money: the webhook compares the paid
 // total with it (docs/payments.md, "Stripe").
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type Stripe from "stripe";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";

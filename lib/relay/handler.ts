@@ -6,7 +6,7 @@
 //   settle the exact cost from the upstream's usage (or refund everything), log in batches.
 // Errors answer in the ingress format's own error shape; no upstream key ever appears in one.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { User } from "@/generated/sqlite/client";

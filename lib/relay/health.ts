@@ -8,7 +8,7 @@
 // under the same two switches that key alone is disabled, and the channel only once no key
 // is left (noteKeyFailure; docs/channels-tokens-billing.md, "Multi-key channels").
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { autoDisableChannel } from "@/lib/channels/auto-disable-channel";
 import { autoDisableKey } from "@/lib/channels/multi-key";
 import { getBool, getNumber, getOption } from "@/lib/options/store";

@@ -14,7 +14,7 @@
 // through runTestAll(), so a manual "test all" and a periodic one never run at once.
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { redis, redisKey } from "@/lib/cache/redis";
 import type { UserCtx } from "@/lib/ctx";
 import { channelsToTest, testChannel } from "@/lib/relay/test-channel";

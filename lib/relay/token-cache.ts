@@ -3,7 +3,7 @@
 // through the console (here and, through Redis, on other nodes). The token's remaining quota
 // in the cache is only a fast pre-check: reserve() re-checks it with a conditional update.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { isIP } from "node:net";
 import { lookupHash } from "@/lib/auth/lookup-hash";
 import { isAdmin } from "@/lib/auth/roles";

@@ -20,7 +20,7 @@
 // stats read the rollups too); the cluster lease (lib/db/lease.ts) and the last_run_at of the
 // state row make it run on one node of a cluster per interval.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { getNumber } from "@/lib/options/store";
 import { describeError } from "@/lib/errors";
 import { logPgPool } from "@/lib/db/raw";

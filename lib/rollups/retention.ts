@@ -18,7 +18,7 @@
 // One run per cluster (withClusterLease "log-retention"): hourly, at start-up, and soon after
 // the option changes; each run also makes the month partitions ahead on PostgreSQL.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { withClusterLease } from "@/lib/db/lease";
 import { getNumber, onOptionsApplied } from "@/lib/options/store";
 import { BatchSizer, isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/lib/rollups/store";

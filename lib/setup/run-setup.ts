@@ -17,7 +17,7 @@ import { setupRoot } from "@/lib/setup/field-rules";
 import { isSetupDone, markSetupDone, rootExists } from "@/lib/setup/state";
 import { newAffCode } from "@/lib/users/aff-code";
 import { presentUser, type PublicUser } from "@/lib/users/present";
-import { sessionCookieFor } from "@/lib/users/session";
+import { sessionCookieFor } from "@/lib/auth/session";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { APP_VERSION } from "@/lib/version";
 import { nowSeconds } from "@/lib/time";

@@ -10,7 +10,7 @@
 // conditionally, so however many pollers, callbacks and nodes see the same end, the money
 // moves once.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type { Tx } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
 import { changeUserQuota } from "@/lib/billing/ledger";

@@ -2,7 +2,7 @@
 // video generation (/v1/videos) through an OpenAI-wire channel. Both are CreativeTask rows under
 // a public id of ours; docs/tasks.md "Suno" and "Video".
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type { CreativeTask } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

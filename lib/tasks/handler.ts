@@ -4,7 +4,7 @@
 //   Midjourney-proxy {code, description, result}, Suno {code, message, data}, OpenAI {error}.
 // DrawingEnabled gates /mj, TaskEnabled gates /suno and /v1/videos.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { AppError, describeError, isAppError, relayStatus, relayErrorType } from "@/lib/errors";

@@ -4,7 +4,7 @@
 // image task under a public id of ours; fetches read our row (kept fresh by the poller and,
 // with MjNotifyEnabled, by the upstream's callbacks).
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import type { ImageTask } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";

@@ -7,7 +7,7 @@
 // channels are asked per round, which bounds the rate of upstream calls, CONCURRENCY at a time;
 // the lease is renewed before each channel and the round stops once it is lost.
 import "server-only";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/logger";
 import { db } from "@/lib/db/client";
 import { describeError } from "@/lib/errors";
 import { withClusterLease, type LeaseHandle } from "@/lib/db/lease";

@@ -6,7 +6,7 @@
 // racing on one step, exactly one gets past the consumption, and only its code is spent (a
 // code spent by a request that then lost the step would be gone with no session opened).
 import "server-only";
-import { passwordVersion } from "@/lib/auth/session";
+import { passwordVersion, sessionCookieFor } from "@/lib/auth/session";
 import type { Ctx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError, isAppError } from "@/lib/errors";
@@ -15,7 +15,6 @@ import { consumeChallenge, countFailedAttempt, findChallenge } from "@/lib/twofa
 import { PENDING_LOGIN_COOKIE, clearCookie, readCookie } from "@/lib/twofa/cookies";
 import { countAttempt, spendUncounted } from "@/lib/twofa/factor";
 import { presentUser, type PublicUser } from "@/lib/users/present";
-import { sessionCookieFor } from "@/lib/users/session";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
 

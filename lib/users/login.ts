@@ -10,12 +10,11 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Ctx } from "@/lib/http/route";
 import { getBool } from "@/lib/options/store";
-import { passwordVersion } from "@/lib/auth/session";
+import { passwordVersion, sessionCookieFor } from "@/lib/auth/session";
 import { createChallenge, CHALLENGE_TTL_SECONDS } from "@/lib/twofa/challenges";
 import { PENDING_LOGIN_COOKIE, setCookie } from "@/lib/twofa/cookies";
 import { totpEnabled } from "@/lib/twofa/factor";
 import { presentUser, type PublicUser } from "@/lib/users/present";
-import { sessionCookieFor } from "@/lib/users/session";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
 

@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { getBool } from "@/lib/options/store";
 import { clearChallengeCookie, finishAssertion } from "@/lib/twofa/passkeys";
 import { presentUser, type PublicUser } from "@/lib/users/present";
-import { sessionCookieFor } from "@/lib/users/session";
+import { sessionCookieFor } from "@/lib/auth/session";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
 

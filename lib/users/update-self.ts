@@ -10,7 +10,7 @@ import type { UserCtx } from "@/lib/http/route";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
 import { presentUser, type PublicUser } from "@/lib/users/present";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
-import { sessionCookieFor } from "@/lib/users/session";
+import { sessionCookieFor } from "@/lib/auth/session";
 
 export async function updateSelf({
   ctx,

@@ -19,7 +19,7 @@ export type TestServer = {
   signal: (sig: NodeJS.Signals) => void;
   /** resolves with the exit code once the process has exited */
   exited: () => Promise<number | null>;
-  // the server log's JSON lines (lib/log), parsed; lines that are not JSON (Next's own output)
+  // the server log's JSON lines (lib/logger), parsed; lines that are not JSON (Next's own output)
   // are left out
   logLines: () => LogLine[];
   stop: () => Promise<void>;
@@ -33,7 +33,7 @@ export type TestServer = {
 
 export type LogLine = { level: string; time: string; area?: string; msg?: string; [field: string]: unknown };
 
-// The line server.ts writes once it listens (lib/log: {"area":"server",...,"msg":"ready on ..."}).
+// The line server.ts writes once it listens (lib/logger: {"area":"server",...,"msg":"ready on ..."}).
 export const READY_LINE = '"msg":"ready on ';
 
 export function parseLogLines(output: string): LogLine[] {

@@ -26,7 +26,7 @@ const SERVER = [
   "lib/env.ts",
   "lib/boot.ts",
   "lib/lifecycle.ts",
-  "lib/session-user.ts",
+  "lib/http/shell-user.ts",
   "lib/channels/channel-cache.ts",
 ];
 const EXEMPT = new Set([

@@ -2,7 +2,7 @@
 // (docs/product-rules.md, "Relay console pages"), not a guess from the envelope.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { testChannelModel } from "@/components/channels/model-test-dialog";
-import { runModelTests } from "@/lib/client/relay";
+import { runModelTests } from "@/lib/client/model-tests";
 
 function stub(answer: unknown) {
   vi.stubGlobal("window", {

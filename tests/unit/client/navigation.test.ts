@@ -47,7 +47,7 @@ describe("every entry has its page", () => {
   it("keeps the spec's order", () => {
     expect(keys(everything)).toEqual({
       chat: ["playground", "chat:A"],
-      console: ["dashboard", "tokens", "usageLogs", "drawingLogs", "taskLogs"],
+      console: ["dashboard", "tokens", "usageLogs", "drawingLogs", "taskLogs", "apiDocs"],
       admin: ["channels", "coupons", "topups", "messages", "users", "settings"],
       personal: ["wallet", "me"],
     });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { sendMail, smtpConfig } from "@/lib/mail/send";
 import { ALLOW_PRIVATE_IP_OPTION } from "@/lib/net/outbound";
 import { applyOption } from "@/lib/options/store";
-import { logDestination } from "@/lib/log";
+import { logDestination } from "@/lib/logger";
 import { startTestSmtp, type TestSmtp } from "../../support/smtp";
 
 let smtp: TestSmtp;

@@ -1,7 +1,7 @@
-// The server log (lib/log, docs/operations.md "Logs"): one JSON object per line with its
+// The server log (lib/logger, docs/operations.md "Logs"): one JSON object per line with its
 // level, time and area; credentials under any of the redacted names never reach a line.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { flushLog, logDestination, logger, logLevelOf } from "@/lib/log";
+import { flushLog, logDestination, logger, logLevelOf } from "@/lib/logger";
 
 const written = () => {
   const spy = vi.spyOn(logDestination(), "write").mockImplementation(() => true);
@@ -10,7 +10,7 @@ const written = () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("lib/log", () => {
+describe("lib/logger", () => {
   it("writes one JSON line per event, with level, time, pid, area and message", () => {
     const out = written();
     logger("relay").warn({ channelId: 7 }, "channel auto-disabled");

@@ -1,28 +1,19 @@
+// The pure helpers of the relay console pages: channels, model tests, tokens, logs, prices (lib/client).
 import { describe, expect, it } from "vitest";
 import {
   cachedResults,
-  completionPrice,
-  defaultLogRange,
-  expiryFromShortcut,
-  frtColor,
-  fuzzyMatch,
-  inlinePriority,
-  inlineWeight,
-  isJsonObjectText,
-  latestDisabledInfo,
-  parseExpiry,
-  perCallPrice,
-  promptPrice,
-  ratioColor,
   retryDelay,
   runModelTests,
   storeResults,
   TestCancelled,
   TEST_CACHE_MS,
-  timeUsedColor,
   withoutFailed,
   type ModelTestResult,
-} from "@/lib/client/relay";
+} from "@/lib/client/model-tests";
+import { completionPrice, fuzzyMatch, perCallPrice, promptPrice, ratioColor } from "@/lib/client/prices";
+import { defaultLogRange, frtColor, timeUsedColor } from "@/lib/client/logs";
+import { expiryFromShortcut, parseExpiry } from "@/lib/client/tokens";
+import { inlinePriority, inlineWeight, isJsonObjectText, latestDisabledInfo } from "@/lib/client/channels";
 
 describe("channel inline edits", () => {
   it("priority must be an integer", () => {
