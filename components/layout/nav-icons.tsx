@@ -31,7 +31,7 @@ export const NAV_ICONS: Record<string, LucideIcon> = {
   taskLogs: ListTodo,
   apiDocs: BookOpen,
   channels: Network,
-  coupons: Ticket,
+  redemptions: Ticket,
   topups: Receipt,
   messages: Mail,
   users: Users,

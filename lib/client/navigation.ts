@@ -41,7 +41,7 @@ export function sidebarGroups(status: NavStatus, role: number | undefined): NavG
       key: "admin",
       items: [
         { key: "channels", href: "/admin/channels" },
-        { key: "coupons", href: "/admin/coupons" },
+        { key: "redemptions", href: "/admin/coupons" },
         // the top-up orders: root only (docs/payments.md)
         ...(isRootRole(role) ? [{ key: "topups", href: "/admin/topups" }] : []),
         { key: "messages", href: "/admin/messages" },

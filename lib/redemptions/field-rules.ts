@@ -1,5 +1,5 @@
 // The redemption code input rules shared by the server (lib/redemptions/schemas.ts and the
-// verbs) and the code drawer (components/coupons/coupon-form.ts), so both refuse with the same
+// verbs) and the code drawer (components/redemptions/redemption-form.ts), so both refuse with the same
 // message (docs/redemptions.md). Pure: no "server-only", no I/O.
 import { z } from "zod";
 import { renderQuota, type QuotaDisplay } from "@/lib/client/format";

@@ -123,7 +123,7 @@ describe.each(LOCALES)("phone width (%s)", (locale) => {
     expect(box.width).toBeLessThan(PHONE.width);
     // the top bar's links and the sidebar's entries, the current page marked
     for (const key of ["home", "console", "pricing", "about"] as const) await drawer.getByRole("link", { name: m.shell.nav[key], exact: true }).waitFor();
-    for (const key of ["playground", "tokens", "usageLogs", "channels", "coupons", "users", "settings", "wallet", "me"] as const) {
+    for (const key of ["playground", "tokens", "usageLogs", "channels", "redemptions", "users", "settings", "wallet", "me"] as const) {
       await drawer.getByRole("link", { name: m.shell.sidebar[key], exact: true }).waitFor();
     }
     const groups = drawer.getByRole("group", { name: m.shell.sidebarLabel });

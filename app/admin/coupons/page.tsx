@@ -1,11 +1,11 @@
 import { getTranslations } from "next-intl/server";
-import { CouponsPage } from "@/components/coupons/coupons-page";
+import { RedemptionsPage } from "@/components/redemptions/redemptions-page";
 
 export async function generateMetadata() {
-  const t = await getTranslations("coupons");
+  const t = await getTranslations("redemptions");
   return { title: t("title") };
 }
 
 export default function Page() {
-  return <CouponsPage />;
+  return <RedemptionsPage />;
 }

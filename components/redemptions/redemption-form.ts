@@ -12,9 +12,9 @@ import {
   redemptionQuotaRefusal,
   validRangeRefusal,
 } from "@/lib/redemptions/field-rules";
-import type { Coupon } from "./types";
+import type { Redemption } from "./types";
 
-export type CouponForm = {
+export type RedemptionForm = {
   name: string;
   quota: string;
   count: string;
@@ -25,7 +25,7 @@ export type CouponForm = {
   valid_until: number | null;
 };
 
-export const blankCouponForm = (): CouponForm => ({
+export const blankRedemptionForm = (): RedemptionForm => ({
   name: "",
   quota: String(DEFAULT_REDEMPTION_QUOTA),
   count: "1",
@@ -36,7 +36,7 @@ export const blankCouponForm = (): CouponForm => ({
   valid_until: null,
 });
 
-export function couponToForm(c: Coupon): CouponForm {
+export function redemptionToForm(c: Redemption): RedemptionForm {
   return {
     name: c.name,
     quota: String(c.quota),
@@ -50,10 +50,10 @@ export function couponToForm(c: Coupon): CouponForm {
 }
 
 /** The drawer's schema; `editing` is the code being edited (null when creating). */
-export function couponFormSchema(locale: Locale, editing: Coupon | null) {
+export function redemptionFormSchema(locale: Locale, editing: Redemption | null) {
   const msg = (key: MessageKey, params?: Record<string, string | number>) => renderMessage(locale, key, params);
-  return z.custom<CouponForm>().superRefine((f, ctx) => {
-    const refuse = (path: keyof CouponForm, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  return z.custom<RedemptionForm>().superRefine((f, ctx) => {
+    const refuse = (path: keyof RedemptionForm, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     // On create an empty name becomes the formatted quota (the server does the same).
     if (editing || f.name.trim()) {
       const name = redemptionNameRefusal(f.name);
@@ -80,7 +80,7 @@ export function couponFormSchema(locale: Locale, editing: Coupon | null) {
 }
 
 /** The POST/PUT body of valid form values. */
-export function couponBody(f: CouponForm, editing: Coupon | null) {
+export function redemptionBody(f: RedemptionForm, editing: Redemption | null) {
   const body: Record<string, unknown> = {
     name: f.name.trim(),
     quota: Number(f.quota),

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { FieldValues } from "react-hook-form";
 import type { z } from "zod";
 import { ruleResolver } from "@/components/forms/rule-form";
-import { blankCouponForm, couponBody, couponFormSchema, type CouponForm } from "@/components/coupons/coupon-form";
-import { isGreyed, type Coupon } from "@/components/coupons/types";
+import { blankRedemptionForm, redemptionBody, redemptionFormSchema, type RedemptionForm } from "@/components/redemptions/redemption-form";
+import { isGreyed, type Redemption } from "@/components/redemptions/types";
 import type { Locale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import {
@@ -24,7 +24,7 @@ async function formMessages(schema: z.ZodType, values: FieldValues, locale: Loca
   return Object.values(r.errors).map((e) => String(e?.message));
 }
 
-const coupon = (over: Partial<Coupon> = {}): Coupon => ({
+const redemption = (over: Partial<Redemption> = {}): Redemption => ({
   id: 7,
   name: "batch",
   key_hint: "abcd…wxyz",
@@ -45,7 +45,7 @@ describe("the code drawer gives the server's messages", () => {
   for (const locale of ["zh", "en"] as Locale[]) {
     it(`name, count, quota, window, max uses, custom code (${locale})`, async () => {
       const m = (k: Parameters<typeof renderMessage>[1], p?: Record<string, number>) => renderMessage(locale, k, p);
-      const create = (over: Partial<CouponForm>) => formMessages(couponFormSchema(locale, null), { ...blankCouponForm(), ...over }, locale);
+      const create = (over: Partial<RedemptionForm>) => formMessages(redemptionFormSchema(locale, null), { ...blankRedemptionForm(), ...over }, locale);
       expect(await create({ name: "x".repeat(21) })).toEqual([m(redemptionNameRefusal("x".repeat(21))!)]);
       expect(await create({ count: "0" })).toEqual([m(redemptionCountRefusal(0)!)]);
       expect(await create({ count: "101" })).toEqual([m("redemption_count_invalid")]);
@@ -57,16 +57,17 @@ describe("the code drawer gives the server's messages", () => {
       expect(await create({ key: "long-enough-code", count: "2" })).toEqual([m("redemption_key_single")]);
       // an empty name is fine on create (it becomes the formatted quota), not on edit
       expect(await create({ name: "" })).toEqual([]);
-      const edit = (over: Partial<CouponForm>, c = coupon()) => formMessages(couponFormSchema(locale, c), { ...blankCouponForm(), name: "a", ...over }, locale);
+      const edit = (over: Partial<RedemptionForm>, c = redemption()) =>
+        formMessages(redemptionFormSchema(locale, c), { ...blankRedemptionForm(), name: "a", ...over }, locale);
       expect(await edit({ name: "  " })).toEqual([m("redemption_name_length")]);
-      expect(await edit({ is_gift: true, max_uses: "1" }, coupon({ is_gift: true, max_uses: 5, used_count: 2 }))).toEqual([
+      expect(await edit({ is_gift: true, max_uses: "1" }, redemption({ is_gift: true, max_uses: 5, used_count: 2 }))).toEqual([
         m("redemption_max_uses_below_used", { used: 2 }),
       ]);
     });
   }
 
   it("the body passes the route's schema, and the spec's Chinese texts", async () => {
-    const body = couponBody({ ...blankCouponForm(), name: "promo", count: "3", is_gift: true, max_uses: "-1" }, null);
+    const body = redemptionBody({ ...blankRedemptionForm(), name: "promo", count: "3", is_gift: true, max_uses: "-1" }, null);
     expect(createRedemptionBody.safeParse(body).success).toBe(true);
     expect(body).toMatchObject({ name: "promo", quota: 100000, count: 3, is_gift: true, max_uses: -1, valid_from: 0, valid_until: 0 });
     expect(body).not.toHaveProperty("key");
@@ -81,10 +82,10 @@ describe("the code drawer gives the server's messages", () => {
   });
 
   it("greys disabled codes and spent gift codes only", () => {
-    expect(isGreyed(coupon())).toBe(false);
-    expect(isGreyed(coupon({ status: 2 }))).toBe(true);
-    expect(isGreyed(coupon({ status: 3 }))).toBe(false);
-    expect(isGreyed(coupon({ is_gift: true, max_uses: 3, used_count: 3 }))).toBe(true);
-    expect(isGreyed(coupon({ is_gift: true, max_uses: -1, used_count: 300 }))).toBe(false);
+    expect(isGreyed(redemption())).toBe(false);
+    expect(isGreyed(redemption({ status: 2 }))).toBe(true);
+    expect(isGreyed(redemption({ status: 3 }))).toBe(false);
+    expect(isGreyed(redemption({ is_gift: true, max_uses: 3, used_count: 3 }))).toBe(true);
+    expect(isGreyed(redemption({ is_gift: true, max_uses: -1, used_count: 300 }))).toBe(false);
   });
 });

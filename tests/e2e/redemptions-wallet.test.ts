@@ -3,7 +3,7 @@
 // (greyed), sees a spent gift code greyed and a used code that cannot be enabled, and deletes
 // the batch by name after a confirmation that shows the count; a user opens
 // /app/wallet?code=…, sees the code recognised, changes it, is told to enter a code, redeems
-// and sees the toast and the new balance. Screenshots in light and dark under test-results/screenshots/coupons-wallet.
+// and sees the toast and the new balance. Screenshots in light and dark under test-results/screenshots/redemptions-wallet.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
@@ -40,7 +40,7 @@ async function open(user: SeededUser, locale: Locale): Promise<{ ctx: BrowserCon
 }
 
 // The page (or the viewport while a dialog is open) in light and dark.
-const shoot = shooter("coupons-wallet");
+const shoot = shooter("redemptions-wallet");
 
 const toast = (page: Page, text: string) => page.locator("[data-toast]").filter({ hasText: text }).first();
 
@@ -56,7 +56,7 @@ async function idOf(name: string): Promise<number> {
 
 describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (locale) => {
   const m = MESSAGES[locale];
-  const c = m.coupons;
+  const c = m.redemptions;
   const sm = (key: Parameters<typeof renderMessage>[1]) => renderMessage(locale, key);
 
   it("/admin/coupons: batch, keys shown once and copied, search, disable, greyed rows, delete by name", async () => {
@@ -82,7 +82,7 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
       await drawer.getByLabel(c.form.count, { exact: true }).fill("101");
       await drawer.getByRole("button", { name: c.form.submit }).click();
       await expect.poll(() => drawer.locator('p[role="alert"]').allTextContents()).toEqual([sm("redemption_name_length"), sm("redemption_count_invalid")]);
-      await shoot(page, locale, "coupons-drawer-refused", false);
+      await shoot(page, locale, "redemptions-drawer-refused", false);
 
       await drawer.getByLabel(c.form.name, { exact: true }).fill(batch);
       await drawer.getByLabel(c.form.count, { exact: true }).fill("3");
@@ -94,7 +94,7 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
       const keys = (await keysDialog.locator('[data-testid="created-keys"] code').allTextContents()).map((k) => k.trim());
       expect(keys).toHaveLength(3);
       for (const k of keys) expect(k).toMatch(/^[A-Za-z0-9]{32}$/);
-      await shoot(page, locale, "coupons-keys", false);
+      await shoot(page, locale, "redemptions-keys", false);
       await keysDialog.getByRole("button", { name: c.keys.copyAll }).click();
       await toast(page, c.keys.copied).waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(keys.join("\n"));
@@ -104,9 +104,9 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
       // spent gift code greyed, used single code cannot be enabled or edited
       const giftId = await idOf(`gift-${locale}`);
       const usedId = await idOf(`used-${locale}`);
-      await page.locator(`[data-testid="coupon-row-${giftId}"]`).waitFor();
-      expect(await page.locator(`[data-testid="coupon-row-${giftId}"]`).getAttribute("data-greyed")).toBe("true");
-      const usedRow = page.locator(`[data-testid="coupon-row-${usedId}"]`);
+      await page.locator(`[data-testid="redemption-row-${giftId}"]`).waitFor();
+      expect(await page.locator(`[data-testid="redemption-row-${giftId}"]`).getAttribute("data-greyed")).toBe("true");
+      const usedRow = page.locator(`[data-testid="redemption-row-${usedId}"]`);
       expect(await usedRow.getAttribute("data-greyed")).toBeNull();
       expect(await usedRow.getByRole("button", { name: fmt(c.enableOf, { name: `used-${locale}`, id: usedId }) }).isDisabled()).toBe(true);
       expect(await usedRow.getByRole("button", { name: fmt(c.editOf, { name: `used-${locale}`, id: usedId }) }).isDisabled()).toBe(true);
@@ -114,17 +114,17 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
       // search the batch, select one row, disable it: greyed, edit off, enable on
       await page.getByRole("search").getByRole("textbox").fill(batch);
       await page.getByRole("search").getByRole("button", { name: c.search }).click();
-      await expect.poll(() => page.locator('[data-testid^="coupon-row-"]').count()).toBe(3);
-      const first = page.locator('[data-testid^="coupon-row-"]').first();
-      const firstId = Number((await first.getAttribute("data-testid"))!.replace("coupon-row-", ""));
+      await expect.poll(() => page.locator('[data-testid^="redemption-row-"]').count()).toBe(3);
+      const first = page.locator('[data-testid^="redemption-row-"]').first();
+      const firstId = Number((await first.getAttribute("data-testid"))!.replace("redemption-row-", ""));
       await page.getByRole("checkbox", { name: fmt(c.select, { name: batch, id: firstId }) }).check();
       await page.getByRole("button", { name: fmt(c.batchDisable, { count: 1 }) }).click();
       await toast(page, fmt(c.batchDisabled, { count: 1 })).waitFor();
-      await expect.poll(() => page.locator(`[data-testid="coupon-row-${firstId}"]`).getAttribute("data-greyed")).toBe("true");
-      const disabledRow = page.locator(`[data-testid="coupon-row-${firstId}"]`);
+      await expect.poll(() => page.locator(`[data-testid="redemption-row-${firstId}"]`).getAttribute("data-greyed")).toBe("true");
+      const disabledRow = page.locator(`[data-testid="redemption-row-${firstId}"]`);
       expect(await disabledRow.getByRole("button", { name: fmt(c.editOf, { name: batch, id: firstId }) }).isDisabled()).toBe(true);
       expect(await disabledRow.getByRole("button", { name: fmt(c.enableOf, { name: batch, id: firstId }) }).isEnabled()).toBe(true);
-      await shoot(page, locale, "coupons-list");
+      await shoot(page, locale, "redemptions-list");
 
       // delete by name: the count first, then the batch is gone
       await page.getByLabel(c.byName.name, { exact: true }).fill(batch);
@@ -132,7 +132,7 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
       const confirm = page.getByRole("dialog", { name: c.byName.title });
       await confirm.waitFor();
       expect(await confirm.textContent()).toContain(fmt(c.byName.confirm, { name: batch, count: 3 }));
-      await shoot(page, locale, "coupons-delete-by-name", false);
+      await shoot(page, locale, "redemptions-delete-by-name", false);
       await confirm.getByRole("button", { name: c.confirmDelete }).click();
       await toast(page, fmt(c.deletedCount, { count: 3 })).waitFor();
       await page.getByText(c.empty).waitFor();

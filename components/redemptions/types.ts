@@ -1,5 +1,5 @@
 // Shapes of the redemption API (lib/redemptions/shared.ts redemptionView: no code, a hint).
-export type Coupon = {
+export type Redemption = {
   id: number;
   name: string;
   key_hint: string;
@@ -15,7 +15,7 @@ export type Coupon = {
   used_user_id: number;
 };
 
-export type CouponPage = { items: Coupon[]; total: number; page: number; page_size: number };
+export type RedemptionPage = { items: Redemption[]; total: number; page: number; page_size: number };
 
 // Greyed: disabled, or a gift code whose uses are all taken.
-export const isGreyed = (c: Coupon) => c.status === 2 || (c.is_gift && c.max_uses !== -1 && c.used_count >= c.max_uses);
+export const isGreyed = (c: Redemption) => c.status === 2 || (c.is_gift && c.max_uses !== -1 && c.used_count >= c.max_uses);

@@ -15,10 +15,10 @@ import { PageTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { api } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";
-import { couponColumns } from "./coupon-columns";
-import { CouponDrawer } from "./coupon-drawer";
+import { redemptionColumns } from "./redemption-columns";
+import { RedemptionDrawer } from "./redemption-drawer";
 import { CreatedKeysDialog } from "./created-keys-dialog";
-import { isGreyed, type Coupon, type CouponPage } from "./types";
+import { isGreyed, type Redemption, type RedemptionPage } from "./types";
 
 function listPath(keyword: string, page: number, size: number): string {
   const k = keyword.trim();
@@ -26,20 +26,20 @@ function listPath(keyword: string, page: number, size: number): string {
   return `/api/redemption/?p=${page + 1}&page_size=${size}`;
 }
 
-export function CouponsPage() {
-  const t = useTranslations("coupons");
+export function RedemptionsPage() {
+  const t = useTranslations("redemptions");
   const display = useQuotaDisplay();
   const [draft, setDraft] = useState("");
   const [keyword, setKeyword] = useState("");
   const paging = useServerPaging(keyword);
-  const [editing, setEditing] = useState<Coupon | "new" | null>(null);
+  const [editing, setEditing] = useState<Redemption | "new" | null>(null);
   const [created, setCreated] = useState<string[] | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [batchName, setBatchName] = useState("");
   const [pending, setPending] = useState<{ title: string; description: string }>({ title: "", description: "" });
   const path = paging.pageSize === null ? null : listPath(keyword, paging.page, paging.pageSize);
-  const { data, error, isLoading, isValidating, mutate } = useSWR<CouponPage>(path);
+  const { data, error, isLoading, isValidating, mutate } = useSWR<RedemptionPage>(path);
   const confirm = useConfirm({ title: pending.title, description: pending.description, action: t("confirmDelete"), danger: true });
   useEffect(() => setSelected([]), [data]);
 
@@ -60,10 +60,10 @@ export function CouponsPage() {
     }
   }
 
-  const setStatus = (c: Coupon, status: 1 | 2) =>
+  const setStatus = (c: Redemption, status: 1 | 2) =>
     run(async () => {
       await api.put("/api/redemption/?status_only=true", { id: c.id, status });
-      toast.success({ key: status === 1 ? "coupons.enabled" : "coupons.disabled" });
+      toast.success({ key: status === 1 ? "redemptions.enabled" : "redemptions.disabled" });
     });
 
   async function ask(title: string, description: string): Promise<boolean> {
@@ -71,25 +71,25 @@ export function CouponsPage() {
     return confirm.ask();
   }
 
-  async function remove(c: Coupon) {
+  async function remove(c: Redemption) {
     if (!(await ask(t("deleteTitle"), t("deleteConfirm", { name: c.name, id: c.id })))) return;
     await run(async () => {
       await api.del(`/api/redemption/${c.id}/`);
-      toast.success({ key: "coupons.deleted" });
+      toast.success({ key: "redemptions.deleted" });
     });
   }
 
   const batchDisable = () =>
     run(async () => {
       const r = await api.put<number>("/api/redemption/batch-disable", { ids: selected.map(Number) });
-      toast.success({ key: "coupons.batchDisabled", values: { count: r.data } });
+      toast.success({ key: "redemptions.batchDisabled", values: { count: r.data } });
     });
 
   async function deleteDisabled() {
     if (!(await ask(t("deleteDisabledTitle"), t("deleteDisabledConfirm")))) return;
     await run(async () => {
       const r = await api.del<number>("/api/redemption/delete-disabled");
-      toast.success({ key: "coupons.deletedCount", values: { count: r.data } });
+      toast.success({ key: "redemptions.deletedCount", values: { count: r.data } });
     });
   }
 
@@ -100,13 +100,13 @@ export function CouponsPage() {
       // the server refuses a blank name with its own message
       const { data: counted } = await api.get<{ count: number }>(`/api/redemption/count-by-name?name=${encodeURIComponent(name)}`);
       if (counted.count === 0) {
-        toast.info({ key: "coupons.byName.none", values: { name } });
+        toast.info({ key: "redemptions.byName.none", values: { name } });
         return;
       }
       if (!(await ask(t("byName.title"), t("byName.confirm", { name, count: counted.count })))) return;
       await run(async () => {
         const r = await api.del<{ count: number }>(`/api/redemption/delete-by-name?name=${encodeURIComponent(name)}`);
-        toast.success({ key: "coupons.deletedCount", values: { count: r.data.count } });
+        toast.success({ key: "redemptions.deletedCount", values: { count: r.data.count } });
         setBatchName("");
       });
     } catch {
@@ -114,7 +114,11 @@ export function CouponsPage() {
     }
   }
 
-  const columns = couponColumns({ t, display, actions: { busy, setStatus: (c, s) => void setStatus(c, s), edit: setEditing, remove: (c) => void remove(c) } });
+  const columns = redemptionColumns({
+    t,
+    display,
+    actions: { busy, setStatus: (c, s) => void setStatus(c, s), edit: setEditing, remove: (c) => void remove(c) },
+  });
 
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
@@ -150,8 +154,8 @@ export function CouponsPage() {
           </Button>
         </form>
       </div>
-      <DataTable<Coupon>
-        id="coupons"
+      <DataTable<Redemption>
+        id="redemptions"
         toolbar={
           <form onSubmit={search} role="search" className="flex flex-wrap gap-2">
             <Input aria-label={t("keyword")} placeholder={t("keyword")} value={draft} onChange={(e) => setDraft(e.target.value)} className="w-full sm:w-72" />
@@ -170,7 +174,7 @@ export function CouponsPage() {
         emptyText={t("empty")}
         errorText={t("loadFailed")}
         rowProps={(c) => ({
-          "data-testid": `coupon-row-${c.id}`,
+          "data-testid": `redemption-row-${c.id}`,
           "data-greyed": isGreyed(c) ? "true" : undefined,
           className: isGreyed(c) ? "opacity-50" : undefined,
         })}
@@ -182,8 +186,8 @@ export function CouponsPage() {
         }
       />
 
-      <CouponDrawer
-        coupon={editing === "new" ? null : editing}
+      <RedemptionDrawer
+        redemption={editing === "new" ? null : editing}
         open={editing !== null}
         onClose={() => setEditing(null)}
         onCreated={(keys) => {

@@ -5,20 +5,20 @@ import { Pencil, Power, PowerOff, Trash } from "lucide-react";
 import { Badge, type BadgeColor } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
-import type { Coupon } from "./types";
+import type { Redemption } from "./types";
 
 const STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "gray" };
 type T = (key: string, values?: Record<string, string | number>) => string;
 
-export type CouponRowActions = {
+export type RedemptionRowActions = {
   busy: boolean;
-  setStatus: (c: Coupon, status: 1 | 2) => void;
-  edit: (c: Coupon) => void;
-  remove: (c: Coupon) => void;
+  setStatus: (c: Redemption, status: 1 | 2) => void;
+  edit: (c: Redemption) => void;
+  remove: (c: Redemption) => void;
 };
 
-export function couponColumns({ t, display, actions }: { t: T; display: QuotaDisplay; actions: CouponRowActions }): ColumnDef<Coupon>[] {
-  const columns: ColumnDef<Coupon>[] = [
+export function redemptionColumns({ t, display, actions }: { t: T; display: QuotaDisplay; actions: RedemptionRowActions }): ColumnDef<Redemption>[] {
+  const columns: ColumnDef<Redemption>[] = [
     { id: "id", meta: { label: t("col.id") }, cell: ({ row: { original: c } }) => c.id },
     {
       id: "name",
@@ -109,5 +109,5 @@ export function couponColumns({ t, display, actions }: { t: T; display: QuotaDis
     },
   ];
   // The header is the column's label.
-  return columns.map((c) => Object.assign(c, { header: c.meta?.label ?? "" }) as ColumnDef<Coupon>);
+  return columns.map((c) => Object.assign(c, { header: c.meta?.label ?? "" }) as ColumnDef<Redemption>);
 }

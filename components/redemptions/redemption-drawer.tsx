@@ -1,7 +1,7 @@
 "use client";
 // The create/edit drawer of /admin/coupons: name, quota (presets), count and an optional code
 // of one's own (create only), gift code with max uses, validity window. Checked by the
-// server's rules (components/coupons/coupon-form.ts); the server checks everything again.
+// server's rules (components/redemptions/redemption-form.ts); the server checks everything again.
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, FormProvider } from "react-hook-form";
@@ -15,47 +15,47 @@ import { renderQuota } from "@/lib/client/format";
 import { QUOTA_PER_DOLLAR, TOKEN_QUOTA_PRESETS } from "@/lib/client/tokens";
 import { toast } from "@/lib/client/toast";
 import { defaultRedemptionName, REDEMPTION_BATCH_MAX } from "@/lib/redemptions/field-rules";
-import { blankCouponForm, couponBody, couponFormSchema, couponToForm, type CouponForm } from "./coupon-form";
-import type { Coupon } from "./types";
+import { blankRedemptionForm, redemptionBody, redemptionFormSchema, redemptionToForm, type RedemptionForm } from "./redemption-form";
+import type { Redemption } from "./types";
 
-export function CouponDrawer({
-  coupon,
+export function RedemptionDrawer({
+  redemption,
   open,
   onClose,
   onCreated,
   onSaved,
 }: {
-  coupon: Coupon | null;
+  redemption: Redemption | null;
   open: boolean;
   onClose: () => void;
   onCreated: (keys: string[]) => void;
   onSaved: () => void;
 }) {
-  const t = useTranslations("coupons.form");
-  const tc = useTranslations("coupons");
+  const t = useTranslations("redemptions.form");
+  const tc = useTranslations("redemptions");
   const display = useQuotaDisplay();
   const locale = useFormLocale();
-  const schema = useMemo(() => couponFormSchema(locale, coupon), [locale, coupon]);
-  const methods = useRuleForm<CouponForm>(schema, blankCouponForm());
+  const schema = useMemo(() => redemptionFormSchema(locale, redemption), [locale, redemption]);
+  const methods = useRuleForm<RedemptionForm>(schema, blankRedemptionForm());
   const { reset, watch, setValue, handleSubmit, control, formState } = methods;
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (open) reset(coupon ? couponToForm(coupon) : blankCouponForm());
-  }, [open, coupon, reset]);
-  const creating = coupon === null;
+    if (open) reset(redemption ? redemptionToForm(redemption) : blankRedemptionForm());
+  }, [open, redemption, reset]);
+  const creating = redemption === null;
   const form = watch();
   const quotaNumber = Number(form.quota);
 
-  async function save(values: CouponForm) {
+  async function save(values: RedemptionForm) {
     setBusy(true);
     try {
       if (creating) {
-        const r = await api.post<string[]>("/api/redemption/", couponBody(values, null));
-        toast.success({ key: "coupons.form.created", values: { count: r.data.length } });
+        const r = await api.post<string[]>("/api/redemption/", redemptionBody(values, null));
+        toast.success({ key: "redemptions.form.created", values: { count: r.data.length } });
         onCreated(r.data);
       } else {
-        await api.put("/api/redemption/", couponBody(values, coupon));
-        toast.success({ key: "coupons.form.saved" });
+        await api.put("/api/redemption/", redemptionBody(values, redemption));
+        toast.success({ key: "redemptions.form.saved" });
         onSaved();
       }
     } catch {
@@ -83,7 +83,7 @@ export function CouponDrawer({
       }
     >
       <FormProvider {...methods}>
-        <div className="flex flex-col gap-4" data-testid="coupon-form">
+        <div className="flex flex-col gap-4" data-testid="redemption-form">
           <FormText
             name="name"
             label={t("name")}

@@ -11,11 +11,11 @@ import { Textarea } from "@/components/ui/textarea";
 import { copyText } from "@/lib/client/clipboard";
 
 export function CreatedKeysDialog({ keys, onClose }: { keys: string[] | null; onClose: () => void }) {
-  const t = useTranslations("coupons.keys");
+  const t = useTranslations("redemptions.keys");
   const [manual, setManual] = useState(false);
   const all = (keys ?? []).join("\n");
   async function copy(text: string) {
-    if (!(await copyText(text, "coupons.keys.copied"))) setManual(true);
+    if (!(await copyText(text, "redemptions.keys.copied"))) setManual(true);
   }
   return (
     <Dialog
