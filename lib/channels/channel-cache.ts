@@ -34,6 +34,8 @@ export type CachedChannel = {
   priority: number;
   weight: number;
   tag: string | null;
+  /** read by the console's list and search only (lib/channels/list.ts) */
+  remark: string;
   model_mapping: Record<string, string>;
 };
 
@@ -105,6 +107,7 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
       priority: c.priority,
       weight: c.weight,
       tag: c.tag,
+      remark: c.remark,
       model_mapping: parseModelMapping(c.model_mapping),
     });
   }

@@ -1,13 +1,14 @@
 // Channel reads for the console: list and search (with optional tag aggregation), one
-// channel, distinct tags. Filtering on list columns (groups, models) and grouping by tag
-// happen in memory, over the few columns they read of every channel the database query
-// leaves; only the rows of the page asked for are then read whole (docs/channels-tokens-billing.md,
-// "The channel list at scale": 10,000 channels read whole took most of a second).
+// channel, distinct tags. The filters, the order, the counts and the grouping by tag run in
+// memory over the routing cache's channels (lib/channels/channel-cache.ts, dropped on every
+// channel write), so a request reads from the database only the rows of the page it answers
+// (docs/channels-tokens-billing.md, "The channel list at scale").
 import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
+import { channelIndex, type CachedChannel, type ChannelIndex } from "@/lib/channels/channel-cache";
 import { channelView, type ChannelView } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
 import { dict } from "@/lib/own-keys";
@@ -37,27 +38,55 @@ export type TagRow = {
   children: ChannelView[];
 };
 
-// What the filters, the order and the type counts read of every channel.
-const LIST_COLUMNS = { id: true, name: true, base_url: true, tag: true, remark: true, group: true, models: true, type: true, status: true } as const;
-type ListRow = Pick<Channel, keyof typeof LIST_COLUMNS>;
+// What the filters read of a channel, lower-cased once per load of the routing cache.
+type ListRow = {
+  id: number;
+  type: number;
+  status: number;
+  tag: string | null;
+  groups: string[];
+  models: string[]; // lower case
+  texts: string[]; // name, base URL, tag and remark, lower case
+};
+type ListIndex = { byPriority: ListRow[]; byId: ListRow[] };
 
-function matches(c: ListRow, f: ChannelFilter): boolean {
-  if (f.keyword) {
-    const k = f.keyword.toLowerCase();
-    const hit =
-      String(c.id) === f.keyword ||
-      c.name.toLowerCase().includes(k) ||
-      c.base_url.toLowerCase().includes(k) ||
-      (c.tag ?? "").toLowerCase().includes(k) ||
-      c.remark.toLowerCase().includes(k);
-    if (!hit) return false;
+const listIndexes = new WeakMap<ChannelIndex, ListIndex>();
+
+function listRow(c: CachedChannel): ListRow {
+  return {
+    id: c.id,
+    type: c.type,
+    status: c.status,
+    tag: c.tag,
+    groups: splitList(c.group),
+    models: c.models.map((m) => m.toLowerCase()),
+    texts: [c.name, c.base_url, c.tag ?? "", c.remark].map((t) => t.toLowerCase()),
+  };
+}
+
+async function listIndex(): Promise<ListIndex> {
+  const idx = await channelIndex();
+  let li = listIndexes.get(idx);
+  if (!li) {
+    const channels = [...idx.channels.values()];
+    const rows = new Map(channels.map((c) => [c.id, listRow(c)]));
+    const ordered = (cmp: (a: CachedChannel, b: CachedChannel) => number) => [...channels].sort(cmp).map((c) => rows.get(c.id)!);
+    li = { byPriority: ordered((a, b) => b.priority - a.priority || b.id - a.id), byId: ordered((a, b) => b.id - a.id) };
+    listIndexes.set(idx, li);
   }
-  if (f.group && !splitList(c.group).includes(f.group)) return false;
-  if (f.model && !splitList(c.models).some((m) => m === f.model || m.toLowerCase().includes(f.model!.toLowerCase()))) return false;
-  if (f.types?.length && !f.types.includes(c.type)) return false;
-  if (f.statuses?.length && !f.statuses.includes(c.status)) return false;
-  if (f.tags?.length && !(c.tag && f.tags.includes(c.tag))) return false;
-  return true;
+  return li;
+}
+
+function matcher(f: ChannelFilter): (c: ListRow) => boolean {
+  const keyword = f.keyword?.toLowerCase();
+  const model = f.model?.toLowerCase();
+  return (c) =>
+    (!keyword || String(c.id) === f.keyword || c.texts.some((t) => t.includes(keyword))) &&
+    (!f.group || c.groups.includes(f.group)) &&
+    (!model || c.models.some((m) => m.includes(model))) &&
+    (!f.types?.length || f.types.includes(c.type)) &&
+    (!f.statuses?.length || f.statuses.includes(c.status)) &&
+    (!f.tags?.length || (c.tag !== null && f.tags.includes(c.tag)));
 }
 
 const common = <T>(values: T[]): T | null => (values.every((v) => v === values[0]) ? values[0] : null);
@@ -99,16 +128,8 @@ export async function listChannels({
     filter: ChannelFilter;
   };
 }) {
-  const rows = await db().channel.findMany({
-    where: {
-      ...(input.filter.types?.length ? { type: { in: input.filter.types } } : {}),
-      ...(input.filter.statuses?.length ? { status: { in: input.filter.statuses } } : {}),
-      ...(input.filter.tags?.length ? { tag: { in: input.filter.tags } } : {}),
-    },
-    orderBy: input.idSort ? [{ id: "desc" }] : [{ priority: "desc" }, { id: "desc" }],
-    select: LIST_COLUMNS,
-  });
-  const filtered = rows.filter((c) => matches(c, input.filter));
+  const li = await listIndex();
+  const filtered = (input.idSort ? li.byId : li.byPriority).filter(matcher(input.filter));
   const typeCounts = dict<number>();
   for (const c of filtered) typeCounts[c.type] = (typeCounts[c.type] ?? 0) + 1;
 
