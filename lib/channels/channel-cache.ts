@@ -34,8 +34,6 @@ export type CachedChannel = {
   priority: number;
   weight: number;
   tag: string | null;
-  /** read by the console's list and search only (lib/channels/list.ts) */
-  remark: string;
   model_mapping: Record<string, string>;
 };
 
@@ -107,7 +105,6 @@ export async function loadChannelIndex(): Promise<ChannelIndex> {
       priority: c.priority,
       weight: c.weight,
       tag: c.tag,
-      remark: c.remark,
       model_mapping: parseModelMapping(c.model_mapping),
     });
   }
@@ -140,6 +137,10 @@ export function channelIndex(): Promise<ChannelIndex> {
   }
   return h.current;
 }
+
+// How many times the cache was dropped: a cache built from the channels (the console's list
+// index, lib/channels/list.ts) is current while this has not changed since it was loaded.
+export const channelCacheGeneration = (): number => holder().generation;
 
 export function invalidateChannelCache(): void {
   const h = holder();

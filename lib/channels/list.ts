@@ -1,14 +1,15 @@
 // Channel reads for the console: list and search (with optional tag aggregation), one
 // channel, distinct tags. The filters, the order, the counts and the grouping by tag run in
-// memory over the routing cache's channels (lib/channels/channel-cache.ts, dropped on every
-// channel write), so a request reads from the database only the rows of the page it answers
-// (docs/channels-tokens-billing.md, "The channel list at scale").
+// memory over an index of every channel's list columns, loaded again after every channel
+// write (with the routing cache: lib/channels/channel-cache.ts), so a request reads from the
+// database only the rows of the page it answers (docs/channels-tokens-billing.md, "The
+// channel list at scale").
 import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { channelIndex, type CachedChannel, type ChannelIndex } from "@/lib/channels/channel-cache";
+import { channelCacheGeneration } from "@/lib/channels/channel-cache";
 import { channelView, type ChannelView } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
 import { dict } from "@/lib/own-keys";
@@ -38,7 +39,19 @@ export type TagRow = {
   children: ChannelView[];
 };
 
-// What the filters read of a channel, lower-cased once per load of the routing cache.
+// What the filters and the orders read of every channel; the text fields lower-cased once.
+const LIST_COLUMNS = {
+  id: true,
+  name: true,
+  base_url: true,
+  tag: true,
+  remark: true,
+  group: true,
+  models: true,
+  type: true,
+  status: true,
+  priority: true,
+} as const;
 type ListRow = {
   id: number;
   type: number;
@@ -50,31 +63,35 @@ type ListRow = {
 };
 type ListIndex = { byPriority: ListRow[]; byId: ListRow[] };
 
-const listIndexes = new WeakMap<ChannelIndex, ListIndex>();
-
-function listRow(c: CachedChannel): ListRow {
-  return {
+async function loadListIndex(): Promise<ListIndex> {
+  const channels = await db().channel.findMany({ select: LIST_COLUMNS, orderBy: { id: "desc" } });
+  const byId = channels.map((c): ListRow => ({
     id: c.id,
     type: c.type,
     status: c.status,
     tag: c.tag,
     groups: splitList(c.group),
-    models: c.models.map((m) => m.toLowerCase()),
+    models: splitList(c.models).map((m) => m.toLowerCase()),
     texts: [c.name, c.base_url, c.tag ?? "", c.remark].map((t) => t.toLowerCase()),
-  };
+  }));
+  const priority = new Map(channels.map((c) => [c.id, c.priority]));
+  return { byId, byPriority: [...byId].sort((a, b) => priority.get(b.id)! - priority.get(a.id)! || b.id - a.id) };
 }
 
-async function listIndex(): Promise<ListIndex> {
-  const idx = await channelIndex();
-  let li = listIndexes.get(idx);
-  if (!li) {
-    const channels = [...idx.channels.values()];
-    const rows = new Map(channels.map((c) => [c.id, listRow(c)]));
-    const ordered = (cmp: (a: CachedChannel, b: CachedChannel) => number) => [...channels].sort(cmp).map((c) => rows.get(c.id)!);
-    li = { byPriority: ordered((a, b) => b.priority - a.priority || b.id - a.id), byId: ordered((a, b) => b.id - a.id) };
-    listIndexes.set(idx, li);
-  }
-  return li;
+// The index of the current generation of the channel cache: loaded on first use after a
+// channel write (here or, through Redis, on another node), as the routing cache is.
+const state = globalThis as unknown as { __gatewayChannelListIndex?: { generation: number; current: Promise<ListIndex> } };
+
+function listIndex(): Promise<ListIndex> {
+  const generation = channelCacheGeneration();
+  const held = state.__gatewayChannelListIndex;
+  if (held?.generation === generation) return held.current;
+  const current = loadListIndex();
+  state.__gatewayChannelListIndex = { generation, current };
+  current.catch(() => {
+    if (state.__gatewayChannelListIndex?.current === current) state.__gatewayChannelListIndex = undefined;
+  });
+  return current;
 }
 
 function matcher(f: ChannelFilter): (c: ListRow) => boolean {
