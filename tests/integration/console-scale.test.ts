@@ -17,6 +17,8 @@ const CHANNELS = 10_000;
 const TYPES = [1, 14, 24, 40];
 const TAGS = 300;
 const LIMIT_MS = 100;
+const MODEL_SLOTS = Array.from({ length: 20 }, (_, k) => k);
+const modelsOf = (i: number) => MODEL_SLOTS.map((k) => `model-${(i * 7 + k * 10) % 200}`);
 
 let server: TestServer;
 let admin: SeededUser;
@@ -34,14 +36,14 @@ beforeAll(async () => {
   admin = await seedUser(server, { username: "root", role: 100 });
   alice = await seedUser(server, { username: "alice" });
   // Channel i: type TYPES[i % 4], disabled when i % 10 = 0, priority i % 7, tagged (one of
-  // 300 tags) when i % 3 = 0, models model-(i % 50) and model-(i % 50 + 50), group vip when i % 4 = 0.
+  // 300 tags) when i % 3 = 0, 20 models of 200 (modelsOf), group vip when i % 4 = 0.
   await execDb(
     server,
     `INSERT INTO "channels" ("type", "name", "key", "status", "priority", "group", "models", "tag", "base_url", "remark")
      SELECT CASE ${TYPES.map((t, k) => `WHEN i % ${TYPES.length} = ${k} THEN ${t}`).join(" ")} END,
        ${cat(`'channel-'`, "i")}, 'sealed-elsewhere', CASE WHEN i % 10 = 0 THEN 2 ELSE 1 END, i % 7,
        CASE WHEN i % 4 = 0 THEN 'default,vip' ELSE 'default' END,
-       ${cat(`'model-'`, "(i % 50)", `',model-'`, "(i % 50 + 50)")},
+       ${cat(...MODEL_SLOTS.map((k) => cat(`'model-'`, `((i * 7 + ${k * 10}) % 200)`)).flatMap((m, k) => (k ? [`','`, m] : [m])))},
        CASE WHEN i % 3 = 0 THEN ${cat(`'tag-'`, `(i % ${TAGS})`)} ELSE NULL END,
        'https://upstream.example/v1', ${cat(`'remark '`, "i")}
      FROM ${series(CHANNELS)}`,
@@ -91,22 +93,17 @@ describe("the channel list at 10,000 channels", () => {
     expect(search.items).toHaveLength(20);
 
     const vipModel = await get<Row>(admin, "/api/channel/search?group=vip&model=model-7&statuses=2");
-    expect(vipModel.total).toBe(
-      range.filter((i) => i % 4 === 0 && i % 10 === 0 && [`model-${i % 50}`, `model-${(i % 50) + 50}`].some((m) => m.includes("model-7"))).length,
-    );
+    expect(vipModel.total).toBe(range.filter((i) => i % 4 === 0 && i % 10 === 0 && modelsOf(i).some((m) => m.includes("model-7"))).length);
 
     const tags = await get<Row>(admin, "/api/channel/?p=1&page_size=20&tag_mode=true");
     expect(tags.total).toBe(range.filter((i) => i % 3 !== 0).length + TAGS / 3); // tags 0, 3, ..., 297
     const tagRow = tags.items.find((r) => r.is_tag)!;
     expect(tagRow.children).toHaveLength(range.filter((i) => i % 3 === 0 && `tag-${i % TAGS}` === tagRow.name).length);
 
-    for (const path of [
-      "/api/channel/?p=1&page_size=20",
-      "/api/channel/search?keyword=channel-12&p=1&page_size=20",
-      "/api/channel/?p=1&page_size=20&tag_mode=true",
-    ]) {
-      expect(await median(() => get(admin, path)), path).toBeLessThan(LIMIT_MS);
-    }
+    const paths = ["/api/channel/?p=1&page_size=20&tag_mode=true", "/api/channel/search?keyword=channel-12&p=1&page_size=20", "/api/channel/?p=1&page_size=20"];
+    const medians: Record<string, number> = {};
+    for (const path of paths) medians[path] = await median(() => get(admin, path));
+    for (const path of paths) expect(medians[path], JSON.stringify(medians)).toBeLessThan(LIMIT_MS);
   }, 120_000);
 
   it("shows a channel write at once", async () => {
