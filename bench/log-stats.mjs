@@ -1,4 +1,5 @@
 // node bench/log-stats.mjs [--rows=10000000] [--db=sqlite,postgresql] [--runs=15] [--keep] [--out=FILE]
+//   [--calls=TEXT] [--no-rollups]
 // The dashboard and usage-log stat calls at scale (docs/dashboard.md, bench/README.md): for each
 // database, a fresh built server (dist/server.mjs) is set up through the API (root, one user
 // "bench"), stopped, and its logs table filled with --rows rows spread over 90 days ending now
@@ -8,6 +9,8 @@
 // Also: an incremental job run after 50,000 new logs (POST /api/data/refresh). PostgreSQL is
 // reached at TEST_PG_ADMIN_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a
 // database bench_log_stats is created and dropped. Results: bench/log-stats-results.json.
+// --calls=TEXT times only the calls whose name holds TEXT; --no-rollups skips the rebuild and
+// the incremental run (for the calls that read the logs themselves: the scan-window sums).
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -18,6 +21,8 @@ const ROWS = Number(arg("rows", "10000000"));
 const DBS = arg("db", "sqlite,postgresql").split(",");
 const RUNS = Number(arg("runs", "15"));
 const KEEP = process.argv.includes("--keep");
+const ONLY = arg("calls", "");
+const ROLLUPS = !process.argv.includes("--no-rollups");
 
 const run = (cmd, args, env) =>
   new Promise((resolve, reject) =>
@@ -35,12 +40,14 @@ async function benchDb(kind) {
     let t = performance.now();
     await fillLogs(kind, url, { start, heavyId: benchId, rows: ROWS, from: 1, to: ROWS });
     result.fill_seconds = +((performance.now() - t) / 1000).toFixed(1);
-    console.log(`[${kind}] rollups:rebuild`);
-    t = performance.now();
-    const out = await run("npm", ["run", "--silent", "rollups:rebuild"], Object.assign({ NODE_ENV: "production" }, env));
-    result.rebuild_seconds = +((performance.now() - t) / 1000).toFixed(1);
-    result.rebuild_output = out.trim().split("\n").at(-1);
-    console.log("  " + result.rebuild_output);
+    if (ROLLUPS) {
+      console.log(`[${kind}] rollups:rebuild`);
+      t = performance.now();
+      const out = await run("npm", ["run", "--silent", "rollups:rebuild"], Object.assign({ NODE_ENV: "production" }, env));
+      result.rebuild_seconds = +((performance.now() - t) / 1000).toFixed(1);
+      result.rebuild_output = out.trim().split("\n").at(-1);
+      console.log("  " + result.rebuild_output);
+    }
 
     let s = await startServer(env);
     const { r, b } = await clients(s.url);
@@ -83,13 +90,14 @@ async function benchDb(kind) {
       ["GET /api/data/summary all users (30 days)", r, `/api/data/summary?${range(30)}`],
     ];
     result.load.before_calls = loadavg().map((x) => +x.toFixed(2));
-    for (const [name, c, p] of calls) {
+    for (const [name, c, p] of calls.filter(([name]) => name.includes(ONLY))) {
       result.calls[name] = await time(() => c.call("GET", p), RUNS);
       console.log(`  ${name}: p50 ${result.calls[name].p50} ms, p95 ${result.calls[name].p95} ms`);
     }
     result.load.after_calls = loadavg().map((x) => +x.toFixed(2));
     console.log(`  load average (1, 5, 15 min) before the calls ${result.load.before_calls.join(", ")}, after ${result.load.after_calls.join(", ")}`);
     await s.stop();
+    if (!ROLLUPS) return result;
     // the incremental run: 50,000 more logs, then one job run
     const more = 50_000;
     await fillLogs(kind, url, { start, heavyId: benchId, rows: ROWS, from: ROWS + 1, to: ROWS + more });

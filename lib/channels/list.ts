@@ -1,13 +1,15 @@
 // Channel reads for the console: list and search (with optional tag aggregation), one
-// channel, distinct tags. Filtering on list columns (groups, models) and grouping by tag
-// happen in memory, over the few columns they read of every channel the database query
-// leaves; only the rows of the page asked for are then read whole (docs/channels-tokens-billing.md,
-// "The channel list at scale": 10,000 channels read whole took most of a second).
+// channel, distinct tags. The filters, the order, the counts and the grouping by tag run in
+// memory over an index of every channel's list columns, loaded again after every channel
+// write (with the routing cache: lib/channels/channel-cache.ts), so a request reads from the
+// database only the rows of the page it answers (docs/channels-tokens-billing.md, "The
+// channel list at scale").
 import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
+import { channelCacheGeneration } from "@/lib/channels/channel-cache";
 import { channelView, type ChannelView } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
 import { dict } from "@/lib/own-keys";
@@ -37,27 +39,71 @@ export type TagRow = {
   children: ChannelView[];
 };
 
-// What the filters, the order and the type counts read of every channel.
-const LIST_COLUMNS = { id: true, name: true, base_url: true, tag: true, remark: true, group: true, models: true, type: true, status: true } as const;
-type ListRow = Pick<Channel, keyof typeof LIST_COLUMNS>;
+// What the filters and the orders read of every channel; the text fields lower-cased once.
+const LIST_COLUMNS = {
+  id: true,
+  name: true,
+  base_url: true,
+  tag: true,
+  remark: true,
+  group: true,
+  models: true,
+  type: true,
+  status: true,
+  priority: true,
+} as const;
+type ListRow = {
+  id: number;
+  type: number;
+  status: number;
+  tag: string | null;
+  groups: string[];
+  models: string[]; // lower case
+  texts: string[]; // name, base URL, tag and remark, lower case
+};
+type ListIndex = { byPriority: ListRow[]; byId: ListRow[] };
 
-function matches(c: ListRow, f: ChannelFilter): boolean {
-  if (f.keyword) {
-    const k = f.keyword.toLowerCase();
-    const hit =
-      String(c.id) === f.keyword ||
-      c.name.toLowerCase().includes(k) ||
-      c.base_url.toLowerCase().includes(k) ||
-      (c.tag ?? "").toLowerCase().includes(k) ||
-      c.remark.toLowerCase().includes(k);
-    if (!hit) return false;
-  }
-  if (f.group && !splitList(c.group).includes(f.group)) return false;
-  if (f.model && !splitList(c.models).some((m) => m === f.model || m.toLowerCase().includes(f.model!.toLowerCase()))) return false;
-  if (f.types?.length && !f.types.includes(c.type)) return false;
-  if (f.statuses?.length && !f.statuses.includes(c.status)) return false;
-  if (f.tags?.length && !(c.tag && f.tags.includes(c.tag))) return false;
-  return true;
+async function loadListIndex(): Promise<ListIndex> {
+  const channels = await db().channel.findMany({ select: LIST_COLUMNS, orderBy: { id: "desc" } });
+  const byId = channels.map((c): ListRow => ({
+    id: c.id,
+    type: c.type,
+    status: c.status,
+    tag: c.tag,
+    groups: splitList(c.group),
+    models: splitList(c.models).map((m) => m.toLowerCase()),
+    texts: [c.name, c.base_url, c.tag ?? "", c.remark].map((t) => t.toLowerCase()),
+  }));
+  const priority = new Map(channels.map((c) => [c.id, c.priority]));
+  return { byId, byPriority: [...byId].sort((a, b) => priority.get(b.id)! - priority.get(a.id)! || b.id - a.id) };
+}
+
+// The index of the current generation of the channel cache: loaded on first use after a
+// channel write (here or, through Redis, on another node), as the routing cache is.
+const state = globalThis as unknown as { __gatewayChannelListIndex?: { generation: number; current: Promise<ListIndex> } };
+
+function listIndex(): Promise<ListIndex> {
+  const generation = channelCacheGeneration();
+  const held = state.__gatewayChannelListIndex;
+  if (held?.generation === generation) return held.current;
+  const current = loadListIndex();
+  state.__gatewayChannelListIndex = { generation, current };
+  current.catch(() => {
+    if (state.__gatewayChannelListIndex?.current === current) state.__gatewayChannelListIndex = undefined;
+  });
+  return current;
+}
+
+function matcher(f: ChannelFilter): (c: ListRow) => boolean {
+  const keyword = f.keyword?.toLowerCase();
+  const model = f.model?.toLowerCase();
+  return (c) =>
+    (!keyword || String(c.id) === f.keyword || c.texts.some((t) => t.includes(keyword))) &&
+    (!f.group || c.groups.includes(f.group)) &&
+    (!model || c.models.some((m) => m.includes(model))) &&
+    (!f.types?.length || f.types.includes(c.type)) &&
+    (!f.statuses?.length || f.statuses.includes(c.status)) &&
+    (!f.tags?.length || (c.tag !== null && f.tags.includes(c.tag)));
 }
 
 const common = <T>(values: T[]): T | null => (values.every((v) => v === values[0]) ? values[0] : null);
@@ -99,16 +145,8 @@ export async function listChannels({
     filter: ChannelFilter;
   };
 }) {
-  const rows = await db().channel.findMany({
-    where: {
-      ...(input.filter.types?.length ? { type: { in: input.filter.types } } : {}),
-      ...(input.filter.statuses?.length ? { status: { in: input.filter.statuses } } : {}),
-      ...(input.filter.tags?.length ? { tag: { in: input.filter.tags } } : {}),
-    },
-    orderBy: input.idSort ? [{ id: "desc" }] : [{ priority: "desc" }, { id: "desc" }],
-    select: LIST_COLUMNS,
-  });
-  const filtered = rows.filter((c) => matches(c, input.filter));
+  const li = await listIndex();
+  const filtered = (input.idSort ? li.byId : li.byPriority).filter(matcher(input.filter));
   const typeCounts = dict<number>();
   for (const c of filtered) typeCounts[c.type] = (typeCounts[c.type] ?? 0) + 1;
 

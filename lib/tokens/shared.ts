@@ -7,6 +7,7 @@ import { lookupHash, randomAlnum } from "@/lib/auth/lookup-hash";
 import { open, seal } from "@/lib/auth/secret-box";
 import { publishInvalidation } from "@/lib/cache/invalidate";
 import { invalidateTokenCache } from "@/lib/relay/token-cache";
+import { forgetOpenedKey } from "@/lib/tokens/opened-keys";
 
 export const KEY_LENGTH = 48;
 
@@ -38,5 +39,6 @@ export const isExhausted = (t: Pick<Token, "unlimited_quota" | "remain_quota">) 
 
 export async function tokensChanged(keyHash: string): Promise<void> {
   invalidateTokenCache(keyHash);
+  forgetOpenedKey(keyHash);
   await publishInvalidation("tokens", keyHash);
 }

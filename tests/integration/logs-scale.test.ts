@@ -404,5 +404,33 @@ describe("searches by a filter no index serves (model name, group), and stats no
     expect([stat.data.quota, stat.data.searched_from]).toEqual([WINDOW + 1, top - WINDOW]);
     const older = await root.get<Stat>(`/api/log/stat?token_name=t-s&end_timestamp=${top - WINDOW - 1}`);
     expect([older.data.quota, older.data.searched_from]).toEqual([99, null]);
+
+    // and read that window from the index (token_name, created_at, type, quota) alone: where it
+    // starts and its sum, as the stat asks for them, touch no table row
+    const window = [
+      `SELECT "created_at" FROM "logs" WHERE "token_name" = $1 AND "type" = 2 ORDER BY "created_at" DESC LIMIT 1 OFFSET ${WINDOW}`,
+      `SELECT SUM("quota") FROM "logs" WHERE "token_name" = $1 AND "type" = 2 AND "created_at" >= $2`,
+    ];
+    for (const sql of window) {
+      const params = ["t-s", top - WINDOW].slice(0, sql.includes("$2") ? 2 : 1);
+      if (logs.dbKind === "postgresql") {
+        const c = new pg.Client({ connectionString: logs.databaseUrl });
+        await c.connect();
+        try {
+          await c.query("SET enable_seqscan = off");
+          await c.query("SET enable_bitmapscan = off");
+          // one scan per month partition, each on that partition's copy of the index
+          const plan = (await c.query(`EXPLAIN ${sql}`, params)).rows.map((r: Record<string, string>) => r["QUERY PLAN"]);
+          const scans = plan.filter((line) => line.includes("Scan"));
+          expect(scans.length, plan.join("\n")).toBeGreaterThan(0);
+          for (const line of scans) expect(line, plan.join("\n")).toMatch(/Index Only Scan (Backward )?using \S*token_name_created_at_type_quota_idx/);
+        } finally {
+          await c.end();
+        }
+      } else {
+        const plan = (await queryDb<{ detail: string }>(logs, `EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail).join("\n");
+        expect(plan, plan).toMatch(/USING COVERING INDEX logs_token_name_created_at_type_quota_idx/);
+      }
+    }
   }, 60_000);
 });
