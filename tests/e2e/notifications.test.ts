@@ -123,6 +123,8 @@ describe.each(["zh", "en"] as Locale[])("notifications (%s)", (locale) => {
     await shoot(page, locale, "user-editor-test-sent", false);
 
     await page.goto(`${server.url}/user/edit/${ids.nomail}`);
+    // the editor has loaded the user (a click before that finds no user to send to)
+    await page.getByTestId("notify-channel").waitFor();
     await page.getByRole("button", { name: m.userEditor.notify.send }).click();
     await expectToast(page, prefixed(sm("notify_no_email")));
     await page.getByRole("button", { name: m.userEditor.notify.send }).scrollIntoViewIfNeeded();

@@ -167,7 +167,7 @@ describe("settle and refund", () => {
     expect(adminRow.channel).toBe(ch.id);
     expect(JSON.parse(String(adminRow.other)).admin_info).toEqual({ use_channel: [String(ch.id)] });
     const stat = await u.client.get<{ quota: number; rpm: number; tpm: number }>("/api/log/self/stat");
-    expect(stat.data).toEqual({ quota: 7000, rpm: 2, tpm: 120 });
+    expect(stat.data).toEqual({ quota: 7000, rpm: 2, tpm: 120, searched_from: null });
     expect((await u.client.get("/api/log/")).status).toBe(403);
     expect((await alice.client.get<{ total: number }>("/api/log/self/")).data.total).toBe(0);
     const filtered = await admin.client.get<{ total: number }>(`/api/log/?model_name=gpt-4o&start_timestamp=${Math.floor(Date.now() / 1000) + 100}`);

@@ -377,7 +377,7 @@ describe("copy", () => {
       expect((await user.client.post(`/api/channel/copy/${origin.id}`)).status).toBe(403);
       const missing = await admin.client.post("/api/channel/copy/424242");
       expect(missing.success).toBe(false);
-      expect(missing.message).toBe("Channel not found");
+      expect(missing.message).toBe("Channel not found, please refresh the page and retry");
 
       const copied = await admin.client.post<Ch>(`/api/channel/copy/${origin.id}`);
       expect(copied.success, copied.message).toBe(true);
