@@ -7,10 +7,8 @@
 // 200-character key, a model mapping and a remark. Then the server again, and each call the
 // channels page makes is timed over loopback HTTP: 3 warm-ups, then --runs runs; p50, p95 and
 // max in ms. Last, page 1 just after a channel write (the routing cache loaded again), 10 times. Results: bench/channels-scale-results.json.
-import { writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import path from "node:path";
-import { arg, Client, freshGateway, sql, startServer, time } from "./log-fill.mjs";
+import { arg, Client, eachDatabase, freshGateway, load, printTable, sql, startServer, summary, time } from "./log-fill.mjs";
 
 const CHANNELS = Number(arg("channels", "10000"));
 const DBS = arg("db", "sqlite,postgresql").split(",");
@@ -70,7 +68,7 @@ async function benchDb(kind) {
     ];
     const first = await r.call("GET", `${list}&p=1`);
     if (first.total !== CHANNELS) throw new Error(`the list counts ${first.total} channels, not ${CHANNELS}`);
-    result.load.before_calls = loadavg().map((x) => +x.toFixed(2));
+    result.load.before_calls = load();
     for (const [name, p] of calls) {
       result.calls[name] = await time(() => r.call("GET", p), RUNS);
       console.log(`  ${name}: p50 ${result.calls[name].p50} ms, p95 ${result.calls[name].p95} ms`);
@@ -84,14 +82,9 @@ async function benchDb(kind) {
       await r.call("GET", `${list}&p=1`);
       afterWrite.push(performance.now() - t);
     }
-    afterWrite.sort((a, b) => a - b);
-    result.calls["list, page 1, just after a channel write"] = {
-      p50: +afterWrite[Math.floor(afterWrite.length / 2)].toFixed(1),
-      p95: +afterWrite[Math.min(afterWrite.length - 1, Math.floor(0.95 * afterWrite.length))].toFixed(1),
-      max: +afterWrite.at(-1).toFixed(1),
-    };
+    result.calls["list, page 1, just after a channel write"] = summary(afterWrite);
     console.log(`  list, page 1, just after a channel write: p50 ${result.calls["list, page 1, just after a channel write"].p50} ms`);
-    result.load.after_calls = loadavg().map((x) => +x.toFixed(2));
+    result.load.after_calls = load();
     console.log(`  load average (1, 5, 15 min) before the calls ${result.load.before_calls.join(", ")}, after ${result.load.after_calls.join(", ")}`);
     await s.stop();
   } finally {
@@ -100,14 +93,5 @@ async function benchDb(kind) {
   return result;
 }
 
-const results = [];
-const file = arg("out", path.join("bench", "channels-scale-results.json"));
-for (const kind of DBS) {
-  results.push(await benchDb(kind));
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), channels: CHANNELS, runs: RUNS, results }, null, 2) + "\n");
-  console.log(`\nwrote ${file}`);
-}
-const names = Object.keys(results[0].calls);
-console.log(`\n| call | ${results.map((r) => `${r.db} p50 / p95 (ms)`).join(" | ")} |`);
-console.log(`|---|${results.map(() => "---:").join("|")}|`);
-for (const n of names) console.log(`| ${n} | ${results.map((r) => `${r.calls[n].p50} / ${r.calls[n].p95}`).join(" | ")} |`);
+const results = await eachDatabase(DBS, arg("out", path.join("bench", "channels-scale-results.json")), { channels: CHANNELS, runs: RUNS }, benchDb);
+printTable(results);

@@ -4,8 +4,8 @@
 // ending now, 2,000 users with a skewed share of the calls plus "bench" with 10 %, 12 models,
 // 5 % error logs, 5 token names, 4 channels, 10 % in the group "vip".
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import net from "node:net";
 import Database from "better-sqlite3";
@@ -287,7 +287,40 @@ export async function time(fn, runs) {
     await fn();
     ms.push(performance.now() - t);
   }
-  ms.sort((a, b) => a - b);
-  const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
-  return { p50: +q(0.5).toFixed(1), p95: +q(0.95).toFixed(1), max: +ms.at(-1).toFixed(1) };
+  return summary(ms);
+}
+
+/** p50, p95 and max in ms of timings taken elsewhere. */
+export function summary(ms) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  return { p50: +q(0.5).toFixed(1), p95: +q(0.95).toFixed(1), max: +sorted.at(-1).toFixed(1) };
+}
+
+/** The load average (1, 5, 15 min) now, which the figures were measured beside. */
+export const load = () => loadavg().map((x) => +x.toFixed(2));
+
+/**
+ * benchDb(kind) for each database, writing `file` after each (so that a run stopped midway
+ * keeps what it measured), then the p50 / p95 table of every call. Answers the results.
+ */
+export async function eachDatabase(dbs, file, meta, benchDb) {
+  const results = [];
+  for (const kind of dbs) {
+    results.push(await benchDb(kind));
+    writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...meta, results }, null, 2) + "\n");
+    console.log(`\nwrote ${file}`);
+  }
+  return results;
+}
+
+/** The markdown table of every call's p50 / p95 per database (`extra` adds a column from the first result). */
+export function printTable(results, extra) {
+  const names = Object.keys(results[0].calls);
+  console.log(`\n| call | ${results.map((r) => `${r.db} p50 / p95 (ms)`).join(" | ")} |${extra ? ` ${extra.title} |` : ""}`);
+  console.log(`|---|${results.map(() => "---:").join("|")}|${extra ? "---:|" : ""}`);
+  for (const n of names)
+    console.log(
+      `| ${n} | ${results.map((r) => `${r.calls[n].p50} / ${r.calls[n].p95}`).join(" | ")} |${extra ? ` ${extra.value(results[0].calls[n])} |` : ""}`,
+    );
 }

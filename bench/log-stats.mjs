@@ -12,10 +12,8 @@
 // --calls=TEXT times only the calls whose name holds TEXT; --no-rollups skips the rebuild and
 // the incremental run (for the calls that read the logs themselves: the scan-window sums).
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import path from "node:path";
-import { arg, clients, fillLogs, freshGateway, SPAN, sql, startServer, time } from "./log-fill.mjs";
+import { arg, clients, eachDatabase, fillLogs, freshGateway, load, printTable, SPAN, sql, startServer, time } from "./log-fill.mjs";
 
 const ROWS = Number(arg("rows", "10000000"));
 const DBS = arg("db", "sqlite,postgresql").split(",");
@@ -89,12 +87,12 @@ async function benchDb(kind) {
       ["GET /api/data/ all users per day (90 days)", r, `/api/data/?${range(90)}&tz=Asia%2FShanghai`],
       ["GET /api/data/summary all users (30 days)", r, `/api/data/summary?${range(30)}`],
     ];
-    result.load.before_calls = loadavg().map((x) => +x.toFixed(2));
+    result.load.before_calls = load();
     for (const [name, c, p] of calls.filter(([name]) => name.includes(ONLY))) {
       result.calls[name] = await time(() => c.call("GET", p), RUNS);
       console.log(`  ${name}: p50 ${result.calls[name].p50} ms, p95 ${result.calls[name].p95} ms`);
     }
-    result.load.after_calls = loadavg().map((x) => +x.toFixed(2));
+    result.load.after_calls = load();
     console.log(`  load average (1, 5, 15 min) before the calls ${result.load.before_calls.join(", ")}, after ${result.load.after_calls.join(", ")}`);
     await s.stop();
     if (!ROLLUPS) return result;
@@ -130,15 +128,5 @@ async function benchDb(kind) {
   return result;
 }
 
-const results = [];
-const file = arg("out", path.join("bench", "log-stats-results.json"));
-for (const kind of DBS) {
-  results.push(await benchDb(kind));
-  // written after each database, so that a run stopped midway keeps what it measured
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows: ROWS, runs: RUNS, results }, null, 2) + "\n");
-  console.log(`\nwrote ${file}`);
-}
-const names = Object.keys(results[0].calls);
-console.log(`\n| call | ${results.map((r) => `${r.db} p50 / p95 (ms)`).join(" | ")} |`);
-console.log(`|---|${results.map(() => "---:").join("|")}|`);
-for (const n of names) console.log(`| ${n} | ${results.map((r) => `${r.calls[n].p50} / ${r.calls[n].p95}`).join(" | ")} |`);
+const results = await eachDatabase(DBS, arg("out", path.join("bench", "log-stats-results.json")), { rows: ROWS, runs: RUNS }, benchDb);
+printTable(results);

@@ -10,10 +10,8 @@
 // runs; p50, p95 and max in ms, with the total each answered (exact or bounded). PostgreSQL
 // is reached at TEST_PG_ADMIN_URL (default postgresql://postgres@127.0.0.1:5432/postgres); a
 // database bench_logs_scale is created and dropped. Results: bench/logs-scale-results.json.
-import { writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import path from "node:path";
-import { arg, clients, fillLogs, freshGateway, SPAN, sql, startServer, time } from "./log-fill.mjs";
+import { arg, clients, eachDatabase, fillLogs, freshGateway, load, printTable, SPAN, sql, startServer, time } from "./log-fill.mjs";
 
 const ROWS = Number(arg("rows", "10000000"));
 const DBS = arg("db", "sqlite,postgresql").split(",");
@@ -88,7 +86,7 @@ async function benchDb(kind) {
       ["self: token_name, no range", b, `/api/log/self?${page}&token_name=tok-1`],
       ["self: no match (token), no range", b, `/api/log/self?${page}&token_name=no-such-token`],
     ];
-    result.load.before_calls = loadavg().map((x) => +x.toFixed(2));
+    result.load.before_calls = load();
     for (const [name, c, p] of calls) {
       let last;
       result.calls[name] = await time(async () => (last = await c.call("GET", p)), RUNS);
@@ -111,7 +109,7 @@ async function benchDb(kind) {
       console.log(`  ${key}: p50 ${result.calls[key].p50} ms, p95 ${result.calls[key].p95} ms`);
     }
     result.rollup_ids_during_catch_up = await rollupWatermark(kind, url);
-    result.load.after_calls = loadavg().map((x) => +x.toFixed(2));
+    result.load.after_calls = load();
     console.log(`  load average (1, 5, 15 min) before the calls ${result.load.before_calls.join(", ")}, after ${result.load.after_calls.join(", ")}`);
     await s.stop();
   } finally {
@@ -120,18 +118,5 @@ async function benchDb(kind) {
   return result;
 }
 
-const results = [];
-const file = arg("out", path.join("bench", "logs-scale-results.json"));
-for (const kind of DBS) {
-  results.push(await benchDb(kind));
-  // written after each database, so that a run stopped midway keeps what it measured
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows: ROWS, runs: RUNS, results }, null, 2) + "\n");
-  console.log(`\nwrote ${file}`);
-}
-const names = Object.keys(results[0].calls);
-console.log(`\n| call | ${results.map((r) => `${r.db} p50 / p95 (ms)`).join(" | ")} | total |`);
-console.log(`|---|${results.map(() => "---:").join("|")}|---:|`);
-for (const n of names) {
-  const c = results[0].calls[n];
-  console.log(`| ${n} | ${results.map((r) => `${r.calls[n].p50} / ${r.calls[n].p95}`).join(" | ")} | ${c.total}${c.exact ? "" : "+"} |`);
-}
+const results = await eachDatabase(DBS, arg("out", path.join("bench", "logs-scale-results.json")), { rows: ROWS, runs: RUNS }, benchDb);
+printTable(results, { title: "total", value: (c) => `${c.total}${c.exact ? "" : "+"}` });

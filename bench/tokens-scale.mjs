@@ -5,10 +5,8 @@
 // through POST /api/token/ (100 per call, every key its own), and each call the tokens page
 // makes timed over loopback HTTP: 3 warm-ups, then --runs runs; p50, p95 and max in ms.
 // Results: bench/tokens-scale-results.json.
-import { writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import path from "node:path";
-import { arg, Client, freshGateway, startServer, time } from "./log-fill.mjs";
+import { arg, Client, eachDatabase, freshGateway, load, printTable, startServer, time } from "./log-fill.mjs";
 
 const TOKENS = Number(arg("tokens", "10000"));
 const DBS = arg("db", "sqlite,postgresql").split(",");
@@ -38,12 +36,12 @@ async function benchDb(kind) {
     ];
     const hit = await b.call("GET", calls[2][1]);
     if (hit.total !== 1) throw new Error(`the key search finds ${hit.total} tokens, not 1`);
-    result.load.before_calls = loadavg().map((x) => +x.toFixed(2));
+    result.load.before_calls = load();
     for (const [name, p] of calls) {
       result.calls[name] = await time(() => b.call("GET", p), RUNS);
       console.log(`  ${name}: p50 ${result.calls[name].p50} ms, p95 ${result.calls[name].p95} ms`);
     }
-    result.load.after_calls = loadavg().map((x) => +x.toFixed(2));
+    result.load.after_calls = load();
     console.log(`  load average (1, 5, 15 min) before the calls ${result.load.before_calls.join(", ")}, after ${result.load.after_calls.join(", ")}`);
     await s.stop();
   } finally {
@@ -52,14 +50,5 @@ async function benchDb(kind) {
   return result;
 }
 
-const results = [];
-const file = arg("out", path.join("bench", "tokens-scale-results.json"));
-for (const kind of DBS) {
-  results.push(await benchDb(kind));
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), tokens: TOKENS, runs: RUNS, results }, null, 2) + "\n");
-  console.log(`\nwrote ${file}`);
-}
-const names = Object.keys(results[0].calls);
-console.log(`\n| call | ${results.map((r) => `${r.db} p50 / p95 (ms)`).join(" | ")} |`);
-console.log(`|---|${results.map(() => "---:").join("|")}|`);
-for (const n of names) console.log(`| ${n} | ${results.map((r) => `${r.calls[n].p50} / ${r.calls[n].p95}`).join(" | ")} |`);
+const results = await eachDatabase(DBS, arg("out", path.join("bench", "tokens-scale-results.json")), { tokens: TOKENS, runs: RUNS }, benchDb);
+printTable(results);
