@@ -17,7 +17,6 @@ import { lookupHash } from "@/lib/auth/lookup-hash";
 import { nowSeconds } from "@/lib/time";
 
 export const nowMs = () => Date.now();
-export const nowSec = () => nowSeconds();
 
 // Poll schedule (docs/tasks.md, "The poller"): every TASK_POLL_INTERVAL_SECONDS, backing off on
 // upstream errors, failing (and refunding) a task still unfinished after TASK_TIMEOUT_SECONDS.
@@ -127,7 +126,7 @@ export function billingColumns(s: Submit) {
     billing_ref: s.ref,
     billing_state: "reserved",
     billing_info: JSON.stringify(s.info),
-    next_poll_at: BigInt(nowSec() + SUBMIT_LIMIT_SEC),
+    next_poll_at: BigInt(nowSeconds() + SUBMIT_LIMIT_SEC),
   };
 }
 
@@ -144,7 +143,7 @@ export async function failSubmit(table: TaskTable, row: BillRow, reason: string,
 // poller closed it meanwhile (false then).
 export async function markSubmitted(table: TaskTable, id: number, columns: Record<string, unknown>): Promise<boolean> {
   const where = { id, billing_state: "reserved", upstream_id: "" };
-  const data = Object.assign({}, columns, { next_poll_at: BigInt(nowSec() + pollIntervalSec()) }) as never;
+  const data = Object.assign({}, columns, { next_poll_at: BigInt(nowSeconds() + pollIntervalSec()) }) as never;
   const r = table === "image" ? await db().imageTask.updateMany({ where, data }) : await db().creativeTask.updateMany({ where, data });
   return r.count === 1;
 }
@@ -156,7 +155,7 @@ export const submitStranded = (row: { upstream_id: string }, ageSec: number) => 
 export async function backoffTasks(table: TaskTable, rows: { id: number; poll_errors: number }[]): Promise<void> {
   for (const r of rows) {
     const where = { id: r.id, billing_state: "reserved" };
-    const data = { poll_errors: { increment: 1 }, next_poll_at: BigInt(nowSec() + backoffSec(r.poll_errors + 1)) };
+    const data = { poll_errors: { increment: 1 }, next_poll_at: BigInt(nowSeconds() + backoffSec(r.poll_errors + 1)) };
     if (table === "image") await db().imageTask.updateMany({ where, data });
     else await db().creativeTask.updateMany({ where, data });
   }

@@ -15,7 +15,6 @@ import {
   billingColumns,
   failSubmit,
   markSubmitted,
-  nowSec,
   openTask,
   pollIntervalSec,
   prepareSubmit,
@@ -25,6 +24,7 @@ import {
   type TaskCall,
 } from "@/lib/tasks/common";
 import { asNumber, asRecord, asString, callUpstream, joinUrl, POLL_TIMEOUT_MS, scrub } from "@/lib/tasks/upstream";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("tasks");
 
@@ -49,7 +49,7 @@ function baseOf(t: { type: number; base_url: string }): string {
 // The row of a new task, written with its reservation (one transaction) before the upstream is
 // called (status "" = submitting).
 async function createRow(s: Awaited<ReturnType<typeof prepareSubmit>>, id: string, platform: string, action: string) {
-  const now = nowSec();
+  const now = nowSeconds();
   return openTask(s, (tx) =>
     tx.creativeTask.create({
       data: Object.assign(
@@ -63,7 +63,7 @@ async function createRow(s: Awaited<ReturnType<typeof prepareSubmit>>, id: strin
 // The upstream could not be reached: the detail (host, port) goes to the server's log only.
 async function unreachable(row: CreativeTask, s: Awaited<ReturnType<typeof prepareSubmit>>, err: unknown): Promise<never> {
   log.error({ channelId: s.channel.id, error: scrub(err instanceof Error ? err.message : String(err), s.channel.key) }, "submit failed");
-  await failSubmit("creative", row, "upstream unreachable", BigInt(nowSec()));
+  await failSubmit("creative", row, "upstream unreachable", BigInt(nowSeconds()));
   throw new AppError("UPSTREAM", "task_upstream_unreachable");
 }
 
@@ -91,7 +91,7 @@ export async function submitSuno(call: TaskCall, kind: SunoKind, body: Record<st
   const upstreamId = asString(j.data);
   if (a.status >= 300 || j.code !== "success" || !upstreamId) {
     const message = scrub(asString(j.message) || `upstream answered HTTP ${a.status}`, s.channel.key);
-    await failSubmit("creative", row, message, BigInt(nowSec()));
+    await failSubmit("creative", row, message, BigInt(nowSeconds()));
     return { code: "error", message, data: null };
   }
   await markSubmitted("creative", row.id, { upstream_id: upstreamId, status: "SUBMITTED" });
@@ -170,7 +170,7 @@ export async function submitVideo(call: TaskCall, body: Record<string, unknown>,
   if (a.status >= 300 || !upstreamId) {
     const e = asRecord(j.error);
     const message = scrub(asString(e.message) || `upstream answered HTTP ${a.status}`, s.channel.key);
-    await failSubmit("creative", row, message, BigInt(nowSec()));
+    await failSubmit("creative", row, message, BigInt(nowSeconds()));
     return { status: a.status >= 400 ? a.status : 502, error: { message, type: "upstream_error", code: asString(e.code) || null } };
   }
   const view = Object.assign({}, j, { id, model });
@@ -215,12 +215,12 @@ async function applyVideoStatus(row: CreativeTask, up: Record<string, unknown>):
     status,
     progress: `${Math.max(0, Math.min(100, Math.round(status === "SUCCESS" ? 100 : progress)))}%`,
     fail_reason: failReason.slice(0, 2000),
-    start_time: status !== "QUEUED" && !row.start_time ? BigInt(nowSec()) : row.start_time,
-    finish_time: FINAL.has(status) ? BigInt(asNumber(up.completed_at) || nowSec()) : 0n,
+    start_time: status !== "QUEUED" && !row.start_time ? BigInt(nowSeconds()) : row.start_time,
+    finish_time: FINAL.has(status) ? BigInt(asNumber(up.completed_at) || nowSeconds()) : 0n,
     data: JSON.stringify(view),
-    updated_at: BigInt(nowSec()),
+    updated_at: BigInt(nowSeconds()),
     poll_errors: 0,
-    next_poll_at: BigInt(nowSec() + pollIntervalSec()),
+    next_poll_at: BigInt(nowSeconds() + pollIntervalSec()),
   });
 }
 
@@ -239,11 +239,11 @@ async function applySuno(row: CreativeTask, up: Record<string, unknown>): Promis
     progress: asString(up.progress) || (status === "SUCCESS" ? "100%" : row.progress),
     fail_reason: failReason.slice(0, 2000),
     start_time: BigInt(asNumber(up.start_time) || Number(row.start_time)),
-    finish_time: BigInt(asNumber(up.finish_time) || (FINAL.has(status) ? nowSec() : 0)),
+    finish_time: BigInt(asNumber(up.finish_time) || (FINAL.has(status) ? nowSeconds() : 0)),
     data: up.data === undefined ? row.data : JSON.stringify(up.data),
-    updated_at: BigInt(nowSec()),
+    updated_at: BigInt(nowSeconds()),
     poll_errors: 0,
-    next_poll_at: BigInt(nowSec() + pollIntervalSec()),
+    next_poll_at: BigInt(nowSeconds() + pollIntervalSec()),
   });
 }
 
@@ -254,7 +254,7 @@ const backoff = (rows: CreativeTask[]) => backoffTasks("creative", rows);
 // update: status "failed" with the reason as its error, or the client would read the last
 // poll's "in_progress" for ever.
 function endedHere(r: CreativeTask, reason: string, code: string): Record<string, unknown> {
-  const now = nowSec();
+  const now = nowSeconds();
   const columns: Record<string, unknown> = { status: "FAILURE", fail_reason: reason, finish_time: BigInt(now), updated_at: BigInt(now) };
   if (r.platform === "openai") {
     let last: Record<string, unknown> = {};
@@ -278,7 +278,7 @@ function endedHere(r: CreativeTask, reason: string, code: string): Record<string
 export async function pollCreativeTasks(rows: CreativeTask[], channel: { type: number; base_url: string; key: string } | null): Promise<void> {
   const live: CreativeTask[] = [];
   for (const r of rows) {
-    const age = nowSec() - Number(r.submit_time);
+    const age = nowSeconds() - Number(r.submit_time);
     if (submitStranded(r, age)) {
       // the submit never finished (a crash between the reservation and the upstream's answer)
       await closeTaskBilling("creative", r, "failure", "submit not finished", endedHere(r, "submit not finished", "submit_not_finished"));

@@ -307,8 +307,15 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, { family, met
   if (method === "GET" && parts.length === 4 && parts[3] === "content") {
     const src = await videoContentSource(token, parts[2]);
     if (!src) return fail(404, "the video is not ready", "invalid_request_error", "video_not_ready");
-    if (!(await pipeFile(res, src.url, { authorization: `Bearer ${src.key}` }))) fail(502, "the upstream did not serve the video", "upstream_error", null);
-    return;
+    // as the stored image of a task: an upstream that cannot give the file is a 502 and one log line, never a stack
+    let reason = "an error status";
+    try {
+      if (await pipeFile(res, src.url, { authorization: `Bearer ${src.key}` })) return;
+    } catch (err) {
+      reason = outboundRefusal(err)?.reason ?? errorReason(err);
+    }
+    log.warn({ requestId: front.requestId.id, video_id: parts[2], reason }, "the video of a task could not be fetched");
+    return fail(502, "the upstream did not serve the video", "upstream_error", null);
   }
   notFound();
 }

@@ -20,7 +20,6 @@ import {
   mjPublicId,
   notifySignature,
   nowMs,
-  nowSec,
   openTask,
   pollIntervalSec,
   prepareSubmit,
@@ -30,6 +29,7 @@ import {
   type TaskCall,
 } from "@/lib/tasks/common";
 import { asNumber, asRecord, asString, callUpstream, joinUrl, POLL_TIMEOUT_MS, scrub } from "@/lib/tasks/upstream";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("tasks");
 
@@ -293,7 +293,7 @@ export async function applyMjUpdate(row: ImageTask, up: Record<string, unknown>)
     buttons: Array.isArray(up.buttons) ? JSON.stringify(up.buttons) : row.buttons,
     properties: up.properties && typeof up.properties === "object" ? JSON.stringify(up.properties) : row.properties,
     poll_errors: 0,
-    next_poll_at: BigInt(nowSec() + pollIntervalSec()),
+    next_poll_at: BigInt(nowSeconds() + pollIntervalSec()),
   };
   if (status === "FAILURE" && !data.fail_reason) data.fail_reason = "upstream failure";
   // a describe's answer is its prompt

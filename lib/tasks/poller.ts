@@ -13,8 +13,8 @@ import { describeError } from "@/lib/errors";
 import { withClusterLease, type LeaseHandle } from "@/lib/db/lease";
 import { pollMjTasks } from "@/lib/tasks/mj";
 import { pollCreativeTasks } from "@/lib/tasks/creative";
-import { nowSec } from "@/lib/tasks/common";
 import { channelIndex, type CachedChannel } from "@/lib/channels/channel-cache";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("tasks");
 
@@ -46,7 +46,7 @@ function byChannel<T extends { channel_id: number }>(rows: T[]): Map<number, T[]
 
 // One round, run while holding the lease.
 async function pollRound(lease: LeaseHandle): Promise<void> {
-  const due = { billing_state: "reserved", next_poll_at: { lte: BigInt(nowSec()) } };
+  const due = { billing_state: "reserved", next_poll_at: { lte: BigInt(nowSeconds()) } };
   const [images, creative] = await Promise.all([
     db().imageTask.findMany({ where: due, orderBy: { next_poll_at: "asc" }, take: BATCH }),
     db().creativeTask.findMany({ where: due, orderBy: { next_poll_at: "asc" }, take: BATCH }),

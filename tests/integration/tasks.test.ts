@@ -622,6 +622,17 @@ describe("video (/v1/videos) with the official SDK", () => {
     await expect(other.videos.retrieve(v.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it("answers a 502, not a 500, when the upstream cannot give a finished video's file", async () => {
+    const client = new OpenAI({ apiKey: aliceKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const v = await client.videos.create({ model: "sora-2", prompt: "a lost file" });
+    await until(
+      "video",
+      () => client.videos.retrieve(v.id),
+      (x) => x.status === "completed",
+    );
+    await expect(client.videos.downloadContent(v.id)).rejects.toMatchObject({ status: 502 });
+  });
+
   it("ends a video unfinished past the time limit as failed for its client too, and refunds it", async () => {
     const client = new OpenAI({ apiKey: aliceKey, baseURL: `${server.url}/v1` });
     const before = await quotaOf(alice.id);

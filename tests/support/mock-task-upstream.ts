@@ -188,6 +188,8 @@ export async function startMockTaskUpstream(): Promise<MockTaskUpstream> {
         const t = m ? tasks.get(m[1]) : undefined;
         if (!t) return send(404, { error: { message: "no such video", type: "invalid_request_error" } });
         if (m![2]) {
+          // a video whose file the upstream cannot give: the connection drops
+          if (t.prompt.includes("lost file")) return void res.destroy();
           res.writeHead(200, { "content-type": "video/mp4", "content-length": MP4.length });
           return res.end(MP4);
         }
