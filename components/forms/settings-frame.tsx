@@ -36,6 +36,8 @@ type Frame = {
 };
 
 const FrameContext = createContext<Frame | null>(null);
+// The key of the history entry that holds Back while edits are unsaved.
+const HISTORY_GUARD = "settingsUnsaved";
 
 export function useSettingsFrame(): Frame {
   const frame = useContext(FrameContext);
@@ -130,6 +132,32 @@ export function SettingsFrame({ children }: { children: ReactNode }) {
     window.addEventListener("beforeunload", onUnload);
     return () => window.removeEventListener("beforeunload", onUnload);
   }, [hasDirty]);
+
+  // The browser's Back button: while edits are unsaved, an entry of the same address sits on
+  // top of the history. Back leaves that entry (the page stays), the question is asked, and
+  // either the history goes on back or the entry is put back. Once the edits are saved or
+  // dropped on the page, the entry is taken away again.
+  useEffect(() => {
+    if (!hasDirty) return;
+    const guarded = () => Boolean((window.history.state as Record<string, unknown> | null)?.[HISTORY_GUARD]);
+    const guard = () => window.history.pushState({ ...(window.history.state as object | null), [HISTORY_GUARD]: true }, "", window.location.href);
+    if (!guarded()) guard();
+    let leaving = false;
+    const onPop = () => {
+      if (leaving || guarded()) return;
+      void (async () => {
+        if (await confirmLeave()) {
+          leaving = true;
+          window.history.back();
+        } else guard();
+      })();
+    };
+    window.addEventListener("popstate", onPop);
+    return () => {
+      window.removeEventListener("popstate", onPop);
+      if (!leaving && guarded()) window.history.back();
+    };
+  }, [hasDirty, confirmLeave]);
 
   // A link to another page of the console (sidebar, top bar, menus): caught before the
   // router sees it, and followed only when the user agrees to drop the edits.

@@ -164,7 +164,7 @@ describe.each(LOCALES)("the settings page frame (%s)", (locale) => {
   const bar = (page: Page) => page.getByTestId("settings-save-bar");
   const option = async (key: string) => (await root.get<{ key: string; value: string }[]>("/api/option/")).data.find((o) => o.key === key)?.value;
 
-  it("indexes a long tab, saves from one bar, and asks before a tab or a link leaves edits behind", async () => {
+  it("indexes a long tab, saves from one bar, and asks before a tab, a link or Back leaves edits behind", async () => {
     const { ctx, page } = await rootPage(locale);
     try {
       await page.goto(`${server.url}/admin/settings`);
@@ -232,6 +232,21 @@ describe.each(LOCALES)("the settings page frame (%s)", (locale) => {
       await bar(page).getByText(kit.allSaved).waitFor();
       await page.locator("aside").getByRole("link", { name: m.shell.sidebar.users }).click();
       await page.waitForURL((u) => u.pathname === "/admin/users");
+
+      // the browser's Back with an edit: asked; Cancel stays with the edit, Leave goes back
+      await page.goto(`${server.url}/admin/settings`);
+      await quota.fill(before === typed ? "1" : (before ?? "1"));
+      await expect.poll(() => bar(page).getByRole("status").textContent()).toContain(s.operation.quota);
+      await page.goBack().catch(() => undefined);
+      await leave.waitFor();
+      await leave.getByRole("button", { name: kit.cancel, exact: true }).click();
+      await leave.waitFor({ state: "detached" });
+      expect(new URL(page.url()).pathname).toBe("/admin/settings");
+      expect(await quota.inputValue()).not.toBe(typed);
+      await page.goBack().catch(() => undefined);
+      await leave.getByRole("button", { name: kit.leaveAction, exact: true }).click();
+      await page.waitForURL((u) => u.pathname === "/admin/users");
+      expect(await option("QuotaForNewUser")).toBe(typed);
     } finally {
       await ctx.close();
     }
