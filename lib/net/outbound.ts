@@ -22,6 +22,7 @@ import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from "un
 import { ALLOWABLE_CLASSES, classifyAddress, type AddressClass } from "@/lib/net/address";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import { getBool, onOptionsApplied } from "@/lib/options/store";
+import { dict } from "@/lib/own-keys";
 
 export const ALLOW_PRIVATE_IP_OPTION = "fetch_setting.allow_private_ip";
 
@@ -231,7 +232,7 @@ export async function scopedFetch(scope: OutboundScope, url: string, init: Outbo
   let target = httpUrl(url, scope);
   let method = init.method ?? "GET";
   let body = init.body;
-  const headers: Record<string, string> = {};
+  const headers = dict<string>();
   for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
   const max = init.maxRedirects ?? MAX_REDIRECTS;
   for (let hop = 0; ; hop++) {

@@ -32,6 +32,7 @@ import { fetchSuno, fetchSunoMany, fetchVideo, submitSuno, submitVideo, videoCon
 import { UPSTREAM_TIMEOUT_MS } from "@/lib/tasks/upstream";
 import type { TaskCall } from "@/lib/tasks/common";
 import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
+import { dict } from "@/lib/own-keys";
 
 const log = logger("tasks");
 
@@ -109,7 +110,7 @@ async function readForm(req: IncomingMessage, contentType: string, limit: number
   } catch {
     throw new AppError("INVALID_INPUT", "invalid_parameter_detail", { detail: "the multipart body could not be read" });
   }
-  const fields: Record<string, unknown> = {};
+  const fields = dict<unknown>();
   const files: UploadedFile[] = [];
   form.forEach((v, k) => {
     if (typeof v === "string") fields[k] = v;

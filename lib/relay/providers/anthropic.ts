@@ -296,9 +296,7 @@ const messagesUrl = (ch: ChannelView) => joinVersioned(ch.base_url || DEFAULT_BA
 const COUNTED_FIELDS = ["model", "messages", "system", "tools", "tool_choice", "thinking"];
 function countTokensBody(req: ChatRequest, model: string): Json {
   const full = anthropicBody(req, model);
-  const body: Json = {};
-  for (const k of COUNTED_FIELDS) if (full[k] !== undefined) body[k] = full[k];
-  return body;
+  return Object.fromEntries(COUNTED_FIELDS.filter((k) => full[k] !== undefined).map((k) => [k, full[k]]));
 }
 
 /** The max_tokens anthropicBody sends: the thinking adapter may raise the client's (addThinking). */

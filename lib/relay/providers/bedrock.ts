@@ -14,6 +14,7 @@ import { EVENT_STREAM_CONTENT_TYPE, readEventStream } from "./aws-eventstream";
 import { fallbackError, redact, trimSlash, tryJson, typeForStatus } from "./common";
 import type { ChannelAccess, ProviderAdapter, StreamParser, UpstreamPayload } from "./types";
 import { nowSeconds } from "@/lib/time";
+import { dict } from "@/lib/own-keys";
 
 type Json = Record<string, unknown>;
 const SERVICE = "bedrock";
@@ -77,7 +78,7 @@ export async function bedrockAuthHeaders(
 ): Promise<Record<string, string>> {
   if (key.kind === "apikey") return Object.assign({ authorization: `Bearer ${key.apiKey}` }, headers);
   const u = new URL(url);
-  const query: Record<string, string> = {};
+  const query = dict<string>();
   for (const [k, v] of u.searchParams) query[k] = v;
   const signed = await signerFor(key, service).sign({
     method,
@@ -342,8 +343,8 @@ async function payload(req: ChatRequest, ch: ChannelView): Promise<UpstreamPaylo
 
 // The headers are signed over the serialised body, so the body is serialised here.
 async function signedRequest(url: string, ch: ChannelView, body: string) {
-  const headers: Record<string, string> = {};
-  if (ch.headers) for (const k in ch.headers) if (!RESERVED.has(k.toLowerCase())) headers[k.toLowerCase()] = ch.headers[k];
+  const headers = dict<string>();
+  if (ch.headers) for (const k of Object.keys(ch.headers)) if (!RESERVED.has(k.toLowerCase())) headers[k.toLowerCase()] = ch.headers[k];
   headers["content-type"] = "application/json";
   headers.accept = "application/json";
   return { url, headers: await bedrockAuthHeaders(bedrockKey(ch.key), "POST", url, headers, body), body };

@@ -9,6 +9,7 @@ import { RelayError } from "@/lib/relay/types";
 import { redact, trimSlash, tryJson, typeForStatus, plainUsage } from "./common";
 import type { ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 import { nowSeconds } from "@/lib/time";
+import { dict } from "@/lib/own-keys";
 
 type Json = Record<string, unknown>;
 
@@ -44,7 +45,7 @@ export function tc3Authorization(p: {
   const names = Object.keys(p.signed)
     .map((n) => n.toLowerCase())
     .sort();
-  const values: Record<string, string> = {};
+  const values = dict<string>();
   // names and values lower-cased, as Tencent's canonical request wants them
   for (const [k, v] of Object.entries(p.signed)) values[k.toLowerCase()] = v.trim().toLowerCase();
   const signedHeaders = names.join(";");
