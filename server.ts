@@ -23,6 +23,7 @@ import { consoleBodyReady } from "@/lib/http/body-limit";
 import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
 import { startRetentionJob, stopRetentionJob } from "@/lib/rollups/retention";
 import { startChannelJobs, stopChannelJobs } from "@/lib/channel-admin/periodic-jobs";
+import { startPlanJob, stopPlanJob } from "@/lib/plans/job";
 import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 import { relayDocumentJson } from "@/lib/openapi/relay";
 import { APP_VERSION } from "@/lib/version";
@@ -163,7 +164,7 @@ async function main() {
     stopJobs: async () => {
       stopHoldSweeper();
       stopRollupJob();
-      await Promise.all([stopTaskPoller(), stopRetentionJob(), stopChannelJobs()]);
+      await Promise.all([stopTaskPoller(), stopRetentionJob(), stopChannelJobs(), stopPlanJob()]);
     },
   });
   server.listen(config.PORT, config.HOSTNAME, () => {
@@ -176,6 +177,8 @@ async function main() {
     // the periodic channel test and balance refresh, when CHANNEL_TEST_FREQUENCY or
     // CHANNEL_UPDATE_FREQUENCY is set (docs/operations.md)
     startChannelJobs();
+    // the subscription plans' renewals and expiries (docs/plans.md, "Periodic job")
+    startPlanJob();
   });
 }
 

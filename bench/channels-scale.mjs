@@ -1,4 +1,4 @@
-// node bench/channels-scale.mjs [--channels=10000] [--db=sqlite,postgresql] [--runs=15] [--keep] [--out=FILE]
+// node bench/channels-scale.mjs [--channels=10000] [--db=sqlite,postgresql] [--runs=15] [--keep] [--out=FILE] [--pg-db=NAME]
 // The admin's channel list and search at scale (docs/channels-tokens-billing.md, "The channel
 // list at scale"; bench/README.md): for each database, a fresh built server (dist/server.mjs)
 // set up through the API (log-fill.mjs's freshGateway), stopped, and its channels table filled
@@ -6,7 +6,7 @@
 // out of 200 each, groups "default" and 1 in 4 also "vip", 1 in 3 in one of 300 tags, a
 // 200-character key, a model mapping and a remark. Then the server again, and each call the
 // channels page makes is timed over loopback HTTP: 3 warm-ups, then --runs runs; p50, p95 and
-// max in ms. Last, page 1 just after a channel write (the routing cache loaded again), 10 times. Results: bench/channels-scale-results.json.
+// max in ms. Last, page 1 just after a channel write (the written channel read again into the list index), 10 times. Results: bench/channels-scale-results.json.
 import path from "node:path";
 import { arg, Client, eachDatabase, freshGateway, load, printTable, sql, startServer, summary, time } from "./log-fill.mjs";
 
@@ -43,7 +43,7 @@ function fillSql(kind) {
 }
 
 async function benchDb(kind) {
-  const { url, env, cleanup } = await freshGateway(kind, "bench_channels_scale", "channels-scale-");
+  const { url, env, cleanup } = await freshGateway(kind, arg("pg-db", "bench_channels_scale"), "channels-scale-");
   const result = { db: kind, channels: CHANNELS, calls: {}, load: {} };
   try {
     console.log(`[${kind}] filling ${CHANNELS.toLocaleString()} channels`);

@@ -1,4 +1,4 @@
-// node bench/log-stats.mjs [--rows=10000000] [--db=sqlite,postgresql] [--runs=15] [--keep] [--out=FILE]
+// node bench/log-stats.mjs [--rows=10000000] [--db=sqlite,postgresql] [--runs=15] [--keep] [--out=FILE] [--pg-db=NAME]
 //   [--calls=TEXT] [--no-rollups]
 // The dashboard and usage-log stat calls at scale (docs/dashboard.md, bench/README.md): for each
 // database, a fresh built server (dist/server.mjs) is set up through the API (root, one user
@@ -30,7 +30,7 @@ const run = (cmd, args, env) =>
   );
 
 async function benchDb(kind) {
-  const { url, env, benchId, cleanup } = await freshGateway(kind, "bench_log_stats", "log-stats-");
+  const { url, env, benchId, cleanup } = await freshGateway(kind, arg("pg-db", "bench_log_stats"), "log-stats-");
   const result = { db: kind, rows: ROWS, calls: {}, load: {} };
   try {
     const start = Math.floor(Date.now() / 1000) - SPAN;

@@ -2,7 +2,7 @@
 // gateway, against the same mock upstream, in one run on this machine.
 //
 //   npm run bench [-- --rounds=1 --duration=10 --warmup=2 --stream-n=300 --no-build --only=direct,floor,gateway,portkey --profile --no-write
-//                    --node-args="--trace-gc" --gateway-log=FILE --sensitive-words=10000]
+//                    --node-args="--trace-gc" --gateway-log=FILE --sensitive-words=10000 --limits --redis-url=redis://127.0.0.1:6379]
 //   npm run bench -- --report-only   (re-render RESULTS.md from results.json)
 //
 // For each target (direct to the mock; a bare node:http proxy, the floor of any Node
@@ -56,6 +56,21 @@ const ROUNDS = Math.min(10, Math.max(1, Number(args.rounds ?? 1)));
 // CheckSensitiveOnPromptEnabled) and N generated words, none of which the bench prompt holds,
 // so every call is scanned in full and passes (docs/relay-options.md, "Sensitive words")
 const SENSITIVE_WORDS = Math.min(1_000_000, Math.max(0, Math.floor(Number(args["sensitive-words"] ?? 0))));
+// --limits: the bench token carries every usage limit (docs/usage-limits.md), each far above
+// what the run uses, so that every call is admitted and corrected by the limits engine without
+// being refused; --redis-url=redis://...: the gateway counts them (and its rate limits) in that
+// Redis, under a prefix of its own, instead of its memory
+const LIMITS = args.limits === "true";
+const REDIS_URL = args["redis-url"];
+const BENCH_LIMITS = {
+  rpm_limit: 2_000_000_000,
+  tpm_limit: 2_000_000_000,
+  concurrency_limit: 1_000_000,
+  quota_5h: 9_000_000_000_000_000,
+  quota_day: 9_000_000_000_000_000,
+  quota_week: 9_000_000_000_000_000,
+  quota_month: 9_000_000_000_000_000,
+};
 
 // the line the gateway writes once it listens (lib/logger's JSON: {...,"msg":"ready on http://..."})
 const READY_LINE = '"msg":"ready on ';
@@ -375,6 +390,7 @@ async function startGateway(mockPort) {
       DATA_DIR: dataDir,
       DATABASE_URL: `file:${path.join(dataDir, "gateway.db")}`,
       CRITICAL_RATE_LIMIT: "1000",
+      ...(REDIS_URL ? { REDIS_URL, REDIS_PREFIX: `gwbench:${process.pid}:${port}:` } : {}),
     },
   });
   await waitFor("gateway", () => proc.output().includes(READY_LINE), 60_000, proc);
@@ -417,7 +433,13 @@ async function startGateway(mockPort) {
   await root.call("PUT", "/api/user/", { id: user.id, quota: 1_000_000_000_000 });
   const bench = new Console(base);
   await bench.login("bench", USER_PASSWORD);
-  const [token] = await bench.call("POST", "/api/token/", { name: "bench", remain_quota: 1_000_000_000_000, unlimited_quota: false, expired_time: -1 });
+  const [token] = await bench.call("POST", "/api/token/", {
+    name: "bench",
+    remain_quota: 1_000_000_000_000,
+    unlimited_quota: false,
+    expired_time: -1,
+    ...(LIMITS ? BENCH_LIMITS : {}),
+  });
   return { proc, base, root, bench, token, dataDir, logConsumeEnabled: logConsume ?? "default" };
 }
 

@@ -74,6 +74,14 @@ const schema = z.object({
     .min(5)
     .max(30 * 86400)
     .default(3 * 3600),
+  // The length of the rolling quota window (`quota_5h`, docs/usage-limits.md): 5 hours; a
+  // deployment may shorten it, and the tests do (6 s) to see it count and free on time.
+  LIMITS_ROLLING_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(31 * 86400)
+    .default(5 * 3600),
   // Where the Stripe client sends its API calls instead of https://api.stripe.com (a local
   // mock in the tests): protocol, host and port of this URL (docs/payments.md).
   STRIPE_API_BASE: z.string().url().optional(),
@@ -114,6 +122,9 @@ const schema = z.object({
   // DEFAULT_TIMEOUT_MS). new-api's variable of the same name and meaning.
   STREAMING_TIMEOUT: z.coerce.number().int().min(0).max(86_400).default(300),
   HOLD_NODE_DEAD_SECONDS: z.coerce.number().int().min(4).max(3600).default(60),
+  // How often the subscription plans' job looks for periods to renew and terms that ended
+  // (docs/plans.md, "Periodic job"); the pots themselves refuse a charge past their end at once.
+  PLAN_JOB_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // Periodic channel jobs, once per cluster per period (lib/channel-admin/periodic-jobs.ts,
   // docs/operations.md "Periodic jobs and their leases"): every channel tested as by "test
   // all", and every channel's balance refreshed as by "update all balances". Minutes; off by default.

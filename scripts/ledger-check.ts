@@ -10,14 +10,23 @@ async function main(): Promise<number> {
   const started = Date.now();
   const r = await ledgerDifferences();
   const ms = Date.now() - started;
-  console.log(`ledger check (${kind}): ${r.users_checked} users, ${r.tokens_checked} tokens, ${ms} ms`);
+  console.log(`ledger check (${kind}): ${r.users_checked} users, ${r.tokens_checked} tokens, ${r.subscriptions_checked} subscriptions, ${ms} ms`);
   for (const u of r.users) {
     console.log(`user ${u.user_id} ${u.username || "(missing)"}: balance ${u.balance}, ledger sum ${u.ledger_sum}, difference ${u.difference}`);
   }
   for (const t of r.tokens) {
     console.log(`token ${t.token_id} (user ${t.user_id}) ${t.name}: used_quota ${t.used_quota}, relay movements ${t.relay_spent}, difference ${t.difference}`);
   }
-  console.log(r.ok ? "OK: every balance equals its ledger" : `DIFFERENCES: ${r.users.length} user(s), ${r.tokens.length} token(s)`);
+  for (const p of r.subscriptions) {
+    console.log(
+      `subscription ${p.subscription_id} (user ${p.user_id}) ${p.plan_name || "(missing)"} ${p.status}: remaining ${p.remaining}, ledger sum ${p.ledger_sum}, difference ${p.difference}`,
+    );
+  }
+  console.log(
+    r.ok
+      ? "OK: every balance and every plan's remaining quota equals its ledger"
+      : `DIFFERENCES: ${r.users.length} user(s), ${r.tokens.length} token(s), ${r.subscriptions.length} subscription(s)`,
+  );
   return r.ok ? 0 : 1;
 }
 

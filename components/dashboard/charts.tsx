@@ -6,11 +6,12 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { bucketLabel, MODEL_COLORS, OTHER_COLOR, type Granularity, type ModelShare, type Point, type Series } from "@/lib/client/dashboard";
 import { shortenNumber } from "@/lib/client/format";
+import { dict } from "@/lib/own-keys";
 
 export type QuotaFormat = (quota: number) => string;
 
 const SHOWN = 8;
-const OTHER = "__other";
+const OTHER = "\u0000other"; // no model name holds a NUL
 const HEIGHT = 280;
 
 const WRAP =
@@ -24,9 +25,9 @@ function fold(points: Point[], models: string[]): { data: Point[]; keys: string[
   const rest = models.slice(SHOWN);
   if (!rest.length) return { data: points, keys: shown };
   const data = points.map((p) => {
-    const q: Point = { t: p.t, total: p.total };
-    for (const m of shown) q[m] = p[m];
-    q[OTHER] = rest.reduce((a, m) => a + (p[m] ?? 0), 0);
+    const q: Point = { t: p.t, total: p.total, by: dict<number>() };
+    for (const m of shown) q.by[m] = p.by[m];
+    q.by[OTHER] = rest.reduce((a, m) => a + (p.by[m] ?? 0), 0);
     return q;
   });
   return { data, keys: [...shown, OTHER] };
@@ -67,7 +68,7 @@ function StackedBars({
           />
           <Legend formatter={(v: string) => (v === OTHER ? otherLabel : v)} wrapperStyle={{ fontSize: 11 }} />
           {keys.map((k, i) => (
-            <Bar key={k} dataKey={k} stackId="m" fill={color(k, i)} isAnimationActive={false} />
+            <Bar key={k} name={k} dataKey={(p: Point) => p.by[k]} stackId="m" fill={color(k, i)} isAnimationActive={false} />
           ))}
         </BarChart>
       </ResponsiveContainer>

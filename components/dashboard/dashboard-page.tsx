@@ -5,6 +5,7 @@
 // model's share; admins choose themselves, all users or one user, and see the top users and
 // models. Rows come from GET /api/data/self or GET /api/data/ (hourly, per model).
 import { useTranslations } from "next-intl";
+import dynamic from "next/dynamic";
 import { useEffect, useMemo, useState } from "react";
 import useSWR from "swr";
 import { RefreshCw } from "lucide-react";
@@ -32,8 +33,16 @@ import {
   type Granularity,
   type PresetKey,
 } from "@/lib/client/dashboard";
-import { CallsChart, QuotaChart, ShareChart, TokensChart, type QuotaFormat } from "./charts";
+import type { QuotaFormat } from "./charts";
 import { nowSeconds } from "@/lib/time";
+
+// recharts (about 135 kB gzipped) is a chunk of its own, fetched while the numbers above the
+// charts are shown; each chart keeps its height meanwhile (docs/console-ui.md, "Page weight").
+const chartSlot = () => <div className="h-[280px] w-full" aria-hidden />;
+const QuotaChart = dynamic(() => import("./charts").then((m) => m.QuotaChart), { ssr: false, loading: chartSlot });
+const CallsChart = dynamic(() => import("./charts").then((m) => m.CallsChart), { ssr: false, loading: chartSlot });
+const TokensChart = dynamic(() => import("./charts").then((m) => m.TokensChart), { ssr: false, loading: chartSlot });
+const ShareChart = dynamic(() => import("./charts").then((m) => m.ShareChart), { ssr: false, loading: chartSlot });
 
 type Scope = "self" | "all" | "user";
 type Summary = { balance: number; top_users: { user_id: number; username: string; count: number; token_used: number; quota: number }[] };
@@ -43,6 +52,10 @@ const nowSec = () => nowSeconds();
 
 export function DashboardPage() {
   const t = useTranslations("dashboard");
+  // the charts' chunk is fetched beside the first rows, not after them
+  useEffect(() => {
+    void import("./charts");
+  }, []);
   const errorText = useTranslations("errors");
   const status = useStatus();
   const display = useQuotaDisplay();

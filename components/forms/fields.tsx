@@ -16,6 +16,7 @@ import { numberRule } from "@/lib/options/rules";
 import { fieldName } from "./field-name";
 import { useOptionAccess, useOptionsState } from "./options-context";
 import { putOption } from "./put-option";
+import { QuotaInput } from "./quota-input";
 import { useConfirm } from "./use-confirm";
 
 type Base = { name: string; label: ReactNode; hint?: ReactNode; className?: string };
@@ -115,6 +116,30 @@ export function OptionNumber({
         />
         {suffix && <span className="shrink-0 text-sm text-zinc-500">{suffix}</span>}
       </div>
+    </FieldFrame>
+  );
+}
+
+/**
+ * A quota option (whole units) typed in the display unit with the conversion shown
+ * (components/forms/quota-input.tsx); the stored value stays units.
+ */
+export function OptionQuota({ name, label, hint, className }: Base) {
+  const id = useId();
+  const { field, error, visible, writable } = useOptionField(name);
+  if (!visible) return null;
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} readOnlyNote={!writable} className={className}>
+      <QuotaInput
+        id={id}
+        name={field.name}
+        value={field.value ?? ""}
+        onChange={field.onChange}
+        onBlur={field.onBlur}
+        disabled={!writable}
+        aria-invalid={error ? true : undefined}
+        className={cn(error && "border-red-500")}
+      />
     </FieldFrame>
   );
 }

@@ -10,6 +10,9 @@ import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
+import { UnixTimePicker } from "@/components/ui/date-time-picker";
+import { parseExpiry, toLocalInput } from "@/lib/client/tokens";
+import { QuotaInput, type QuotaInputProps } from "./quota-input";
 
 type Base = { name: string; label: ReactNode; hint?: ReactNode; className?: string };
 
@@ -121,5 +124,49 @@ export function FormSwitch({ name, label, hint, disabled }: Omit<Base, "classNam
       <Switch checked={field.value === true} onChange={(v) => field.onChange(v)} label={label} hint={hint} disabled={disabled} />
       <FieldError error={error} />
     </div>
+  );
+}
+
+/**
+ * A quota amount in units, typed in the display unit (components/forms/quota-input.tsx): the
+ * field's value stays the units as decimal text, which the form's units rule checks.
+ */
+export function FormQuota({ name, label, hint, className, ...props }: Base & Omit<QuotaInputProps, "value" | "onChange" | "name">) {
+  const { id, error, control } = useBoundControl(name);
+  return (
+    <Frame id={id} label={label} hint={hint} error={error} className={className}>
+      <QuotaInput
+        {...props}
+        id={id}
+        name={control.name}
+        aria-invalid={control["aria-invalid"]}
+        className="aria-invalid:border-red-500"
+        value={String(control.value)}
+        onChange={control.onChange}
+        onBlur={control.onBlur}
+      />
+    </Frame>
+  );
+}
+
+/**
+ * A date and time picked with the console's one picker (components/ui/date-time-picker.tsx),
+ * held as "YYYY-MM-DD HH:mm:ss" in the browser's time zone, "" for none (`placeholder` says
+ * what none means).
+ */
+export function FormDateTime({ name, label, hint, className, placeholder }: Base & { placeholder?: string }) {
+  const { id, error, control } = useBoundControl(name);
+  const text = String(control.value ?? "");
+  const seconds = parseExpiry(text);
+  return (
+    <Frame id={id} label={label} hint={hint} error={error} className={className}>
+      <UnixTimePicker
+        id={id}
+        label={typeof label === "string" ? label : name}
+        placeholder={placeholder}
+        value={seconds !== null && seconds > 0 ? seconds : null}
+        onChange={(v) => control.onChange(v === null ? "" : toLocalInput(v))}
+      />
+    </Frame>
   );
 }

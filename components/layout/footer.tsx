@@ -1,11 +1,15 @@
 "use client";
 import { useTranslations } from "next-intl";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { SafeHtml } from "@/components/content/markdown";
 import { POWERED_BY, POWERED_BY_ROTATE_MS } from "@/lib/client/branding";
 import { readItem, STORAGE_KEYS } from "@/lib/client/storage";
 import { useStatus } from "./providers";
+
+// The Markdown/HTML renderer (react-markdown, parse5, the sanitizer: about 95 kB gzipped) is a
+// chunk of its own, fetched only by a site that has footer HTML (docs/console-ui.md, "Page weight").
+const SafeHtml = dynamic(() => import("@/components/content/markdown").then((m) => m.SafeHtml));
 
 const REFRESHES = 5;
 const REFRESH_MS = 200;
@@ -53,7 +57,7 @@ function PoweredBy() {
           {entry.name}
         </a>
       ) : (
-        <Link href="/about" className={linkClass}>
+        <Link prefetch={false} href="/about" className={linkClass}>
           {status.system_name || tc("appName")}
           {status.version && ` ${status.version}`}
         </Link>

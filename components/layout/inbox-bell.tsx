@@ -15,6 +15,7 @@ export function InboxBell() {
   const badge = unreadBadge(data ?? 0);
   return (
     <Link
+      prefetch={false}
       href="/app/inbox"
       aria-label={badge ? t("inboxUnread", { count: badge }) : t("inbox")}
       className="relative inline-flex h-9 w-9 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"

@@ -83,7 +83,7 @@ export function MobileNav() {
                     {ts(`nav.${l.key}`)}
                   </a>
                 ) : (
-                  <Link key={l.key} href={l.href} onClick={close} aria-current={l.active ? "page" : undefined} className={className}>
+                  <Link prefetch={false} key={l.key} href={l.href} onClick={close} aria-current={l.active ? "page" : undefined} className={className}>
                     {ts(`nav.${l.key}`)}
                   </Link>
                 );

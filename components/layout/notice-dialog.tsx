@@ -1,12 +1,15 @@
 "use client";
 import { useTranslations } from "next-intl";
+import dynamic from "next/dynamic";
 import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
-import { SafeMarkdown } from "@/components/content/markdown";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { localDay, noticeVisible } from "@/lib/client/branding";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
+
+// The Markdown renderer is fetched only when an announcement opens (docs/console-ui.md, "Page weight").
+const SafeMarkdown = dynamic(() => import("@/components/content/markdown").then((m) => m.SafeMarkdown));
 
 // Closed with "close" during this visit: not shown again until the next full page load.
 let closedThisVisit = false;

@@ -4,7 +4,7 @@
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import useSWR, { SWRConfig } from "swr";
 import { api, fetchData } from "@/lib/client/api";
-import type { QuotaDisplay } from "@/lib/client/format";
+import { quotaDisplayOf, type QuotaDisplay } from "@/lib/quota-display";
 import { STORAGE_KEYS, syncLocalUser, writeItem, writeJson, type LocalUser } from "@/lib/client/storage";
 import type { SiteStatus } from "@/lib/status/site-status";
 import { Toaster } from "@/components/ui/toaster";
@@ -71,5 +71,6 @@ export function useSessionUser(): LocalUser | null {
 
 export function useQuotaDisplay(): QuotaDisplay {
   const s = useStatus();
-  return { displayInCurrency: s.display_in_currency, quotaPerUnit: s.quota_per_unit };
+  // the one display rule's settings (docs/console-ui.md, "Quota display")
+  return quotaDisplayOf(s);
 }

@@ -71,8 +71,13 @@ export function SidebarNav({ collapsed = false, className, onNavigate }: { colla
             const active = isActive(item.href, pathname);
             const text = label(item.key);
             const Icon = navIcon(item.key);
+            // No prefetch when the link scrolls into view: on a cold load the shell's
+            // links asked the server for some 20 page payloads (each with the message
+            // catalogue) beside the page's own requests; a click fetches the page instead
+            // (docs/console-ui.md, "Cold load").
             return (
               <Link
+                prefetch={false}
                 key={item.key}
                 href={item.href}
                 title={text}

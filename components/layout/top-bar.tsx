@@ -18,7 +18,7 @@ function Brand() {
   const t = useTranslations("common");
   const name = status.system_name || t("appName");
   return (
-    <Link href="/" className="flex shrink-0 items-center gap-2 font-semibold text-zinc-900 dark:text-zinc-100">
+    <Link prefetch={false} href="/" className="flex shrink-0 items-center gap-2 font-semibold text-zinc-900 dark:text-zinc-100">
       {/* An admin-set logo may live on any host: a plain <img>, not next/image. */}
       {/* eslint-disable-next-line @next/next/no-img-element */}
       <img src={status.logo || DEFAULT_LOGO} alt="" data-testid="site-logo" className="h-7 w-7 rounded object-contain" />
@@ -52,7 +52,7 @@ export function TopBar() {
               {t(`nav.${l.key}`)}
             </a>
           ) : (
-            <Link key={l.key} href={l.href} className={linkClass(l.active)} aria-current={l.active ? "page" : undefined}>
+            <Link prefetch={false} key={l.key} href={l.href} className={linkClass(l.active)} aria-current={l.active ? "page" : undefined}>
               {t(`nav.${l.key}`)}
             </Link>
           ),

@@ -27,11 +27,15 @@ export function UserMenu() {
   if (!user) {
     return (
       <div className="flex items-center gap-1">
-        <Link href="/login" className="rounded-md px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800">
+        <Link
+          prefetch={false}
+          href="/login"
+          className="rounded-md px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
+        >
           {t("login")}
         </Link>
         {!status.self_use_mode_enabled && (
-          <Link href="/register" className="rounded-md bg-blue-600 px-3 py-1.5 text-sm text-white hover:bg-blue-700">
+          <Link prefetch={false} href="/register" className="rounded-md bg-blue-600 px-3 py-1.5 text-sm text-white hover:bg-blue-700">
             {t("register")}
           </Link>
         )}

@@ -1,12 +1,13 @@
 "use client";
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import useSWR from "swr";
+import { QuotaInput } from "@/components/forms/quota-input";
 import { Button } from "@/components/ui/button";
 import { Card, Stat } from "@/components/ui/card";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { reportInvalid } from "@/components/ui/form-error";
-import { Field, Input } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import { useQuotaDisplay, useStatus } from "@/components/layout/providers";
 import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
@@ -20,10 +21,11 @@ function TransferDialog({ user, open, onOpenChange, onDone }: { user: User; open
   const display = useQuotaDisplay();
   const [amount, setAmount] = useState(String(user.aff_quota));
   const [busy, setBusy] = useState(false);
+  const amountId = useId();
   useEffect(() => setAmount(String(user.aff_quota)), [user.aff_quota, open]);
 
   async function transfer() {
-    const quota = Math.floor(Number(amount));
+    const quota = /^\d+$/.test(amount) ? Number(amount) : NaN;
     const invalid = checkTransfer(quota, display.quotaPerUnit);
     if (invalid) return reportInvalid(invalid, { min: renderQuota(display.quotaPerUnit, display) });
     setBusy(true);
@@ -47,14 +49,13 @@ function TransferDialog({ user, open, onOpenChange, onDone }: { user: User; open
       footer={<DialogActions cancel={t("cancel")} onCancel={() => onOpenChange(false)} action={t("transfer")} onAction={transfer} busy={busy} />}
     >
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("available", { quota: renderQuota(user.aff_quota, display) })}</p>
-      <Field
-        label={t("amount")}
-        type="number"
-        min={display.quotaPerUnit}
-        value={amount}
-        onChange={(e) => setAmount(e.target.value)}
-        hint={t("amountHint", { min: display.quotaPerUnit, amount: renderQuota(Number(amount) || 0, display) })}
-      />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={amountId} className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
+          {t("amount")}
+        </label>
+        <QuotaInput id={amountId} value={amount} onChange={setAmount} />
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("amountHint", { min: renderQuota(display.quotaPerUnit, display) })}</p>
+      </div>
     </Dialog>
   );
 }

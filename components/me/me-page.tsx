@@ -8,6 +8,7 @@ import { CheckInCard } from "./check-in-card";
 import { InvitationCard } from "./invitation-card";
 import { ProfileHeader } from "./profile-header";
 import { SecurityCard } from "./security-card";
+import { SessionsCard } from "./sessions-card";
 import { SettingsCard } from "./settings-card";
 import { useSelf } from "./use-self";
 
@@ -33,6 +34,7 @@ export function MePage() {
           </div>
           <AccountCard user={user} onChanged={reload} />
           <SecurityCard />
+          <SessionsCard />
           <SettingsCard user={user} onSaved={reload} />
         </div>
       )}

@@ -5,7 +5,6 @@
 // sensitive actions of the account card await.
 import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { useTranslations } from "next-intl";
-import QRCode from "qrcode";
 import { useEffect, useState } from "react";
 import useSWR from "swr";
 import { Badge } from "@/components/ui/badge";
@@ -60,7 +59,8 @@ function SetupDialog({ setup, onClose, onEnabled }: { setup: Setup | null; onClo
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     setCode("");
-    if (setup) void QRCode.toDataURL(setup.qr_code_data, { margin: 1, width: 200 }).then(setQr);
+    // qrcode is fetched only when a 2FA setup shows its code (docs/console-ui.md, "Page weight")
+    if (setup) void import("qrcode").then((m) => m.default.toDataURL(setup.qr_code_data, { margin: 1, width: 200 })).then(setQr);
     else setQr("");
   }, [setup]);
   async function enable() {

@@ -1,6 +1,7 @@
 "use client";
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
+import { QuotaInput } from "@/components/forms/quota-input";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/input";
@@ -32,6 +33,12 @@ function check(s: UserSettings, locale: Locale): string | null {
 function NotificationTab({ s, edit, secretSet }: { s: UserSettings; edit: Edit; secretSet: boolean }) {
   const t = useTranslations("me.settings");
   const display = useQuotaDisplay();
+  const thresholdId = useId();
+  // the units as typed (text that is not an amount stays as typed; the setting gets NaN, refused)
+  const [threshold, setThreshold] = useState(String(s.quota_warning_threshold));
+  useEffect(() => {
+    if (Number.isFinite(s.quota_warning_threshold)) setThreshold(String(s.quota_warning_threshold));
+  }, [s.quota_warning_threshold]);
   return (
     <div className="flex flex-col gap-4">
       <RadioGroup<NotifyType>
@@ -44,14 +51,20 @@ function NotificationTab({ s, edit, secretSet }: { s: UserSettings; edit: Edit; 
         ]}
       />
       <div className="flex flex-col gap-2">
-        <Field
-          label={t("threshold")}
-          type="number"
-          min={1}
-          value={String(s.quota_warning_threshold)}
-          onChange={(e) => edit("quota_warning_threshold", Number(e.target.value))}
-          hint={t("thresholdHint", { amount: renderQuota(s.quota_warning_threshold || 0, { ...display, displayInCurrency: true }) })}
-        />
+        <div className="flex flex-col gap-1">
+          <label htmlFor={thresholdId} className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
+            {t("threshold")}
+          </label>
+          <QuotaInput
+            id={thresholdId}
+            value={threshold}
+            onChange={(units: string) => {
+              setThreshold(units);
+              edit("quota_warning_threshold", /^\d+$/.test(units) ? Number(units) : NaN);
+            }}
+          />
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">{t("thresholdHint")}</p>
+        </div>
         <div className="flex flex-wrap gap-2">
           {THRESHOLD_PRESETS.map((p) => (
             <Button key={p} size="sm" variant={s.quota_warning_threshold === p ? "primary" : "secondary"} onClick={() => edit("quota_warning_threshold", p)}>

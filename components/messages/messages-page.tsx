@@ -13,6 +13,7 @@ import { useConfirm } from "@/components/forms";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { PageTitle } from "@/components/ui/card";
+import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Input } from "@/components/ui/input";
 import { api } from "@/lib/client/api";
 import { formatTimestamp } from "@/lib/client/format";
@@ -22,25 +23,24 @@ import { CreateDrawer } from "./create-drawer";
 import { EditDrawer } from "./edit-drawer";
 import type { AdminMessage, MessagePage } from "./types";
 
-type Filters = { keyword: string; start: string; end: string };
+// The creation-time bounds are picked with the console's one picker (unix seconds, the
+// browser's time; docs/console-ui.md "Dates") and sent as ISO instants, both inclusive.
+type Filters = { keyword: string; start: number | null; end: number | null };
 
-// A local calendar day as an ISO instant: its first moment, or its last for the end.
-function dayBound(day: string, end: boolean): string {
-  return new Date(`${day}T${end ? "23:59:59.999" : "00:00:00"}`).toISOString();
-}
+const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 function listPath(f: Filters, page: number, size: number): string {
   if (!f.keyword && !f.start && !f.end) return `/api/admin/messages?p=${page + 1}&page_size=${size}`;
   const q = new URLSearchParams({ p: String(page + 1), page_size: String(size) });
   if (f.keyword) q.set("keyword", f.keyword);
-  if (f.start) q.set("start_date", dayBound(f.start, false));
-  if (f.end) q.set("end_date", dayBound(f.end, true));
+  if (f.start) q.set("start_date", isoOf(f.start));
+  if (f.end) q.set("end_date", isoOf(f.end));
   return `/api/admin/messages/search?${q}`;
 }
 
 export function MessagesPage() {
   const t = useTranslations("messages");
-  const [draft, setDraft] = useState<Filters>({ keyword: "", start: "", end: "" });
+  const [draft, setDraft] = useState<Filters>({ keyword: "", start: null, end: null });
   const [filters, setFilters] = useState<Filters>(draft);
   const paging = useServerPaging(filters, STORAGE_KEYS.messagePageSize);
   const [creating, setCreating] = useState(false);
@@ -130,20 +130,12 @@ export function MessagesPage() {
               onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
               className="w-full sm:w-64"
             />
-            <label className="flex items-center gap-1 text-sm text-zinc-600 dark:text-zinc-400">
-              {t("from")}
-              <Input
-                type="date"
-                aria-label={t("startDate")}
-                value={draft.start}
-                onChange={(e) => setDraft({ ...draft, start: e.target.value })}
-                className="w-40"
-              />
-            </label>
-            <label className="flex items-center gap-1 text-sm text-zinc-600 dark:text-zinc-400">
-              {t("to")}
-              <Input type="date" aria-label={t("endDate")} value={draft.end} onChange={(e) => setDraft({ ...draft, end: e.target.value })} className="w-40" />
-            </label>
+            <DateTimeField label={t("from")}>
+              {(id) => <UnixTimePicker id={id} label={t("startDate")} value={draft.start} onChange={(start) => setDraft({ ...draft, start })} />}
+            </DateTimeField>
+            <DateTimeField label={t("to")}>
+              {(id) => <UnixTimePicker id={id} label={t("endDate")} value={draft.end} onChange={(end) => setDraft({ ...draft, end })} />}
+            </DateTimeField>
             <Button type="submit">
               <Search aria-hidden className="h-4 w-4" />
               {t("search")}

@@ -5,14 +5,14 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, FormProvider } from "react-hook-form";
-import { FormSwitch, FormText, toastFirstError, useFormLocale, useRuleForm } from "@/components/forms";
+import { FormQuota, FormSwitch, FormText, toastFirstError, useFormLocale, useRuleForm } from "@/components/forms";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Drawer } from "@/components/ui/dialog";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
-import { QUOTA_PER_DOLLAR, TOKEN_QUOTA_PRESETS } from "@/lib/client/tokens";
+import { TOKEN_QUOTA_PRESETS } from "@/lib/client/tokens";
 import { toast } from "@/lib/client/toast";
 import { defaultRedemptionName, REDEMPTION_BATCH_MAX } from "@/lib/redemptions/field-rules";
 import { blankRedemptionForm, redemptionBody, redemptionFormSchema, redemptionToForm, type RedemptionForm } from "./redemption-form";
@@ -95,27 +95,22 @@ export function RedemptionDrawer({
             }
           />
           <div className="flex flex-col gap-2">
-            <FormText
-              name="quota"
-              label={t("quota")}
-              inputMode="numeric"
-              hint={
-                Number.isFinite(quotaNumber)
-                  ? t("quotaHint", { amount: renderQuota(quotaNumber, { displayInCurrency: true, quotaPerUnit: display.quotaPerUnit || QUOTA_PER_DOLLAR }) })
-                  : undefined
-              }
-            />
+            <FormQuota name="quota" label={t("quota")} />
             <div className="flex flex-wrap gap-1">
-              {TOKEN_QUOTA_PRESETS.map((usd) => (
-                <Button
-                  key={usd}
-                  size="sm"
-                  variant={form.quota === String(usd * QUOTA_PER_DOLLAR) ? "primary" : "secondary"}
-                  onClick={() => setValue("quota", String(usd * QUOTA_PER_DOLLAR), { shouldValidate: formState.isSubmitted })}
-                >
-                  ${usd}
-                </Button>
-              ))}
+              {TOKEN_QUOTA_PRESETS.map((usd) => {
+                // the presets are dollars, in units at the site's QuotaPerUnit, shown by the one rule
+                const units = String(Math.round(usd * display.quotaPerUnit));
+                return (
+                  <Button
+                    key={usd}
+                    size="sm"
+                    variant={form.quota === units ? "primary" : "secondary"}
+                    onClick={() => setValue("quota", units, { shouldValidate: formState.isSubmitted })}
+                  >
+                    {renderQuota(units, display)}
+                  </Button>
+                );
+              })}
             </div>
           </div>
           {creating && (

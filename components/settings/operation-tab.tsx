@@ -2,7 +2,8 @@
 // The operation tab (docs/settings.md): its sections in the order docs/settings.md lists them, each
 // saving on its own. The two pricing blocks are plug-ins (components/settings/plug-in.ts).
 import { useTranslations } from "next-intl";
-import { FieldGrid, OptionJson, OptionKeywords, OptionNumber, OptionSelect, OptionSwitch, OptionText, SettingsSection } from "@/components/forms";
+import { FieldGrid, OptionJson, OptionKeywords, OptionNumber, OptionQuota, OptionSelect, OptionSwitch, OptionText, SettingsSection } from "@/components/forms";
+import { QUOTA_CURRENCIES } from "@/lib/quota-display";
 import type { SettingsPlugInProps } from "./plug-in";
 import { labelKey } from "./labels";
 import { LogCleanup } from "./log-cleanup";
@@ -59,18 +60,18 @@ export function OperationTab({ options, reload }: SettingsPlugInProps) {
       <SettingsSection title={t("checkIn")} keys={["CheckInEnabled", "CheckInQuota", "CheckInMaxQuota"]}>
         <OptionSwitch name="CheckInEnabled" label={L("CheckInEnabled")} />
         <FieldGrid cols={2}>
-          <OptionNumber name="CheckInQuota" label={L("CheckInQuota")} step={100} />
-          <OptionNumber name="CheckInMaxQuota" label={L("CheckInMaxQuota")} step={100} />
+          <OptionQuota name="CheckInQuota" label={L("CheckInQuota")} />
+          <OptionQuota name="CheckInMaxQuota" label={L("CheckInMaxQuota")} />
         </FieldGrid>
       </SettingsSection>
 
       <SettingsSection title={t("quota")} keys={["QuotaForNewUser", "QuotaForInviter", "QuotaForInvitee", "QuotaRemindThreshold", "PreConsumedQuota"]}>
         <FieldGrid>
-          <OptionNumber name="QuotaForNewUser" label={L("QuotaForNewUser")} />
-          <OptionNumber name="QuotaForInviter" label={L("QuotaForInviter")} />
-          <OptionNumber name="QuotaForInvitee" label={L("QuotaForInvitee")} />
-          <OptionNumber name="QuotaRemindThreshold" label={L("QuotaRemindThreshold")} />
-          <OptionNumber name="PreConsumedQuota" label={L("PreConsumedQuota")} />
+          <OptionQuota name="QuotaForNewUser" label={L("QuotaForNewUser")} />
+          <OptionQuota name="QuotaForInviter" label={L("QuotaForInviter")} />
+          <OptionQuota name="QuotaForInvitee" label={L("QuotaForInvitee")} />
+          <OptionQuota name="QuotaRemindThreshold" label={L("QuotaRemindThreshold")} />
+          <OptionQuota name="PreConsumedQuota" label={L("PreConsumedQuota")} />
         </FieldGrid>
       </SettingsSection>
 
@@ -104,10 +105,30 @@ export function OperationTab({ options, reload }: SettingsPlugInProps) {
 
       <SettingsSection
         title={t("general")}
-        keys={["QuotaPerUnit", "DisplayInCurrencyEnabled", "DisplayTokenStatEnabled", "DefaultCollapseSidebar", "DemoSiteEnabled", "SelfUseModeEnabled"]}
+        keys={[
+          "QuotaPerUnit",
+          "DisplayInCurrencyEnabled",
+          "QuotaDisplayType",
+          "USDExchangeRate",
+          "CustomCurrencySymbol",
+          "CustomCurrencyExchangeRate",
+          "DisplayTokenStatEnabled",
+          "DefaultCollapseSidebar",
+          "DemoSiteEnabled",
+          "SelfUseModeEnabled",
+        ]}
       >
         <FieldGrid cols={2}>
           <OptionNumber name="QuotaPerUnit" label={L("QuotaPerUnit")} hint={t("hints.quotaPerUnit")} />
+          <OptionSelect
+            name="QuotaDisplayType"
+            label={L("QuotaDisplayType")}
+            hint={t("hints.quotaDisplayType")}
+            choices={QUOTA_CURRENCIES.map((c) => ({ value: c, label: t(`quotaDisplayTypes.${c}`) }))}
+          />
+          <OptionNumber name="USDExchangeRate" label={L("USDExchangeRate")} hint={t("hints.usdExchangeRate")} />
+          <OptionText name="CustomCurrencySymbol" label={L("CustomCurrencySymbol")} />
+          <OptionNumber name="CustomCurrencyExchangeRate" label={L("CustomCurrencyExchangeRate")} hint={t("hints.customExchangeRate")} />
         </FieldGrid>
         <FieldGrid>
           <OptionSwitch name="DisplayInCurrencyEnabled" label={L("DisplayInCurrencyEnabled")} />

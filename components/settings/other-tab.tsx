@@ -4,10 +4,8 @@
 // General). What these options change is built with the console shell (docs/options.md);
 // this tab edits them.
 import { useTranslations } from "next-intl";
+import dynamic from "next/dynamic";
 import { useState } from "react";
-import ReactMarkdown from "react-markdown";
-import rehypeSanitize from "rehype-sanitize";
-import remarkGfm from "remark-gfm";
 import { FieldGrid, OptionText, OptionTextarea, SettingsSection, useOptionsState } from "@/components/forms";
 import { useStatus } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
@@ -17,6 +15,8 @@ import { api, ApiError } from "@/lib/client/api";
 import { formatTimestamp } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import { useLabel } from "./operation-tab";
+
+const ReleaseNotes = dynamic(() => import("./release-notes"));
 
 type UpdateInfo = { current_version: string; tag_name: string; body: string; update_available: boolean };
 
@@ -77,9 +77,7 @@ function SystemInfo() {
         }
       >
         <div className="max-h-[60vh] overflow-y-auto text-sm text-zinc-800 dark:text-zinc-200 [&_a]:text-blue-600 [&_a]:underline [&_code]:rounded [&_code]:bg-zinc-100 [&_code]:px-1 dark:[&_code]:bg-zinc-800 [&_h1]:mt-3 [&_h1]:mb-1 [&_h1]:text-lg [&_h1]:font-semibold [&_h2]:mt-3 [&_h2]:mb-1 [&_h2]:text-base [&_h2]:font-semibold [&_h3]:mt-2 [&_h3]:font-semibold [&_li]:ml-5 [&_ol]:list-decimal [&_p]:my-1.5 [&_ul]:list-disc">
-          <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]}>
-            {info?.body ?? ""}
-          </ReactMarkdown>
+          <ReleaseNotes body={info?.body ?? ""} />
         </div>
       </Dialog>
     </Card>

@@ -2,13 +2,14 @@
 // Columns of the tokens table.
 import type { ColumnDef } from "@tanstack/react-table";
 import { Copy, Pencil, Power, PowerOff, Trash } from "lucide-react";
+import { TokenLimitsCell } from "@/components/limits/token-limits-cell";
 import { Badge, type BadgeColor } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
 import type { Token } from "./types";
 
 const STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "yellow", 4: "gray" };
-export const TOKEN_COLUMNS = ["name", "status", "key", "used", "remaining", "created", "expires", "actions"] as const;
+export const TOKEN_COLUMNS = ["name", "status", "key", "used", "remaining", "limits", "created", "expires", "actions"] as const;
 type TokenColumn = (typeof TOKEN_COLUMNS)[number];
 type T = (key: string, values?: Record<string, string | number>) => string;
 
@@ -42,6 +43,7 @@ export function tokenColumns({ t, display, actions }: { t: T; display: QuotaDisp
     ),
     used: ({ row: { original: tok } }) => renderQuota(tok.used_quota, display),
     remaining: ({ row: { original: tok } }) => (tok.unlimited_quota ? <Badge color="blue">{t("unlimited")}</Badge> : renderQuota(tok.remain_quota, display)),
+    limits: ({ row: { original: tok } }) => <TokenLimitsCell token={tok} />,
     created: ({ row: { original: tok } }) => formatTimestamp(tok.created_time),
     expires: ({ row: { original: tok } }) => (tok.expired_time === -1 ? t("never") : formatTimestamp(tok.expired_time)),
     actions: ({ row: { original: tok } }) => (

@@ -1,19 +1,24 @@
 "use client";
 // The create/edit drawer of /app/tokens: name, batch count, quota (presets, unlimited),
-// expiry (shortcuts), rate limit, model limits, allowed IPs, group. Checked by the server's
+// expiry (shortcuts), rate limit, the limits with the meters of what the token uses now
+// (docs/console-ui.md, "Limits"), model limits, allowed IPs, group. Checked by the server's
 // rules (components/tokens/token-form.ts); the server checks everything again.
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, FormProvider } from "react-hook-form";
 import useSWR from "swr";
-import { FormSelect, FormSwitch, FormText, FormTextarea, toastFirstError, useFormLocale, useRuleForm } from "@/components/forms";
+import { FormDateTime, FormQuota, FormSelect, FormSwitch, FormText, FormTextarea, toastFirstError, useFormLocale, useRuleForm } from "@/components/forms";
 import { useQuotaDisplay } from "@/components/layout/providers";
+import { LimitFields } from "@/components/limits/limit-fields";
+import { LimitMeters } from "@/components/limits/limit-meter";
+import { limitUsagePath, useLimitUsage } from "@/components/limits/use-limit-usage";
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/dialog";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
-import { EXPIRY_SHORTCUTS, expiryFromShortcut, QUOTA_PER_DOLLAR, TOKEN_BATCH_PRESETS, TOKEN_QUOTA_PRESETS } from "@/lib/client/tokens";
+import { limitValues, metersOf } from "@/lib/client/limits";
+import { EXPIRY_SHORTCUTS, expiryFromShortcut, TOKEN_BATCH_PRESETS, TOKEN_QUOTA_PRESETS } from "@/lib/client/tokens";
 import { toast } from "@/lib/client/toast";
 import { blankTokenForm, tokenBody, tokenFormSchema, tokenToForm, type TokenForm } from "./token-form";
 import type { Token } from "./types";
@@ -23,14 +28,18 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
   const tt = useTranslations("tokens");
   const display = useQuotaDisplay();
   const locale = useFormLocale();
-  const schema = useMemo(() => tokenFormSchema(locale, token ? token.expired_time : null), [locale, token]);
+  const tl = useTranslations("limits");
+  const schema = useMemo(() => tokenFormSchema(locale, token ? token.expired_time : null, undefined, display), [locale, token, display]);
   const methods = useRuleForm<TokenForm>(schema, blankTokenForm());
   const { reset, watch, setValue, handleSubmit, control } = methods;
   const [busy, setBusy] = useState(false);
   const { data: groups } = useSWR<Record<string, { desc: string; ratio: number }>>(open ? "/api/user/self/groups" : null);
   const { data: models } = useSWR<string[]>(open ? "/api/user/models" : null);
+  const { data: usage } = useLimitUsage(open && token ? limitUsagePath({ token_id: token.id }) : null);
   useEffect(() => {
-    if (open) reset(token ? tokenToForm(token) : blankTokenForm());
+    if (open) reset(token ? tokenToForm(token, display) : blankTokenForm());
+    // the display is read when the drawer opens; a status refresh must not reset what is typed
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, token, reset]);
   const set = <K extends keyof TokenForm>(k: K, v: TokenForm[K]) => setValue(k, v as never, { shouldValidate: methods.formState.isSubmitted });
   const creating = token === null;
@@ -40,10 +49,10 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
     setBusy(true);
     try {
       if (creating) {
-        const r = await api.post<Token[]>("/api/token/", tokenBody(values, null));
+        const r = await api.post<Token[]>("/api/token/", tokenBody(values, null, display));
         toast.success({ key: "tokens.form.created", values: { count: r.data.length } });
       } else {
-        await api.put("/api/token/", tokenBody(values, token));
+        await api.put("/api/token/", tokenBody(values, token, display));
         toast.success({ key: "tokens.form.saved" });
       }
       onSaved();
@@ -54,7 +63,6 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
     }
   }
 
-  const quotaNumber = Number(form.remain_quota);
   return (
     <Drawer
       open={open}
@@ -91,36 +99,24 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
             <FormSwitch name="unlimited_quota" label={t("unlimited")} />
             {!form.unlimited_quota && (
               <>
-                <FormText
-                  name="remain_quota"
-                  label={t("quota")}
-                  inputMode="numeric"
-                  hint={
-                    Number.isFinite(quotaNumber)
-                      ? t("quotaHint", {
-                          amount: renderQuota(quotaNumber, { displayInCurrency: true, quotaPerUnit: display.quotaPerUnit || QUOTA_PER_DOLLAR }),
-                        })
-                      : undefined
-                  }
-                />
+                <FormQuota name="remain_quota" label={t("quota")} />
                 <div className="flex flex-wrap gap-1">
-                  {TOKEN_QUOTA_PRESETS.map((usd) => (
-                    <Button
-                      key={usd}
-                      size="sm"
-                      variant={form.remain_quota === String(usd * QUOTA_PER_DOLLAR) ? "primary" : "secondary"}
-                      onClick={() => set("remain_quota", String(usd * QUOTA_PER_DOLLAR))}
-                    >
-                      ${usd}
-                    </Button>
-                  ))}
+                  {TOKEN_QUOTA_PRESETS.map((usd) => {
+                    // the presets are dollars, in units at the site's QuotaPerUnit, shown by the one rule
+                    const units = String(Math.round(usd * display.quotaPerUnit));
+                    return (
+                      <Button key={usd} size="sm" variant={form.remain_quota === units ? "primary" : "secondary"} onClick={() => set("remain_quota", units)}>
+                        {renderQuota(units, display)}
+                      </Button>
+                    );
+                  })}
                 </div>
               </>
             )}
           </div>
 
           <div className="flex flex-col gap-2">
-            <FormText name="expiry" label={t("expiry")} placeholder="YYYY-MM-DD HH:mm:ss" hint={t("expiryHint")} />
+            <FormDateTime name="expiry" label={t("expiry")} placeholder={t("expiryShortcut.never")} />
             <div className="flex flex-wrap gap-1">
               {EXPIRY_SHORTCUTS.map((s) => (
                 <Button key={s} size="sm" variant="secondary" onClick={() => set("expiry", expiryFromShortcut(s, Date.now()))}>
@@ -150,6 +146,18 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
               </div>
             )}
           </div>
+
+          <LimitFields>
+            {token && (
+              <div className="flex flex-col gap-2 border-t border-zinc-200 pt-3 dark:border-zinc-800" data-testid="token-drawer-meters">
+                <span className="text-xs font-medium text-zinc-600 dark:text-zinc-400">{tl("current")}</span>
+                <LimitMeters
+                  rows={metersOf(limitValues(token), usage, "token")}
+                  empty={<span className="text-xs text-zinc-500 dark:text-zinc-400">{tl("noneSet")}</span>}
+                />
+              </div>
+            )}
+          </LimitFields>
 
           <div className="flex flex-col gap-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
             <FormSwitch name="model_limits_enabled" label={t("modelLimits")} hint={t("modelLimitsHint")} />

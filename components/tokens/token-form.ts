@@ -1,6 +1,8 @@
 // The token drawer's form: its values (strings as typed), the schema that checks them with
 // the server's rules (lib/tokens/field-rules.ts) and messages, and the request body.
 import { z } from "zod";
+import type { QuotaDisplay } from "@/lib/client/format";
+import { LIMIT_FIELD_LIST, limitTexts, limitValues, parseLimitTexts, type LimitField } from "@/lib/client/limits";
 import { parseExpiry, DEFAULT_TOKEN_QUOTA, RATE_LIMIT_DEFAULTS, toLocalInput } from "@/lib/client/tokens";
 import { splitList } from "@/lib/channels/split-list";
 import type { Locale } from "@/lib/i18n/locale";
@@ -23,7 +25,10 @@ export type TokenForm = {
   model_limits: string[];
   allow_ips: string;
   group: string;
-};
+} & Record<LimitField, string>; // the limits as typed: quotas in the display unit, blank = none
+
+/** How quotas are typed when the caller does not say: quota units. */
+const UNITS: QuotaDisplay = { displayInCurrency: false, quotaPerUnit: 500000 };
 
 export const blankTokenForm = (): TokenForm => ({
   name: "",
@@ -39,9 +44,16 @@ export const blankTokenForm = (): TokenForm => ({
   model_limits: [],
   allow_ips: "",
   group: "",
+  rpm_limit: "",
+  tpm_limit: "",
+  concurrency_limit: "",
+  quota_5h: "",
+  quota_day: "",
+  quota_week: "",
+  quota_month: "",
 });
 
-export function tokenToForm(tok: Token): TokenForm {
+export function tokenToForm(tok: Token, display: QuotaDisplay = UNITS): TokenForm {
   return {
     name: tok.name,
     count: "1",
@@ -56,6 +68,7 @@ export function tokenToForm(tok: Token): TokenForm {
     model_limits: splitList(tok.model_limits),
     allow_ips: tok.allow_ips,
     group: tok.group,
+    ...limitTexts(limitValues(tok), display),
   };
 }
 
@@ -66,7 +79,7 @@ const RATE_FIELDS = ["rate_limit_period", "rate_limit_count", "rate_limit_succes
  * unchanged expiry is not checked against now, as the server does not (docs/console-ui.md,
  * "Token edit").
  */
-export function tokenFormSchema(locale: Locale, storedExpiry: number | null, now: () => number = () => nowSeconds()) {
+export function tokenFormSchema(locale: Locale, storedExpiry: number | null, now: () => number = () => nowSeconds(), display: QuotaDisplay = UNITS) {
   const msg = (key: MessageKey, params?: Record<string, string | number>) => renderMessage(locale, key, params);
   return z.custom<TokenForm>().superRefine((f, ctx) => {
     const refuse = (path: keyof TokenForm, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -94,11 +107,16 @@ export function tokenFormSchema(locale: Locale, storedExpiry: number | null, now
         if (!tokenFields.shape[k].safeParse(f[k]).success) refuse(k, msg("invalid_parameter_detail", { detail: k }));
       }
     }
+    // The limits (docs/console-ui.md, "Limits"): non-negative whole counts, quotas in the display
+    // unit; refused as the route refuses a bad field ("Invalid parameter: …").
+    for (const k of parseLimitTexts(limitTextsOf(f), display).invalid) refuse(k, msg("invalid_parameter_detail", { detail: k }));
   });
 }
 
-/** The POST/PUT body of valid form values (the expiry sent only when changed on edit). */
-export function tokenBody(f: TokenForm, token: Token | null) {
+const limitTextsOf = (f: TokenForm) => Object.fromEntries(LIMIT_FIELD_LIST.map((k) => [k, f[k] ?? ""])) as Record<LimitField, string>;
+
+/** The POST/PUT body of valid form values (the expiry sent only when changed on edit; quotas in units). */
+export function tokenBody(f: TokenForm, token: Token | null, display: QuotaDisplay = UNITS) {
   const expired_time = parseExpiry(f.expiry) ?? -1;
   const body: Record<string, unknown> = {
     name: f.name.trim(),
@@ -113,6 +131,7 @@ export function tokenBody(f: TokenForm, token: Token | null) {
     model_limits: f.model_limits.join(","),
     allow_ips: f.allow_ips,
     group: f.group,
+    ...parseLimitTexts(limitTextsOf(f), display).values,
   };
   if (token === null) return { ...body, count: Number(f.count) };
   // The stored expiry is sent back only when it was changed: a token whose expiry has passed

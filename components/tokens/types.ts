@@ -19,6 +19,14 @@ export type Token = {
   rate_limit_period: number;
   rate_limit_count: number;
   rate_limit_success: number;
+  // the limits of docs/console-ui.md "Limits" (0 = none; quotas in quota units)
+  rpm_limit?: number;
+  tpm_limit?: number;
+  concurrency_limit?: number;
+  quota_5h?: number;
+  quota_day?: number;
+  quota_week?: number;
+  quota_month?: number;
 };
 
 export type TokenPage = { items: Token[]; total: number; page: number; page_size: number };

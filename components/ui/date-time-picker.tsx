@@ -4,39 +4,22 @@
 // by date-fns through react-day-picker/locale) with hour / minute / second fields, "now",
 // "clear" and "done". `DateTimePicker` holds a Date; `UnixTimePicker` unix seconds.
 import * as P from "@radix-ui/react-popover";
-import { CalendarClock, ChevronLeft, ChevronRight, X } from "lucide-react";
+import { CalendarClock, X } from "lucide-react";
 import { useLocale, useTranslations } from "next-intl";
+import dynamic from "next/dynamic";
 import { useId, useState, type ReactNode } from "react";
-import { DayPicker } from "react-day-picker";
-import { enUS, zhCN } from "react-day-picker/locale";
 import { formatDateTime, fromUnixSeconds, toUnixSeconds, withDay, withTimePart } from "@/lib/client/date-time";
 import { Button } from "./button";
 import { cn } from "./cn";
 
-// The calendar in the console's colours (no react-day-picker stylesheet: light and dark from Tailwind).
-const CALENDAR_CLASSES = {
-  root: "relative text-sm text-zinc-900 dark:text-zinc-100",
-  months: "flex flex-col",
-  month: "flex flex-col gap-2",
-  month_caption: "flex h-8 items-center justify-center font-medium",
-  caption_label: "text-sm font-medium",
-  nav: "absolute inset-x-0 top-0 flex h-8 items-center justify-between",
-  button_previous: "inline-flex h-8 w-8 items-center justify-center rounded-md hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800",
-  button_next: "inline-flex h-8 w-8 items-center justify-center rounded-md hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800",
-  month_grid: "w-full border-collapse",
-  weekdays: "",
-  weekday: "h-8 w-9 text-center text-xs font-normal text-zinc-500 dark:text-zinc-400",
-  weeks: "",
-  week: "",
-  day: "h-9 w-9 p-0 text-center",
-  day_button:
-    "inline-flex h-8 w-8 items-center justify-center rounded-md hover:bg-zinc-100 focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:outline-none dark:hover:bg-zinc-800",
-  selected: "[&>button]:bg-blue-600 [&>button]:text-white [&>button]:hover:bg-blue-700",
-  today: "font-semibold text-blue-700 dark:text-blue-400",
-  outside: "text-zinc-400 dark:text-zinc-600",
-  disabled: "opacity-40",
-  hidden: "invisible",
-};
+// The calendar (react-day-picker and date-fns' locales, about 24 kB gzipped) is a chunk of its
+// own, fetched when a picker is first pointed at or opened (docs/console-ui.md, "Page weight");
+// until it arrives the panel keeps the calendar's size.
+const Calendar = dynamic(() => import("./date-time-calendar").then((m) => m.Calendar), {
+  ssr: false,
+  loading: () => <div className="h-[300px] w-[252px]" aria-hidden />,
+});
+const prefetchCalendar = () => void import("./date-time-calendar");
 
 function TimeField({ label, value, max, onChange }: { label: string; value: number; max: number; onChange: (n: number) => void }) {
   return (
@@ -88,6 +71,8 @@ export function DateTimePicker({ value, onChange, label, placeholder, clearable 
         <P.Trigger
           id={id}
           aria-label={label}
+          onPointerEnter={prefetchCalendar}
+          onFocus={prefetchCalendar}
           className={cn(
             "flex h-9 w-full items-center gap-2 rounded-md border border-zinc-300 bg-white pr-8 pl-3 text-left text-sm outline-none focus:border-blue-500 focus:ring-2 focus:ring-blue-500/20 dark:border-zinc-700 dark:bg-zinc-900",
             value ? "text-zinc-900 dark:text-zinc-100" : "text-zinc-400 dark:text-zinc-500",
@@ -114,18 +99,7 @@ export function DateTimePicker({ value, onChange, label, placeholder, clearable 
           aria-label={label}
           className="z-50 rounded-lg border border-zinc-200 bg-white p-3 shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
         >
-          <DayPicker
-            mode="single"
-            locale={locale === "zh" ? zhCN : enUS}
-            month={month}
-            onMonthChange={setMonth}
-            selected={value ?? undefined}
-            onSelect={(day) => {
-              if (day) onChange(withDay(day, base));
-            }}
-            classNames={CALENDAR_CLASSES}
-            components={{ Chevron: ({ orientation }) => (orientation === "left" ? <ChevronLeft className="h-4 w-4" /> : <ChevronRight className="h-4 w-4" />) }}
-          />
+          <Calendar locale={locale} month={month} onMonthChange={setMonth} selected={value} onSelect={(day) => onChange(withDay(day, base))} />
           <div className="mt-2 flex items-end gap-2 border-t border-zinc-200 pt-3 dark:border-zinc-700">
             <TimeField label={t("hour")} value={base.getHours()} max={23} onChange={(v) => onChange(withTimePart(base, "hour", v))} />
             <TimeField label={t("minute")} value={base.getMinutes()} max={59} onChange={(v) => onChange(withTimePart(base, "minute", v))} />

@@ -7,7 +7,7 @@ import { userRoleLabel, userStatusLabel } from "@/lib/client/labels";
 import type { User } from "@/lib/client/user";
 import { UserRowActions, type ManageAction, type ManageResult } from "./user-row-actions";
 
-export const USER_COLUMNS = ["id", "username", "group", "stats", "invitation", "role", "status", "actions"] as const;
+export const USER_COLUMNS = ["id", "username", "group", "plan", "stats", "invitation", "role", "status", "actions"] as const;
 type UserColumn = (typeof USER_COLUMNS)[number];
 type T = (key: string, values?: Record<string, string | number>) => string;
 
@@ -32,6 +32,15 @@ export function userColumns({
       </>
     ),
     group: ({ row }) => <Badge color="blue">{row.original.group}</Badge>,
+    // the active plan (docs/console-ui.md, "Plans")
+    plan: ({ row: { original: user } }) =>
+      user.plan ? (
+        <Badge color="green">{user.plan}</Badge>
+      ) : (
+        <span className="text-zinc-400" aria-label={t("noPlan")}>
+          —
+        </span>
+      ),
     stats: ({ row: { original: user } }) => (
       <>
         <div>{t("remaining", { quota: renderQuota(user.quota, display) })}</div>

@@ -1,15 +1,18 @@
 "use client";
 // The user editor: the admin's Edit drawer, /user/edit/{id}, and /user/edit (oneself,
-// through /api/user/self). Group and quota are editable only when editing another user.
+// through /api/user/self). Group, quota and the limits (docs/console-ui.md, "Limits") are
+// editable only when editing another user.
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { FormProvider, useFormContext } from "react-hook-form";
 import useSWR from "swr";
-import { FormSelect, FormText, toastFirstError, useRuleForm } from "@/components/forms";
+import { FormQuota, FormSelect, FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Bindings } from "@/components/me/bindings";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { StatementSection } from "@/components/wallet/statement-section";
+import { SessionsAdmin } from "./sessions-admin";
+import { UserLimits } from "@/components/limits/user-limits";
 import { TwoFactorAdmin } from "./two-factor-admin";
 import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
 import { isRootRole } from "@/lib/client/navigation";
@@ -19,7 +22,7 @@ import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
 import { USERNAME_MAX } from "@/lib/users/field-rules";
 import { TestNotification } from "./test-notification";
-import { userEditorSchema, userToForm, type UserEditorForm } from "./user-form";
+import { userEditorSchema, userLimitsBody, userToForm, type UserEditorForm } from "./user-form";
 
 function GroupSelect({ label }: { label: string }) {
   const { data: groups } = useSWR<string[]>("/api/group/");
@@ -44,7 +47,8 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   const other = userId !== undefined;
   const viewerIsRoot = isRootRole(useSessionUser()?.role ?? 0);
   const { data: user, error, mutate } = useSWR<User>(other ? `/api/user/${userId}` : "/api/user/self");
-  const schema = useMemo(() => userEditorSchema(other), [other]);
+  const { displayInCurrency, quotaPerUnit } = display;
+  const schema = useMemo(() => userEditorSchema(other, { displayInCurrency, quotaPerUnit }), [other, displayInCurrency, quotaPerUnit]);
   const methods = useRuleForm<UserEditorForm>(schema, {
     username: "",
     display_name: "",
@@ -53,6 +57,13 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
     group: "",
     quota: "0",
     remark: "",
+    rpm_limit: "",
+    tpm_limit: "",
+    concurrency_limit: "",
+    quota_5h: "",
+    quota_day: "",
+    quota_week: "",
+    quota_month: "",
   });
   const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -61,12 +72,11 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   const { reset, watch } = methods;
   useEffect(() => {
     if (user) {
-      reset(userToForm(user));
+      reset(userToForm(user, { displayInCurrency, quotaPerUnit }));
       setLoaded(true);
     }
-  }, [user, reset]);
+  }, [user, reset, displayInCurrency, quotaPerUnit]);
   const passwordValue = watch("password");
-  const quotaValue = watch("quota");
 
   if (error) return <p className="text-sm text-red-600">{t("loadFailed")}</p>;
   if (!user || !loaded) return <p className="text-sm text-zinc-500">{t("loading")}</p>;
@@ -85,7 +95,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
     if (form.password) body.password = form.password;
     // Changing one's own password needs the current one (an admin editing someone does not).
     if (form.password && !other) body.original_password = form.original_password;
-    if (other) Object.assign(body, { id: userId, group: form.group, quota: Number(form.quota.trim()), remark: form.remark });
+    if (other) Object.assign(body, { id: userId, group: form.group, quota: Number(form.quota.trim()), remark: form.remark }, userLimitsBody(form, display));
     setBusy(true);
     try {
       await api.put(other ? "/api/user/" : "/api/user/self", body, { failed: "userEditor.updateFailed" });
@@ -119,8 +129,9 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
         {other && (
           <>
             <GroupSelect label={t("group")} />
-            <FormText name="quota" label={t("quota")} type="number" hint={t("quotaHint", { amount: renderQuota(Number(quotaValue) || 0, display) })} />
+            <FormQuota name="quota" label={t("quota")} />
             <FormText name="remark" label={t("remark")} hint={t("remarkHint")} />
+            {userId !== undefined && <UserLimits userId={userId} />}
             <div>
               <Button variant="secondary" onClick={() => setStatement(true)}>
                 {ts("open")}
@@ -134,6 +145,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
           <Bindings user={user} clearFor={other && viewerIsRoot ? user.id : undefined} onChanged={() => void mutate()} />
         </div>
         {other && userId !== undefined && <TwoFactorAdmin userId={userId} viewerIsRoot={viewerIsRoot} />}
+        {other && userId !== undefined && <SessionsAdmin userId={userId} />}
         {other && viewerIsRoot && <TestNotification user={user} />}
         <div className="flex justify-end gap-2">
           {onCancel && (

@@ -31,8 +31,9 @@ export function normalizeAmount(text: string): number {
   return Number.isFinite(n) && n >= 1 ? n : 1;
 }
 
-// Posts the provider's signed fields as a hidden form: the browser leaves for the provider.
-function postForm(url: string, fields: Record<string, string>) {
+// Posts the provider's signed fields as a hidden form: the browser leaves for the provider
+// (also a plan bought through epay, components/wallet/plans-section.tsx).
+export function postForm(url: string, fields: Record<string, string>) {
   const form = document.createElement("form");
   form.method = "POST";
   form.action = url;

@@ -1,6 +1,6 @@
 "use client";
 // The wallet's first row of cards: the balance (as the console shows quota everywhere), the
-// plan label "pay as you go", and the buttons: redeem (with its dialog), buy redemption codes
+// plan label ("pay as you go", or the active plan's name, docs/console-ui.md "Plans"), and the buttons: redeem (with its dialog), buy redemption codes
 // (a link to the super admin's TopUpLink, published as top_up_link, in a new tab; without one
 // no button but a note saying where codes come from, docs/console-ui.md), and top up (the top-up tab, only when an online payment method
 // is on). A ?code= in the address
@@ -13,8 +13,11 @@ import { CreditCard, ExternalLink, Gift } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import useSWR from "swr";
 import { useQuotaDisplay, useStatus } from "@/components/layout/providers";
 import { useSelf } from "@/components/me/use-self";
+import { MY_PLANS } from "@/components/plans/paths";
+import type { UserPlans } from "@/components/plans/types";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, Stat } from "@/components/ui/card";
@@ -38,18 +41,27 @@ export function WalletOverview({ presetCode }: { presetCode: string }) {
     return () => window.removeEventListener("pageshow", onShow);
   }, []);
   const { data: user } = useSelf();
+  const { data: plans } = useSWR<UserPlans>(MY_PLANS);
+  const active = plans?.subscriptions.find((s) => s.status === "active");
   const [redeeming, setRedeeming] = useState(presetCode !== "");
   const [preset, setPreset] = useState(presetCode);
   const money = (q: number | undefined) => (q === undefined ? "…" : renderQuota(q, display));
   return (
     <>
       <div className="grid gap-4 md:grid-cols-2">
-        <Card title={t("balanceTitle")} actions={<Badge color="blue">{t("payAsYouGo")}</Badge>}>
+        <Card
+          title={t("balanceTitle")}
+          actions={
+            <span data-testid="wallet-plan">
+              <Badge color={active ? "green" : "blue"}>{active ? active.plan_name : t("payAsYouGo")}</Badge>
+            </span>
+          }
+        >
           <div className="grid grid-cols-2 gap-4" data-testid="wallet-balance">
             <Stat label={t("balance")} value={<span data-testid="balance-value">{money(user?.quota)}</span>} />
             <Stat label={t("used")} value={money(user?.used_quota)} />
           </div>
-          <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">{t("planHint")}</p>
+          <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">{active ? t("planActiveHint", { name: active.plan_name }) : t("planHint")}</p>
         </Card>
         <Card title={t("redeem.cardTitle")}>
           <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">{t("redeem.cardText")}</p>

@@ -1,6 +1,8 @@
 // The console session: an iron-session sealed cookie (HttpOnly, SameSite=Lax, Secure when
-// the request came over HTTPS) that carries the user id and the user's password version,
-// so that a password change ends the other sessions.
+// the request came over HTTPS) that carries the user id, the user's password version and
+// the id of the session's server-side record (docs/accounts-api.md, "Sessions"), so that
+// logout, "sign out everywhere" and a password change end sessions for good. A cookie
+// without a session id (sealed before sessions were recorded) is refused.
 import "server-only";
 import { createHash } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
@@ -11,7 +13,7 @@ import { nowSeconds } from "@/lib/time";
 export const SESSION_COOKIE = "session";
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 
-export type SessionData = { uid: number; pv: string; iat: number };
+export type SessionData = { uid: number; pv: string; iat: number; sid: string };
 
 function password(): string {
   return derivedKey("session").toString("base64");
@@ -25,11 +27,20 @@ export async function readSession(sealed: string | undefined | null): Promise<Se
   if (!sealed) return null;
   try {
     const data = await unsealData<Partial<SessionData>>(sealed, { password: password(), ttl: SESSION_TTL_SECONDS });
-    if (typeof data.uid !== "number" || typeof data.pv !== "string") return null;
+    if (typeof data.uid !== "number" || typeof data.pv !== "string" || typeof data.sid !== "string" || !data.sid) return null;
     return data as SessionData;
   } catch {
     return null;
   }
+}
+
+/** The session the request's cookie carries, if its seal is good. */
+export async function sessionOf(headers: Headers): Promise<SessionData | null> {
+  for (const part of (headers.get("cookie") ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === SESSION_COOKIE) return readSession(part.slice(i + 1).trim());
+  }
+  return null;
 }
 
 export function sessionCookie(value: string, secure: boolean): string {
@@ -47,7 +58,7 @@ export function passwordVersion(passwordHash: string): string {
   return createHash("sha256").update(passwordHash).digest("base64url").slice(0, 12);
 }
 
-/** The Set-Cookie value of a fresh console session for user (after login or a password change). */
-export async function sessionCookieFor(user: Pick<User, "id" | "password">, https: boolean): Promise<string> {
-  return sessionCookie(await sealSession({ uid: user.id, pv: passwordVersion(user.password), iat: nowSeconds() }), https);
+/** The Set-Cookie value of the console session sid of user (lib/sessions/start.ts makes the record). */
+export async function sessionCookieFor(user: Pick<User, "id" | "password">, sid: string, https: boolean): Promise<string> {
+  return sessionCookie(await sealSession({ uid: user.id, pv: passwordVersion(user.password), iat: nowSeconds(), sid }), https);
 }

@@ -10,7 +10,15 @@ import { RELAY_LEDGER_KINDS } from "@/lib/billing/ledger-kinds";
 
 export type UserDifference = { user_id: number; username: string; balance: bigint; ledger_sum: bigint; difference: bigint };
 export type TokenDifference = { token_id: number; user_id: number; name: string; used_quota: bigint; relay_spent: bigint; difference: bigint };
-export type LedgerCheck = { ok: boolean; users_checked: number; tokens_checked: number; users: UserDifference[]; tokens: TokenDifference[] };
+export type LedgerCheck = {
+  ok: boolean;
+  users_checked: number;
+  tokens_checked: number;
+  subscriptions_checked: number;
+  users: UserDifference[];
+  tokens: TokenDifference[];
+  subscriptions: PlanDifference[];
+};
 
 // The same SQL on SQLite and PostgreSQL; sums are read as text (PostgreSQL's SUM of bigint is
 // numeric) and turned into bigint here. `user_id + 0` keeps SQLite from walking the index
@@ -18,7 +26,7 @@ export type LedgerCheck = { ok: boolean; users_checked: number; tokens_checked: 
 // rows, against 7 s for one sequential scan; docs/statement.md, "Figures").
 const USERS_SQL = `
 SELECT u.id AS id, u.username AS username, CAST(u.quota AS TEXT) AS balance, CAST(COALESCE(l.total, 0) AS TEXT) AS ledger_sum
-FROM users u LEFT JOIN (SELECT user_id + 0 AS user_id, SUM(delta) AS total FROM quota_ledger GROUP BY user_id + 0) l ON l.user_id = u.id
+FROM users u LEFT JOIN (SELECT user_id + 0 AS user_id, SUM(delta) AS total FROM quota_ledger WHERE subscription_id = 0 GROUP BY user_id + 0) l ON l.user_id = u.id
 WHERE u.quota <> COALESCE(l.total, 0)
 ORDER BY u.id`;
 
@@ -26,7 +34,7 @@ ORDER BY u.id`;
 const ORPHANS_SQL = `
 SELECT l.user_id AS id, CAST(SUM(l.delta) AS TEXT) AS ledger_sum
 FROM quota_ledger l LEFT JOIN users u ON u.id = l.user_id
-WHERE u.id IS NULL
+WHERE u.id IS NULL AND l.subscription_id = 0
 GROUP BY l.user_id
 ORDER BY l.user_id`;
 
@@ -47,15 +55,41 @@ FROM tokens t LEFT JOIN (
 WHERE t.used_quota <> COALESCE(-l.total, 0)
 ORDER BY t.id`;
 
+// Plans (docs/plans.md, "Ledger"): the rows of a subscription's pot (subscription_id > 0) sum
+// to its remaining quota (period_quota + carried - period_used) while it is active, and to 0
+// once it has ended; rows of a pot that does not exist are differences too.
+const PLANS_SQL = `
+SELECT s.id AS id, s.user_id AS user_id, s.plan_name AS plan_name, s.status AS status,
+  CAST(CASE WHEN s.status = 'active' THEN s.period_quota + s.carried - s.period_used ELSE 0 END AS TEXT) AS remaining,
+  CAST(COALESCE(l.total, 0) AS TEXT) AS ledger_sum
+FROM subscriptions s LEFT JOIN (SELECT subscription_id, SUM(delta) AS total FROM quota_ledger WHERE subscription_id > 0 GROUP BY subscription_id) l ON l.subscription_id = s.id
+WHERE COALESCE(l.total, 0) <> CASE WHEN s.status = 'active' THEN s.period_quota + s.carried - s.period_used ELSE 0 END
+UNION ALL
+SELECT l.subscription_id AS id, MIN(l.user_id) AS user_id, '' AS plan_name, '' AS status, '0' AS remaining, CAST(SUM(l.delta) AS TEXT) AS ledger_sum
+FROM quota_ledger l LEFT JOIN subscriptions s ON s.id = l.subscription_id
+WHERE l.subscription_id > 0 AND s.id IS NULL
+GROUP BY l.subscription_id`;
+
+export type PlanDifference = {
+  subscription_id: number;
+  user_id: number;
+  plan_name: string;
+  status: string;
+  remaining: bigint;
+  ledger_sum: bigint;
+  difference: bigint;
+};
+
 type Row = Record<string, unknown>;
 const big = (v: unknown) => BigInt(String(v ?? "0"));
 
 export async function ledgerDifferences(): Promise<LedgerCheck> {
-  const [users, orphans, tokens, counts] = await Promise.all([
+  const [users, orphans, tokens, plans, counts] = await Promise.all([
     db().$queryRawUnsafe<Row[]>(USERS_SQL),
     db().$queryRawUnsafe<Row[]>(ORPHANS_SQL),
     db().$queryRawUnsafe<Row[]>(TOKENS_SQL),
-    Promise.all([db().user.count(), db().token.count()]),
+    db().$queryRawUnsafe<Row[]>(PLANS_SQL),
+    Promise.all([db().user.count(), db().token.count(), db().subscription.count()]),
   ]);
   const userDiffs: UserDifference[] = users.map((r) => {
     const balance = big(r.balance);
@@ -71,7 +105,28 @@ export async function ledgerDifferences(): Promise<LedgerCheck> {
     const relay_spent = big(r.relay_spent);
     return { token_id: Number(r.id), user_id: Number(r.user_id), name: String(r.name), used_quota, relay_spent, difference: used_quota - relay_spent };
   });
-  return { ok: !userDiffs.length && !tokenDiffs.length, users_checked: counts[0], tokens_checked: counts[1], users: userDiffs, tokens: tokenDiffs };
+  const planDiffs: PlanDifference[] = plans.map((r) => {
+    const remaining = big(r.remaining);
+    const ledger_sum = big(r.ledger_sum);
+    return {
+      subscription_id: Number(r.id),
+      user_id: Number(r.user_id),
+      plan_name: String(r.plan_name),
+      status: String(r.status),
+      remaining,
+      ledger_sum,
+      difference: remaining - ledger_sum,
+    };
+  });
+  return {
+    ok: !userDiffs.length && !tokenDiffs.length && !planDiffs.length,
+    users_checked: counts[0],
+    tokens_checked: counts[1],
+    subscriptions_checked: counts[2],
+    users: userDiffs,
+    tokens: tokenDiffs,
+    subscriptions: planDiffs,
+  };
 }
 
 // GET /api/ledger/check (root only, checked by the route).

@@ -14,6 +14,10 @@ export const LEDGER_KINDS = [
   "relay_reserve",
   "relay_settle",
   "relay_refund",
+  "plan_purchase",
+  "plan_renew",
+  "plan_expire",
+  "plan_reset",
 ] as const satisfies readonly LedgerKind[];
 
 // Compile-time check: every LedgerKind is in LEDGER_KINDS (`satisfies` above checks the other way).

@@ -16,7 +16,13 @@ export type LedgerKind =
   | "top_up"
   | "relay_reserve" // estimate reserved before an upstream call
   | "relay_settle" // difference between the exact cost and the reservation (either sign)
-  | "relay_refund"; // reservation returned after a failed call
+  | "relay_refund" // reservation returned after a failed call
+  // subscription plans (docs/plans.md, "Ledger"): rows with subscription_id > 0 move that
+  // subscription's pot, the others the balance (a purchase with the balance writes both)
+  | "plan_purchase" // a plan bought (the balance's debit) or activated (the pot's first quota)
+  | "plan_renew" // a new period (the job, a Stripe renewal), or quota carried over into it
+  | "plan_expire" // the pot's remaining written off when the subscription ends
+  | "plan_reset"; // an admin reset the subscriber's period
 
 // Adds delta (negative to debit) to the user's quota. A debit only happens when the
 // balance covers it; otherwise nothing is written and QUOTA_EXCEEDED is thrown (unless

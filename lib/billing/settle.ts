@@ -57,9 +57,9 @@ async function close(r: Reservation, to: "settled" | "refunded", move: () => Pro
 export async function settle(reservation: Reservation, actualQuota: bigint, log: ConsumeLog): Promise<void> {
   if (actualQuota < 0n) throw new Error("settle: negative quota");
   const r = reservation;
-  const { userId, tokenId, unlimitedToken, amount, ref } = r;
+  const { userId, tokenId, unlimitedToken, amount, ref, subscriptionId } = r;
   await close(r, "settled", async () =>
-    (await billingStore()).settle({ userId, tokenId, unlimitedToken, amount, ref, actual: actualQuota, channelId: log.channel_id }),
+    (await billingStore()).settle({ userId, tokenId, unlimitedToken, amount, ref, actual: actualQuota, channelId: log.channel_id, subscriptionId }),
   );
   if (getBool("LogConsumeEnabled")) {
     const entry: LogInput = Object.assign({ user_id: userId, type: LOG_TYPE.consume, quota: actualQuota }, log);

@@ -9,7 +9,7 @@ import { connectRedis, redis, redisKey } from "@/lib/cache/redis";
 
 const channel = () => redisKey("invalidate");
 
-type Topic = "options" | "tokens" | "channels" | "users";
+type Topic = "options" | "tokens" | "channels" | "users" | "sessions";
 type Handler = (topic: Topic, id?: string) => void | Promise<void>;
 
 const state = globalThis as unknown as {
@@ -47,7 +47,7 @@ export async function publishInvalidation(topic: Topic, id?: string): Promise<vo
   });
 }
 
-const TOPICS: readonly Topic[] = ["options", "channels", "tokens", "users"];
+const TOPICS: readonly Topic[] = ["options", "channels", "tokens", "users", "sessions"];
 
 function deliver(topic: Topic, id?: string): void {
   for (const handler of holder().handlers) void Promise.resolve(handler(topic, id)).catch(() => {});

@@ -19,9 +19,12 @@ export type CachedToken = {
   rate_limit_period: number;
   rate_limit_count: number;
   rate_limit_success: number;
+  // the usage limits (lib/limits/engine.ts limitArray, docs/usage-limits.md): null when none is set
+  limits: number[] | null;
 };
 
-export type CachedUser = { id: number; username: string; group: string; role: number; status: number; setting: string };
+// `limits`: the user's own usage limits (0: the group's default, -1: none), null when all are 0
+export type CachedUser = { id: number; username: string; group: string; role: number; status: number; setting: string; limits: number[] | null };
 
 export type Entry = { value: { token: CachedToken; user: CachedUser } | null; expires: number };
 const state = globalThis as unknown as { __gatewayTokenCache?: { byHash: Map<string, Entry>; hashById: Map<number, string> } };

@@ -52,6 +52,6 @@ export async function createChannels({ input }: { ctx: UserCtx; input: CreateInp
     }
     return out;
   });
-  await channelsChanged();
+  await channelsChanged(created.map((c) => c.id));
   return created.map(channelView);
 }

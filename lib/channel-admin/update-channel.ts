@@ -71,6 +71,6 @@ export async function updateChannel({ input }: { ctx: UserCtx; input: UpdateInpu
     await rebuildAbilities(tx, c);
     return c;
   });
-  await channelsChanged();
+  await channelsChanged([updated.id]);
   return channelView(updated);
 }

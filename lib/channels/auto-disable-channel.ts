@@ -22,7 +22,7 @@ export async function autoDisableChannel(id: number, reason: string): Promise<bo
     // GET /metrics and the server log (docs/operations.md)
     metrics().channelStatusChanged(id, "auto_disabled");
     log.warn({ channelId: id, reason: reason.slice(0, 500) }, "channel auto-disabled");
-    await channelsChanged();
+    await channelsChanged([id]);
   }
   return changed;
 }

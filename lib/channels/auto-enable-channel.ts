@@ -23,7 +23,7 @@ export async function autoEnableChannel(id: number): Promise<boolean> {
     // GET /metrics and the server log (docs/operations.md)
     metrics().channelStatusChanged(id, "auto_enabled");
     log.info({ channelId: id }, "channel auto-enabled");
-    await channelsChanged();
+    await channelsChanged([id]);
   }
   return changed;
 }

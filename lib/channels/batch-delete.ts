@@ -8,6 +8,6 @@ import { channelsChanged, removeChannels } from "@/lib/channels/shared";
 export async function batchDelete({ input: ids }: { ctx: UserCtx; input: number[] }): Promise<number> {
   if (!ids.length) throw new AppError("INVALID_INPUT", "select_channels_first");
   const n = await db().$transaction((tx) => removeChannels(tx, ids));
-  await channelsChanged();
+  await channelsChanged(ids);
   return n;
 }

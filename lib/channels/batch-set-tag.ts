@@ -8,10 +8,10 @@ import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
 export async function batchSetTag({ input: { ids, tag } }: { ctx: UserCtx; input: { ids: number[]; tag: string | null | undefined } }): Promise<number> {
   if (!ids.length) throw new AppError("INVALID_INPUT", "select_channels_first");
   const value = tag?.trim() ? tag.trim() : null;
-  const n = await db().$transaction(async (tx) => {
+  const written = await db().$transaction(async (tx) => {
     await tx.channel.updateMany({ where: { id: { in: ids } }, data: { tag: value } });
     return rebuildMany(tx, { id: { in: ids } });
   });
-  await channelsChanged();
-  return n;
+  await channelsChanged(written);
+  return written.length;
 }

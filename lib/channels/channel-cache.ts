@@ -139,10 +139,6 @@ export function channelIndex(): Promise<ChannelIndex> {
   return h.current;
 }
 
-// How many times the cache was dropped: a cache built from the channels (the console's list
-// index, lib/channels/list.ts) is current while this has not changed since it was loaded.
-export const channelCacheGeneration = (): number => holder().generation;
-
 export function invalidateChannelCache(): void {
   const h = holder();
   h.generation++;

@@ -34,6 +34,6 @@ export async function copyChannel({ input }: { ctx: UserCtx; input: { id: number
     await rebuildAbilities(tx, c);
     return c;
   });
-  await channelsChanged();
+  await channelsChanged([copy.id]);
   return channelView(copy);
 }

@@ -8,5 +8,5 @@ import { channelsChanged, removeChannels } from "@/lib/channels/shared";
 export async function deleteChannel({ input: id }: { ctx: UserCtx; input: number }) {
   const n = await db().$transaction((tx) => removeChannels(tx, [id]));
   if (n === 0) throw new AppError("NOT_FOUND", "channel_not_found");
-  await channelsChanged();
+  await channelsChanged([id]);
 }

@@ -6,11 +6,11 @@ import type { UserCtx } from "@/lib/ctx";
 import { CHANNEL_STATUS } from "@/lib/statuses";
 
 export async function deleteDisabled(_args: { ctx: UserCtx }): Promise<number> {
-  const n = await db().$transaction(async (tx) => {
+  const ids = await db().$transaction(async (tx) => {
     const ids = (await tx.channel.findMany({ where: { status: { not: CHANNEL_STATUS.enabled } }, select: { id: true } })).map((c) => c.id);
-    if (!ids.length) return 0;
-    return removeChannels(tx, ids);
+    if (ids.length) await removeChannels(tx, ids);
+    return ids;
   });
-  await channelsChanged();
-  return n;
+  await channelsChanged(ids);
+  return ids.length;
 }

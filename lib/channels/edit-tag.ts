@@ -35,10 +35,11 @@ export async function editTag({
     { clampWeight: true },
   );
   const newTag = (data.tag as string | undefined) ?? input.tag;
-  const n = await db().$transaction(async (tx) => {
+  // the channels renamed to the new tag are among those read back under it
+  const written = await db().$transaction(async (tx) => {
     await tx.channel.updateMany({ where: { tag: input.tag }, data });
     return rebuildMany(tx, { tag: newTag });
   });
-  await channelsChanged();
-  return n;
+  await channelsChanged(written);
+  return written.length;
 }

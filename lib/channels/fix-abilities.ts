@@ -6,10 +6,10 @@ import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
 import type { UserCtx } from "@/lib/ctx";
 
 export async function fixAbilities(_args: { ctx: UserCtx }): Promise<number> {
-  const n = await db().$transaction(async (tx) => {
+  const ids = await db().$transaction(async (tx) => {
     await tx.ability.deleteMany({});
     return rebuildMany(tx, {});
   });
-  await channelsChanged();
-  return n;
+  await channelsChanged("all"); // a repair: every cache built from the channels starts over
+  return ids.length;
 }

@@ -1,15 +1,15 @@
 // Channel reads for the console: list and search (with optional tag aggregation), one
 // channel, distinct tags. The filters, the order, the counts and the grouping by tag run in
-// memory over an index of every channel's list columns, loaded again after every channel
-// write (with the routing cache: lib/channels/channel-cache.ts), so a request reads from the
-// database only the rows of the page it answers (docs/channels-tokens-billing.md, "The
-// channel list at scale").
+// memory over an index of every channel's list columns (lib/channels/list-index.ts, updated
+// in place from the channels each write names), so a request reads from the database only
+// the rows of the page it answers (docs/channels-tokens-billing.md, "The channel list at
+// scale").
 import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/ctx";
-import { channelCacheGeneration } from "@/lib/channels/channel-cache";
+import { listIndex, type ListRow } from "@/lib/channels/list-index";
 import { channelView, type ChannelView } from "@/lib/channels/shared";
 import { splitList } from "@/lib/channels/split-list";
 import { dict } from "@/lib/own-keys";
@@ -38,61 +38,6 @@ export type TagRow = {
   weight: number | null;
   children: ChannelView[];
 };
-
-// What the filters and the orders read of every channel; the text fields lower-cased once.
-const LIST_COLUMNS = {
-  id: true,
-  name: true,
-  base_url: true,
-  tag: true,
-  remark: true,
-  group: true,
-  models: true,
-  type: true,
-  status: true,
-  priority: true,
-} as const;
-type ListRow = {
-  id: number;
-  type: number;
-  status: number;
-  tag: string | null;
-  groups: string[];
-  models: string[]; // lower case
-  texts: string[]; // name, base URL, tag and remark, lower case
-};
-type ListIndex = { byPriority: ListRow[]; byId: ListRow[] };
-
-async function loadListIndex(): Promise<ListIndex> {
-  const channels = await db().channel.findMany({ select: LIST_COLUMNS, orderBy: { id: "desc" } });
-  const byId = channels.map((c): ListRow => ({
-    id: c.id,
-    type: c.type,
-    status: c.status,
-    tag: c.tag,
-    groups: splitList(c.group),
-    models: splitList(c.models).map((m) => m.toLowerCase()),
-    texts: [c.name, c.base_url, c.tag ?? "", c.remark].map((t) => t.toLowerCase()),
-  }));
-  const priority = new Map(channels.map((c) => [c.id, c.priority]));
-  return { byId, byPriority: [...byId].sort((a, b) => priority.get(b.id)! - priority.get(a.id)! || b.id - a.id) };
-}
-
-// The index of the current generation of the channel cache: loaded on first use after a
-// channel write (here or, through Redis, on another node), as the routing cache is.
-const state = globalThis as unknown as { __gatewayChannelListIndex?: { generation: number; current: Promise<ListIndex> } };
-
-function listIndex(): Promise<ListIndex> {
-  const generation = channelCacheGeneration();
-  const held = state.__gatewayChannelListIndex;
-  if (held?.generation === generation) return held.current;
-  const current = loadListIndex();
-  state.__gatewayChannelListIndex = { generation, current };
-  current.catch(() => {
-    if (state.__gatewayChannelListIndex?.current === current) state.__gatewayChannelListIndex = undefined;
-  });
-  return current;
-}
 
 function matcher(f: ChannelFilter): (c: ListRow) => boolean {
   const keyword = f.keyword?.toLowerCase();

@@ -39,7 +39,7 @@ export async function manageKeys({ input }: { ctx: UserCtx; input: ManageKeysInp
   for (let i = 0; ; i++) {
     const updated = await manageOnce(input);
     if (updated) {
-      await channelsChanged();
+      await channelsChanged([updated.id]);
       return channelView(updated);
     }
     if (i + 1 >= ATTEMPTS) throw new AppError("RULE", "channel_busy");
@@ -104,7 +104,7 @@ export async function autoDisableKey(channelId: number, key: string, index: numb
   for (let i = 0; i < ATTEMPTS; i++) {
     const changed = await disableOnce(channelId, key, index, reason);
     if (changed === null) continue; // another writer came first: read again
-    if (changed) await channelsChanged();
+    if (changed) await channelsChanged([channelId]);
     return changed;
   }
   return false;

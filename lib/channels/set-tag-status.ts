@@ -7,10 +7,10 @@ import { channelsChanged, rebuildMany } from "@/lib/channels/shared";
 
 export async function setTagStatus({ input: { tag, status } }: { ctx: UserCtx; input: { tag: string; status: 1 | 2 } }): Promise<number> {
   if (!tag.trim()) throw new AppError("INVALID_INPUT", "tag_required");
-  const n = await db().$transaction(async (tx) => {
+  const written = await db().$transaction(async (tx) => {
     await tx.channel.updateMany({ where: { tag }, data: { status } });
     return rebuildMany(tx, { tag });
   });
-  await channelsChanged();
-  return n;
+  await channelsChanged(written);
+  return written.length;
 }

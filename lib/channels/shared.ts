@@ -1,12 +1,13 @@
 // Shared pieces of the channel domain: statuses, list parsing, the public (key-free) view
 // of a row, the abilities index rebuild, and cache invalidation after every write.
 // Every channel write runs in one transaction with the rebuild (or removal) of the
-// affected abilities, then calls channelsChanged() once it has committed.
+// affected abilities, then calls channelsChanged(ids) once it has committed.
 import "server-only";
 import type { Channel } from "@/generated/sqlite/client";
 import type { Tx } from "@/lib/db/client";
 import { publishInvalidation } from "@/lib/cache/invalidate";
 import { invalidateChannelCache } from "@/lib/channels/channel-cache";
+import { channelsWritten, encodeWritten, type WrittenChannels } from "@/lib/channels/list-index";
 import { splitList } from "@/lib/channels/split-list";
 import { parseChannelInfo, type ChannelInfo } from "@/lib/channels/multi-key-rules";
 import { CHANNEL_STATUS } from "@/lib/statuses";
@@ -46,14 +47,14 @@ export async function rebuildAbilities(tx: Tx, c: Pick<Channel, "id" | "group" |
 }
 
 // Rebuilds the routing rows of every channel matching `where` (caller's transaction);
-// answers the number of channels.
+// answers their ids.
 export async function rebuildMany(
   tx: Tx,
   where: Parameters<Tx["channel"]["findMany"]>[0] extends infer A ? (A extends { where?: infer W } ? W : never) : never,
 ) {
   const rows = await tx.channel.findMany({ where });
   for (const c of rows) await rebuildAbilities(tx, c);
-  return rows.length;
+  return rows.map((c) => c.id);
 }
 
 // Deletes channels and their routing rows (caller's transaction); answers how many channels went.
@@ -62,8 +63,11 @@ export async function removeChannels(tx: Tx, ids: number[]): Promise<number> {
   return (await tx.channel.deleteMany({ where: { id: { in: ids } } })).count;
 }
 
-// After any committed channel write: drop this node's routing cache and tell the others.
-export async function channelsChanged(): Promise<void> {
+// After any committed channel write: drop this node's routing cache, mark the written
+// channels for the console's list index (lib/channels/list-index.ts) and tell the other
+// nodes which ones they were ("all" when the writer cannot name them).
+export async function channelsChanged(written: WrittenChannels): Promise<void> {
   invalidateChannelCache();
-  await publishInvalidation("channels");
+  channelsWritten(written);
+  await publishInvalidation("channels", encodeWritten(written));
 }

@@ -3,6 +3,7 @@
 // and summed into the stat cards. Pure functions, tested in tests/unit/client/dashboard.test.ts.
 import { addDays, addHours, addWeeks, startOfDay, startOfHour, startOfWeek } from "date-fns";
 import { shortenNumber } from "./format";
+import { dict } from "@/lib/own-keys";
 
 export type Granularity = "hour" | "day" | "week";
 export const GRANULARITIES: Granularity[] = ["hour", "day", "week"];
@@ -54,7 +55,9 @@ export function bucketStarts(start: number, end: number, g: Granularity, max = 2
   return out;
 }
 
-export type Point = { t: number; total: number; [model: string]: number };
+// `by` holds each model's value in a dict() (lib/own-keys.ts): a model may be named `t`,
+// `total` or `__proto__` without touching the bucket's own fields.
+export type Point = { t: number; total: number; by: Record<string, number> };
 export type Series = {
   buckets: number[];
   models: string[]; // by quota, largest first
@@ -64,8 +67,8 @@ export type Series = {
 };
 
 const zeroPoint = (t: number, models: string[]): Point => {
-  const p: Point = { t, total: 0 };
-  for (const m of models) p[m] = 0;
+  const p: Point = { t, total: 0, by: dict<number>() };
+  for (const m of models) p.by[m] = 0;
   return p;
 };
 
@@ -82,9 +85,9 @@ export function buildSeries(rows: DataRow[], start: number, end: number, g: Gran
   for (const r of rows) {
     const i = index.get(bucketStart(r.created_at, g));
     if (i === undefined) continue;
-    quota[i][r.model_name] += r.quota;
+    quota[i].by[r.model_name] += r.quota;
     quota[i].total += r.quota;
-    calls[i][r.model_name] += r.count;
+    calls[i].by[r.model_name] += r.count;
     calls[i].total += r.count;
     const prompt = r.prompt_tokens ?? r.token_used;
     const completion = r.completion_tokens ?? 0;

@@ -1,7 +1,8 @@
 // Display rules: quota, timestamps, badge counts (docs/product-rules.md, "Quota and display").
-export const DEFAULT_QUOTA_PER_UNIT = 500000; // 500000 quota units = 1 USD
+// Quota follows the one rule of lib/quota-display.ts (docs/console-ui.md, "Quota display").
+import { DEFAULT_QUOTA_PER_UNIT, formatQuota, type QuotaDisplay } from "@/lib/quota-display";
 
-export type QuotaDisplay = { displayInCurrency: boolean; quotaPerUnit: number };
+export { DEFAULT_QUOTA_PER_UNIT, type QuotaDisplay };
 
 // Shortened number: k from ten thousand, M from a million, B from a billion.
 export function shortenNumber(n: number): string {
@@ -12,24 +13,11 @@ export function shortenNumber(n: number): string {
   return String(n);
 }
 
-// A dollar amount with `digits` decimals; one that is not zero but would show as zero at that
-// precision gets the decimals its first two significant digits need instead, trailing zeros
-// dropped (0.000066 with 2 digits: "0.000066", not "0.00"), as new-api shows a tiny cost.
-function formatAmount(amount: number, digits = 2): string {
-  const fixed = amount.toFixed(digits);
-  if (amount === 0 || !Number.isFinite(amount) || Number(fixed) !== 0) return fixed;
-  const decimals = Math.min(20, Math.max(digits + 1, 1 - Math.floor(Math.log10(Math.abs(amount)))));
-  return amount.toFixed(decimals).replace(/0+$/, "");
-}
-
-// Quota as dollars (2 decimals unless `digits` says otherwise; a tiny non-zero amount with
-// more, see formatAmount) when the site displays currency, else shortened units.
-export function renderQuota(quota: number, display: QuotaDisplay, digits = 2): string {
-  if (display.displayInCurrency) {
-    const perUnit = display.quotaPerUnit > 0 ? display.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
-    return "$" + formatAmount(quota / perUnit, digits);
-  }
-  return shortenNumber(quota);
+// Quota by the one display rule: currency (2 decimals unless `digits` says otherwise; a tiny
+// non-zero amount with its first two significant digits) when the site displays currency,
+// else shortened units.
+export function renderQuota(quota: number | bigint | string, display: QuotaDisplay, digits = 2): string {
+  return formatQuota(quota, display, digits);
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");

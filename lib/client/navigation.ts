@@ -42,6 +42,8 @@ export function sidebarGroups(status: NavStatus, role: number | undefined): NavG
       items: [
         { key: "channels", href: "/admin/channels" },
         { key: "redemptions", href: "/admin/coupons" },
+        // subscription plans and their subscribers (docs/console-ui.md, "Plans")
+        { key: "plans", href: "/admin/plans" },
         // the top-up orders: root only (docs/payments.md)
         ...(isRootRole(role) ? [{ key: "topups", href: "/admin/topups" }] : []),
         { key: "messages", href: "/admin/messages" },

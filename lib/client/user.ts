@@ -25,6 +25,8 @@ export type User = {
   remark: string;
   created_time: number;
   DeletedAt: string | null;
+  // The active plan's name in the admin's user list ("" or absent: none; docs/console-ui.md "Plans").
+  plan?: string;
   // Only in GET /api/user/self: false for an account made through a provider without a password yet.
   has_password?: boolean;
 };

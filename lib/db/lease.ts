@@ -36,6 +36,7 @@ export const LOCK_IDS = {
   "log-retention": 4_242_040,
   "channel-test": 4_242_050,
   "channel-balance": 4_242_060,
+  plans: 4_242_070,
 } as const;
 
 export type LeaseName = keyof typeof LOCK_IDS;

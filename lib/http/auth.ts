@@ -7,6 +7,8 @@ import { lookupHash } from "@/lib/auth/lookup-hash";
 import { readSession, passwordVersion, SESSION_COOKIE } from "@/lib/auth/session";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { clientIp } from "@/lib/http/request-info";
+import { liveSession, noteSeen } from "@/lib/sessions/store";
 import { USER_STATUS } from "@/lib/statuses";
 
 export const USER_HEADER = "new-api-user";
@@ -20,11 +22,21 @@ function cookieValue(cookieHeader: string | null, name: string): string | undefi
   return undefined;
 }
 
+// The session's record is checked in memory (lib/sessions/store.ts, docs/accounts-api.md,
+// "Sessions"): a live session costs no database read of its own, an ended one is refused on
+// every node.
 async function userFromSession(headers: Headers): Promise<User | null> {
   const session = await readSession(cookieValue(headers.get("cookie"), SESSION_COOKIE));
   if (!session) return null;
+  const live = await liveSession(session.sid);
+  if (live && live.userId !== session.uid) return null;
   const user = await db().user.findUnique({ where: { id: session.uid } });
   if (!user || passwordVersion(user.password) !== session.pv) return null;
+  // An ended session is refused, except that one a ban ended still hears why while the ban
+  // lasts (the spec's "This user has been banned", answered by the status check below);
+  // once the user is enabled again it stays ended.
+  if (!live) return user.status === USER_STATUS.enabled ? null : user;
+  noteSeen(session.sid, clientIp(headers));
   return user;
 }
 

@@ -83,6 +83,7 @@ export const serverMessages = {
   already_common: { zh: "该用户已经是普通用户", en: "This user is already a normal user" },
   user_not_found: { zh: "用户不存在", en: "User not found" },
   user_deregistered: { zh: "该用户已注销", en: "This user has been deregistered" },
+  session_not_found: { zh: "会话不存在或已结束", en: "Session not found or already ended" },
   delete_confirm_mismatch: {
     zh: "请输入你的账户名以确认删除",
     en: "Please enter your account name to confirm deletion",
@@ -163,6 +164,10 @@ export const serverMessages = {
   option_out_of_range: { zh: "{key} 的值必须在 {min} 到 {max} 之间", en: "{key} must be between {min} and {max}" },
   option_invalid_json: { zh: "{key} 不是合法的 JSON 字符串", en: "{key} is not a valid JSON string" },
   option_ratio_invalid: { zh: "{key} 中的每个值都必须是非负数字", en: "Every value in {key} must be a non-negative number" },
+  option_group_limits_invalid: {
+    zh: "GroupLimits 必须是 JSON 对象：分组 → {rpm_limit, tpm_limit, concurrency_limit, quota_5h, quota_day, quota_week, quota_month}，每项为非负整数（出错：分组 {group}，字段 {field}）",
+    en: "GroupLimits must be a JSON object: group → {rpm_limit, tpm_limit, concurrency_limit, quota_5h, quota_day, quota_week, quota_month}, each a non-negative integer (at fault: group {group}, field {field})",
+  },
   option_not_in_list: { zh: "{key} 的值必须是以下之一：{list}", en: "{key} must be one of: {list}" },
   option_invalid_url: { zh: "{key} 必须是以 http:// 或 https:// 开头的地址", en: "{key} must be an address starting with http:// or https://" },
   preset_source_failed: { zh: "无法获取预设倍率来源：{detail}", en: "The preset ratio source could not be fetched: {detail}" },
@@ -274,6 +279,63 @@ export const serverMessages = {
   model_rate_limited: {
     zh: "您已达到请求数限制：{minutes}分钟内最多请求{count}次",
     en: "You reached the request limit: at most {count} requests in {minutes} minutes",
+  },
+  // usage limits (lib/limits, docs/usage-limits.md): which limit, and when it frees
+  usage_limit_token_rpm: {
+    zh: "令牌已达到每分钟请求数上限（RPM {max}），{seconds} 秒后（{reset}）恢复",
+    en: "The token reached its requests-per-minute limit (RPM {max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_token_tpm: {
+    zh: "令牌已达到每分钟 token 数上限（TPM {max}），{seconds} 秒后（{reset}）恢复",
+    en: "The token reached its tokens-per-minute limit (TPM {max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_token_concurrency: {
+    zh: "令牌已达到并发请求数上限（{max}），当前有调用结束后恢复",
+    en: "The token reached its concurrency limit ({max} calls in flight); it frees when a call in flight ends",
+  },
+  usage_limit_token_quota_5h: {
+    zh: "令牌已达到5 小时额度上限（{max}），{seconds} 秒后（{reset}）恢复",
+    en: "The token reached its 5-hour quota ({max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_token_quota_day: {
+    zh: "令牌已达到每日额度上限（{max}），{seconds} 秒后（{reset}）恢复",
+    en: "The token reached its daily quota ({max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_token_quota_week: {
+    zh: "令牌已达到每周额度上限（{max}），{seconds} 秒后（{reset}）恢复",
+    en: "The token reached its weekly quota ({max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_token_quota_month: {
+    zh: "令牌已达到每月额度上限（{max}），{seconds} 秒后（{reset}）恢复",
+    en: "The token reached its monthly quota ({max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_user_rpm: {
+    zh: "用户已达到每分钟请求数上限（RPM {max}），{seconds} 秒后（{reset}）恢复",
+    en: "The user reached its requests-per-minute limit (RPM {max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_user_tpm: {
+    zh: "用户已达到每分钟 token 数上限（TPM {max}），{seconds} 秒后（{reset}）恢复",
+    en: "The user reached its tokens-per-minute limit (TPM {max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_user_concurrency: {
+    zh: "用户已达到并发请求数上限（{max}），当前有调用结束后恢复",
+    en: "The user reached its concurrency limit ({max} calls in flight); it frees when a call in flight ends",
+  },
+  usage_limit_user_quota_5h: {
+    zh: "用户已达到5 小时额度上限（{max}），{seconds} 秒后（{reset}）恢复",
+    en: "The user reached its 5-hour quota ({max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_user_quota_day: {
+    zh: "用户已达到每日额度上限（{max}），{seconds} 秒后（{reset}）恢复",
+    en: "The user reached its daily quota ({max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_user_quota_week: {
+    zh: "用户已达到每周额度上限（{max}），{seconds} 秒后（{reset}）恢复",
+    en: "The user reached its weekly quota ({max}); it frees in {seconds} s ({reset})",
+  },
+  usage_limit_user_quota_month: {
+    zh: "用户已达到每月额度上限（{max}），{seconds} 秒后（{reset}）恢复",
+    en: "The user reached its monthly quota ({max}); it frees in {seconds} s ({reset})",
   },
   model_price_not_set: {
     zh: "模型 {model} 倍率或价格未配置，请联系管理员设置或开始自用模式",
@@ -447,6 +509,19 @@ export const serverMessages = {
   },
   passkey_limit: { zh: "最多可注册 {max} 个通行密钥", en: "At most {max} passkeys can be registered" },
   passkey_not_found: { zh: "通行密钥不存在", en: "Passkey not found" },
+  // subscription plans (lib/plans, docs/plans.md)
+  plan_not_found: { zh: "套餐不存在", en: "The plan does not exist" },
+  plan_not_for_sale: { zh: "该套餐未上架", en: "This plan is not for sale" },
+  plan_not_wallet_purchasable: { zh: "该套餐不能用余额购买", en: "This plan cannot be bought with the balance" },
+  plan_max_per_user: { zh: "该套餐每人最多购买 {max} 次", en: "This plan can be bought at most {max} times per user" },
+  plan_no_stripe_price: { zh: "该套餐未配置 Stripe 价格，不能通过 Stripe 购买", en: "This plan has no Stripe price and cannot be bought through Stripe" },
+  plan_purchased: { zh: "套餐已开通", en: "The plan is active" },
+  plan_subscription_not_found: { zh: "订阅不存在", en: "The subscription does not exist" },
+  plan_subscription_not_active: { zh: "该订阅不在生效中", en: "This subscription is not active" },
+  plan_exhausted: {
+    zh: "套餐“{plan}”本周期额度已用完，将于 {reset} 重置",
+    en: 'The plan "{plan}" has used up its quota for this period; it resets at {reset}',
+  },
   // Sign-in by GET refused from another site (docs/oauth.md, "Cross-site requests")
   cross_site_refused: { zh: "拒绝来自其他站点的请求", en: "Cross-site request refused" },
 } as const satisfies Record<string, Record<Locale, string>>;

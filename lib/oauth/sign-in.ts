@@ -22,7 +22,8 @@ import { randomAlnum } from "@/lib/auth/lookup-hash";
 import { newAffCode } from "@/lib/users/aff-code";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { presentUser, type PublicUser } from "@/lib/users/present";
-import { passwordVersion, sessionCookieFor } from "@/lib/auth/session";
+import { passwordVersion } from "@/lib/auth/session";
+import { startSession } from "@/lib/sessions/start";
 import { createChallenge, CHALLENGE_TTL_SECONDS } from "@/lib/twofa/challenges";
 import { PENDING_LOGIN_COOKIE, setCookie } from "@/lib/twofa/cookies";
 import { totpEnabled } from "@/lib/twofa/factor";
@@ -58,7 +59,7 @@ async function logIn(ctx: Ctx, user: User): Promise<SignInResult> {
     return { kind: "require_2fa", cookie: setCookie(PENDING_LOGIN_COOKIE, id, CHALLENGE_TTL_SECONDS.login_2fa, ctx.https) };
   }
   const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
-  return { kind: "login", user: presentUser(updated), cookie: await sessionCookieFor(updated, ctx.https) };
+  return { kind: "login", user: presentUser(updated), cookie: await startSession(ctx, updated) };
 }
 
 async function signUp(provider: Provider, identity: Identity, aff: string): Promise<User> {

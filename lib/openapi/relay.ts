@@ -336,7 +336,19 @@ export function relayDocument(version: string): JsonSchema {
         "400": error,
         ...(op.auth === "token" || op.auth === "session" ? { "401": error, "403": error } : {}),
         "404": error,
-        ...(op.auth === "token" ? { "429": error } : {}),
+        // a rate limit, or a usage limit of the token or user with Retry-After (docs/usage-limits.md)
+        ...(op.auth === "token"
+          ? {
+              "429": {
+                description: "A rate limit or usage limit (docs/usage-limits.md): the message names the limit and when it frees",
+                headers: Object.assign(
+                  { "Retry-After": { description: "Seconds until the call may fit (usage limits)", schema: { type: "integer" } } },
+                  headers,
+                ),
+                content: error.content,
+              },
+            }
+          : {}),
       },
     };
   }

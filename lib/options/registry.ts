@@ -27,7 +27,9 @@ export type OptionRule =
   /** one of the three fallback-pricing values: empty or a number > 0 */
   | { kind: "fallback-value" }
   /** the virtual-model map (lib/model-mapping/schema.ts) */
-  | { kind: "model-mapping" };
+  | { kind: "model-mapping" }
+  /** group -> usage limits (lib/options/group-limits.ts, docs/usage-limits.md) */
+  | { kind: "group-limits" };
 
 /** The built-in preset price table stands as the default (lib/options/defaults.ts fills it in). */
 export const PRESET_TABLE = { preset: true } as const;
@@ -56,6 +58,9 @@ const JSON_ARRAY: OptionRule = { kind: "json", shape: "array" };
 const NUMBER_MAP: OptionRule = { kind: "json", shape: "number-map" };
 const atLeast = (min: number, int = true): OptionRule => ({ kind: "number", min, int });
 const between = (min: number, max: number, int = true): OptionRule => ({ kind: "number", min, max, int });
+
+// an exchange rate: a currency's units per US dollar, above zero, six decimals as QuotaPerUnit
+const RATE: OptionRule = { kind: "number", min: 0.000001, int: false, decimals: 6 };
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -98,6 +103,12 @@ export const OPTION_REGISTRY = {
   TopUpLink: op("", URL),
   "general_setting.docs_link": op("", URL),
   DisplayInCurrencyEnabled: op("true", BOOL),
+  // which currency the console shows quota in when DisplayInCurrencyEnabled is on, and at what
+  // rate per US dollar (lib/quota-display.ts, docs/console-ui.md "Quota display")
+  QuotaDisplayType: op("USD", { kind: "enum", values: ["USD", "CNY", "CUSTOM"] }),
+  USDExchangeRate: op("7.3", RATE),
+  CustomCurrencySymbol: op("¤", TEXT),
+  CustomCurrencyExchangeRate: op("1", RATE),
   DisplayTokenStatEnabled: op("true", BOOL),
   DefaultCollapseSidebar: op("false", BOOL),
   Chats: op(
@@ -175,6 +186,9 @@ export const OPTION_REGISTRY = {
   ModelRequestRateLimitCount: { default: "-1", rule: atLeast(0), write: "admin", tab: "ratelimit" },
   ModelRequestRateLimitSuccessCount: { default: "1000", rule: atLeast(1), write: "admin", tab: "ratelimit" },
   ModelRequestRateLimitDurationMinutes: { default: "1", rule: atLeast(1), write: "admin", tab: "ratelimit" },
+  // the default usage limits of each group's users (docs/usage-limits.md); a user's own non-zero
+  // field overrides its group's
+  GroupLimits: { default: "{}", rule: { kind: "group-limits" }, write: "admin", tab: "ratelimit" },
 
   // fallback pricing
   fallback_pricing_enabled: op("false", BOOL),

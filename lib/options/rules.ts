@@ -5,6 +5,7 @@
 // loads this module. A refusal names a message of lib/i18n/server-messages.ts.
 import type { MessageKey, MessageParams } from "@/lib/i18n/server-messages";
 import { checkMapping } from "@/lib/model-mapping/schema";
+import { checkGroupLimits } from "@/lib/options/group-limits";
 import { isOptionKey, optionKeysWhere, optionSpec, type OptionKey, type OptionRule } from "@/lib/options/registry";
 
 export type OptionCheck = { ok: true; value: string } | { ok: false; key: MessageKey; params?: MessageParams };
@@ -153,6 +154,10 @@ export function checkOptionValue(key: OptionKey, value: string): OptionCheck {
     }
     case "model-mapping":
       return checkMappingOption(value);
+    case "group-limits": {
+      const c = checkGroupLimits(value);
+      return c.ok ? ok(c.value) : no(c.key, c.params);
+    }
   }
 }
 

@@ -41,7 +41,7 @@ export async function completeOrder(input: {
 }): Promise<CompleteResult> {
   return transactionWithLogs(async (tx) => {
     const order = await tx.topUp.findUnique({ where: { trade_no: input.tradeNo } });
-    if (!order) return "missing";
+    if (!order || order.kind !== "topup") return "missing"; // a plan order completes in lib/plans
     const now = BigInt(nowSeconds());
     const won = await tx.topUp.updateMany({
       where: { id: order.id, status: "pending" },

@@ -16,15 +16,23 @@ import { stripeEvent } from "@/lib/payments/stripe-client";
 const PAID_EVENTS = new Set(["checkout.session.completed", "checkout.session.async_payment_succeeded"]);
 
 export async function handleStripeWebhook({ ctx, input }: { ctx: Ctx; input: { raw: string; signature: string } }): Promise<"ok" | "bad_signature"> {
-  const event = stripeEvent(input.raw, input.signature, stripeConfig().webhookSecret);
+  const event = verifiedStripeEvent(input.raw, input.signature);
   if (!event) return "bad_signature";
+  return handleTopUpEvent(ctx, event);
+}
+
+/** The event when its signature verifies under the webhook secret (and is fresh), else null. */
+export const verifiedStripeEvent = (raw: string, signature: string): Stripe.Event | null => stripeEvent(raw, signature, stripeConfig().webhookSecret);
+
+// A verified event, as it concerns top-up orders (a plan order is left alone: docs/plans.md).
+export async function handleTopUpEvent(ctx: Ctx, event: Stripe.Event): Promise<"ok"> {
   if (!PAID_EVENTS.has(event.type)) return "ok";
   const session = event.data.object as Stripe.Checkout.Session;
   if (session.object !== "checkout.session" || session.payment_status !== "paid") return "ok";
   const tradeNo = session.client_reference_id ?? session.metadata?.trade_no ?? "";
   if (!tradeNo) return "ok";
   const order = await db().topUp.findUnique({ where: { trade_no: tradeNo } });
-  if (!order || order.provider !== "stripe" || order.status !== "pending") return "ok";
+  if (!order || order.kind !== "topup" || order.provider !== "stripe" || order.status !== "pending") return "ok";
   if (order.provider_ref !== "" && order.provider_ref !== session.id) return "ok";
   if (typeof session.amount_total !== "number" || session.amount_total !== toCents(order.money)) return "ok";
   if ((session.currency ?? "").toUpperCase() !== order.currency) return "ok";

@@ -5,7 +5,7 @@ import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { getBool, getNumber } from "@/lib/options/store";
+import { serverQuotaDisplay } from "@/lib/options/quota-display";
 import {
   customKeyRefusal,
   DEFAULT_REDEMPTION_QUOTA,
@@ -27,7 +27,7 @@ export async function createRedemptions({ ctx, input }: { ctx: UserCtx; input: C
   const countRefusal = redemptionCountRefusal(count);
   if (countRefusal) throw new AppError("INVALID_INPUT", countRefusal);
   let name = input.name?.trim() ?? "";
-  if (!name) name = defaultRedemptionName(quota, { displayInCurrency: getBool("DisplayInCurrencyEnabled"), quotaPerUnit: getNumber("QuotaPerUnit", 500000) });
+  if (!name) name = defaultRedemptionName(quota, serverQuotaDisplay());
   const nameRefusal = redemptionNameRefusal(name);
   if (nameRefusal) throw new AppError("INVALID_INPUT", nameRefusal);
   const validFrom = input.valid_from ?? 0;

@@ -19,6 +19,8 @@ import { renderMessage } from "@/lib/i18n/server-messages";
 import { canUseGroup } from "@/lib/billing/groups";
 import { estimateQuota, quotaFor, redirectedPrice, REDIRECT_BILLING_OPTION, resolvePrice, type ResolvedPrice } from "@/lib/billing/pricing";
 import { reserve } from "@/lib/billing/reserve";
+import { PlanExhausted } from "@/lib/billing/store/types";
+import { nowSeconds } from "@/lib/time";
 import { boundUsage, capQuota, ChargeError, MAX_CALL_QUOTA } from "@/lib/billing/bounds";
 import { refundOrLog, settleOrRefund } from "@/lib/billing/settle";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
@@ -46,6 +48,7 @@ import { promptCheckApplies, promptHasSensitiveWord } from "@/lib/relay/sensitiv
 import { chatContentOf, MAX_LOGGED_CONTENT } from "@/lib/relay/content-log";
 import { isEmbeddingRequest, RelayError, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
 import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
+import { admit, callChecks, countsTokens, finish, limitArray, LimitExceeded, type LimitSubject } from "@/lib/limits/engine";
 import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/relay/request-id";
 
 const log = logger("relay");
@@ -69,6 +72,7 @@ type Caller = {
   unlimitedToken: boolean;
   pinnedChannelId: number | null;
   rate: RateLimitSubject;
+  limits: LimitSubject; // the usage limits of token and user (docs/usage-limits.md)
 };
 
 function appErrorToUpstream(err: AppError, req: IncomingMessage): UpstreamError {
@@ -186,6 +190,7 @@ function tokenCaller(t: TokenContext): Caller {
     unlimitedToken: t.token.unlimited_quota,
     pinnedChannelId: t.pinnedChannelId,
     rate: { userId: t.user.id, group: t.group, token: t.token },
+    limits: { tokenId: t.token.id, token: t.token.limits, userId: t.user.id, user: t.user.limits, group: t.user.group },
   };
 }
 
@@ -204,6 +209,7 @@ function playgroundCaller(user: User, requestedGroup: unknown): Caller {
     unlimitedToken: true,
     pinnedChannelId: null,
     rate: { userId: user.id, group, token: noLimit },
+    limits: { tokenId: 0, token: null, userId: user.id, user: limitArray(user), group: user.group },
   };
 }
 
@@ -234,6 +240,20 @@ function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequ
   }
   const n = request.n ?? 1;
   return estimateQuota(price, { promptTokens: estimatePromptTokens(request, counted), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
+}
+
+// The TPM estimate of a call (docs/usage-limits.md): its prompt as estimated for the reservation
+// plus its completion budget (max_tokens, else PreConsumedQuota tokens). Made only for a call
+// whose token or user has a TPM limit.
+function tokensEstimateOf(request: ChatRequest | PassthroughRequest | EmbeddingRequest, counted: LiftedStrings | undefined): number {
+  if (isEmbeddingRequest(request)) return estimateEmbeddingTokens(request, counted);
+  const budget = (max: unknown) => (typeof max === "number" && max > 0 ? max : getNumber("PreConsumedQuota", 500));
+  if ("endpoint" in request) {
+    const j = request.json ?? {};
+    if (request.endpoint === "embeddings") return estimateInputTokens(j.input ?? "", counted);
+    return estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? "", counted) + budget(j.max_tokens ?? j.max_output_tokens);
+  }
+  return estimatePromptTokens(request, counted) + budget(request.maxTokens ? request.maxTokens * (request.n ?? 1) : undefined);
 }
 
 // Which failures get another channel: the pipeline's verdict, narrowed to the configured
@@ -339,6 +359,8 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
       if (!res.writableEnded) res.end();
       return;
     }
+    if (err instanceof LimitExceeded) res.setHeader("retry-after", String(err.retryAfter));
+    if (err instanceof PlanExhausted) res.setHeader("retry-after", String(err.retryAfterSeconds(nowSeconds())));
     if (isAppError(err)) return answerError(errorFormat, res, appErrorToUpstream(err, req), requestId);
     if (err instanceof RelayError) return answerError(errorFormat, res, err.toUpstreamError(), requestId);
     log.error({ requestId, error: describeError(err) }, "unexpected error");
@@ -501,207 +523,225 @@ async function relayCall(
       if (a > amount) amount = a;
     }
   }
-  const isStream = "stream" in request ? request.stream === true : json?.stream === true;
-  const m = metrics();
-  const routeMetrics = m.route(routeLabel(route));
-  if (isStream) m.streamsOpen.inc();
-  const reservation = await reserve(
-    {
-      userId: caller.userId,
-      tokenId: caller.tokenId,
-      unlimitedToken: caller.unlimitedToken,
-      amount,
-      ref: ledgerRef,
-      requestId: ledgerRef === requestId ? null : requestId,
-    },
-    () => (started = attemptOn(first)),
-  ).catch(async (err: unknown) => {
-    if (isStream) m.streamsOpen.dec();
-    if (started) {
-      cancel.abort();
-      await started;
-    }
-    throw err;
-  });
-
-  let outcome: ForwardOutcome;
-  // made on a failure only: the keys of multi-key channels this call tried, and the channels
-  // whose failure was counted
-  let triedKeys: Map<number, Set<number>> | undefined;
-  let failedChannels: Set<number> | undefined;
-  // whether every attempt so far was turned away by a rate limit (docs/relay.md, "Saturated group")
-  let allRateLimited = true;
+  // 4b. the usage limits (lib/limits/engine.ts): counted here, before the reservation, and
+  // corrected once the call ends; nothing at all for a call without limits
+  const counters = callChecks(caller.limits);
+  const admission = counters
+    ? await admit(counters, { tokens: countsTokens(counters) ? tokensEstimateOf(request, large?.strings) : 0, quota: Number(amount) })
+    : null;
   try {
-    for (let attempt = 0, max = maxAttempts(); ;) {
-      outcome = await (started ?? attemptOn(channel));
-      started = undefined;
-      const took = performance.now() - attemptAt;
-      upstreamMs += took;
-      routeMetrics.upstream.observe(took / 1000);
-      if (outcome.ok) {
-        noteChannelSuccess(channel.id);
-        break;
+    const isStream = "stream" in request ? request.stream === true : json?.stream === true;
+    const m = metrics();
+    const routeMetrics = m.route(routeLabel(route));
+    if (isStream) m.streamsOpen.inc();
+    const reservation = await reserve(
+      {
+        userId: caller.userId,
+        tokenId: caller.tokenId,
+        unlimitedToken: caller.unlimitedToken,
+        amount,
+        ref: ledgerRef,
+        requestId: ledgerRef === requestId ? null : requestId,
+        model,
+      },
+      () => (started = attemptOn(first)),
+    ).catch(async (err: unknown) => {
+      if (isStream) m.streamsOpen.dec();
+      if (started) {
+        cancel.abort();
+        await started;
       }
-      const failure = outcome.upstreamError;
-      if (!failure || failure.status !== 429 || isKeyFailure(failure)) allRateLimited = false;
-      if (failure && channel.keyIndex !== undefined && isKeyFailure(failure)) {
-        // A multi-key channel's key was refused (authentication or quota): that key alone
-        // may be disabled, and the call goes on at once with another key of the same
-        // channel, each key at most once per call, without counting as a retry
-        // (docs/channels-tokens-billing.md, "Multi-key channels").
-        noteKeyFailure(channel, failure);
-        const keysTried = (triedKeys ??= new Map<number, Set<number>>()).get(channel.id) ?? new Set<number>();
-        triedKeys.set(channel.id, keysTried.add(channel.keyIndex));
-        const again = outcome.firstByteSentToClient ? null : await anotherKey(channel, keysTried);
-        if (again) {
-          channel = again;
-          continue;
-        }
-      } else if (failure && !(failedChannels ??= new Set<number>()).has(channel.id)) {
-        // one failure per call and channel toward ChannelDisableFailureCount, however often
-        // the call retried it (the channel's first failure is the one that counts)
-        failedChannels.add(channel.id);
-        noteChannelFailure(channel, failure);
-      }
-      if (!retryAllowed(outcome) || ++attempt >= max) break;
-      // with global.auto_retry_force_channel_switch off, a retry goes to the same channel
-      // again when no other is left; on, it never does. A 429 is never retried at once on
-      // the channel that sent it: it asked to be left alone.
-      const next = (await channelFor(attempt)) ?? (outcome.status === 429 || getBool("global.auto_retry_force_channel_switch") ? null : channel);
-      if (!next) break;
-      channel = next;
-      price =
-        next.upstreamModel === served
-          ? servedPrice
-          : redirectedPrice(servedPrice, served, next.upstreamModel, caller.group, (redirectBilling ??= getBool(REDIRECT_BILLING_OPTION)));
-    }
-  } catch (err) {
-    if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: served, request_id: requestId });
-    throw err;
-  } finally {
-    if (isStream) m.streamsOpen.dec();
-  }
-  // the gateway's own share of the call, up to its final outcome, and the client's first byte
-  routeMetrics.added.observe(Math.max(0, performance.now() - t0 - upstreamMs) / 1000);
-  if (outcome.firstByteSentToClient && outcome.frtMs > 0) routeMetrics.ttfb.observe((attemptAt - t0 + outcome.frtMs) / 1000);
-  if (tried.length > 1) m.retries.inc(tried.length - 1);
-  // Counted as soon as the outcome is final, before the settlement: a client that reads
-  // /metrics right after its answer sees its call. Nothing below throws (the settlement and
-  // the refund never do; the rate limit's success count is caught), so handleRelay's catch
-  // never counts the call a second time.
-  const finalOutcome: OutcomeIndex = outcome.ok
-    ? OUTCOME.success
-    : outcome.status === 499
-      ? OUTCOME.client_closed
-      : outcome.firstByteSentToClient
-        ? OUTCOME.interrupted
-        : OUTCOME.upstream_error;
-  routeMetrics.request(served, channel.id, finalOutcome).inc();
-
-  // The upstream's figures, bounded by what the call could have used before anything prices
-  // or logs them (lib/relay/call-bounds.ts, lib/billing/bounds.ts). A Responses call may name
-  // a prompt stored upstream, which no size of its body bounds.
-  const storedPrompt = route.kind === "chat" && route.ingress === "openai-responses";
-  let usageBounded = boundUsage(
-    outcome.usage,
-    outcome.meter,
-    promptBound(request, raw.length, outcome.usage.prompt_tokens, storedPrompt),
-    completionBound(request, outcome.usage.completion_tokens, adapterFor(channel.type), channel),
-  );
-
-  // 5. settle or refund, log, and answer a failure in the client's format
-  const base = {
-    username: caller.username,
-    token_name: caller.tokenName,
-    token_id: caller.tokenId,
-    model_name: served,
-    use_time: Math.round((Date.now() - startedAt) / 1000),
-    is_stream: isStream,
-    channel_id: channel.id,
-    channel_name: channel.name,
-    group: caller.group,
-    ip: showIp(caller.setting) ? ip : "",
-    request_id: requestId,
-  };
-  const content = logContent ? chatContentOf(request as ChatRequest) : undefined;
-  const other = (failure?: UpstreamError) => {
-    const o = logOther({
-      usageBounded,
-      price,
-      requestModel: served,
-      upstreamModel: channel.upstreamModel,
-      virtualModel: chain ? model : undefined,
-      virtualPriced: chain ? price.model === model : undefined,
-      billedModel: price.model,
-      frtMs: outcome.frtMs ? Math.round(outcome.frtMs) : undefined,
-      channelIds: tried,
-      cacheTokens: outcome.usage.cached_tokens || undefined,
-      statusCode: outcome.status,
-      retryCount: tried.length - 1,
-      audioSeconds: outcome.meter?.seconds,
-      usageEstimated: outcome.usageEstimated,
-      errorType: failure?.type,
-      errorCode: failure?.code ?? undefined,
-      systemPrompt: content?.systemPrompt,
-      context: content?.context,
-      inputContent: content?.inputContent,
-      outputContent: outcome.output,
+      throw err;
     });
-    // the client chose the request id: the ledger rows of the call carry another ref
-    if (ledgerRef !== requestId) o.ledger_ref = ledgerRef;
-    return o;
-  };
-  // Log entries are built as Object.assign(literal, base), never as { ...base, more }: on
-  // Node 20 that spread makes a new hidden class on every call (docs/relay.md).
-  if (outcome.ok || outcome.firstByteSentToClient) {
-    // The client received an answer (whole, or a stream that broke midway): it pays for
-    // what the upstream produced, measured by the upstream's usage or our estimate.
-    // A failed settlement is retried, then refunded and logged (settleOrRefund): the client
-    // already has its answer, so nothing is thrown past this point.
-    let cost: bigint | Error;
+
+    let outcome: ForwardOutcome;
+    // made on a failure only: the keys of multi-key channels this call tried, and the channels
+    // whose failure was counted
+    let triedKeys: Map<number, Set<number>> | undefined;
+    let failedChannels: Set<number> | undefined;
+    // whether every attempt so far was turned away by a rate limit (docs/relay.md, "Saturated group")
+    let allRateLimited = true;
     try {
-      cost = costOf(price, outcome);
-    } catch (e) {
-      // a ChargeError (lib/billing/bounds.ts) or any other failure: the call cannot be charged
-      cost = e instanceof Error ? e : new ChargeError(String(e));
-    }
-    if (cost === MAX_CALL_QUOTA) usageBounded = true;
-    const entry = { prompt_tokens: outcome.usage.prompt_tokens, completion_tokens: outcome.usage.completion_tokens, other: other() };
-    const settled = await settleOrRefund(reservation, cost, Object.assign(entry, base));
-    if (settled && typeof cost === "bigint") {
-      m.promptTokens.inc(outcome.usage.prompt_tokens);
-      m.completionTokens.inc(outcome.usage.completion_tokens);
-      m.quotaCharged.inc(Number(cost));
-    }
-    if (outcome.ok) {
-      try {
-        await recordSuccess(caller.rate);
-      } catch (err) {
-        // the client has its answer; a success the rate limit could not count (Redis down) is only logged
-        log.error({ requestId, error: describeError(err) }, "counting a success for the rate limit failed");
+      for (let attempt = 0, max = maxAttempts(); ;) {
+        outcome = await (started ?? attemptOn(channel));
+        started = undefined;
+        const took = performance.now() - attemptAt;
+        upstreamMs += took;
+        routeMetrics.upstream.observe(took / 1000);
+        if (outcome.ok) {
+          noteChannelSuccess(channel.id);
+          break;
+        }
+        const failure = outcome.upstreamError;
+        if (!failure || failure.status !== 429 || isKeyFailure(failure)) allRateLimited = false;
+        if (failure && channel.keyIndex !== undefined && isKeyFailure(failure)) {
+          // A multi-key channel's key was refused (authentication or quota): that key alone
+          // may be disabled, and the call goes on at once with another key of the same
+          // channel, each key at most once per call, without counting as a retry
+          // (docs/channels-tokens-billing.md, "Multi-key channels").
+          noteKeyFailure(channel, failure);
+          const keysTried = (triedKeys ??= new Map<number, Set<number>>()).get(channel.id) ?? new Set<number>();
+          triedKeys.set(channel.id, keysTried.add(channel.keyIndex));
+          const again = outcome.firstByteSentToClient ? null : await anotherKey(channel, keysTried);
+          if (again) {
+            channel = again;
+            continue;
+          }
+        } else if (failure && !(failedChannels ??= new Set<number>()).has(channel.id)) {
+          // one failure per call and channel toward ChannelDisableFailureCount, however often
+          // the call retried it (the channel's first failure is the one that counts)
+          failedChannels.add(channel.id);
+          noteChannelFailure(channel, failure);
+        }
+        if (!retryAllowed(outcome) || ++attempt >= max) break;
+        // with global.auto_retry_force_channel_switch off, a retry goes to the same channel
+        // again when no other is left; on, it never does. A 429 is never retried at once on
+        // the channel that sent it: it asked to be left alone.
+        const next = (await channelFor(attempt)) ?? (outcome.status === 429 || getBool("global.auto_retry_force_channel_switch") ? null : channel);
+        if (!next) break;
+        channel = next;
+        price =
+          next.upstreamModel === served
+            ? servedPrice
+            : redirectedPrice(servedPrice, served, next.upstreamModel, caller.group, (redirectBilling ??= getBool(REDIRECT_BILLING_OPTION)));
       }
+    } catch (err) {
+      if (reservation.state === "open") await refundOrLog(reservation, { channel_id: channel.id, model_name: served, request_id: requestId });
+      throw err;
+    } finally {
+      if (isStream) m.streamsOpen.dec();
     }
-    return;
+    // the gateway's own share of the call, up to its final outcome, and the client's first byte
+    routeMetrics.added.observe(Math.max(0, performance.now() - t0 - upstreamMs) / 1000);
+    if (outcome.firstByteSentToClient && outcome.frtMs > 0) routeMetrics.ttfb.observe((attemptAt - t0 + outcome.frtMs) / 1000);
+    if (tried.length > 1) m.retries.inc(tried.length - 1);
+    // Counted as soon as the outcome is final, before the settlement: a client that reads
+    // /metrics right after its answer sees its call. Nothing below throws (the settlement and
+    // the refund never do; the rate limit's success count is caught), so handleRelay's catch
+    // never counts the call a second time.
+    const finalOutcome: OutcomeIndex = outcome.ok
+      ? OUTCOME.success
+      : outcome.status === 499
+        ? OUTCOME.client_closed
+        : outcome.firstByteSentToClient
+          ? OUTCOME.interrupted
+          : OUTCOME.upstream_error;
+    routeMetrics.request(served, channel.id, finalOutcome).inc();
+
+    // The upstream's figures, bounded by what the call could have used before anything prices
+    // or logs them (lib/relay/call-bounds.ts, lib/billing/bounds.ts). A Responses call may name
+    // a prompt stored upstream, which no size of its body bounds.
+    const storedPrompt = route.kind === "chat" && route.ingress === "openai-responses";
+    let usageBounded = boundUsage(
+      outcome.usage,
+      outcome.meter,
+      promptBound(request, raw.length, outcome.usage.prompt_tokens, storedPrompt),
+      completionBound(request, outcome.usage.completion_tokens, adapterFor(channel.type), channel),
+    );
+
+    // 5. settle or refund, log, and answer a failure in the client's format
+    const base = {
+      username: caller.username,
+      token_name: caller.tokenName,
+      token_id: caller.tokenId,
+      model_name: served,
+      use_time: Math.round((Date.now() - startedAt) / 1000),
+      is_stream: isStream,
+      channel_id: channel.id,
+      channel_name: channel.name,
+      group: caller.group,
+      ip: showIp(caller.setting) ? ip : "",
+      request_id: requestId,
+    };
+    const content = logContent ? chatContentOf(request as ChatRequest) : undefined;
+    const other = (failure?: UpstreamError) => {
+      const o = logOther({
+        usageBounded,
+        price,
+        requestModel: served,
+        upstreamModel: channel.upstreamModel,
+        virtualModel: chain ? model : undefined,
+        virtualPriced: chain ? price.model === model : undefined,
+        billedModel: price.model,
+        frtMs: outcome.frtMs ? Math.round(outcome.frtMs) : undefined,
+        channelIds: tried,
+        cacheTokens: outcome.usage.cached_tokens || undefined,
+        statusCode: outcome.status,
+        retryCount: tried.length - 1,
+        audioSeconds: outcome.meter?.seconds,
+        usageEstimated: outcome.usageEstimated,
+        errorType: failure?.type,
+        errorCode: failure?.code ?? undefined,
+        systemPrompt: content?.systemPrompt,
+        context: content?.context,
+        inputContent: content?.inputContent,
+        outputContent: outcome.output,
+      });
+      // the client chose the request id: the ledger rows of the call carry another ref
+      if (ledgerRef !== requestId) o.ledger_ref = ledgerRef;
+      return o;
+    };
+    // Log entries are built as Object.assign(literal, base), never as { ...base, more }: on
+    // Node 20 that spread makes a new hidden class on every call (docs/relay.md).
+    if (outcome.ok || outcome.firstByteSentToClient) {
+      // The client received an answer (whole, or a stream that broke midway): it pays for
+      // what the upstream produced, measured by the upstream's usage or our estimate.
+      // A failed settlement is retried, then refunded and logged (settleOrRefund): the client
+      // already has its answer, so nothing is thrown past this point.
+      let cost: bigint | Error;
+      try {
+        cost = costOf(price, outcome);
+      } catch (e) {
+        // a ChargeError (lib/billing/bounds.ts) or any other failure: the call cannot be charged
+        cost = e instanceof Error ? e : new ChargeError(String(e));
+      }
+      if (cost === MAX_CALL_QUOTA) usageBounded = true;
+      // the limits' correction (and the concurrency hold's release) goes out before the
+      // settlement: the client already has its answer and may call again at once
+      if (admission) {
+        const tokens = outcome.usage.prompt_tokens + outcome.usage.completion_tokens;
+        void finish(admission, { tokens, quota: typeof cost === "bigint" ? Number(cost) : 0 });
+      }
+      const entry = { prompt_tokens: outcome.usage.prompt_tokens, completion_tokens: outcome.usage.completion_tokens, other: other() };
+      const settled = await settleOrRefund(reservation, cost, Object.assign(entry, base));
+      if (settled && typeof cost === "bigint") {
+        m.promptTokens.inc(outcome.usage.prompt_tokens);
+        m.completionTokens.inc(outcome.usage.completion_tokens);
+        m.quotaCharged.inc(Number(cost));
+      }
+      if (outcome.ok) {
+        try {
+          await recordSuccess(caller.rate);
+        } catch (err) {
+          // the client has its answer; a success the rate limit could not count (Redis down) is only logged
+          log.error({ requestId, error: describeError(err) }, "counting a success for the rate limit failed");
+        }
+      }
+      return;
+    }
+    await refundOrLog(reservation, base);
+    const saturated =
+      allRateLimited &&
+      outcome.status === 429 &&
+      caller.pinnedChannelId === null &&
+      !(await anyChannelLeft(caller.group, chain ? chain.slice(link).map((l) => l.model) : [model], exclude, serves));
+    const err = saturated
+      ? appErrorToUpstream(new AppError("RATE_LIMITED", "group_saturated"), req)
+      : (outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null });
+    if (getBool("LogErrorEnabled") && outcome.status !== 499) {
+      enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));
+    }
+    // a stream that had sent only its headers and pings was ended with its error event
+    if (outcome.status === 499 || res.destroyed || res.writableEnded) return;
+    const shown =
+      getBool("global.hide_upstream_error_enabled") && !saturated
+        ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" }
+        : err;
+    answerError(route.ingress, res, shown, requestId);
+  } finally {
+    // nothing was used (refunded, failed, or thrown): the estimate goes, and the hold
+    await finish(admission, { tokens: 0, quota: 0 });
   }
-  await refundOrLog(reservation, base);
-  const saturated =
-    allRateLimited &&
-    outcome.status === 429 &&
-    caller.pinnedChannelId === null &&
-    !(await anyChannelLeft(caller.group, chain ? chain.slice(link).map((l) => l.model) : [model], exclude, serves));
-  const err = saturated
-    ? appErrorToUpstream(new AppError("RATE_LIMITED", "group_saturated"), req)
-    : (outcome.upstreamError ?? { status: 502, message: "upstream failed", type: "upstream_error", code: null });
-  if (getBool("LogErrorEnabled") && outcome.status !== 499) {
-    enqueueLog(Object.assign({ user_id: caller.userId, type: LOG_TYPE.error, content: err.message, other: other(err) }, base));
-  }
-  // a stream that had sent only its headers and pings was ended with its error event
-  if (outcome.status === 499 || res.destroyed || res.writableEnded) return;
-  const shown =
-    getBool("global.hide_upstream_error_enabled") && !saturated
-      ? { status: err.status, type: err.type, message: "upstream error", code: "upstream_error" }
-      : err;
-  answerError(route.ingress, res, shown, requestId);
 }
 
 // GET /v1/models/{model}, /v1beta/models/{model} (lib/relay/models.ts) and POST

@@ -13,6 +13,7 @@ import { AppError, describeError } from "@/lib/errors";
 import { canUseGroup } from "@/lib/billing/groups";
 import { tokenCache as cache, type CachedToken, type CachedUser, type Entry } from "@/lib/cache/token-store";
 import { nowSeconds } from "@/lib/time";
+import { limitArray } from "@/lib/limits/engine";
 import { TOKEN_STATUS, USER_STATUS } from "@/lib/statuses";
 
 const log = logger("tokens");
@@ -62,7 +63,22 @@ async function load(hash: string): Promise<Entry["value"]> {
   if (!t || t.deleted_at !== null) return null;
   const u = await db().user.findUnique({
     where: { id: t.user_id },
-    select: { id: true, username: true, group: true, role: true, status: true, setting: true, deleted_at: true },
+    select: {
+      id: true,
+      username: true,
+      group: true,
+      role: true,
+      status: true,
+      setting: true,
+      deleted_at: true,
+      rpm_limit: true,
+      tpm_limit: true,
+      concurrency_limit: true,
+      quota_5h: true,
+      quota_day: true,
+      quota_week: true,
+      quota_month: true,
+    },
   });
   if (!u || u.deleted_at !== null) return null;
   return {
@@ -88,8 +104,9 @@ async function load(hash: string): Promise<Entry["value"]> {
       rate_limit_period: t.rate_limit_period,
       rate_limit_count: t.rate_limit_count,
       rate_limit_success: t.rate_limit_success,
+      limits: limitArray(t),
     },
-    user: { id: u.id, username: u.username, group: u.group, role: u.role, status: u.status, setting: u.setting },
+    user: { id: u.id, username: u.username, group: u.group, role: u.role, status: u.status, setting: u.setting, limits: limitArray(u) },
   };
 }
 

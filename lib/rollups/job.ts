@@ -16,6 +16,12 @@
 //     order. The job first takes LOCK TABLE logs IN SHARE MODE for an instant: it waits for
 //     every transaction that is writing logs to end, so MAX(id) read under it is a bound
 //     below which nothing can still commit.
+// The backfill: logs summed into log_rollups before log_token_rollups and log_channel_rollups
+// existed (an install upgraded past migration 0025) are added to those two tables by the same
+// runs, after the new logs, in steps of the same size: the ids in
+// (dims_backfilled, dims_backfill_to] of the state row are the ones still to add (migration
+// 0029 sets dims_backfill_to; nothing to add when the two are equal). The start-up does not
+// wait for it; until it is done the stats read the logs for those filters (dimRollupsComplete).
 // Runs every DataExportInterval minutes whether or not the dashboard is shown (the usage-log
 // stats read the rollups too); the cluster lease (lib/db/lease.ts) and the last_run_at of the
 // state row make it run on one node of a cluster per interval.
@@ -25,7 +31,7 @@ import { getNumber } from "@/lib/options/store";
 import { describeError } from "@/lib/errors";
 import { logPgPool } from "@/lib/db/raw";
 import { withClusterLease } from "@/lib/db/lease";
-import { asBig, BatchSizer, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep } from "@/lib/rollups/store";
+import { asBig, BatchSizer, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, type Row } from "@/lib/rollups/store";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { DAY } from "@/lib/rollups/usage";
 import { nowSeconds } from "@/lib/time";
@@ -119,6 +125,28 @@ const SUMMARIZE_DIMS_RANGE = DIM_ROLLUPS.map((t) => summarizeInto(t, '"id" > ? A
 
 export type RunResult = { ran: boolean; last_log_id: number; steps: number };
 
+// The backfill of the state row: the ids in (done, to] are still to add to DIM_ROLLUPS, or null.
+export const BACKFILL_STATE = 'SELECT "dims_backfilled" AS "d", "dims_backfill_to" AS "t" FROM "log_rollup_state" WHERE "id" = 1';
+export function backfillOf(r: Row | undefined): { done: number; to: number } | null {
+  const done = Number(asBig(r?.d));
+  const to = Number(asBig(r?.t));
+  return done < to ? { done, to } : null;
+}
+
+const dims = globalThis as unknown as { __gatewayDimRollupsComplete?: boolean };
+
+/**
+ * Whether log_token_rollups and log_channel_rollups hold every log that log_rollups holds (the
+ * backfill is done). Once true it stays true in this process: nothing starts a backfill again.
+ */
+export async function dimRollupsComplete(): Promise<boolean> {
+  if (dims.__gatewayDimRollupsComplete) return true;
+  const rows = isSqlite() ? await sqliteStep(false, (c) => sqliteAll(c, BACKFILL_STATE)) : (await logPgPool().query(BACKFILL_STATE)).rows;
+  const complete = backfillOf(rows[0]) === null;
+  if (complete) dims.__gatewayDimRollupsComplete = true;
+  return complete;
+}
+
 /** The state row: the watermark and when the job last ran (unix seconds). */
 export async function rollupState(): Promise<{ last_log_id: number; last_run_at: number; max_log_id: number }> {
   const sql = 'SELECT "last_log_id" AS "w", "last_run_at" AS "t", (SELECT MAX("id") FROM "logs") AS "m" FROM "log_rollup_state" WHERE "id" = 1';
@@ -146,16 +174,24 @@ async function runSqlite(force: boolean): Promise<RunResult> {
       if (steps === 0 && !force && nowSeconds() - Number(asBig(r.t)) < intervalSeconds() - SLACK) return "skip" as const;
       const max = Number(asBig(sqliteAll(conn, 'SELECT MAX("id") AS "m" FROM "logs"')[0]?.m));
       const to = Math.min(w + sizer.size, max);
-      ids = Math.max(0, to - w);
       if (to > w) {
+        ids = to - w;
         sqliteRun(conn, SUMMARIZE_RANGE, [w, to]);
         sqliteRun(conn, SUMMARIZE_MODELS_RANGE, [w, to]);
         sqliteRun(conn, SUMMARIZE_USER_DAYS_RANGE, [w, to]);
         for (const sql of SUMMARIZE_DIMS_RANGE) sqliteRun(conn, sql, [w, to]);
+        sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [to, nowSeconds()]);
+        last = to;
+        return "more" as const; // the next step finds the rest, or the backfill, or nothing
       }
-      sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
-      last = Math.max(w, to);
-      return to >= max ? ("done" as const) : ("more" as const);
+      sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_run_at" = ? WHERE "id" = 1', [nowSeconds()]);
+      const b = backfillOf(sqliteAll(conn, BACKFILL_STATE)[0]);
+      if (!b) return "done" as const;
+      const upTo = Math.min(b.done + sizer.size, b.to);
+      ids = upTo - b.done;
+      for (const sql of SUMMARIZE_DIMS_RANGE) sqliteRun(conn, sql, [b.done, upTo]);
+      sqliteRun(conn, 'UPDATE "log_rollup_state" SET "dims_backfilled" = ? WHERE "id" = 1', [upTo]);
+      return upTo >= b.to ? ("done" as const) : ("more" as const);
     });
     if (done === "skip") return { ran: false, last_log_id: last, steps };
     sizer.record(performance.now() - started, ids);
@@ -200,6 +236,19 @@ async function runPostgres(force: boolean): Promise<RunResult> {
         return { to: Math.max(w, to), more: to < max };
       });
       result = { ran: true, last_log_id: to, steps: result.steps + 1 };
+      if (!more) break;
+    }
+    for (;;) {
+      if (!(await lease.renew())) return;
+      const more = await pgStep("read committed", async (client) => {
+        const b = backfillOf((await pgAll(client, BACKFILL_STATE + " FOR UPDATE"))[0]);
+        if (!b) return false;
+        const upTo = Math.min(b.done + STEP_IDS, b.to);
+        for (const sql of SUMMARIZE_DIMS_RANGE) await pgRun(client, sql, [b.done, upTo]);
+        await pgRun(client, 'UPDATE "log_rollup_state" SET "dims_backfilled" = ? WHERE "id" = 1', [upTo]);
+        return upTo < b.to;
+      });
+      result = { ...result, steps: result.steps + 1 };
       if (!more) return;
     }
   });

@@ -12,7 +12,7 @@ import type { UserCtx } from "@/lib/ctx";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { logPgPool } from "@/lib/db/raw";
 import { asBig, isSqlite, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, txAll, txRun } from "@/lib/rollups/store";
-import { DIM_ROLLUPS, pgSafeMaxId, summarizeInto, SUMMARIZE_RANGE, type HourlyDims } from "@/lib/rollups/job";
+import { backfillOf, CHANNEL_ROLLUPS, DIM_ROLLUPS, pgSafeMaxId, summarizeInto, TOKEN_ROLLUPS, type HourlyDims } from "@/lib/rollups/job";
 import { LOCK_IDS } from "@/lib/db/lease";
 import { DAY, HOUR } from "@/lib/rollups/usage";
 import { nowSeconds } from "@/lib/time";
@@ -44,12 +44,37 @@ const DAYS_FROM_HOURS = DAYS_FROM_HOURS_SELECT + DAYS_GROUP;
 
 // A table of DIM_ROLLUPS written in full from the logs up to the watermark (the rebuild).
 const REBUILD_DIMS = (t: HourlyDims) => summarizeInto(t, '"id" <= ?', false);
+// log_rollups from log_token_rollups, written in full (the rebuild): its keys (hour, user,
+// username, model) are a part of the token table's, which sums the same logs, so the logs
+// are read twice (the token and the channel tables) instead of three times.
+const USERS_FROM_TOKENS = `INSERT INTO "log_rollups" (${KEYS}, ${SUMS})
+SELECT ${KEYS}, SUM("count"), SUM("prompt_tokens"), SUM("completion_tokens"), SUM("quota")
+FROM "log_token_rollups" GROUP BY ${KEYS}`;
+// The rebuild's statements in order, after the tables are emptied: every one sums the logs
+// with id <= ? (its only parameter, when it has one) or a table written before it.
+const REBUILD: { sql: string; params: boolean; counts?: true }[] = [
+  { sql: REBUILD_DIMS(TOKEN_ROLLUPS), params: true },
+  { sql: USERS_FROM_TOKENS, params: false, counts: true },
+  { sql: MODELS_FROM_USERS, params: false },
+  { sql: DAYS_FROM_HOURS, params: false },
+  { sql: REBUILD_DIMS(CHANNEL_ROLLUPS), params: true },
+];
+const REBUILT = ["log_rollups", "log_model_rollups", "log_user_day_rollups", ...DIM_ROLLUPS.map((t) => t.table)];
+// the backfill of DIM_ROLLUPS (lib/rollups/job.ts) has nothing left to do after a rebuild
+const REBUILT_STATE = 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ?, "dims_backfilled" = 0, "dims_backfill_to" = 0 WHERE "id" = 1';
 
 // The watermark, with the state row locked until the transaction ends (PostgreSQL; a SQLite
-// transaction holds the whole database).
-async function lockedWatermark(tx: Tx): Promise<number> {
-  const rows = await txAll(tx, `SELECT "last_log_id" AS "w" FROM "log_rollup_state" WHERE "id" = 1${isSqlite() ? "" : " FOR UPDATE"}`);
-  return Number(asBig(rows[0]?.w));
+// transaction holds the whole database), and what the tables of DIM_ROLLUPS hold below it:
+// `dims` selects those logs (the ids in (dims_backfilled, dims_backfill_to] are not in them
+// yet while the backfill runs: lib/rollups/job.ts), with `dimsParams` after the watermark.
+async function lockedWatermark(tx: Tx): Promise<{ w: number; dims: string; dimsParams: number[] }> {
+  const rows = await txAll(
+    tx,
+    `SELECT "last_log_id" AS "w", "dims_backfilled" AS "d", "dims_backfill_to" AS "t" FROM "log_rollup_state" WHERE "id" = 1${isSqlite() ? "" : " FOR UPDATE"}`,
+  );
+  const w = Number(asBig(rows[0]?.w));
+  const b = backfillOf(rows[0]);
+  return b ? { w, dims: '"id" <= ? AND ("id" <= ? OR "id" > ?)', dimsParams: [w, b.done, b.to] } : { w, dims: '"id" <= ?', dimsParams: [w] };
 }
 
 // DELETE /api/log/?target_timestamp=: the logs created before the target go, and with them
@@ -63,7 +88,7 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
   const dayCut = Math.floor(target / DAY) * DAY;
   return logDb().$transaction(
     async (tx) => {
-      const w = await lockedWatermark(tx);
+      const { w, dims, dimsParams } = await lockedWatermark(tx);
       const n = (await tx.log.deleteMany({ where: { created_at: { lt: BigInt(target) } } })).count;
       await txRun(tx, 'DELETE FROM "log_rollups" WHERE "hour" < ?', [cut]);
       await txRun(tx, 'DELETE FROM "log_model_rollups" WHERE "hour" < ?', [cut]);
@@ -77,7 +102,7 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
         await txRun(tx, `DELETE FROM "${t.table}" WHERE "hour" < ?`, [cut]);
         if (cut < target) {
           await txRun(tx, `DELETE FROM "${t.table}" WHERE "hour" = ?`, [cut]);
-          await txRun(tx, summarizeInto(t, '"id" <= ? AND "created_at" >= ? AND "created_at" < ?', false), [w, cut, cut + HOUR]);
+          await txRun(tx, summarizeInto(t, `${dims} AND "created_at" >= ? AND "created_at" < ?`, false), [...dimsParams, cut, cut + HOUR]);
         }
       }
       // the days: those wholly before the target go; the day it cuts (which may hold hours
@@ -99,7 +124,7 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
 // hourly ones just written, and so are its rows of log_token_rollups. log_model_rollups and
 // log_channel_rollups hold no user: their hours, keys and sums do not change.
 export async function resummarizeUser(tx: Tx, userId: number): Promise<void> {
-  const w = await lockedWatermark(tx);
+  const { w, dims, dimsParams } = await lockedWatermark(tx);
   await txRun(tx, 'DELETE FROM "log_rollups" WHERE "user_id" = ?', [userId]);
   await txRun(tx, SUMMARIZE_SELECT + '"user_id" = ?' + GROUP, [w, userId]);
   await txRun(tx, 'DELETE FROM "log_user_day_rollups" WHERE "user_id" = ?', [userId]);
@@ -107,29 +132,27 @@ export async function resummarizeUser(tx: Tx, userId: number): Promise<void> {
   for (const t of DIM_ROLLUPS) {
     if (!t.keys.includes("username")) continue; // no user in its rows: its sums do not change
     await txRun(tx, `DELETE FROM "${t.table}" WHERE "user_id" = ?`, [userId]);
-    await txRun(tx, summarizeInto(t, '"id" <= ? AND "user_id" = ?', false), [w, userId]);
+    await txRun(tx, summarizeInto(t, `${dims} AND "user_id" = ?`, false), [...dimsParams, userId]);
   }
 }
 
 /**
- * Rebuilds log_rollups from the logs, and log_model_rollups and log_user_day_rollups from it,
- * and the tables of DIM_ROLLUPS from the logs, in one transaction; answers the watermark and the per-user hourly rows written.
+ * Rebuilds every rollup table in one transaction: log_token_rollups and log_channel_rollups
+ * from the logs, log_rollups from log_token_rollups, log_model_rollups and
+ * log_user_day_rollups from log_rollups; answers the watermark and the per-user hourly rows
+ * written.
  */
 export async function rebuildRollups(): Promise<{ last_log_id: number; rows: number }> {
   if (isSqlite()) {
     return sqliteStep(true, (conn) => {
       const max = Number(asBig(sqliteAll(conn, 'SELECT MAX("id") AS "m" FROM "logs"')[0]?.m));
-      sqliteRun(conn, 'DELETE FROM "log_rollups"');
-      sqliteRun(conn, 'DELETE FROM "log_model_rollups"');
-      sqliteRun(conn, 'DELETE FROM "log_user_day_rollups"');
-      const rows = sqliteRun(conn, SUMMARIZE_RANGE, [0, max]);
-      sqliteRun(conn, MODELS_FROM_USERS);
-      sqliteRun(conn, DAYS_FROM_HOURS);
-      for (const t of DIM_ROLLUPS) {
-        sqliteRun(conn, `DELETE FROM "${t.table}"`);
-        sqliteRun(conn, REBUILD_DIMS(t), [max]);
+      for (const table of REBUILT) sqliteRun(conn, `DELETE FROM "${table}"`);
+      let rows = 0;
+      for (const r of REBUILD) {
+        const n = sqliteRun(conn, r.sql, r.params ? [max] : []);
+        if (r.counts) rows = n;
       }
-      sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, nowSeconds()]);
+      sqliteRun(conn, REBUILT_STATE, [max, nowSeconds()]);
       return { last_log_id: max, rows };
     });
   }
@@ -137,20 +160,17 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
   const out = await pgStep("read committed", async (client) => {
     await client.query("SELECT pg_advisory_xact_lock($1)", [LOCK_IDS.rollups]); // no job run meanwhile (without Redis, a run holds this lock)
     await client.query('SELECT "last_log_id" FROM "log_rollup_state" WHERE "id" = 1 FOR UPDATE');
-    await pgRun(client, 'DELETE FROM "log_rollups"');
-    await pgRun(client, 'DELETE FROM "log_model_rollups"');
-    await pgRun(client, 'DELETE FROM "log_user_day_rollups"');
-    const rows = await pgRun(client, SUMMARIZE_RANGE, [0, max]);
-    await pgRun(client, MODELS_FROM_USERS);
-    await pgRun(client, DAYS_FROM_HOURS);
-    for (const t of DIM_ROLLUPS) {
-      await pgRun(client, `DELETE FROM "${t.table}"`);
-      await pgRun(client, REBUILD_DIMS(t), [max]);
+    // DELETE, not TRUNCATE: readers keep the old rows until the commit instead of waiting on a lock
+    for (const table of REBUILT) await pgRun(client, `DELETE FROM "${table}"`);
+    let rows = 0;
+    for (const r of REBUILD) {
+      const n = await pgRun(client, r.sql, r.params ? [max] : []);
+      if (r.counts) rows = n;
     }
-    await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [max, nowSeconds()]);
+    await pgRun(client, REBUILT_STATE, [max, nowSeconds()]);
     return { last_log_id: max, rows };
   });
   // every row was rewritten: fresh statistics for the planner now, not when autovacuum gets to it
-  await logPgPool().query(`ANALYZE "log_rollups", "log_model_rollups", "log_user_day_rollups", ${DIM_ROLLUPS.map((t) => `"${t.table}"`).join(", ")}`);
+  await logPgPool().query(`ANALYZE ${REBUILT.map((t) => `"${t}"`).join(", ")}`);
   return out;
 }

@@ -17,7 +17,7 @@ import { setupRoot } from "@/lib/setup/field-rules";
 import { isSetupDone, markSetupDone, rootExists } from "@/lib/setup/state";
 import { newAffCode } from "@/lib/users/aff-code";
 import { presentUser, type PublicUser } from "@/lib/users/present";
-import { sessionCookieFor } from "@/lib/auth/session";
+import { startSession } from "@/lib/sessions/start";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { APP_VERSION } from "@/lib/version";
 import { nowSeconds } from "@/lib/time";
@@ -72,5 +72,5 @@ export async function runSetup({ ctx, input }: { ctx: Ctx; input: SetupInput }):
   await setOption("SelfUseModeEnabled", String(input.SelfUseModeEnabled));
   await setOption("DemoSiteEnabled", String(input.DemoSiteEnabled));
   markSetupDone();
-  return created ? { user: presentUser(created), cookie: await sessionCookieFor(created, ctx.https) } : null;
+  return created ? { user: presentUser(created), cookie: await startSession(ctx, created) } : null;
 }

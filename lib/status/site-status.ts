@@ -16,6 +16,11 @@ export async function siteStatus() {
     footer_html: getOption("Footer"),
     quota_per_unit: getNumber("QuotaPerUnit", 500000),
     display_in_currency: getBool("DisplayInCurrencyEnabled"),
+    // the currency of that display and its rate per US dollar (lib/quota-display.ts)
+    quota_display_type: getOption("QuotaDisplayType"),
+    usd_exchange_rate: getNumber("USDExchangeRate", 7.3),
+    custom_currency_symbol: getOption("CustomCurrencySymbol"),
+    custom_currency_exchange_rate: getNumber("CustomCurrencyExchangeRate", 1),
     display_token_stat: getBool("DisplayTokenStatEnabled"),
     default_collapse_sidebar: getBool("DefaultCollapseSidebar"),
     chats: getJson<unknown[]>("Chats", []),

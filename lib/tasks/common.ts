@@ -11,6 +11,7 @@ import { checkTokenModel, type TokenContext } from "@/lib/relay/token-cache";
 import { pinnedChannel, selectChannel, type SelectedChannel } from "@/lib/relay/select";
 import { hasSensitiveWord, promptCheckApplies } from "@/lib/relay/sensitive";
 import { checkRateLimit } from "@/lib/relay/rate-limit";
+import { admit, callChecks, type Admission } from "@/lib/limits/engine";
 import { closeTaskBilling, taskPrice, type BillingInfo, type TaskTable, SUBMIT_LIMIT_SEC } from "@/lib/tasks/billing";
 import { db, type Tx } from "@/lib/db/client";
 import { lookupHash } from "@/lib/auth/lookup-hash";
@@ -39,7 +40,14 @@ export function publicId(prefix: string): string {
  * X-Request-Id). `served` is set once the submit has its model and channel (the relay
  * counter's labels, lib/tasks/handler.ts).
  */
-export type TaskCall = { token: TokenContext; requestId: { id: string; given: boolean }; served?: { model: string; channelId: number } };
+export type TaskCall = {
+  token: TokenContext;
+  requestId: { id: string; given: boolean };
+  served?: { model: string; channelId: number };
+  // the submit's usage limits (docs/usage-limits.md): its admission and the amount it reserves,
+  // corrected by the task front once the submit is answered (lib/tasks/handler.ts)
+  limits?: { admission: Admission; amount: bigint };
+};
 
 export type Submit = {
   token: TokenContext;
@@ -68,6 +76,10 @@ export async function prepareSubmit(
   if (promptCheckApplies(token.group) && hasSensitiveWord(prompt)) throw new AppError("INVALID_INPUT", "relay_sensitive_refused");
   await checkRateLimit({ userId: token.user.id, group: token.group, token: token.token });
   const amount = charged ? taskPrice(model, token.group, token.user.setting) : 0n;
+  // the usage limits, before the channel and the reservation: RPM, concurrency for the time of
+  // the submit, and the periodic quotas count the task's price (a task has no tokens)
+  const counters = callChecks({ tokenId: token.token.id, token: token.token.limits, userId: token.user.id, user: token.user.limits, group: token.user.group });
+  if (counters) call.limits = { admission: await admit(counters, { tokens: 0, quota: Number(amount) }), amount };
   let channel: SelectedChannel | null;
   if (channelId !== undefined) channel = await pinnedChannel(channelId, model, token.group);
   else if (token.pinnedChannelId !== null) channel = await pinnedChannel(token.pinnedChannelId, model, token.group);

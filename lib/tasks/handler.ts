@@ -33,6 +33,7 @@ import { UPSTREAM_TIMEOUT_MS } from "@/lib/tasks/upstream";
 import type { TaskCall } from "@/lib/tasks/common";
 import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
 import { dict } from "@/lib/own-keys";
+import { finish, LimitExceeded } from "@/lib/limits/engine";
 
 const log = logger("tasks");
 
@@ -181,10 +182,15 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
     }
     const locale = pickLocale(null, req.headers["accept-language"]);
     outcome = !isAppError(err) ? OUTCOME.error : err.code === "UPSTREAM" ? OUTCOME.upstream_error : OUTCOME.rejected;
+    if (err instanceof LimitExceeded) res.setHeader("retry-after", String(err.retryAfter));
     if (isAppError(err)) return fail(relayStatus[err.code], renderMessage(locale, err.key, err.params), relayErrorType[err.code], err.key);
     log.error({ requestId: requestId.id, error: describeError(err) }, "unexpected error");
     fail(500, "internal error", "server_error", "internal_error");
   } finally {
+    // the usage limits of a submit: an accepted task keeps its price counted against the
+    // periodic quotas, a refused one is taken back; the concurrency hold goes either way
+    const l = (call as Pick<TaskCall, "limits">).limits;
+    if (l) await finish(l.admission, { tokens: 0, quota: res.statusCode < 400 && !call.refusedUpstream ? Number(l.amount) : 0 });
     // the submits (the billable calls) in the relay's counter, as route task-<family>, by the
     // served model and channel once known; an answer's status tells the rest
     if (method === "POST" && isSubmitPath(family, path)) {

@@ -3,6 +3,7 @@
 // (docs/console-ui.md, "Forms"). Pure: no "server-only", no I/O.
 import { z } from "zod";
 import type { MessageKey } from "@/lib/i18n/server-messages";
+import { tokenLimitFields } from "@/lib/limits/fields";
 
 export const TOKEN_NAME_MAX = 50;
 export const TOKEN_BATCH_MAX = 100;
@@ -83,6 +84,8 @@ export const tokenFields = z.object({
     .optional(),
   rate_limit_count: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   rate_limit_success: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
+  // usage limits (docs/usage-limits.md): 0 = no limit
+  ...tokenLimitFields,
 });
 
 export const createTokenBody = tokenFields.extend({

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { canUseGroup } from "@/lib/billing/groups";
 import { expiryRefusal, quotaRefusal, tokenNameRefusal, type TokenFields } from "@/lib/tokens/field-rules";
 import type { TokenActor } from "@/lib/tokens/owned";
+import { limitColumns } from "@/lib/limits/fields";
 
 export function checkTokenFields(actor: TokenActor, f: TokenFields, now: number) {
   // An empty name is refused by the verbs (an update may leave the name out).
@@ -39,5 +40,6 @@ export function tokenColumns(f: TokenFields) {
   if (f.rate_limit_period !== undefined) d.rate_limit_period = f.rate_limit_period;
   if (f.rate_limit_count !== undefined) d.rate_limit_count = f.rate_limit_count;
   if (f.rate_limit_success !== undefined) d.rate_limit_success = f.rate_limit_success;
+  Object.assign(d, limitColumns(f));
   return d;
 }

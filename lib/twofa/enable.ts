@@ -5,6 +5,7 @@ import { open } from "@/lib/auth/secret-box";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { currentSessionId, endUserSessions } from "@/lib/sessions/end";
 import { countAttempt, matchTotp } from "@/lib/twofa/factor";
 
 export async function enableTwoFactor({ ctx, input }: { ctx: UserCtx; input: { code: string } }): Promise<void> {
@@ -20,4 +21,6 @@ export async function enableTwoFactor({ ctx, input }: { ctx: UserCtx; input: { c
     data: { enabled: true, last_used_step: BigInt(step) },
   });
   if (on.count !== 1) throw new AppError("RULE", "twofa_code_invalid");
+  // the other sessions end; this one stays (docs/accounts-api.md, "Sessions")
+  await endUserSessions(ctx.user.id, { ctx, actorId: ctx.user.id, reason: "twofa_changed", keep: await currentSessionId(ctx.headers) });
 }

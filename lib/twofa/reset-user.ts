@@ -5,6 +5,7 @@ import { isRoot } from "@/lib/auth/roles";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { endUserSessions } from "@/lib/sessions/end";
 
 export async function resetUserTwoFactor({ ctx, input }: { ctx: UserCtx; input: { id: number } }): Promise<void> {
   // The role first, so that a non-root caller cannot learn which ids exist.
@@ -12,4 +13,6 @@ export async function resetUserTwoFactor({ ctx, input }: { ctx: UserCtx; input: 
   const user = await db().user.findUnique({ where: { id: input.id }, select: { id: true } });
   if (!user) throw new AppError("NOT_FOUND", "user_not_found");
   await db().$transaction([db().twoFactor.deleteMany({ where: { user_id: input.id } }), db().passkey.deleteMany({ where: { user_id: input.id } })]);
+  // every session of the user ends (docs/accounts-api.md, "Sessions")
+  await endUserSessions(input.id, { ctx, actorId: ctx.user.id, reason: "twofa_changed" });
 }

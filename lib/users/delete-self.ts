@@ -6,6 +6,7 @@ import { isRoot } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
+import { endUserSessions } from "@/lib/sessions/end";
 import { userChanged } from "@/lib/users/changed";
 import { eraseAccount } from "@/lib/users/erase-account";
 import { transactionWithLogs } from "@/lib/logs/in-transaction";
@@ -21,4 +22,5 @@ export async function deleteSelf({ ctx }: { ctx: UserCtx }): Promise<void> {
     if (changed.count === 1) await eraseAccount(tx, ctx.user.id, now);
   });
   await userChanged(ctx.user.id);
+  await endUserSessions(ctx.user.id, { ctx, actorId: ctx.user.id, reason: "deleted" });
 }

@@ -4,6 +4,7 @@
 // schemas (docs/console-ui.md, "Forms"); lib/users/schemas.ts is the server's entry.
 import { z } from "zod";
 import { MAX_PAGE } from "@/lib/http/params";
+import { userLimitFields } from "@/lib/limits/fields";
 
 export const USERNAME_MAX = 12;
 export const PASSWORD_MIN = 8;
@@ -108,6 +109,8 @@ export const updateUserBody = z.object({
     .refine((e) => e === "" || z.email().safeParse(e).success, "msg:email_invalid")
     .optional(),
   remark: str.max(255).optional(),
+  // usage limits (docs/usage-limits.md): 0 = the group's default, -1 = none
+  ...userLimitFields,
 });
 
 export const manageBody = z.object({
@@ -143,3 +146,12 @@ export const emailBindQuery = z.object({ email: emailParam, code: str.trim().max
 export const resetRequestQuery = z.object({ email: emailParam, turnstile: str.optional() });
 export const resetBody = z.object({ email: emailParam, token: str.trim().max(128).optional().default("") });
 export const testMailBody = z.object({ to: str.trim().max(200, "msg:email_invalid").optional().default("") });
+
+// GET /api/usage/limits's query (docs/api-reference.md, "Usage limits"): a session's own
+// token, or (an admin) a user; neither: the caller's own limits.
+const queryId = z.coerce
+  .number({ error: "msg:invalid_parameter" })
+  .int("msg:invalid_parameter")
+  .positive("msg:invalid_parameter")
+  .max(2_147_483_647, "msg:invalid_parameter");
+export const usageLimitsQuery = z.object({ token_id: queryId.optional(), user_id: queryId.optional() });

@@ -12,7 +12,17 @@ async function page(where: Prisma.UserWhereInput, pageIndex: number, pageSize: n
     db().user.findMany({ where, orderBy: { id: "desc" }, skip: pageIndex * pageSize, take: pageSize }),
     db().user.count({ where }),
   ]);
-  return { items: rows.map(presentUser), total };
+  // the active plan of each user on the page (docs/plans.md): one query for the whole page
+  const subs = rows.length
+    ? await db().subscription.findMany({
+        where: { user_id: { in: rows.map((r) => r.id) }, status: "active" },
+        select: { user_id: true, plan_name: true },
+        orderBy: { ends_at: "desc" },
+      })
+    : [];
+  const plans = new Map<number, string>();
+  for (const s of subs) if (!plans.has(s.user_id)) plans.set(s.user_id, s.plan_name);
+  return { items: rows.map((r) => ({ ...presentUser(r), plan: plans.get(r.id) ?? "" })), total };
 }
 
 export async function listUsers({ input }: { ctx: UserCtx; input: { p?: number; page_size: number } }) {

@@ -6,7 +6,8 @@
 // racing on one step, exactly one gets past the consumption, and only its code is spent (a
 // code spent by a request that then lost the step would be gone with no session opened).
 import "server-only";
-import { passwordVersion, sessionCookieFor } from "@/lib/auth/session";
+import { passwordVersion } from "@/lib/auth/session";
+import { startSession } from "@/lib/sessions/start";
 import type { Ctx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError, isAppError } from "@/lib/errors";
@@ -39,5 +40,5 @@ export async function completeTwoFactorLogin({ ctx, input }: { ctx: Ctx; input: 
   }
   if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
   const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
-  return { user: presentUser(updated), cookies: [await sessionCookieFor(updated, ctx.https), clearCookie(PENDING_LOGIN_COOKIE, ctx.https)] };
+  return { user: presentUser(updated), cookies: [await startSession(ctx, updated), clearCookie(PENDING_LOGIN_COOKIE, ctx.https)] };
 }

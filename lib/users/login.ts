@@ -10,7 +10,8 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Ctx } from "@/lib/http/route";
 import { getBool } from "@/lib/options/store";
-import { passwordVersion, sessionCookieFor } from "@/lib/auth/session";
+import { passwordVersion } from "@/lib/auth/session";
+import { startSession } from "@/lib/sessions/start";
 import { createChallenge, CHALLENGE_TTL_SECONDS } from "@/lib/twofa/challenges";
 import { PENDING_LOGIN_COOKIE, setCookie } from "@/lib/twofa/cookies";
 import { totpEnabled } from "@/lib/twofa/factor";
@@ -41,5 +42,5 @@ export async function login({ ctx, input }: { ctx: Ctx; input: { username: strin
     return { require2fa: true, cookie: setCookie(PENDING_LOGIN_COOKIE, id, CHALLENGE_TTL_SECONDS.login_2fa, ctx.https) };
   }
   const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
-  return { user: presentUser(updated), cookie: await sessionCookieFor(updated, ctx.https) };
+  return { user: presentUser(updated), cookie: await startSession(ctx, updated) };
 }

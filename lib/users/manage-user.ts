@@ -8,6 +8,8 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { UserCtx } from "@/lib/http/route";
 import { planManage, type ManageAction } from "@/lib/users/rules";
+import { endUserSessions } from "@/lib/sessions/end";
+import { USER_STATUS } from "@/lib/statuses";
 import { userChanged } from "@/lib/users/changed";
 import { eraseAccount } from "@/lib/users/erase-account";
 import { transactionWithLogs } from "@/lib/logs/in-transaction";
@@ -28,5 +30,9 @@ export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: nu
     if (plan.delete) await eraseAccount(tx, target.id, now);
   });
   await userChanged(target.id);
+  // a ban or a deletion ends every session of the user on every node (docs/accounts-api.md, "Sessions")
+  if (plan.delete || (plan.status !== USER_STATUS.enabled && target.status === USER_STATUS.enabled)) {
+    await endUserSessions(target.id, { ctx, actorId: ctx.user.id, reason: plan.delete ? "deleted" : "banned" });
+  }
   return { status: plan.status, role: plan.role };
 }

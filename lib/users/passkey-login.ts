@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { getBool } from "@/lib/options/store";
 import { clearChallengeCookie, finishAssertion } from "@/lib/twofa/passkeys";
 import { presentUser, type PublicUser } from "@/lib/users/present";
-import { sessionCookieFor } from "@/lib/auth/session";
+import { startSession } from "@/lib/sessions/start";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
 
@@ -26,5 +26,5 @@ export async function finishPasskeyLogin({
   if (!user || user.deleted_at !== null) throw new AppError("RULE", "passkey_unknown");
   if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
   const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
-  return { user: presentUser(updated), cookies: [await sessionCookieFor(updated, ctx.https), clearChallengeCookie(ctx.https)] };
+  return { user: presentUser(updated), cookies: [await startSession(ctx, updated), clearChallengeCookie(ctx.https)] };
 }

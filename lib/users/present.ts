@@ -46,6 +46,14 @@ export function presentUser(u: User) {
     created_time: u.created_time,
     last_login_time: u.last_login_time,
     DeletedAt: u.deleted_at,
+    // usage limits (docs/usage-limits.md): 0 = the group's default, -1 = none
+    rpm_limit: u.rpm_limit,
+    tpm_limit: u.tpm_limit,
+    concurrency_limit: u.concurrency_limit,
+    quota_5h: u.quota_5h,
+    quota_day: u.quota_day,
+    quota_week: u.quota_week,
+    quota_month: u.quota_month,
   };
 }
 

@@ -1,7 +1,9 @@
 // A user edits their own display name and password. A password change needs the current
 // password, except the first password of an account made through a provider (its stored
-// password is empty, docs/oauth.md); either way the fresh second factor rule holds. It changes the session's password version, so every other session ends and
-// the caller gets a fresh cookie.
+// password is empty, docs/oauth.md); either way the fresh second factor rule holds. A
+// password change ends every other session of the user on every node; the caller's own
+// session stays and gets a fresh cookie with the new password version (docs/accounts-api.md,
+// "Sessions").
 import "server-only";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db/client";
@@ -10,7 +12,8 @@ import type { UserCtx } from "@/lib/http/route";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
 import { presentUser, type PublicUser } from "@/lib/users/present";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
-import { sessionCookieFor } from "@/lib/auth/session";
+import { currentSessionId, endUserSessions } from "@/lib/sessions/end";
+import { renewSessionCookie } from "@/lib/sessions/start";
 
 export async function updateSelf({
   ctx,
@@ -41,5 +44,8 @@ export async function updateSelf({
   const changed = await db().user.updateMany({ where, data });
   if (changed.count !== 1) throw new AppError("RULE", "original_password_wrong");
   const user = await db().user.findUniqueOrThrow({ where: { id: ctx.user.id } });
-  return { user: presentUser(user), cookie: changingPassword ? await sessionCookieFor(user, ctx.https) : null };
+  if (!changingPassword) return { user: presentUser(user), cookie: null };
+  const sid = await currentSessionId(ctx.headers);
+  await endUserSessions(user.id, { ctx, actorId: user.id, reason: "password_changed", keep: sid });
+  return { user: presentUser(user), cookie: sid ? await renewSessionCookie(ctx, user, sid) : null };
 }

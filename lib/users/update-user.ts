@@ -5,6 +5,7 @@
 import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { hashPassword } from "@/lib/auth/password";
+import { endUserSessions } from "@/lib/sessions/end";
 import { changeUserQuota } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
 import { emailKey } from "@/lib/users/email-rules";
@@ -18,6 +19,7 @@ import { userChanged } from "@/lib/users/changed";
 import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 import { logMessage } from "@/lib/logs/messages";
 import { nowSeconds } from "@/lib/time";
+import { limitColumns, type LimitInput } from "@/lib/limits/fields";
 
 // Log type 3: an admin action on a user (docs/product-rules.md, "Prices, quota of a call, usage logs").
 const LOG_TYPE_ADMIN = 3;
@@ -31,7 +33,7 @@ export type UpdateUserInput = {
   quota?: number;
   email?: string;
   remark?: string;
-};
+} & LimitInput;
 
 export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUserInput }) {
   const target = await db().user.findUnique({ where: { id: input.id } });
@@ -53,6 +55,8 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
     data.email_key = key;
   }
   if (input.remark !== undefined) data.remark = input.remark;
+  // usage limits (docs/usage-limits.md): 0 = the group's default, -1 = none
+  Object.assign(data, limitColumns(input));
   if (input.password) {
     if (input.password.length < PASSWORD_MIN) throw new AppError("INVALID_INPUT", "password_too_short");
     if (input.password.length > PASSWORD_MAX) throw new AppError("INVALID_INPUT", "password_too_long");
@@ -85,6 +89,8 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
       return tx.user.findUniqueOrThrow({ where: { id: target.id } });
     }, TX_OPTIONS);
     await userChanged(target.id);
+    // a password set by an admin ends every session of the user (docs/accounts-api.md, "Sessions")
+    if (data.password) await endUserSessions(target.id, { ctx, actorId: ctx.user.id, reason: "password_changed" });
     return presentUser(user);
   } catch (err) {
     if (isUniqueViolation(err)) {

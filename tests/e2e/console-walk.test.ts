@@ -213,7 +213,7 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await row.getByRole("button", { name: fmt(m.users.actions.editUser, { name: ALICE.display }) }).click();
     const edit = page.getByRole("dialog");
     expect(await edit.getByLabel(m.userEditor.password, { exact: true }).inputValue()).toBe("");
-    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill("1000000");
+    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill("2"); // dollars: 1000000 units
     await edit.getByLabel(m.userEditor.remark, { exact: true }).fill("e2e");
     await shoot(page, locale, "users-edit-drawer", false);
     await edit.getByRole("button", { name: m.userEditor.save }).click();

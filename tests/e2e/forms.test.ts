@@ -54,7 +54,20 @@ describe.each(["zh", "en"] as Locale[])("forms (%s)", (locale) => {
     const drawer = page.getByRole("dialog");
     await drawer.getByLabel(m.tokens.form.name, { exact: true }).fill("n".repeat(51));
     await drawer.getByLabel(m.tokens.form.count, { exact: true }).fill("101");
-    await drawer.getByLabel(m.tokens.form.expiry).fill("2020-01-01 00:00:00");
+    // yesterday 00:00 with the picker (docs/console-ui.md, "Dates")
+    await drawer.getByRole("button", { name: m.tokens.form.expiry, exact: true }).click();
+    const picker = page.getByRole("dialog", { name: m.tokens.form.expiry });
+    const { day, otherMonth } = await page.evaluate(() => {
+      const d = new Date();
+      const month = d.getMonth();
+      d.setDate(d.getDate() - 1);
+      const pad = (x: number) => String(x).padStart(2, "0");
+      return { day: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, otherMonth: d.getMonth() !== month };
+    });
+    if (otherMonth) await picker.locator("button[aria-label*='revious'], button[aria-label*='上']").first().click();
+    await picker.locator(`td[data-day='${day}'] button`).click();
+    await picker.getByRole("button", { name: m.dateTimePicker.done, exact: true }).click();
+    await picker.waitFor({ state: "hidden" });
     await drawer.getByRole("button", { name: m.tokens.form.submit }).click();
     const alerts = drawer.locator('p[role="alert"]');
     await expect.poll(() => alerts.allTextContents()).toEqual([sm("token_name_too_long"), sm("token_batch_count_invalid"), sm("token_expiry_past")]);
@@ -81,7 +94,8 @@ describe.each(["zh", "en"] as Locale[])("forms (%s)", (locale) => {
     await edit.getByLabel(m.userEditor.password, { exact: true }).fill("");
     // a new quota in each locale, so that each run changes it
     const quota = locale === "zh" ? 1000 : 2000;
-    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill(String(quota));
+    // typed in dollars, the display unit (docs/console-ui.md, "Quota display")
+    await edit.getByLabel(m.userEditor.quota, { exact: true }).fill(String(quota / 500000));
     await edit.getByRole("button", { name: m.userEditor.save }).click();
     // a quota change asks first (operator-console.test.ts)
     await page

@@ -104,7 +104,7 @@ describe.each(LOCALES)("user changes are confirmed (%s)", (locale) => {
       // the quota: the editor asks with the old and the new amount
       await row.getByRole("button", { name: fmt(a.editUser, { name: username }) }).click();
       const drawer = page.getByRole("dialog");
-      await drawer.getByLabel(m.userEditor.quota, { exact: true }).fill("1500000");
+      await drawer.getByLabel(m.userEditor.quota, { exact: true }).fill("3"); // dollars: 1500000 units
       await drawer.getByRole("button", { name: m.userEditor.save, exact: true }).click();
       const confirm = page.getByRole("dialog").filter({ has: page.getByRole("heading", { name: fmt(m.userEditor.quotaTitle, { name: username }) }) });
       await confirm.getByText(fmt(m.userEditor.quotaConfirm, { name: username, from: "$0.00", to: "$3.00" })).waitFor();
@@ -228,7 +228,8 @@ describe.each(LOCALES)("the settings page frame (%s)", (locale) => {
       await quota.fill(typed);
       await bar(page).getByRole("button", { name: kit.save, exact: true }).click();
       await expectToast(page, kit.saved);
-      await expect.poll(() => option("QuotaForNewUser")).toBe(typed);
+      // typed in dollars, stored in units (docs/console-ui.md, "Quota display")
+      await expect.poll(() => option("QuotaForNewUser")).toBe(String(Number(typed) * 500000));
       await bar(page).getByText(kit.allSaved).waitFor();
       await page.locator("aside").getByRole("link", { name: m.shell.sidebar.users }).click();
       await page.waitForURL((u) => u.pathname === "/admin/users");

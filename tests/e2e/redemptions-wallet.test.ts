@@ -86,7 +86,7 @@ describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (loc
 
       await drawer.getByLabel(c.form.name, { exact: true }).fill(batch);
       await drawer.getByLabel(c.form.count, { exact: true }).fill("3");
-      await drawer.getByRole("button", { name: "$1", exact: true }).click();
+      await drawer.getByRole("button", { name: "$1.00", exact: true }).click();
       await drawer.getByRole("button", { name: c.form.submit }).click();
 
       const keysDialog = page.getByRole("dialog", { name: fmt(c.keys.title, { count: 3 }) });

@@ -203,6 +203,9 @@ describe("manage actions", () => {
     expect([pg.status, pgBody.error.type]).toEqual([403, "permission_error"]);
     expect(pgBody.error.message).toMatch(/banned|封禁/);
     expect((await manage(admin, userId, "enable")).data).toEqual({ status: 1, role: 1 });
+    // the ban ended the session for good (docs/accounts-api.md, "Sessions"): sign in again
+    expect((await user.get("/api/user/self")).status).toBe(401);
+    expect((await user.login("user1", "user-pass-1")).success).toBe(true);
     expect((await user.get("/api/user/self")).success).toBe(true);
   });
 

@@ -329,6 +329,80 @@ describe("upstream calls", () => {
   });
 });
 
+describe("the list after channel writes", () => {
+  // The list reads an index kept in memory and updated in place from the ids each write names
+  // (lib/channels/list-index.ts): after every kind of write, both orders, the filters and the
+  // tag rows must equal what the table holds.
+  type Row = Ch & { name: string; priority: number; status: number; tag: string | null };
+  const list = async (extra: string) => {
+    const r = await admin.client.get<{ items: Row[]; total: number }>(`/api/channel/search?keyword=lw-&page_size=100&p=1${extra}`);
+    expect(r.success, r.message).toBe(true);
+    return r.data;
+  };
+  const fromTable = async (order: string) =>
+    (await query(server, `SELECT "id", "name", "priority", "status", "tag" FROM "channels" WHERE "name" LIKE 'lw-%' ORDER BY ${order}`)).map(
+      (c) => `${c.id}:${c.name}:${c.priority}:${c.status}:${c.tag ?? ""}`,
+    );
+  const label = (c: Row) => `${c.id}:${c.name}:${c.priority}:${c.status}:${c.tag ?? ""}`;
+  const expectCurrent = async (step: string) => {
+    const byId = await list("&id_sort=true");
+    expect(byId.items.map(label), step).toEqual(await fromTable('"id" DESC'));
+    expect(byId.total, step).toBe(byId.items.length);
+    const byPriority = await list("");
+    expect(byPriority.items.map(label), step).toEqual(await fromTable('"priority" DESC, "id" DESC'));
+  };
+
+  it("equals the table after create, update, copy, tags, status, batch and deletes", async () => {
+    await list(""); // the index is loaded before the first write
+    const a = await create({ name: "lw-a", priority: 1 });
+    const b = await create({ name: "lw-b", priority: 5 });
+    await expectCurrent("create");
+    const batch = await admin.client.post<Ch[]>("/api/channel/", {
+      mode: "batch",
+      type: 1,
+      name: "lw-batch",
+      key: "sk-lw-1\nsk-lw-2\nsk-lw-3",
+      models: "gpt-4o",
+      priority: 3,
+    });
+    expect(batch.success, batch.message).toBe(true);
+    await expectCurrent("batch create");
+    // a write that moves a channel in the priority order, renames it and changes its model
+    expect((await admin.client.put("/api/channel/", { id: a.id, name: "lw-a2", priority: 9, models: "lw-only-model" })).success).toBe(true);
+    await expectCurrent("update");
+    expect((await list("&model=lw-only-model")).items.map((c) => c.id)).toEqual([a.id]);
+    expect((await admin.client.get<{ items: Row[] }>("/api/channel/search?keyword=lw-a&page_size=100")).data.items.map((c) => c.name)).toEqual(["lw-a2"]);
+    const copy = await admin.client.post<Ch>(`/api/channel/copy/${b.id}?suffix=-copy`);
+    expect(copy.success, copy.message).toBe(true);
+    await expectCurrent("copy");
+    const ids = (await list("&id_sort=true")).items.map((c) => c.id);
+    expect((await admin.client.post<number>("/api/channel/batch/tag", { ids: ids.slice(0, 3), tag: "lwtag" })).data).toBe(3);
+    await expectCurrent("batch tag");
+    const tagged = await list("&tag_mode=true&id_sort=true");
+    expect(tagged.items.filter((r) => r.is_tag).map((r) => [r.tag, (r.children as Ch[]).length])).toEqual([["lwtag", 3]]);
+    expect((await admin.client.post("/api/channel/tag/disabled", { tag: "lwtag" })).success).toBe(true);
+    await expectCurrent("tag disabled");
+    expect((await list("&statuses=2")).items).toHaveLength(3);
+    expect((await admin.client.put("/api/channel/tag", { tag: "lwtag", new_tag: "lwtag2", priority: 7 })).success).toBe(true);
+    await expectCurrent("tag edited");
+    expect((await list("&tags=lwtag")).items).toHaveLength(0);
+    expect((await list("&tags=lwtag2")).items).toHaveLength(3);
+    expect((await admin.client.del(`/api/channel/${b.id}/`)).success).toBe(true);
+    await expectCurrent("delete");
+    expect((await admin.client.post<number>("/api/channel/batch", { ids: [batch.data[0].id, 424243] })).data).toBe(1);
+    await expectCurrent("batch delete");
+    expect((await admin.client.del<number>("/api/channel/disabled")).success).toBe(true);
+    await expectCurrent("delete disabled");
+    // channels written by SQL behind the server's back are seen after a repair, which reloads the whole index
+    await query(server, `UPDATE "channels" SET "name" = 'lw-sql' WHERE "id" = $1`, [a.id]);
+    expect((await admin.client.post<number>("/api/channel/fix")).success).toBe(true);
+    await expectCurrent("fix");
+    const rest = (await list("")).items.map((c) => c.id);
+    expect(rest.length).toBeGreaterThan(0);
+    expect((await admin.client.post<number>("/api/channel/batch", { ids: rest })).data).toBe(rest.length);
+    await expectCurrent("all gone");
+  });
+});
 describe("deletion and repair", () => {
   it("deletes one, a batch, the disabled ones, and rebuilds the index", async () => {
     const a = await create({ name: "del-a" });

@@ -17,6 +17,8 @@ process.env.TZ = "Asia/Shanghai"; // days and weeks of a zone other than UTC
 import { execFile } from "node:child_process";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
@@ -613,6 +615,44 @@ describe("the usage-log stats", { timeout: 300_000 }, () => {
         expect({ round, q: c.query, quota: r.data.quota }).toEqual({ round, q: c.query, quota: (await logSums(c.where, c.params)).q });
       }
     }
+  });
+
+  it("an upgraded install's token and channel rollups are backfilled by the job in steps; the stats read the logs meanwhile", async () => {
+    await refresh();
+    const before = await rollupRows();
+    expect(before).toEqual(await groupedLogs());
+    const dimRows = (rows: string[]) => rows.filter((r) => r.startsWith("t|") || r.startsWith("c|"));
+    expect(dimRows(before).length).toBeGreaterThan(50);
+    // as migration 0025 now leaves an install that had logs: both tables empty; then 0029's own statement
+    await execDb(server, "DELETE FROM log_token_rollups");
+    await execDb(server, "DELETE FROM log_channel_rollups");
+    const kind = server.dbKind === "postgresql" ? "postgresql" : "sqlite";
+    const migration = readFileSync(path.join("prisma/migrations", kind, "0029_dims_backfill.sql"), "utf8");
+    const backfillStatement = migration.slice(migration.indexOf("UPDATE"), migration.indexOf(";", migration.indexOf("UPDATE")) + 1);
+    await execDb(server, backfillStatement);
+    const state = async () =>
+      (await queryDb<Record<string, unknown>>(server, "SELECT last_log_id, dims_backfilled, dims_backfill_to FROM log_rollup_state"))[0];
+    const pending = await state();
+    expect([num(pending.dims_backfilled), num(pending.dims_backfill_to)]).toEqual([0, num(pending.last_log_id)]);
+    await server.kill("SIGTERM");
+    await server.restart(); // a process that has not seen the tables complete yet
+    // while the backfill is pending, every filter equals the logs (the two tables are empty)
+    for (const c of cases()) {
+      const r = await root.get<Stat>(`/api/log/stat?${c.query}`);
+      expect(r.success, r.message).toBe(true);
+      expect({ q: c.query, quota: r.data.quota }).toEqual({ q: c.query, quota: (await logSums(c.where, c.params)).q });
+    }
+    expect(dimRows(await rollupRows())).toEqual([]);
+    const run = await root.post<{ steps: number }>("/api/data/refresh");
+    expect(run.success, run.message).toBe(true);
+    const done = await state();
+    expect(num(done.dims_backfilled)).toBe(num(done.dims_backfill_to));
+    expect(await rollupRows()).toEqual(before);
+    // the migration's statement finds the tables filled: no second backfill
+    await execDb(server, backfillStatement);
+    const again = await state();
+    expect(num(again.dims_backfilled)).toBe(num(again.dims_backfill_to));
+    for (const c of cases()) expect((await root.get<Stat>(`/api/log/stat?${c.query}`)).data.quota).toBe((await logSums(c.where, c.params)).q);
   });
 
   it("the filters the rollups hold are read from them for whole hours, the others from the logs", async () => {

@@ -84,4 +84,49 @@ describe.skipIf(!enabled)("multi-node mode (PostgreSQL + Redis)", () => {
     }
     expect(status).toBe(401);
   });
+
+  it("shows a channel written on one node in the other node's channel list within a second", async () => {
+    const rootB = await loginAs(b, "root", ROOT_PASSWORD);
+    type Row = { id: number; name: string; priority: number };
+    const names = async () => {
+      const r = await rootB.get<{ items: Row[] }>("/api/channel/search?keyword=mn-&page_size=100");
+      expect(r.success, r.message).toBe(true);
+      return r.data.items.map((c) => `${c.name}/${c.priority}`);
+    };
+    // node B's list index is loaded; then node A creates, updates and deletes: B reads only
+    // the written rows again (lib/channels/list-index.ts), from the ids in A's message
+    expect(await names()).toEqual([]);
+    const eventually = async (want: string[]) => {
+      let got: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        got = await names();
+        if (JSON.stringify(got) === JSON.stringify(want)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(got).toEqual(want);
+    };
+    const one = await rootA.post<{ id: number }>("/api/channel/", {
+      name: "mn-one",
+      type: 1,
+      key: mock.key,
+      base_url: mock.url,
+      models: "m-multi",
+      priority: 1,
+    });
+    const two = await rootA.post<{ id: number }>("/api/channel/", {
+      name: "mn-two",
+      type: 1,
+      key: mock.key,
+      base_url: mock.url,
+      models: "m-multi",
+      priority: 2,
+    });
+    expect(one.success && two.success).toBe(true);
+    await eventually(["mn-two/2", "mn-one/1"]);
+    const id = one.data.id;
+    expect((await rootA.put("/api/channel/", { id, name: "mn-one-renamed", priority: 5 })).success).toBe(true);
+    await eventually(["mn-one-renamed/5", "mn-two/2"]);
+    expect((await rootA.del(`/api/channel/${id}/`)).success).toBe(true);
+    await eventually(["mn-two/2"]);
+  });
 });

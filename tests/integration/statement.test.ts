@@ -308,14 +308,14 @@ describe("the ledger check", () => {
   it("is green after real activity, and the npm script agrees (exit 0)", async () => {
     const r = await root.get<Check>("/api/ledger/check");
     expect(r.success, r.message).toBe(true);
-    expect(r.data).toMatchObject({ ok: true, users: [], tokens: [] });
+    expect(r.data).toMatchObject({ ok: true, users: [], tokens: [], subscriptions: [], subscriptions_checked: 0 });
     expect(r.data.users_checked).toBe(6);
     expect(r.data.tokens_checked).toBe(1);
     // the token's usage is exactly what its relay movements took
     const used = await queryDb<{ used_quota: unknown }>(server, "SELECT used_quota FROM tokens WHERE id = $1", [tokenId]);
     expect(Number(used[0].used_quota)).toBeGreaterThan(0);
     const script = await runLedgerCheck();
-    expect(script.out).toContain("OK: every balance equals its ledger");
+    expect(script.out).toContain("OK: every balance and every plan's remaining quota equals its ledger");
     expect(script.code).toBe(0);
   });
 

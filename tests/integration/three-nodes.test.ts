@@ -12,6 +12,7 @@ import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
 import { startBalancer, type Balancer } from "../support/balancer.mjs";
+import { startCountingUpstream, type CountingUpstream } from "../support/counting-upstream";
 
 const enabled = process.env.TEST_DB === "postgresql";
 const WITHIN_MS = 1_000;
@@ -24,6 +25,7 @@ let root: ApiClient;
 let user: { id: number; client: ApiClient };
 let mock: MockUpstream;
 let bad: MockUpstream;
+let counting: CountingUpstream;
 let key = "";
 
 const chat = (base: string, k: string, model = "m-three", stream = false) =>
@@ -70,15 +72,17 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     mock = await startMockUpstream("openai");
     bad = await startMockUpstream("openai");
     bad.behavior.failStatus = 500;
+    counting = await startCountingUpstream();
     root = await setupRoot(first);
     await setOptions(root, {
-      ModelRatio: JSON.stringify({ "m-three": 1, "m-bad": 1 }),
+      ModelRatio: JSON.stringify({ "m-three": 1, "m-bad": 1, "m-count": 1 }),
       AutomaticDisableChannelEnabled: "true",
       ChannelDisableFailureCount: "1",
     });
     for (const [name, m, models] of [
       ["good", mock, "m-three"],
       ["bad", bad, "m-bad"],
+      ["counting", counting, "m-count"],
     ] as const) {
       const r = await root.post("/api/channel/", { name, type: 1, key: m.key, base_url: m.url, models, group: "default" });
       expect(r.success, r.message).toBe(true);
@@ -94,6 +98,7 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     for (const n of [...nodes].reverse()) await n.stop();
     await mock?.close();
     await bad?.close();
+    await counting?.close();
   });
 
   it("spreads relay calls over the three nodes", async () => {
@@ -128,7 +133,7 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     expect(r.success, r.message).toBe(true);
     for (const n of nodes) expect((await chat(n.url, key, "m-later")).status).not.toBe(200);
     const since = Date.now();
-    await setOptions(root, { ModelRatio: JSON.stringify({ "m-three": 1, "m-bad": 1, "m-later": 2 }) });
+    await setOptions(root, { ModelRatio: JSON.stringify({ "m-three": 1, "m-bad": 1, "m-count": 1, "m-later": 2 }) });
     const delay = await slowestNode(since, async (n) => (await chat(n.url, key, "m-later")).status === 200);
     expect(delay).toBeLessThanOrEqual(WITHIN_MS);
   });
@@ -164,6 +169,46 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     for (const n of nodes) expect((await chat(n.url, t.key)).status).toBe(200);
     for (const n of nodes) expect((await chat(n.url, t.key)).status).toBe(429); // the window is full on every node
   });
+
+  // The usage limits (docs/usage-limits.md) are counted in Redis by one script per admission:
+  // exact whichever node takes each call.
+  it("usage limits hold exactly across the nodes: RPM 50 admits exactly 50 of 200 concurrent calls", async () => {
+    const t = await newToken("rpm50", { rpm_limit: 50 });
+    const before = { ...lb.stats, perNode: [...lb.stats.perNode] };
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => chat(lb.url, t.key).then(async (r) => ({ status: r.status, retry: r.headers.get("retry-after") }))),
+    );
+    expect(answers.filter((a) => a.status === 200).length).toBe(50);
+    expect(answers.filter((a) => a.status === 429).length).toBe(150);
+    for (const a of answers) if (a.status === 429) expect(Number(a.retry)).toBeGreaterThanOrEqual(1);
+    // every node took part
+    expect(lb.stats.perNode.every((n, i) => n - before.perNode[i] >= 30)).toBe(true);
+  }, 120_000);
+
+  it("concurrency 5 across the nodes: the upstream never sees a sixth call in flight", async () => {
+    const t = await newToken("conc5", { concurrency_limit: 5 });
+    counting.delayMs = 400;
+    counting.maxInFlight = 0;
+    try {
+      const statuses = (
+        await Promise.all(
+          Array.from({ length: 4 }, async (_, w) => {
+            await new Promise((r) => setTimeout(r, w * 150));
+            return Promise.all(Array.from({ length: 9 }, (_, i) => chat(nodes[i % 3].url, t.key, "m-count").then((r) => r.status)));
+          }),
+        )
+      ).flat();
+      expect(counting.maxInFlight).toBe(5);
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(5);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+      expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    } finally {
+      counting.delayMs = 0;
+    }
+    // the holds went with the calls, on every node
+    const again = await Promise.all(Array.from({ length: 5 }, (_, i) => chat(nodes[i % 3].url, t.key, "m-count").then((r) => r.status)));
+    expect(again).toEqual([200, 200, 200, 200, 200]);
+  }, 60_000);
 
   it('runs one "test all" for the cluster, whose progress every node shows', async () => {
     // the root's session, opened on node 0, is read by every node (one SESSION_SECRET)

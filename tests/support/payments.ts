@@ -107,7 +107,7 @@ export async function startStripeMock(): Promise<StripeMock> {
       id,
       object: "checkout.session",
       url: `https://checkout.stripe.test/c/pay/${id}`,
-      mode: "payment",
+      mode: body.mode ?? "payment", // "subscription" for a plan (docs/plans.md)
       status: "open",
       payment_status: "unpaid",
       amount_total: unit * quantity,
@@ -140,5 +140,18 @@ export function stripeEvent(
     data: { object: { object: "checkout.session", ...session } },
   });
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: opts.timestamp ?? Math.floor(Date.now() / 1000) });
+  return { payload, signature };
+}
+
+// Any event as Stripe sends it (an invoice, a subscription), with its Stripe-Signature header.
+export function stripeEventOf(secret: string, type: string, object: Record<string, unknown>, id?: string): { payload: string; signature: string } {
+  const payload = JSON.stringify({
+    id: id ?? `evt_${Math.random().toString(36).slice(2, 12)}`,
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) });
   return { payload, signature };
 }

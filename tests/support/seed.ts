@@ -1,5 +1,5 @@
 // Test seeding without the accounts API: opens the test server's database directly
-// (better-sqlite3 or pg), inserts users and options, and seals a session cookie the way the
+// (better-sqlite3 or pg), inserts users and options, and records and seals a session the way the
 // server does (iron-session under the HKDF-derived session key of the server's DATA_DIR
 // secret; see lib/auth/keys.ts and lib/auth/session.ts). Options written here are read by
 // the server only at start-up or after an options reload, so set them before requests
@@ -68,10 +68,20 @@ export async function seedUser(
   return { id, username: input.username, password, client };
 }
 
+// The session's record goes in as a sign-in writes it (docs/accounts-api.md, "Sessions"):
+// the server refuses a cookie whose session id it does not know.
 export async function sessionFor(server: TestServer, uid: number, passwordHash: string): Promise<string> {
   const secret = readFileSync(path.join(server.dataDir, "session-secret"), "utf8").trim();
   const key = Buffer.from(hkdfSync("sha256", secret, "ai-gateway", "session", 32)).toString("base64");
-  return sealData({ uid, pv: passwordVersion(passwordHash), iat: Math.floor(Date.now() / 1000) }, { password: key, ttl: 30 * 24 * 3600 });
+  const sid = randomBytes(32).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  const ttl = 30 * 24 * 3600;
+  await exec(
+    server,
+    'INSERT INTO "sessions" ("id", "user_id", "created_at", "last_seen_at", "expires_at", "ip", "user_agent") VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [sid, uid, now, now, now + ttl, "127.0.0.1", "seed"],
+  );
+  return sealData({ uid, pv: passwordVersion(passwordHash), iat: now, sid }, { password: key, ttl });
 }
 
 // Points this test process's lib/ code (db(), env()) at the test server's database and

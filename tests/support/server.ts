@@ -83,7 +83,10 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
 
 // databaseUrl: join an existing database (a second node of a multi-node test); it is then
 // neither created nor dropped by this server.
-export async function startServer(opts: { env?: Record<string, string>; dbKind?: "sqlite" | "postgresql"; databaseUrl?: string } = {}): Promise<TestServer> {
+// startTimeoutMs: how long to wait for the ready line (30 s; longer for a file that can wait).
+export async function startServer(
+  opts: { env?: Record<string, string>; dbKind?: "sqlite" | "postgresql"; databaseUrl?: string; startTimeoutMs?: number } = {},
+): Promise<TestServer> {
   // TEST_SERVER_DIR: run the server of another tree, such as the container image's files
   // (scripts/image-files.mjs; docs/deploy.md, "Checking the image without Docker")
   const serverDir = process.env.TEST_SERVER_DIR ?? process.cwd();
@@ -115,7 +118,7 @@ export async function startServer(opts: { env?: Record<string, string>; dbKind?:
     c.stdout!.on("data", (d) => (output += d));
     c.stderr!.on("data", (d) => (output += d));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), opts.startTimeoutMs ?? 30_000);
       const check = () => {
         if (output.indexOf(READY_LINE, from) !== -1) {
           clearTimeout(timer);

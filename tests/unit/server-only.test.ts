@@ -39,6 +39,8 @@ const EXEMPT = new Set([
   // the option rules and access table, shared with the settings forms (docs/settings.md)
   "lib/options/rules.ts",
   "lib/options/access.ts",
+  // the GroupLimits rule and the limits' bounds, shared with the limit forms (docs/usage-limits.md)
+  "lib/options/group-limits.ts",
   "lib/options/registry.ts",
   // the root account's setup rules, shared with the setup form (docs/console-ui.md, "Forms")
   "lib/setup/field-rules.ts",

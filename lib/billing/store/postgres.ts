@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { noteBalance } from "@/lib/notify/quota-watch";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/metrics";
-import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput } from "@/lib/billing/store/types";
+import { HoldGone, planExhausted, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput } from "@/lib/billing/store/types";
 import { nowSeconds } from "@/lib/time";
 
 type Q = (sql: string, params: unknown[]) => Promise<Record<string, string>[]>;
@@ -96,16 +96,46 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
     if (row.quota === null) throw new AppError("NOT_FOUND", "user_not_found");
     return BigInt(row.quota);
   };
-  const ledgerRow = (q: Q, userId: number, tokenId: number, delta: bigint, balance: bigint, kind: string, ref: string) =>
-    q('INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-      userId,
-      tokenId,
-      delta,
-      balance,
-      kind,
-      ref,
-      nowSeconds(),
-    ]);
+  const ledgerRow = (q: Q, userId: number, tokenId: number, delta: bigint, balance: bigint, kind: string, ref: string, sub = 0) =>
+    q(
+      'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at", "subscription_id") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [userId, tokenId, delta, balance, kind, ref, nowSeconds(), sub],
+    );
+
+  // A subscription's pot (docs/plans.md, "Charging"): remaining = period_quota + carried - period_used.
+  const REMAIN = `"period_quota" + "carried" - "period_used"`;
+  const debitPot = async (q: Q, sub: number, amount: bigint): Promise<bigint | undefined> => {
+    const [row] = await q(
+      `UPDATE "subscriptions" SET "period_used" = "period_used" + $1 WHERE "id" = $2 AND "status" = 'active' AND "ends_at" > $3 AND ${REMAIN} >= $1 RETURNING ${REMAIN} AS remain`,
+      [amount, sub, nowSeconds()],
+    );
+    return row ? BigInt(row.remain) : undefined;
+  };
+  // Gives `amount` back to the pot. A pot that has ended, or whose period was renewed under
+  // the call, cannot take it: the row says it came back and a plan_expire row writes it off.
+  const potGiveBack = async (q: Q, userId: number, tokenId: number, sub: number, amount: bigint, kind: string, ref: string) => {
+    const [row] = await q(
+      `UPDATE "subscriptions" SET "period_used" = "period_used" - $1 WHERE "id" = $2 AND "status" = 'active' AND "period_used" >= $1 RETURNING ${REMAIN} AS remain`,
+      [amount, sub],
+    );
+    if (row) return void (await ledgerRow(q, userId, tokenId, amount, BigInt(row.remain), kind, ref, sub));
+    const [cur] = await q(`SELECT ${REMAIN} AS remain FROM "subscriptions" WHERE "id" = $1 AND "status" = 'active'`, [sub]);
+    const remain = cur ? BigInt(cur.remain) : 0n;
+    await ledgerRow(q, userId, tokenId, amount, remain + amount, kind, ref, sub);
+    await ledgerRow(q, userId, 0, -amount, remain, "plan_expire", ref, sub);
+  };
+  // Takes up to `want` from the pot, never below 0 (the row is locked while read); answers what it took.
+  const potTake = async (q: Q, userId: number, tokenId: number, sub: number, want: bigint, ref: string): Promise<bigint> => {
+    const [row] = await q(
+      `WITH o AS (SELECT "id", LEAST($1::bigint, GREATEST(${REMAIN}, 0)) AS take FROM "subscriptions" WHERE "id" = $2 AND "status" = 'active' FOR UPDATE)
+       UPDATE "subscriptions" s SET "period_used" = s."period_used" + o.take FROM o WHERE s."id" = o."id"
+       RETURNING o.take AS take, s."period_quota" + s."carried" - s."period_used" AS remain`,
+      [want, sub],
+    );
+    const take = row ? BigInt(row.take) : 0n;
+    if (take > 0n) await ledgerRow(q, userId, tokenId, -take, BigInt(row.remain), "relay_settle", ref, sub);
+    return take;
+  };
 
   const tokenAdjust = async (q: Q, r: ReserveInput, delta: bigint): Promise<bigint | null> => {
     if (r.unlimitedToken || delta === 0n) return null;
@@ -133,13 +163,40 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
           if (!t) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_token");
           remain = BigInt(t.remain_quota);
         }
-        const [u] = await q('UPDATE "users" SET "quota" = "quota" - $1 WHERE "id" = $2 AND "quota" >= $1 RETURNING "quota"', [r.amount, r.userId]);
-        if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user");
+        const wallet = async () => {
+          const [u] = await q('UPDATE "users" SET "quota" = "quota" - $1 WHERE "id" = $2 AND "quota" >= $1 RETURNING "quota"', [r.amount, r.userId]);
+          return u ? BigInt(u.quota) : undefined;
+        };
+        // the plan's pots in order (docs/plans.md, "Charging"); a failed conditional update moves nothing
+        const plan = r.plan;
+        let pot = 0;
+        const fromPots = async () => {
+          for (const p of plan!.pots) {
+            const remain = await debitPot(q, p.id, r.amount);
+            if (remain !== undefined) {
+              pot = p.id;
+              return remain;
+            }
+          }
+          return undefined;
+        };
+        let after: bigint | undefined;
+        if (!plan?.pots.length) after = await wallet();
+        else if (plan.walletFirst) after = (await wallet()) ?? (await fromPots());
+        else {
+          after = await fromPots();
+          if (after === undefined && plan.fallback) after = await wallet();
+        }
+        if (after === undefined) {
+          if (plan?.pots.length && (plan.walletFirst || !plan.fallback)) throw planExhausted(plan);
+          throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user");
+        }
+        r.subscriptionId = pot;
         // the ledger row and the hold in one statement
         await q(
-          `WITH h AS (INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at", "request_id") VALUES ($6, $1, $2, $8, $9, $10, $7, $11))
-           INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, nowSeconds(), r.unlimitedToken, r.amount, nodeId, r.requestId ?? null],
+          `WITH h AS (INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at", "request_id", "subscription_id") VALUES ($6, $1, $2, $8, $9, $10, $7, $11, $12))
+           INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at", "subscription_id") VALUES ($1, $2, $3, $4, $5, $6, $7, $12)`,
+          [r.userId, r.tokenId, -r.amount, after, "relay_reserve", r.ref, nowSeconds(), r.unlimitedToken, r.amount, nodeId, r.requestId ?? null, pot],
         );
         r.beforeCommit?.(); // the COMMIT's round trip overlaps with the upstream call
         return remain;
@@ -153,8 +210,18 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
         const remain = await tokenAdjust(q, r, delta);
         if (r.tokenId > 0)
           await q('UPDATE "tokens" SET "used_quota" = "used_quota" + $1, "accessed_time" = $2 WHERE "id" = $3', [r.actual, nowSeconds(), r.tokenId]);
-        const quota = await closeHold(q, r.ref, r.userId, -delta, r.actual);
-        if (delta !== 0n) await ledgerRow(q, r.userId, r.tokenId, -delta, quota, "relay_settle", r.ref);
+        // a plan's call settles in its pot; what the pot cannot cover goes to the balance
+        // (the pot's row is locked after the user's, as by every movement that takes both)
+        const sub = r.subscriptionId ?? 0;
+        let walletDelta = sub > 0 ? 0n : delta;
+        let quota = await closeHold(q, r.ref, r.userId, -walletDelta, r.actual);
+        if (sub > 0 && delta < 0n) await potGiveBack(q, r.userId, r.tokenId, sub, -delta, "relay_settle", r.ref);
+        else if (sub > 0 && delta > 0n) {
+          walletDelta = delta - (await potTake(q, r.userId, r.tokenId, sub, delta, r.ref));
+          if (walletDelta !== 0n)
+            quota = BigInt((await q('UPDATE "users" SET "quota" = "quota" - $1 WHERE "id" = $2 RETURNING "quota"', [walletDelta, r.userId]))[0].quota);
+        }
+        if (walletDelta !== 0n) await ledgerRow(q, r.userId, r.tokenId, -walletDelta, quota, "relay_settle", r.ref);
         noteBalance(r.userId, quota); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
         if (r.channelId > 0) await q('UPDATE "channels" SET "used_quota" = "used_quota" + $1 WHERE "id" = $2', [r.actual, r.channelId]);
         return remain;
@@ -162,15 +229,19 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
     refund: (r) =>
       inTransaction(async (q) => {
         const remain = await tokenAdjust(q, r, -r.amount);
-        const quota = await closeHold(q, r.ref, r.userId, r.amount, null);
-        await ledgerRow(q, r.userId, r.tokenId, r.amount, quota, "relay_refund", r.ref);
+        const sub = r.subscriptionId ?? 0;
+        const quota = await closeHold(q, r.ref, r.userId, sub > 0 ? 0n : r.amount, null);
+        if (sub > 0) await potGiveBack(q, r.userId, r.tokenId, sub, r.amount, "relay_refund", r.ref);
+        else await ledgerRow(q, r.userId, r.tokenId, r.amount, quota, "relay_refund", r.ref);
         return remain;
       }),
     sweep: ({ ref, reason }) =>
       inTransaction(async (q) => {
         // the hold as written (a hold never changes), to lock the token first; the delete
         // below decides whether this sweep refunds it
-        const [h] = await q('SELECT "user_id", "token_id", "unlimited_token", "amount", "request_id" FROM "quota_holds" WHERE "ref" = $1', [ref]);
+        const [h] = await q('SELECT "user_id", "token_id", "unlimited_token", "amount", "request_id", "subscription_id" FROM "quota_holds" WHERE "ref" = $1', [
+          ref,
+        ]);
         if (!h) throw new HoldGone(ref);
         const userId = Number(h.user_id);
         const tokenId = Number(h.token_id);
@@ -181,7 +252,10 @@ export function postgresBillingStore(pool: pg.Pool, nodeId: string): BillingStor
           remain = row ? BigInt(row.remain_quota) : null;
         }
         if (!(await q('DELETE FROM "quota_holds" WHERE "ref" = $1 RETURNING 1', [ref])).length) throw new HoldGone(ref);
-        await userChange(q, userId, tokenId, amount, "relay_refund", ref);
+        // back to the pot it was reserved from
+        const sub = Number(h.subscription_id);
+        if (sub > 0) await potGiveBack(q, userId, tokenId, sub, amount, "relay_refund", ref);
+        else await userChange(q, userId, tokenId, amount, "relay_refund", ref);
         // with LOG_DATABASE_URL the caller queues the log row after the commit (lib/billing/holds.ts)
         if (!logsSeparate)
           await q(

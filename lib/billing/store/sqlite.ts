@@ -22,7 +22,16 @@ import { holdSqliteUntil, whenSqliteIdle } from "@/lib/db/raw";
 import { AppError } from "@/lib/errors";
 import { noteBalance } from "@/lib/notify/quota-watch";
 import { env } from "@/lib/env";
-import { HoldGone, SWEEP_TEXT, sweepLogOther, type BillingStore, type ReserveInput, type SettleInput, type SweepInput } from "@/lib/billing/store/types";
+import {
+  HoldGone,
+  planExhausted,
+  SWEEP_TEXT,
+  sweepLogOther,
+  type BillingStore,
+  type ReserveInput,
+  type SettleInput,
+  type SweepInput,
+} from "@/lib/billing/store/types";
 import { metrics } from "@/lib/metrics";
 import { nowSeconds } from "@/lib/time";
 
@@ -39,8 +48,19 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
     debitUser: conn.prepare('UPDATE "users" SET "quota" = "quota" - ? WHERE "id" = ? AND "quota" >= ? RETURNING "quota"'),
     addUser: conn.prepare('UPDATE "users" SET "quota" = "quota" + ? WHERE "id" = ? RETURNING "quota"'),
     ledger: conn.prepare(
-      'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO "quota_ledger" ("user_id", "token_id", "delta", "balance_after", "kind", "ref", "created_at", "subscription_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
+    // a subscription's pot (docs/plans.md, "Charging"): remaining = period_quota + carried - period_used
+    debitPot: conn.prepare(
+      'UPDATE "subscriptions" SET "period_used" = "period_used" + ? WHERE "id" = ? AND "status" = \'active\' AND "ends_at" > ? AND "period_quota" + "carried" - "period_used" >= ? ' +
+        'RETURNING "period_quota" + "carried" - "period_used" AS "remain"',
+    ),
+    returnPot: conn.prepare(
+      'UPDATE "subscriptions" SET "period_used" = "period_used" - ? WHERE "id" = ? AND "status" = \'active\' AND "period_used" >= ? ' +
+        'RETURNING "period_quota" + "carried" - "period_used" AS "remain"',
+    ),
+    potRemain: conn.prepare('SELECT "period_quota" + "carried" - "period_used" AS "remain" FROM "subscriptions" WHERE "id" = ? AND "status" = \'active\''),
+    takePot: conn.prepare('UPDATE "subscriptions" SET "period_used" = "period_used" + ? WHERE "id" = ?'),
     addToken: conn.prepare('UPDATE "tokens" SET "remain_quota" = "remain_quota" + ? WHERE "id" = ? RETURNING "remain_quota"'),
     // settlement: one statement per row (balance and usage together); MAX(x, 0) is SQLite's
     // two-argument scalar max, so a token whose call cost more than it has left ends at 0
@@ -53,10 +73,12 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
     channelUsage: conn.prepare('UPDATE "channels" SET "used_quota" = "used_quota" + ? WHERE "id" = ?'),
     // the reservation's hold (store/types.ts): written with its debit, deleted by whoever closes it
     holdInsert: conn.prepare(
-      'INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at", "request_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO "quota_holds" ("ref", "user_id", "token_id", "unlimited_token", "amount", "node_id", "started_at", "request_id", "subscription_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     holdDelete: conn.prepare('DELETE FROM "quota_holds" WHERE "ref" = ?'),
-    holdTake: conn.prepare('DELETE FROM "quota_holds" WHERE "ref" = ? RETURNING "user_id", "token_id", "unlimited_token", "amount", "request_id"'),
+    holdTake: conn.prepare(
+      'DELETE FROM "quota_holds" WHERE "ref" = ? RETURNING "user_id", "token_id", "unlimited_token", "amount", "request_id", "subscription_id"',
+    ),
     sweepLog: conn.prepare(
       'INSERT INTO "logs" ("user_id", "created_at", "type", "content", "username", "token_name", "token_id", "quota", "request_id", "other") ' +
         'SELECT "id", ?, 6, ?, "username", COALESCE((SELECT "name" FROM "tokens" WHERE "id" = ?), \'\'), ?, 0, ?, ? FROM "users" WHERE "id" = ?',
@@ -69,7 +91,31 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
   const userChange = (userId: number, tokenId: number, delta: bigint, kind: string, ref: string) => {
     const row = s.addUser.get(delta, userId) as { quota: bigint } | undefined;
     if (!row) throw new AppError("NOT_FOUND", "user_not_found");
-    s.ledger.run(userId, tokenId, delta, row.quota, kind, ref, BigInt(nowSeconds()));
+    s.ledger.run(userId, tokenId, delta, row.quota, kind, ref, BigInt(nowSeconds()), 0);
+  };
+
+  // Gives `amount` back to the pot `sub`. A pot that has ended, or whose period was renewed
+  // under the call (less used than what comes back), cannot take it: the row says it came
+  // back and a plan_expire row writes it off, so the pot's rows still sum to its remaining.
+  const potGiveBack = (userId: number, tokenId: number, sub: number, amount: bigint, kind: string, ref: string, now: bigint) => {
+    const row = s.returnPot.get(amount, sub, amount) as { remain: bigint } | undefined;
+    if (row) {
+      s.ledger.run(userId, tokenId, amount, row.remain, kind, ref, now, sub);
+      return;
+    }
+    const cur = (s.potRemain.get(sub) as { remain: bigint } | undefined)?.remain ?? 0n;
+    s.ledger.run(userId, tokenId, amount, cur + amount, kind, ref, now, sub);
+    s.ledger.run(userId, 0, -amount, cur, "plan_expire", ref, now, sub);
+  };
+  // Takes up to `want` from the pot `sub`, never below 0; answers what it took.
+  const potTake = (userId: number, tokenId: number, sub: number, want: bigint, ref: string, now: bigint): bigint => {
+    const cur = (s.potRemain.get(sub) as { remain: bigint } | undefined)?.remain ?? 0n;
+    const take = cur <= 0n ? 0n : cur < want ? cur : want;
+    if (take > 0n) {
+      s.takePot.run(take, sub);
+      s.ledger.run(userId, tokenId, -take, cur - take, "relay_settle", ref, now, sub);
+    }
+    return take;
   };
 
   const reserveTx = conn.transaction((r: ReserveInput): bigint | null => {
@@ -79,11 +125,36 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
       if (!t) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_token");
       remain = t.remain_quota;
     }
-    const u = s.debitUser.get(r.amount, r.userId, r.amount) as { quota: bigint } | undefined;
-    if (!u) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user"); // rolls the token back
     const now = BigInt(nowSeconds());
-    s.ledger.run(r.userId, r.tokenId, -r.amount, u.quota, "relay_reserve", r.ref, now);
-    s.holdInsert.run(r.ref, r.userId, r.tokenId, r.unlimitedToken ? 1 : 0, r.amount, nodeId, now, r.requestId ?? null);
+    const plan = r.plan;
+    let after: bigint | undefined;
+    let pot = 0;
+    const wallet = () => (s.debitUser.get(r.amount, r.userId, r.amount) as { quota: bigint } | undefined)?.quota;
+    // the plan's pots in order (docs/plans.md, "Charging"); a failed conditional update moves nothing
+    const fromPots = () => {
+      for (const p of plan!.pots) {
+        const row = s.debitPot.get(r.amount, p.id, now, r.amount) as { remain: bigint } | undefined;
+        if (row) {
+          pot = p.id;
+          return row.remain;
+        }
+      }
+      return undefined;
+    };
+    if (!plan?.pots.length) after = wallet();
+    else if (plan.walletFirst) after = wallet() ?? fromPots();
+    else {
+      after = fromPots();
+      if (after === undefined && plan.fallback) after = wallet();
+    }
+    if (after === undefined) {
+      // rolls the token back
+      if (plan?.pots.length && (plan.walletFirst || !plan.fallback)) throw planExhausted(plan);
+      throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user");
+    }
+    r.subscriptionId = pot;
+    s.ledger.run(r.userId, r.tokenId, -r.amount, after, "relay_reserve", r.ref, now, pot);
+    s.holdInsert.run(r.ref, r.userId, r.tokenId, r.unlimitedToken ? 1 : 0, r.amount, nodeId, now, r.requestId ?? null, pot);
     r.beforeCommit?.(); // inside the savepoint: should it throw, the debits roll back
     return remain;
   });
@@ -94,10 +165,19 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
     if (s.holdDelete.run(r.ref).changes === 0) throw new HoldGone(r.ref);
     const delta = r.actual - r.amount;
     const now = BigInt(nowSeconds());
-    const user = s.settleUser.get(delta, r.actual, r.userId) as { quota: bigint } | undefined;
-    if (delta !== 0n) {
+    // a plan's call settles in its pot; what the pot cannot cover goes to the balance
+    const sub = r.subscriptionId ?? 0;
+    let walletDelta = delta;
+    if (sub > 0 && delta !== 0n) {
+      if (delta < 0n) {
+        potGiveBack(r.userId, r.tokenId, sub, -delta, "relay_settle", r.ref, now);
+        walletDelta = 0n;
+      } else walletDelta = delta - potTake(r.userId, r.tokenId, sub, delta, r.ref, now);
+    }
+    const user = s.settleUser.get(walletDelta, r.actual, r.userId) as { quota: bigint } | undefined;
+    if (walletDelta !== 0n) {
       if (!user) throw new AppError("NOT_FOUND", "user_not_found");
-      s.ledger.run(r.userId, r.tokenId, -delta, user.quota, "relay_settle", r.ref, now);
+      s.ledger.run(r.userId, r.tokenId, -walletDelta, user.quota, "relay_settle", r.ref, now, 0);
     }
     if (user) noteBalance(r.userId, user.quota); // quota warnings: a Map lookup (lib/notify/quota-watch.ts)
     let remain: bigint | null = null;
@@ -111,17 +191,21 @@ export function sqliteBillingStore(conn: BetterSqlite3.Database, nodeId: string)
 
   const refundTx = conn.transaction((r: ReserveInput): bigint | null => {
     if (s.holdDelete.run(r.ref).changes === 0) throw new HoldGone(r.ref);
-    userChange(r.userId, r.tokenId, r.amount, "relay_refund", r.ref);
+    if (r.subscriptionId) potGiveBack(r.userId, r.tokenId, r.subscriptionId, r.amount, "relay_refund", r.ref, BigInt(nowSeconds()));
+    else userChange(r.userId, r.tokenId, r.amount, "relay_refund", r.ref);
     if (r.unlimitedToken) return null;
     return (s.addToken.get(r.amount, r.tokenId) as { remain_quota: bigint } | undefined)?.remain_quota ?? null;
   });
 
   const sweepTx = conn.transaction((r: SweepInput): bigint | null => {
-    const h = s.holdTake.get(r.ref) as { user_id: bigint; token_id: bigint; unlimited_token: bigint; amount: bigint; request_id: string | null } | undefined;
+    const h = s.holdTake.get(r.ref) as
+      { user_id: bigint; token_id: bigint; unlimited_token: bigint; amount: bigint; request_id: string | null; subscription_id: bigint } | undefined;
     if (!h) throw new HoldGone(r.ref);
     const userId = Number(h.user_id);
     const tokenId = Number(h.token_id);
-    userChange(userId, tokenId, h.amount, "relay_refund", r.ref);
+    // back to the pot it was reserved from
+    if (h.subscription_id > 0n) potGiveBack(userId, tokenId, Number(h.subscription_id), h.amount, "relay_refund", r.ref, BigInt(nowSeconds()));
+    else userChange(userId, tokenId, h.amount, "relay_refund", r.ref);
     // with LOG_DATABASE_URL the caller queues the log row after the commit (lib/billing/holds.ts)
     if (!logsSeparate) s.sweepLog.run(BigInt(nowSeconds()), SWEEP_TEXT[r.reason], tokenId, tokenId, h.request_id ?? r.ref, sweepLogOther(r.reason), userId);
     if (h.unlimited_token || tokenId <= 0) return null;

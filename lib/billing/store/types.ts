@@ -12,6 +12,8 @@
 // statement of theirs. That conditional delete decides: whoever finds the row gone throws
 // HoldGone and moves nothing, so a reservation is closed exactly once.
 
+import { AppError } from "@/lib/errors";
+
 export type ReserveInput = {
   userId: number;
   tokenId: number;
@@ -25,7 +27,33 @@ export type ReserveInput = {
   // starts its upstream call there). The promise of reserve() still resolves only once the
   // reservation is committed, and rejects if the commit fails.
   beforeCommit?: () => void;
+  // The subscription pots the call may spend (docs/plans.md, "Charging"), in the order to try;
+  // absent or empty: the balance alone.
+  plan?: PlanChoice | null;
+  // The pot the reservation was taken from: 0 the balance, else a subscription id. Written by
+  // the store's reserve, read by the settlement and the refund.
+  subscriptionId?: number;
 };
+
+export type PlanChoice = { pots: { id: number; planName: string; resetAt: number }[]; walletFirst: boolean; fallback: boolean };
+
+// A call its plan cannot pay for any more this period and that may not (or cannot) fall back
+// to the balance: 429 naming the plan and when it resets, with Retry-After (lib/relay/handler.ts).
+export class PlanExhausted extends AppError {
+  constructor(
+    readonly planName: string,
+    readonly resetAt: number, // unix seconds
+  ) {
+    super("RATE_LIMITED", "plan_exhausted", { plan: planName, reset: new Date(resetAt * 1000).toISOString() });
+  }
+  retryAfterSeconds(nowSec: number): number {
+    return Math.max(1, this.resetAt - nowSec);
+  }
+}
+export function planExhausted(plan: PlanChoice): PlanExhausted {
+  const p = plan.pots[0];
+  return new PlanExhausted(p.planName, p.resetAt);
+}
 // The hold of the reservation is gone: it was closed already (by the sweeper, when this is a
 // settlement or a refund of the node; by the node or another sweeper, when this is a sweep).
 export class HoldGone extends Error {

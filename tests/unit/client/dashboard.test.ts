@@ -60,12 +60,23 @@ describe("dashboard arithmetic", () => {
     expect(s.models).toEqual(["b", "a"]);
     expect(s.buckets).toEqual([MON - 24 * H, MON, MON + 24 * H]);
     expect(s.quota.map((p) => p.total)).toEqual([100, 350, 10]);
-    expect(s.quota[1]).toMatchObject({ a: 50, b: 300 });
+    expect(s.quota[1].by).toMatchObject({ a: 50, b: 300 });
     expect(s.calls.map((p) => p.total)).toEqual([2, 4, 4]);
     expect(s.tokens[1]).toMatchObject({ prompt: 17, completion: 6, total: 23 });
     const hourly = buildSeries(rows, MON - H, MON + 25 * H, "hour");
     expect(hourly.buckets).toHaveLength(27);
     expect(hourly.quota.reduce((a, p) => a + p.total, 0)).toBe(460);
+  });
+
+  it("keeps models named like the bucket's own fields apart from them", () => {
+    const names = ["t", "total", "__proto__", "constructor"];
+    const rows = names.map((m, i) => row(MON, m, 1, 10 * (i + 1)));
+    const s = buildSeries(rows, MON, MON, "day");
+    const p = s.quota[0];
+    expect(p.t).toBe(MON);
+    expect(p.total).toBe(100);
+    expect(names.map((m) => p.by[m])).toEqual([10, 20, 30, 40]);
+    expect(Object.keys(p.by).sort()).toEqual([...names].sort());
   });
 
   it("averages calls and tokens per minute over the time that has passed", () => {

@@ -97,6 +97,19 @@ describe("the user editor gives the server's messages", () => {
       }
     });
   }
+  it(`limits: -1 and blank pass, others are refused as the route refuses them`, async () => {
+    for (const locale of LOCALES) {
+      for (const [field, typed, sent] of [
+        ["rpm_limit", "-2", -2],
+        ["quota_day", "1.5", 1.5],
+      ] as const) {
+        const server = routeRefusal(updateUserBody, { id: 1, [field]: sent }, locale);
+        expect(server, field).not.toBeNull();
+        expect(await formMessages(userEditorSchema(true), { ...user, [field]: typed }, locale), field).toEqual([server]);
+      }
+    }
+    expect(await formMessages(userEditorSchema(true), { ...user, rpm_limit: "-1", tpm_limit: "", quota_day: "25" }, "en")).toEqual([]);
+  });
   it("keeps the password when it is left blank", async () => {
     expect(await formMessages(userEditorSchema(true), user, "en")).toEqual([]);
     expect(await formMessages(userEditorSchema(false), { ...user, quota: "not checked for oneself" }, "en")).toEqual([]);
@@ -143,6 +156,16 @@ describe("the token drawer gives the server's messages", () => {
       ).toEqual([routeRefusal(createTokenBody, tokenBody(f, null), locale)]);
     });
   }
+  it("limits: a bad count or amount is refused as the route refuses it; dollars are sent as units", async () => {
+    for (const locale of LOCALES) {
+      const schema = tokenFormSchema(locale, null, () => NOW, { displayInCurrency: true, quotaPerUnit: 500000 });
+      expect(await formMessages(schema, form({ rpm_limit: "1.5" }), locale)).toEqual([routeRefusal(createTokenBody, { name: "app", rpm_limit: 1.5 }, locale)]);
+      expect(await formMessages(schema, form({ tpm_limit: "-1" }), locale)).toEqual([routeRefusal(createTokenBody, { name: "app", tpm_limit: -1 }, locale)]);
+    }
+    const body = tokenBody(form({ rpm_limit: "50", quota_day: "0.1", quota_month: "" }), null, { displayInCurrency: true, quotaPerUnit: 500000 });
+    expect(body).toMatchObject({ rpm_limit: 50, quota_day: 50000, quota_month: 0 });
+    expect(routeRefusal(createTokenBody, body, "en")).toBeNull();
+  });
   it("an unchanged past expiry is not checked on edit, and is not sent", async () => {
     const stored = NOW - 120;
     const token = { id: 7, expired_time: stored } as Parameters<typeof tokenBody>[1];

@@ -14,7 +14,7 @@ describe("quota display", () => {
     expect(renderQuota(1, currency)).toBe("$0.000002");
     expect(renderQuota(2000, currency)).toBe("$0.004");
     expect(renderQuota(2450, currency)).toBe("$0.0049");
-    expect(renderQuota(-33, currency)).toBe("$-0.000066");
+    expect(renderQuota(-33, currency)).toBe("-$0.000066");
     // what shows at the asked precision is unchanged: zero, rounded-up cents, six decimals
     expect(renderQuota(2500, currency)).toBe("$0.01");
     expect(renderQuota(5000, currency)).toBe("$0.01");

@@ -74,6 +74,7 @@ const SPEC_KEYS = [
   "ModelRequestRateLimitCount",
   "ModelRequestRateLimitSuccessCount",
   "ModelRequestRateLimitDurationMinutes",
+  "GroupLimits", // not in the spec: issue 27 (docs/usage-limits.md)
   // Fallback pricing
   "fallback_pricing_enabled",
   "fallback_single_price",

@@ -1,8 +1,8 @@
-// GET|POST /api/user/epay/notify: the epay provider's signed payment notice; answers "success" or "fail" as plain text
+// GET|POST /api/user/epay/notify: the epay provider's signed payment notice (a top-up or a plan order); answers "success" or "fail" as plain text
 import { PAYMENT_CALLBACK_MAX_BODY_BYTES } from "@/lib/http/body-limit";
 import { route } from "@/lib/http/route";
 import { BodyTooLargeError, readCappedText } from "@/lib/net/read-capped";
-import { handleEpayNotify } from "@/lib/payments/epay-notify";
+import { handlePaymentNotify } from "@/lib/plans/callbacks";
 
 const text = (body: "success" | "fail") =>
   new Response(body, { status: 200, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
@@ -23,7 +23,7 @@ async function notifyParams(request: Request): Promise<Record<string, string> | 
 const notify = route({ access: "public" }, async ({ ctx, request }) => {
   const params = await notifyParams(request);
   if (!params) return new Response("fail", { status: 413, headers: { "content-type": "text/plain; charset=utf-8" } });
-  return text(await handleEpayNotify({ ctx, input: { params } }));
+  return text(await handlePaymentNotify({ ctx, input: { params } }));
 });
 
 export const GET = notify;

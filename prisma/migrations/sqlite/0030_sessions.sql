@@ -1,0 +1,17 @@
+-- CreateTable
+CREATE TABLE "sessions" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "user_id" INTEGER NOT NULL,
+    "created_at" BIGINT NOT NULL,
+    "last_seen_at" BIGINT NOT NULL,
+    "expires_at" BIGINT NOT NULL,
+    "ip" TEXT NOT NULL DEFAULT '',
+    "user_agent" TEXT NOT NULL DEFAULT ''
+);
+
+-- CreateIndex
+CREATE INDEX "sessions_user_id_idx" ON "sessions"("user_id");
+
+-- CreateIndex
+CREATE INDEX "sessions_expires_at_idx" ON "sessions"("expires_at");
+
