@@ -6,10 +6,11 @@ import { defineConfig } from "vitest/config";
 // browser tests (playwright-core driving Debian's Chromium against the real server); and the
 // timed integration files, alone at the end.
 
-// Files that time the server's answers to other clients while it does heavy work (a 30 MB
-// body): beside other test servers on two cores they measure the neighbours' load rather than
-// the server, so they run alone after everything else.
-const TIMED = ["tests/integration/relay-body-bound.test.ts"];
+// Files that time the server's answers (to other clients while it does heavy work, a 30 MB
+// body; the console's lists at 10,000 channels and tokens): beside other test servers on two
+// cores they measure the neighbours' load rather than the server, so they run alone after
+// everything else.
+const TIMED = ["tests/integration/relay-body-bound.test.ts", "tests/integration/console-scale.test.ts"];
 
 export default defineConfig({
   // `server-only` throws unless resolved for React Server Components; tests import server
