@@ -136,11 +136,18 @@ export function SettingsFrame({ children }: { children: ReactNode }) {
   // The browser's Back button: while edits are unsaved, an entry of the same address sits on
   // top of the history. Back leaves that entry (the page stays), the question is asked, and
   // either the history goes on back or the entry is put back. Once the edits are saved or
-  // dropped on the page, the entry is taken away again.
+  // dropped on the page, the entry stays but stops guarding (going back from it would be a
+  // navigation of its own, racing a reload or a link the user starts right after saving); the
+  // next unsaved edit guards it again instead of adding another one.
   useEffect(() => {
     if (!hasDirty) return;
-    const guarded = () => Boolean((window.history.state as Record<string, unknown> | null)?.[HISTORY_GUARD]);
-    const guard = () => window.history.pushState({ ...(window.history.state as object | null), [HISTORY_GUARD]: true }, "", window.location.href);
+    const state = () => (window.history.state as Record<string, unknown> | null) ?? {};
+    const mark = (value: boolean) => ({ ...state(), [HISTORY_GUARD]: value });
+    const guarded = () => state()[HISTORY_GUARD] === true;
+    const guard = () => {
+      if (state()[HISTORY_GUARD] === false) window.history.replaceState(mark(true), "", window.location.href);
+      else window.history.pushState(mark(true), "", window.location.href);
+    };
     if (!guarded()) guard();
     let leaving = false;
     const onPop = () => {
@@ -155,7 +162,7 @@ export function SettingsFrame({ children }: { children: ReactNode }) {
     window.addEventListener("popstate", onPop);
     return () => {
       window.removeEventListener("popstate", onPop);
-      if (!leaving && guarded()) window.history.back();
+      if (!leaving && guarded()) window.history.replaceState(mark(false), "", window.location.href);
     };
   }, [hasDirty, confirmLeave]);
 
