@@ -6,7 +6,6 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { bucketLabel, MODEL_COLORS, OTHER_COLOR, type Granularity, type ModelShare, type Point, type Series } from "@/lib/client/dashboard";
 import { shortenNumber } from "@/lib/client/format";
-import { dict } from "@/lib/own-keys";
 
 export type QuotaFormat = (quota: number) => string;
 
@@ -19,21 +18,25 @@ const WRAP =
 const TIP_STYLE = { backgroundColor: "var(--chart-tip)", border: "1px solid var(--chart-tip-border)", borderRadius: 6, fontSize: 12 };
 const TICK = { fill: "currentColor", fontSize: 11 };
 
-// The points with the models past SHOWN folded into OTHER.
-function fold(points: Point[], models: string[]): { data: Point[]; keys: string[] } {
+// Recharts reads a bar's value by a key of each row and copies the rows' fields onto the
+// SVG: the rows it gets are plain objects keyed by position ("s0".."s7", and "rest" for the
+// models past SHOWN summed), never by a model's name; each bar is named after its model.
+type Row = { t: number; total: number; [slot: string]: number };
+type Slot = { key: string; name: string };
+
+function fold(points: Point[], models: string[], otherLabel: string): { data: Row[]; slots: Slot[] } {
   const shown = models.slice(0, SHOWN);
   const rest = models.slice(SHOWN);
-  if (!rest.length) return { data: points, keys: shown };
+  const slots: Slot[] = shown.map((name, i) => ({ key: `s${i}`, name }));
+  if (rest.length) slots.push({ key: "rest", name: otherLabel });
   const data = points.map((p) => {
-    const q: Point = { t: p.t, total: p.total, by: dict<number>() };
-    for (const m of shown) q.by[m] = p.by[m];
-    q.by[OTHER] = rest.reduce((a, m) => a + (p.by[m] ?? 0), 0);
-    return q;
+    const row: Row = { t: p.t, total: p.total };
+    shown.forEach((m, i) => (row[`s${i}`] = p.by[m] ?? 0));
+    if (rest.length) row.rest = rest.reduce((a, m) => a + (p.by[m] ?? 0), 0);
+    return row;
   });
-  return { data, keys: [...shown, OTHER] };
+  return { data, slots };
 }
-
-const color = (key: string, i: number) => (key === OTHER ? OTHER_COLOR : MODEL_COLORS[i % MODEL_COLORS.length]);
 
 function StackedBars({
   points,
@@ -52,7 +55,7 @@ function StackedBars({
   totalLabel: string;
   testId: string;
 }) {
-  const { data, keys } = fold(points, models);
+  const { data, slots } = fold(points, models, otherLabel);
   return (
     <div className={WRAP} data-testid={testId}>
       <ResponsiveContainer width="100%" height={HEIGHT}>
@@ -63,12 +66,19 @@ function StackedBars({
           <Tooltip
             contentStyle={TIP_STYLE}
             labelFormatter={(v) => `${bucketLabel(Number(v), granularity)} · ${totalLabel} ${format(data.find((p) => p.t === Number(v))?.total ?? 0)}`}
-            formatter={(v, name) => [format(Number(v)), name === OTHER ? otherLabel : String(name)]}
+            formatter={(v, name) => [format(Number(v)), String(name)]}
             cursor={{ fill: "var(--chart-grid)", opacity: 0.4 }}
           />
-          <Legend formatter={(v: string) => (v === OTHER ? otherLabel : v)} wrapperStyle={{ fontSize: 11 }} />
-          {keys.map((k, i) => (
-            <Bar key={k} name={k} dataKey={(p: Point) => p.by[k]} stackId="m" fill={color(k, i)} isAnimationActive={false} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          {slots.map((slot, i) => (
+            <Bar
+              key={slot.key}
+              name={slot.name}
+              dataKey={slot.key}
+              stackId="m"
+              fill={slot.key === "rest" ? OTHER_COLOR : MODEL_COLORS[i % MODEL_COLORS.length]}
+              isAnimationActive={false}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>
@@ -163,7 +173,7 @@ export function ShareChart({ shares, format, otherLabel }: { shares: ModelShare[
             stroke="var(--chart-tip)"
           >
             {shown.map((s, i) => (
-              <Cell key={s.name} fill={color(s.name, i)} />
+              <Cell key={s.name} fill={s.name === OTHER ? OTHER_COLOR : MODEL_COLORS[i % MODEL_COLORS.length]} />
             ))}
           </Pie>
           <Tooltip

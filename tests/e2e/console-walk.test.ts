@@ -277,10 +277,11 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
     await page.reload();
     await page.getByRole("button", { name: m.me.invite.transferButton }).click();
     const transfer = page.getByRole("dialog");
-    await transfer.getByLabel(m.me.invite.amount, { exact: true }).fill("1000");
+    // typed in dollars (docs/console-ui.md, "Quota display"): $0.50 is under the minimum
+    await transfer.getByLabel(m.me.invite.amount, { exact: true }).fill("0.5");
     await transfer.getByRole("button", { name: m.me.invite.transfer, exact: true }).click();
     await expectToast(page, fmt(m.validation.transferMin, { min: "$1.00" }));
-    await transfer.getByLabel(m.me.invite.amount, { exact: true }).fill("500000");
+    await transfer.getByLabel(m.me.invite.amount, { exact: true }).fill("1");
     await shoot(page, locale, "me-transfer", false);
     await transfer.getByRole("button", { name: m.me.invite.transfer, exact: true }).click();
     await page.locator('[data-toast="success"]').first().waitFor();
