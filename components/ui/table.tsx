@@ -3,7 +3,8 @@ import { cn } from "./cn";
 
 export function Table({ children }: { children: ReactNode }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+    // relative: an absolutely placed child (a screen-reader-only label) stays inside the scroll box
+    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
       <table className="w-full border-collapse text-sm">{children}</table>
     </div>
   );

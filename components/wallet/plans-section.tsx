@@ -9,7 +9,7 @@
 // top-up posts it, Stripe the Checkout page. Hidden while there is no plan to show.
 import { useTranslations } from "next-intl";
 import { CalendarClock, ShoppingCart } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import useSWR from "swr";
 import { useQuotaDisplay, useStatus } from "@/components/layout/providers";
 import { durationText, formatPrice } from "@/components/plans/plan-columns";
@@ -62,14 +62,23 @@ function SubscriptionCard({ sub }: { sub: Subscription }) {
 function Preference({ data, onChanged }: { data: UserPlans; onChanged: () => void }) {
   const t = useTranslations("wallet.plans");
   const [busy, setBusy] = useState(false);
+  // shown as chosen at once; put back as the server has it when the save fails
+  const saved = { billing_preference: data.billing_preference, wallet_fallback: data.wallet_fallback };
+  const [shown, setShown] = useState(saved);
+  useEffect(
+    () => setShown({ billing_preference: data.billing_preference, wallet_fallback: data.wallet_fallback }),
+    [data.billing_preference, data.wallet_fallback],
+  );
   async function save(change: { billing_preference?: BillingPreference; wallet_fallback?: boolean }) {
+    const next = { ...shown, ...change };
+    setShown(next);
     setBusy(true);
     try {
-      await api.put(PREFERENCE, { billing_preference: data.billing_preference, wallet_fallback: data.wallet_fallback, ...change });
+      await api.put(PREFERENCE, next);
       toast.success({ key: "wallet.plans.preferenceSaved" });
       onChanged();
     } catch {
-      // reported by the API helper
+      setShown(saved); // the API helper reported why
     } finally {
       setBusy(false);
     }
@@ -78,7 +87,7 @@ function Preference({ data, onChanged }: { data: UserPlans; onChanged: () => voi
     <div className="flex flex-col gap-3 rounded-md bg-zinc-50 p-4 dark:bg-zinc-800/50" data-testid="plan-preference" aria-busy={busy}>
       <RadioGroup<BillingPreference>
         legend={t("preference")}
-        value={data.billing_preference}
+        value={shown.billing_preference}
         options={[
           { value: "plan_first", label: t("planFirst") },
           { value: "wallet_first", label: t("walletFirst") },
@@ -86,11 +95,11 @@ function Preference({ data, onChanged }: { data: UserPlans; onChanged: () => voi
         onChange={(v) => void save({ billing_preference: v })}
       />
       <Switch
-        checked={data.wallet_fallback}
+        checked={shown.wallet_fallback}
         disabled={busy}
         onChange={(v) => void save({ wallet_fallback: v })}
         label={t("fallback")}
-        hint={data.wallet_fallback ? t("fallbackOn") : t("fallbackOff")}
+        hint={shown.wallet_fallback ? t("fallbackOn") : t("fallbackOff")}
       />
     </div>
   );

@@ -5,6 +5,7 @@
 // test-results/screenshots/sessions.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupRoot } from "../support/accounts";
 import { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
@@ -20,6 +21,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   server = await startServer();
+  await setupRoot(server); // a site without its root shows the setup page everywhere
   browser = await launch();
 });
 afterAll(async () => {
