@@ -63,8 +63,8 @@ export function PlanDrawer({ plan, open, onClose, onSaved }: { plan: Plan | null
   const locale = useFormLocale();
   const { data: groups } = useSWR<string[]>(open ? "/api/group/" : null);
   // useQuotaDisplay answers a new object each render: the form depends on its two values
-  const { displayInCurrency, quotaPerUnit } = useQuotaDisplay();
-  const display = useMemo(() => ({ displayInCurrency, quotaPerUnit }), [displayInCurrency, quotaPerUnit]);
+  const { displayInCurrency, quotaPerUnit, currency, rate, symbol } = useQuotaDisplay();
+  const display = useMemo(() => ({ displayInCurrency, quotaPerUnit, currency, rate, symbol }), [displayInCurrency, quotaPerUnit, currency, rate, symbol]);
   const schema = useMemo(() => planFormSchema(locale, display, t("quotaInvalid")), [locale, display, t]);
   const methods = useRuleForm<PlanForm>(schema, blankPlanForm());
   const { reset, watch, setValue, handleSubmit, control, formState } = methods;
@@ -139,7 +139,11 @@ export function PlanDrawer({ plan, open, onClose, onSaved }: { plan: Plan | null
           </div>
           <FormText
             name="quota"
-            label={display.displayInCurrency ? t("quotaUsd") : t("quotaUnits")}
+            label={
+              display.displayInCurrency
+                ? t("quotaMoney", { unit: display.currency === "CUSTOM" ? (display.symbol ?? "") : (display.currency ?? "USD") })
+                : t("quotaUnits")
+            }
             inputMode="decimal"
             hint={units === null ? t("quotaHint") : t("quotaIs", { units: units.toString() })}
           />

@@ -2,7 +2,7 @@
 // conversion of the quota typed in the console's display unit to exact quota units, the schema
 // that checks the body the drawer would send, and that body.
 import { z } from "zod";
-import { DEFAULT_QUOTA_PER_UNIT, type QuotaDisplay } from "@/lib/client/format";
+import { parseQuotaInput, quotaToInput, type QuotaDisplay } from "@/lib/quota-display";
 import type { Locale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { createPlanBody } from "@/lib/plans/schemas";
@@ -34,43 +34,22 @@ export const DURATION_PRESETS = [
   { key: "month", days: 30 },
 ] as const;
 
-const perUnit = (d: QuotaDisplay) => (d.quotaPerUnit > 0 ? d.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT);
+// A plan's quota may pass 2^53 units (a bigint in the body): the bound is the column's.
+const INT64_MAX = 2n ** 63n - 1n;
 
 /**
- * Quota typed in the display unit as exact integer units, or null when it is not a
- * non-negative amount or does not come to a whole number of units. Dollars are multiplied
- * as decimal text (no float): "0.29" at 500000 per dollar is 145000 exactly.
+ * Quota typed in the display unit (lib/quota-display.ts: the site's currency and rate, or
+ * whole units) as exact integer units, rounded to the nearest unit; null when it is not a
+ * non-negative amount.
  */
 export function quotaUnitsFromText(text: string, display: QuotaDisplay): bigint | null {
-  const s = text.trim();
-  if (!display.displayInCurrency) return /^\d+$/.test(s) ? BigInt(s) : null;
-  const m = /^(\d*)(?:\.(\d*))?$/.exec(s);
-  if (!m || (m[1] === "" && (m[2] ?? "") === "")) return null;
-  const per = perUnit(display);
-  if (!Number.isInteger(per)) return null;
-  const frac = m[2] ?? "";
-  const scale = 10n ** BigInt(frac.length);
-  const scaled = BigInt(m[1] || "0") * scale + BigInt(frac || "0");
-  const units = scaled * BigInt(per);
-  return units % scale === 0n ? units / scale : null;
+  const parsed = parseQuotaInput(text, display, { max: INT64_MAX });
+  return parsed.ok ? parsed.units : null;
 }
 
-/** Integer units as the text the quota field shows (exact decimal dollars when the site shows currency). */
+/** Integer units as the text the quota field shows: the shortest amount that reads back as exactly these units. */
 export function quotaTextFromUnits(units: number | bigint, display: QuotaDisplay): string {
-  const u = BigInt(units);
-  if (!display.displayInCurrency) return u.toString();
-  const per = BigInt(Math.round(perUnit(display)));
-  const whole = u / per;
-  let rest = u % per;
-  if (rest === 0n) return whole.toString();
-  // as many decimals as it takes (a unit count that is not a whole number of cents keeps its digits)
-  let digits = "";
-  for (let i = 0; i < 12 && rest !== 0n; i++) {
-    rest *= 10n;
-    digits += (rest / per).toString();
-    rest %= per;
-  }
-  return `${whole}.${digits}`;
+  return quotaToInput(units, display);
 }
 
 export const blankPlanForm = (): PlanForm => ({

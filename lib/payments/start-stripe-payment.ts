@@ -3,20 +3,17 @@
 // URL. The session's amount_total becomes the order's money: the webhook compares the paid
 // total with it (docs/payments.md, "Stripe").
 import "server-only";
-import { logger } from "@/lib/logger";
 import type Stripe from "stripe";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
-import { AppError, describeError } from "@/lib/errors";
-import { fromCents, quotaPerUnit, siteBase, stripeConfig, stripeMoney, toCents, TOPUP_SUCCESS_PATH } from "@/lib/payments/config";
+import { AppError } from "@/lib/errors";
+import { quotaPerUnit, stripeConfig, stripeMoney, toCents } from "@/lib/payments/config";
 import { checkMinimum } from "@/lib/payments/minimum";
 import type { AmountInput } from "@/lib/payments/schemas";
-import { stripeClient } from "@/lib/payments/stripe-client";
+import { openCheckout } from "@/lib/payments/stripe-client";
 import { checkPendingCap } from "@/lib/payments/pending-cap";
 import { newTradeNo } from "@/lib/payments/trade-no";
 import { nowSeconds } from "@/lib/time";
-
-const log = logger("payments");
 
 export async function startStripePayment({ ctx, input }: { ctx: UserCtx; input: AmountInput }) {
   const cfg = stripeConfig();
@@ -43,37 +40,5 @@ export async function startStripePayment({ ctx, input }: { ctx: UserCtx; input: 
   const lineItem: Stripe.Checkout.SessionCreateParams.LineItem = cfg.priceId
     ? { price: cfg.priceId, quantity: input.amount }
     : { price_data: { currency: "usd", unit_amount: toCents(unitPrice), product_data: { name: `Top-up ${input.amount} USD` } }, quantity: input.amount };
-  const base = siteBase();
-  let session: Stripe.Checkout.Session;
-  try {
-    session = await stripeClient(cfg.apiSecret).checkout.sessions.create(
-      {
-        mode: "payment",
-        client_reference_id: tradeNo,
-        metadata: { trade_no: tradeNo },
-        line_items: [lineItem],
-        success_url: base + TOPUP_SUCCESS_PATH,
-        cancel_url: base + "/app/wallet",
-      },
-      { idempotencyKey: tradeNo },
-    );
-  } catch (err) {
-    // describeError masks anything shaped like a key; the payer sees only the catalogue text.
-    log.error({ error: describeError(err) }, "stripe session failed");
-    await db().topUp.update({ where: { id: order.id }, data: { status: "failed" } });
-    throw new AppError("UPSTREAM", "topup_payment_failed");
-  }
-  if (!session.url) {
-    await db().topUp.update({ where: { id: order.id }, data: { status: "failed" } });
-    throw new AppError("UPSTREAM", "topup_payment_failed");
-  }
-  await db().topUp.update({
-    where: { id: order.id },
-    data: {
-      provider_ref: session.id,
-      money: typeof session.amount_total === "number" ? fromCents(session.amount_total) : money,
-      currency: (session.currency ?? "usd").toUpperCase(),
-    },
-  });
-  return { pay_link: session.url };
+  return { pay_link: await openCheckout(cfg.apiSecret, order, { mode: "payment", metadata: { trade_no: tradeNo }, line_items: [lineItem] }) };
 }

@@ -5,18 +5,16 @@
 // subscription mode for the plan's Stripe price; answers its URL). Epay and Stripe activate
 // in their callbacks (lib/plans/callbacks.ts), once per order.
 import "server-only";
-import type Stripe from "stripe";
 import type { Plan } from "@/generated/sqlite/client";
 import type { UserCtx } from "@/lib/ctx";
 import { changeUserQuota } from "@/lib/billing/ledger";
 import { db, type Tx } from "@/lib/db/client";
-import { AppError, describeError } from "@/lib/errors";
-import { logger } from "@/lib/logger";
+import { AppError } from "@/lib/errors";
 import { callbackBase, epayConfig, fromCents, quotaPerUnit, siteBase, stripeConfig, toCents, TOPUP_SUCCESS_PATH } from "@/lib/payments/config";
 import { EPAY_SUBMIT_PATH, EPAY_TYPES, signEpayForm } from "@/lib/payments/epay";
 import { checkPendingCap } from "@/lib/payments/pending-cap";
 import { EPAY_NOTIFY_PATH } from "@/lib/payments/start-epay-payment";
-import { stripeClient } from "@/lib/payments/stripe-client";
+import { openCheckout } from "@/lib/payments/stripe-client";
 import { newTradeNo } from "@/lib/payments/trade-no";
 import { getNumber } from "@/lib/options/store";
 import { subscriptionsChanged } from "@/lib/plans/changed";
@@ -26,7 +24,6 @@ import { priceCents, type PurchaseInput } from "@/lib/plans/schemas";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
 import { nowSeconds } from "@/lib/time";
 
-const log = logger("payments");
 const PENDING_WINDOW_SECONDS = 3600;
 
 // The plan's price in quota units: USD × QuotaPerUnit; CNY converts at the top-up rate
@@ -149,39 +146,13 @@ async function startStripe(ctx: UserCtx, plan: Plan): Promise<PurchaseResult> {
       plan_id: plan.id,
     },
   });
-  const base = siteBase();
-  let session: Stripe.Checkout.Session;
-  try {
-    session = await stripeClient(cfg.apiSecret).checkout.sessions.create(
-      {
-        mode: "subscription",
-        client_reference_id: tradeNo,
-        metadata: { trade_no: tradeNo, plan_id: String(plan.id) },
-        // the invoices of the subscription carry the trade number too (lib/plans/callbacks.ts)
-        subscription_data: { metadata: { trade_no: tradeNo, plan_id: String(plan.id) } },
-        line_items: [{ price: plan.stripe_price_id, quantity: 1 }],
-        success_url: base + TOPUP_SUCCESS_PATH,
-        cancel_url: base + "/app/wallet",
-      },
-      { idempotencyKey: tradeNo },
-    );
-  } catch (err) {
-    log.error({ error: describeError(err) }, "stripe plan session failed");
-    await db().topUp.update({ where: { id: order.id }, data: { status: "failed" } });
-    throw new AppError("UPSTREAM", "topup_payment_failed");
-  }
-  if (!session.url) {
-    await db().topUp.update({ where: { id: order.id }, data: { status: "failed" } });
-    throw new AppError("UPSTREAM", "topup_payment_failed");
-  }
   // Stripe's Price decides what is charged: the session's total and currency become the order's
-  await db().topUp.update({
-    where: { id: order.id },
-    data: {
-      provider_ref: session.id,
-      ...(typeof session.amount_total === "number" ? { money: fromCents(session.amount_total) } : {}),
-      ...(session.currency ? { currency: session.currency.toUpperCase() } : {}),
-    },
+  const payLink = await openCheckout(cfg.apiSecret, order, {
+    mode: "subscription",
+    metadata: { trade_no: tradeNo, plan_id: String(plan.id) },
+    // the invoices of the subscription carry the trade number too (lib/plans/callbacks.ts)
+    subscription_data: { metadata: { trade_no: tradeNo, plan_id: String(plan.id) } },
+    line_items: [{ price: plan.stripe_price_id, quantity: 1 }],
   });
-  return { kind: "stripe", pay_link: session.url };
+  return { kind: "stripe", pay_link: payLink };
 }

@@ -2,6 +2,7 @@
 // status, setup status, browser state"). It is public: it carries flags and client ids,
 // never a secret.
 import "server-only";
+import { quotaDisplayOptions } from "@/lib/options/quota-display";
 import { mailConfigured } from "@/lib/mail/send";
 import { getBool, getJson, getNumber, getOption } from "@/lib/options/store";
 import { epayConfig, stripeConfig } from "@/lib/payments/config";
@@ -14,13 +15,7 @@ export async function siteStatus() {
     system_name: getOption("SystemName"),
     logo: getOption("Logo"),
     footer_html: getOption("Footer"),
-    quota_per_unit: getNumber("QuotaPerUnit", 500000),
-    display_in_currency: getBool("DisplayInCurrencyEnabled"),
-    // the currency of that display and its rate per US dollar (lib/quota-display.ts)
-    quota_display_type: getOption("QuotaDisplayType"),
-    usd_exchange_rate: getNumber("USDExchangeRate", 7.3),
-    custom_currency_symbol: getOption("CustomCurrencySymbol"),
-    custom_currency_exchange_rate: getNumber("CustomCurrencyExchangeRate", 1),
+    ...quotaDisplayOptions(),
     display_token_stat: getBool("DisplayTokenStatEnabled"),
     default_collapse_sidebar: getBool("DefaultCollapseSidebar"),
     chats: getJson<unknown[]>("Chats", []),

@@ -96,9 +96,9 @@ describe("plans in the console", () => {
     await form.getByLabel(m.form.price, { exact: true }).fill("2.5");
     await form.getByRole("button", { name: m.duration.week, exact: true }).click();
     await expect.poll(() => form.getByLabel(m.form.duration, { exact: true }).inputValue()).toBe("7");
-    const quota = form.getByLabel(m.form.quotaUsd, { exact: true });
-    // a millionth of a dollar is half a unit: refused under the field, nothing saved
-    await quota.fill("0.000001");
+    const quota = form.getByLabel(fmt(m.form.quotaMoney, { unit: "USD" }), { exact: true });
+    // no amount: refused under the field, nothing saved
+    await quota.fill("-1");
     await page.getByRole("button", { name: m.form.submit, exact: true }).click();
     await form.getByRole("alert").filter({ hasText: m.form.quotaInvalid }).waitFor();
     await quota.fill("1.29");

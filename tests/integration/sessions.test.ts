@@ -8,16 +8,7 @@ import { loginAs, makeUser, ROOT_PASSWORD, setupRoot } from "../support/accounts
 import { query, seedUser } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
 
-type SessionView = {
-  id: string;
-  device: string;
-  user_agent: string;
-  ip: string;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
-  current: boolean;
-};
+import type { SessionView } from "@/lib/sessions/manage";
 
 const CHROME_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";

@@ -8,9 +8,11 @@ import type { Plan } from "@/components/plans/types";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import type { Locale } from "@/lib/i18n/locale";
 import { createPlanBody } from "@/lib/plans/schemas";
+import { quotaDisplayOf } from "@/lib/quota-display";
 
 const USD = { displayInCurrency: true, quotaPerUnit: 500_000 };
 const UNITS = { displayInCurrency: false, quotaPerUnit: 500_000 };
+const CNY = quotaDisplayOf({ quota_per_unit: 500_000, display_in_currency: true, quota_display_type: "CNY", usd_exchange_rate: 7.3 });
 const QUOTA_INVALID = "quota does not convert";
 
 async function refusals(f: PlanForm, locale: Locale, display = USD): Promise<Record<string, string>> {
@@ -38,8 +40,13 @@ describe("plan quota in the display unit", () => {
     expect(quotaUnitsFromText("0.000002", USD)).toBe(1n);
     expect(quotaUnitsFromText("18000000000000", USD)).toBe(9_000_000_000_000_000_000n);
   });
-  it("refuses what is no whole number of units, negative or not a number", () => {
-    for (const bad of ["0.000001", "-1", "1e3", "abc", "", ".", "1.2.3"]) expect(quotaUnitsFromText(bad, USD), bad).toBeNull();
+  it("rounds to the nearest unit as every quota field does, and follows the site's currency", () => {
+    expect(quotaUnitsFromText("0.000001", USD)).toBe(1n); // half a unit, away from zero
+    expect(quotaUnitsFromText("¥7.3", CNY)).toBe(500_000n);
+    expect(quotaTextFromUnits(500_000n, CNY)).toBe("7.3");
+  });
+  it("refuses what is negative or not a number", () => {
+    for (const bad of ["-1", "1e3", "abc", "", ".", "1.2.3"]) expect(quotaUnitsFromText(bad, USD), bad).toBeNull();
     expect(quotaUnitsFromText("1.5", UNITS)).toBeNull();
     expect(quotaUnitsFromText("9007199254740993", UNITS)).toBe(9_007_199_254_740_993n);
   });
@@ -104,6 +111,6 @@ describe("the plan drawer refuses what the server refuses, with its text", () =>
       expect(got[field]).toBe(routeRefusal(planBody(f, USD, null), locale));
     }
     // the conversion is the console's own check: its own words
-    expect(await refusals(filled({ quota: "0.000001" }), locale)).toEqual({ quota: QUOTA_INVALID });
+    expect(await refusals(filled({ quota: "1e3" }), locale)).toEqual({ quota: QUOTA_INVALID });
   });
 });
