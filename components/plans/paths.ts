@@ -4,6 +4,7 @@ export const ADMIN_PLANS = "/api/plan/";
 export const MY_PLANS = "/api/user/plan";
 export const PURCHASE = "/api/user/plan/purchase";
 export const PREFERENCE = "/api/user/plan/preference";
+export const CANCEL = (subscriptionId: number) => `/api/user/plan/${subscriptionId}/cancel`;
 export const planPath = (id: number) => `/api/plan/${id}`;
 export const planSubscribers = (id: number, status: "active" | "all") => `/api/plan/${id}/subscribers?status=${status}`;
 export const grantPath = (userId: number) => `/api/user/${userId}/plan`;

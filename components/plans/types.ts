@@ -44,6 +44,7 @@ export type Subscription = {
   remaining: number; // period_quota + carried - period_used while active, else 0
   models: string[];
   auto_renew: boolean; // a Stripe subscription that renews itself
+  cancel_at_period_end: boolean; // a Stripe subscription whose renewal the user stopped
 };
 
 export type BillingPreference = "plan_first" | "wallet_first";

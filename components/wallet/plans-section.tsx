@@ -1,7 +1,7 @@
 "use client";
 // The wallet's plans (docs/console-ui.md, "Plans"): the caller's active subscriptions with
 // their meters (the period's quota used and left, when it resets, when the plan ends or a
-// Stripe subscription renews), the ended ones in a short list, the billing preference (plan first or balance first, and
+// Stripe subscription renews, whose renewal can be cancelled), the ended ones in a short list, the billing preference (plan first or balance first, and
 // whether a call falls back to the balance when the plan's period is used up), and the plans
 // for sale with a buy button. Buying: a dialog with the price and the methods the plan and
 // the site allow (the balance when the plan says so; epay when it is on, as the top-up
@@ -14,7 +14,8 @@ import useSWR from "swr";
 import { useQuotaDisplay, useStatus } from "@/components/layout/providers";
 import { durationText, formatPrice } from "@/components/plans/plan-columns";
 import { PlanMeter, subscriptionColor } from "@/components/plans/plan-meter";
-import { MY_PLANS, PLANS_FOR_SALE, PREFERENCE, PURCHASE } from "@/components/plans/paths";
+import { CANCEL, MY_PLANS, PLANS_FOR_SALE, PREFERENCE, PURCHASE } from "@/components/plans/paths";
+import { useConfirm } from "@/components/forms/use-confirm";
 import type { BillingPreference, Plan, Subscription, UserPlans } from "@/components/plans/types";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -39,10 +40,31 @@ export function planPayMethods(plan: Plan, status: { enable_online_topup: boolea
   ];
 }
 
-function SubscriptionCard({ sub }: { sub: Subscription }) {
+function SubscriptionCard({ sub, onChanged }: { sub: Subscription; onChanged: () => void }) {
   const t = useTranslations("wallet.plans");
   const tp = useTranslations("plans");
   const display = useQuotaDisplay();
+  const confirm = useConfirm({
+    title: t("cancelTitle"),
+    description: t("cancelHelp", { time: formatTimestamp(sub.ends_at) }),
+    action: t("cancelAction"),
+    danger: true,
+  });
+  const [busy, setBusy] = useState(false);
+  // a Stripe subscription stops renewing; it stays active to the end of its term
+  async function cancel() {
+    if (!(await confirm.ask())) return;
+    setBusy(true);
+    try {
+      await api.post(CANCEL(sub.id));
+      toast.success({ key: "wallet.plans.cancelled" });
+      onChanged();
+    } catch {
+      // reported by the API helper
+    } finally {
+      setBusy(false);
+    }
+  }
   return (
     <div className="flex flex-col gap-3 rounded-md border border-zinc-200 p-4 dark:border-zinc-800" data-testid={`subscription-${sub.id}`}>
       <div className="flex min-w-0 flex-wrap items-center gap-2">
@@ -55,6 +77,14 @@ function SubscriptionCard({ sub }: { sub: Subscription }) {
         <CalendarClock aria-hidden className="h-3.5 w-3.5 shrink-0" />
         {sub.auto_renew ? t("renewsAt", { time: formatTimestamp(sub.ends_at) }) : t("endsAt", { time: formatTimestamp(sub.ends_at) })}
       </p>
+      {sub.auto_renew && (
+        <div>
+          <Button variant="secondary" size="sm" disabled={busy} onClick={() => void cancel()}>
+            {t("cancelRenewal")}
+          </Button>
+        </div>
+      )}
+      {confirm.dialog}
     </div>
   );
 }
@@ -225,7 +255,7 @@ export function PlansSection() {
             <h3 className="text-sm font-semibold text-zinc-900 dark:text-zinc-100">{t("mine")}</h3>
             <div className="grid gap-3 lg:grid-cols-2">
               {active.map((s) => (
-                <SubscriptionCard key={s.id} sub={s} />
+                <SubscriptionCard key={s.id} sub={s} onChanged={() => void mine.mutate()} />
               ))}
             </div>
           </section>

@@ -518,6 +518,8 @@ export const serverMessages = {
   plan_purchased: { zh: "套餐已开通", en: "The plan is active" },
   plan_subscription_not_found: { zh: "订阅不存在", en: "The subscription does not exist" },
   plan_subscription_not_active: { zh: "该订阅不在生效中", en: "This subscription is not active" },
+  plan_not_renewing: { zh: "该订阅不会自动续费，无需取消", en: "This subscription does not renew: there is nothing to cancel" },
+  plan_cancel_failed: { zh: "取消续费失败，请稍后再试", en: "The renewal could not be cancelled, please try again later" },
   plan_exhausted: {
     zh: "套餐“{plan}”本周期额度已用完，将于 {reset} 重置",
     en: 'The plan "{plan}" has used up its quota for this period; it resets at {reset}',

@@ -133,6 +133,18 @@ async function handlePlanEvent(event: Stripe.Event): Promise<boolean> {
     await renewFromInvoice(subscription, invoiceId);
     return true;
   }
+  if (event.type === "customer.subscription.updated") {
+    // the renewal stopped (or resumed) elsewhere (Stripe's customer portal or dashboard)
+    const stripeId = idOf(obj.id);
+    if (!stripeId || typeof obj.cancel_at_period_end !== "boolean") return false;
+    const changed = await db().subscription.updateManyAndReturn({
+      where: { stripe_subscription_id: stripeId, status: "active", cancel_at_period_end: !obj.cancel_at_period_end },
+      data: { cancel_at_period_end: obj.cancel_at_period_end, updated_at: BigInt(nowSeconds()) },
+      select: { user_id: true },
+    });
+    for (const sub of changed) await subscriptionsChanged(sub.user_id);
+    return (await db().subscription.count({ where: { stripe_subscription_id: stripeId } })) > 0;
+  }
   if (event.type === "customer.subscription.deleted") {
     const stripeId = idOf(obj.id);
     if (!stripeId) return false;

@@ -54,6 +54,8 @@ export function presentSubscription(s: Subscription) {
     upgrade_group: s.upgrade_group,
     expiry_group: s.expiry_group,
     carry_over: s.carry_over,
-    auto_renew: s.stripe_subscription_id !== "" && s.status === "active",
+    auto_renew: s.stripe_subscription_id !== "" && s.status === "active" && !s.cancel_at_period_end,
+    // a Stripe subscription whose renewal the user stopped: it ends at ends_at
+    cancel_at_period_end: s.cancel_at_period_end,
   };
 }

@@ -1,17 +1,22 @@
 // The subscriptions' verbs (docs/plans.md, "API"): the caller's own (GET /api/user/plan,
-// PUT /api/user/plan/preference) and the admin's (grant, revoke, reset a period, list a
+// PUT /api/user/plan/preference, POST /api/user/plan/{id}/cancel) and the admin's (grant, revoke, reset a period, list a
 // plan's subscribers). Every change invalidates the user's caches on every node.
 import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { canManage } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import { AppError, describeError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+import { stripeConfig } from "@/lib/payments/config";
+import { stripeClient } from "@/lib/payments/stripe-client";
 import { requireAdmin } from "@/lib/plans/admin-plans";
 import { subscriptionsChanged } from "@/lib/plans/changed";
 import { activate, end, startPeriod } from "@/lib/plans/pot";
 import { presentSubscription } from "@/lib/plans/present";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
 import { nowSeconds } from "@/lib/time";
+
+const log = logger("payments");
 
 // Ended subscriptions shown beside the active ones.
 const ENDED_SHOWN = 20;
@@ -37,6 +42,33 @@ export async function setPreference({ ctx, input }: { ctx: UserCtx; input: { bil
   const user = await db().user.update({ where: { id: ctx.user.id }, data, select: { billing_preference: true, wallet_fallback: true } });
   await subscriptionsChanged(ctx.user.id);
   return user;
+}
+
+// POST /api/user/plan/{id}/cancel: the caller stops the renewal of a Stripe subscription.
+// Stripe is told first (cancel_at_period_end, keyed so that a repeated click is one change
+// there); the plan stays active to the end of its term, when Stripe's
+// customer.subscription.deleted ends it (lib/plans/callbacks.ts). A plan bought with the
+// balance or through epay never renews: there is nothing to cancel.
+export async function cancelRenewal({ ctx, input }: { ctx: UserCtx; input: { id: number } }) {
+  const sub = await db().subscription.findFirst({ where: { id: input.id, user_id: ctx.user.id } });
+  if (!sub) throw new AppError("NOT_FOUND", "plan_subscription_not_found");
+  if (sub.status !== "active") throw new AppError("RULE", "plan_subscription_not_active");
+  if (!sub.stripe_subscription_id) throw new AppError("RULE", "plan_not_renewing");
+  if (sub.cancel_at_period_end) return presentSubscription(sub);
+  const cfg = stripeConfig();
+  try {
+    await stripeClient(cfg.apiSecret).subscriptions.update(
+      sub.stripe_subscription_id,
+      { cancel_at_period_end: true },
+      { idempotencyKey: `cancel:${sub.stripe_subscription_id}` },
+    );
+  } catch (err) {
+    log.error({ error: describeError(err), subscription: sub.id }, "stripe cancellation failed");
+    throw new AppError("UPSTREAM", "plan_cancel_failed");
+  }
+  const updated = await db().subscription.update({ where: { id: sub.id }, data: { cancel_at_period_end: true, updated_at: BigInt(nowSeconds()) } });
+  await subscriptionsChanged(ctx.user.id);
+  return presentSubscription(updated);
 }
 
 async function managedUser(ctx: UserCtx, userId: number) {

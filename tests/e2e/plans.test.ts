@@ -14,6 +14,8 @@ import { renderQuota } from "@/lib/client/format";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startMockUpstream, USAGE, type MockUpstream } from "../support/mock-upstreams";
+import { startStripeMock, type StripeMock } from "../support/payments";
+import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
 import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
@@ -27,6 +29,7 @@ let callCost = 0; // what the call was charged: its usage log's quota
 let server: TestServer;
 let browser: Browser;
 let mock: MockUpstream;
+let stripe: StripeMock;
 let root: ApiClient;
 let buyer: { id: number; client: ApiClient };
 let other: { id: number; client: ApiClient };
@@ -39,7 +42,8 @@ type Mine = { subscriptions: Sub[]; billing_preference: string; wallet_fallback:
 
 beforeAll(async () => {
   mock = await startMockUpstream("openai");
-  server = await startServer();
+  stripe = await startStripeMock();
+  server = await startServer({ env: { STRIPE_API_BASE: stripe.url } });
   browser = await launch();
   root = await setupRoot(server);
   await setOptions(root, {
@@ -49,6 +53,7 @@ beforeAll(async () => {
     CompletionRatio: JSON.stringify({ [MODEL]: 1 }),
     CacheRatio: "{}",
     GroupRatio: JSON.stringify({ default: 1, vip: 1 }),
+    StripeApiSecret: "sk_test_plans_e2e_4eC39HqLyjWDarjtT1zdp7dc",
   });
   const ch = await root.post("/api/channel/", { name: "plan-mock", type: 1, key: mock.key, base_url: mock.url, models: MODEL, group: "default,vip" });
   expect(ch.success, ch.message).toBe(true);
@@ -60,6 +65,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await mock?.close();
+  await stripe?.close();
   expect(pageErrors).toEqual([]);
 });
 
@@ -186,6 +192,32 @@ describe("plans in the console", () => {
     await expect.poll(async () => (await mine()).wallet_fallback).toBe(!was);
     await pref.getByLabel(MESSAGES.en.wallet.plans.planFirst, { exact: true }).check();
     await expect.poll(async () => (await mine()).billing_preference).toBe("plan_first");
+    await ctx.close();
+  });
+
+  it("the buyer cancels the Stripe renewal after a confirmation; the plan stays active to its end", async () => {
+    const m = MESSAGES.en.wallet.plans;
+    const sub = (await activeSub())!;
+    // the subscription as Stripe's Checkout would have left it (docs/plans.md, "Stripe")
+    await query(server, 'UPDATE "subscriptions" SET "stripe_subscription_id" = $1 WHERE "id" = $2', ["sub_e2e_1", sub.id]);
+    const { ctx, page } = await open(buyer.client, "en", "/app/wallet");
+    const card = page.getByTestId(`subscription-${sub.id}`);
+    await card.getByText(m.autoRenew, { exact: true }).waitFor();
+    await card.getByRole("button", { name: m.cancelRenewal, exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: m.cancelTitle });
+    await dialog.waitFor();
+    await shoot(page, "en", "plans-wallet-cancel", false);
+    // Cancel keeps it renewing; nothing is sent to Stripe
+    await dialog.getByRole("button", { name: MESSAGES.en.settingsKit.cancel, exact: true }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(stripe.subscriptionUpdates).toEqual([]);
+    await card.getByRole("button", { name: m.cancelRenewal, exact: true }).click();
+    await dialog.getByRole("button", { name: m.cancelAction, exact: true }).click();
+    await expectToast(page, m.cancelled);
+    await expect.poll(() => card.getByTestId("subscription-end").textContent()).toContain(m.endsAt.split("{time}")[0]);
+    await card.getByRole("button", { name: m.cancelRenewal, exact: true }).waitFor({ state: "detached" });
+    expect(stripe.subscriptionUpdates).toMatchObject([{ id: "sub_e2e_1", body: { cancel_at_period_end: "true" } }]);
+    expect((await activeSub())?.status).toBe("active");
     await ctx.close();
   });
 

@@ -314,6 +314,33 @@ describe("purchase", () => {
     expect(await queryDb(server, 'SELECT "key" FROM "plan_payment_events" WHERE "subscription_id" = $1', [subs[0].id])).toEqual([
       { key: "stripe_invoice:in_cycle_1" },
     ]);
+    // the user stops the renewal: Stripe is told once (a second click changes nothing), the
+    // plan stays active without renewing; the portal resuming it shows again through the webhook
+    type Own = { subscriptions: { id: number; auto_renew: boolean; cancel_at_period_end: boolean; status: string }[] };
+    const own = async () => (await u.client.get<Own>("/api/user/plan")).data.subscriptions.find((x) => x.id === subs[0].id)!;
+    expect(await own()).toMatchObject({ auto_renew: true, cancel_at_period_end: false });
+    const updates = stripe.subscriptionUpdates.length;
+    for (let i = 0; i < 2; i++) {
+      const c = await u.client.post<{ auto_renew: boolean; status: string }>(`/api/user/plan/${subs[0].id}/cancel`);
+      expect(c.success, c.message).toBe(true);
+      expect(c.data).toMatchObject({ auto_renew: false, status: "active" });
+    }
+    expect(stripe.subscriptionUpdates.slice(updates)).toEqual([
+      { id: "sub_plan_1", idempotencyKey: "cancel:sub_plan_1", body: { cancel_at_period_end: "true" } },
+    ]);
+    expect(await own()).toMatchObject({ status: "active", auto_renew: false, cancel_at_period_end: true });
+    const resumed = (on: boolean) =>
+      webhook(stripeEventOf(WHSEC, "customer.subscription.updated", { id: "sub_plan_1", object: "subscription", status: "active", cancel_at_period_end: on }));
+    expect(await resumed(false)).toBe(200);
+    expect(await own()).toMatchObject({ auto_renew: true, cancel_at_period_end: false });
+    expect(await resumed(true)).toBe(200);
+    expect(await own()).toMatchObject({ auto_renew: false, cancel_at_period_end: true });
+    // another user's subscription is not found; one bought with the balance does not renew
+    const other = await userWithBalance("card-other", 0);
+    expect((await other.client.post(`/api/user/plan/${subs[0].id}/cancel`)).message).toBe("The subscription does not exist");
+    const walletPlan = await createPlan({ name: "Wallet renewal" });
+    const granted = await root.post<{ id: number }>(`/api/user/${u.id}/plan`, { plan_id: walletPlan.id });
+    expect((await u.client.post(`/api/user/plan/${granted.data.id}/cancel`)).message).toBe("This subscription does not renew: there is nothing to cancel");
     // Stripe deletes the subscription: cancelled, its remaining written off
     expect(await webhook(stripeEventOf(WHSEC, "customer.subscription.deleted", { id: "sub_plan_1", object: "subscription", status: "canceled" }))).toBe(200);
     subs = await subsOf(u.id);

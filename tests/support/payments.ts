@@ -1,8 +1,9 @@
 // Payment parties for tests, speaking the real protocols on 127.0.0.1:
 // - epay: the MD5 signature (written here from the protocol, independently of
 //   lib/payments/epay.ts) and a stand-in provider page that receives the submit form;
-// - Stripe: a mock of the REST API's POST /v1/checkout/sessions (form-encoded request,
-//   JSON answer in Stripe's shape), and events signed as Stripe signs them.
+// - Stripe: a mock of the REST API's POST /v1/checkout/sessions and POST
+//   /v1/subscriptions/{id} (form-encoded request, JSON answer in Stripe's shape), and events
+//   signed as Stripe signs them.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import Stripe from "stripe";
@@ -74,6 +75,8 @@ function parseStripeForm(body: string): Record<string, unknown> {
 
 export type StripeMock = Listening & {
   requests: { auth: string; idempotencyKey: string; body: Record<string, unknown> }[];
+  // POST /v1/subscriptions/{id}: each update as asked (a plan's renewal cancelled)
+  subscriptionUpdates: { id: string; idempotencyKey: string; body: Record<string, unknown> }[];
   prices: Record<string, number>; // price id -> unit amount in cents
   fail: boolean;
   // awaited before the session is answered: a test sends a webhook while our server still waits for Stripe
@@ -81,10 +84,18 @@ export type StripeMock = Listening & {
 };
 
 export async function startStripeMock(): Promise<StripeMock> {
-  const mock = { requests: [], prices: { price_test_topup: 800 }, fail: false } as unknown as StripeMock;
+  const mock = { requests: [], subscriptionUpdates: [], prices: { price_test_topup: 800 }, fail: false } as unknown as StripeMock;
   let n = 0;
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
+    const subscription = req.method === "POST" ? /^\/v1\/subscriptions\/(sub_[\w]+)$/.exec(req.url ?? "") : null;
+    if (subscription && !mock.fail) {
+      const body = parseStripeForm(raw);
+      mock.subscriptionUpdates.push({ id: subscription[1], idempotencyKey: String(req.headers["idempotency-key"] ?? ""), body });
+      const answer = { id: subscription[1], object: "subscription", status: "active", cancel_at_period_end: body.cancel_at_period_end === "true" };
+      res.writeHead(200, { "content-type": "application/json", "request-id": `req_sub_${++n}` }).end(JSON.stringify(answer));
+      return;
+    }
     if (req.method !== "POST" || req.url !== "/v1/checkout/sessions") {
       res
         .writeHead(404, { "content-type": "application/json" })

@@ -127,26 +127,27 @@ import * as r123 from "@/app/api/user/passkey/route";
 import * as r124 from "@/app/api/user/passkey/verify/begin/route";
 import * as r125 from "@/app/api/user/passkey/verify/finish/route";
 import * as r126 from "@/app/api/user/pay/route";
-import * as r127 from "@/app/api/user/plan/preference/route";
-import * as r128 from "@/app/api/user/plan/purchase/route";
-import * as r129 from "@/app/api/user/plan/route";
-import * as r130 from "@/app/api/user/register/route";
-import * as r131 from "@/app/api/user/reset/route";
-import * as r132 from "@/app/api/user/route";
-import * as r133 from "@/app/api/user/search/route";
-import * as r134 from "@/app/api/user/self/groups/route";
-import * as r135 from "@/app/api/user/self/route";
-import * as r136 from "@/app/api/user/sessions/[id]/route";
-import * as r137 from "@/app/api/user/sessions/revoke_all/route";
-import * as r138 from "@/app/api/user/sessions/route";
-import * as r139 from "@/app/api/user/setting/route";
-import * as r140 from "@/app/api/user/stripe/amount/route";
-import * as r141 from "@/app/api/user/stripe/pay/route";
-import * as r142 from "@/app/api/user/token/route";
-import * as r143 from "@/app/api/user/topup/complete/route";
-import * as r144 from "@/app/api/user/topup/route";
-import * as r145 from "@/app/api/user/topup/self/route";
-import * as r146 from "@/app/api/verification/route";
+import * as r127 from "@/app/api/user/plan/[id]/cancel/route";
+import * as r128 from "@/app/api/user/plan/preference/route";
+import * as r129 from "@/app/api/user/plan/purchase/route";
+import * as r130 from "@/app/api/user/plan/route";
+import * as r131 from "@/app/api/user/register/route";
+import * as r132 from "@/app/api/user/reset/route";
+import * as r133 from "@/app/api/user/route";
+import * as r134 from "@/app/api/user/search/route";
+import * as r135 from "@/app/api/user/self/groups/route";
+import * as r136 from "@/app/api/user/self/route";
+import * as r137 from "@/app/api/user/sessions/[id]/route";
+import * as r138 from "@/app/api/user/sessions/revoke_all/route";
+import * as r139 from "@/app/api/user/sessions/route";
+import * as r140 from "@/app/api/user/setting/route";
+import * as r141 from "@/app/api/user/stripe/amount/route";
+import * as r142 from "@/app/api/user/stripe/pay/route";
+import * as r143 from "@/app/api/user/token/route";
+import * as r144 from "@/app/api/user/topup/complete/route";
+import * as r145 from "@/app/api/user/topup/route";
+import * as r146 from "@/app/api/user/topup/self/route";
+import * as r147 from "@/app/api/verification/route";
 
 export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
   {
@@ -1114,148 +1115,155 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     },
   },
   {
+    file: "app/api/user/plan/[id]/cancel/route.ts",
+    path: "/api/user/plan/{id}/cancel",
+    methods: {
+      POST: { summary: "the caller stops the Stripe renewal of a subscription", meta: r127.POST.meta },
+    },
+  },
+  {
     file: "app/api/user/plan/preference/route.ts",
     path: "/api/user/plan/preference",
     methods: {
-      PUT: { summary: "which pot a call spends first", meta: r127.PUT.meta },
+      PUT: { summary: "which pot a call spends first", meta: r128.PUT.meta },
     },
   },
   {
     file: "app/api/user/plan/purchase/route.ts",
     path: "/api/user/plan/purchase",
     methods: {
-      POST: { summary: "balance (done at once), epay (the signed form), stripe (the Checkout URL)", meta: r128.POST.meta },
+      POST: { summary: "balance (done at once), epay (the signed form), stripe (the Checkout URL)", meta: r129.POST.meta },
     },
   },
   {
     file: "app/api/user/plan/route.ts",
     path: "/api/user/plan",
     methods: {
-      GET: { summary: "the caller's subscriptions with their meters, and the billing preference", meta: r129.GET.meta },
+      GET: { summary: "the caller's subscriptions with their meters, and the billing preference", meta: r130.GET.meta },
     },
   },
   {
     file: "app/api/user/register/route.ts",
     path: "/api/user/register",
     methods: {
-      POST: { summary: "self-registration with a password (optional invitation code)", meta: r130.POST.meta },
+      POST: { summary: "self-registration with a password (optional invitation code)", meta: r131.POST.meta },
     },
   },
   {
     file: "app/api/user/reset/route.ts",
     path: "/api/user/reset",
     methods: {
-      POST: { summary: "uses a reset link; data is the new password", meta: r131.POST.meta },
+      POST: { summary: "uses a reset link; data is the new password", meta: r132.POST.meta },
     },
   },
   {
     file: "app/api/user/route.ts",
     path: "/api/user",
     methods: {
-      GET: { summary: "admin user list, newest first (p is 0-based)", meta: r132.GET.meta },
-      POST: { summary: "admin creates a user below their own level", meta: r132.POST.meta },
-      PUT: { summary: "admin edits a user below their own level (quota through the ledger)", meta: r132.PUT.meta },
+      GET: { summary: "admin user list, newest first (p is 0-based)", meta: r133.GET.meta },
+      POST: { summary: "admin creates a user below their own level", meta: r133.POST.meta },
+      PUT: { summary: "admin edits a user below their own level (quota through the ledger)", meta: r133.PUT.meta },
     },
   },
   {
     file: "app/api/user/search/route.ts",
     path: "/api/user/search",
     methods: {
-      GET: { summary: "admin user search by id, name or e-mail and group (p is 1-based)", meta: r133.GET.meta },
+      GET: { summary: "admin user search by id, name or e-mail and group (p is 1-based)", meta: r134.GET.meta },
     },
   },
   {
     file: "app/api/user/self/groups/route.ts",
     path: "/api/user/self/groups",
     methods: {
-      GET: { summary: "groups the caller may use, with description and ratio", meta: r134.GET.meta },
+      GET: { summary: "groups the caller may use, with description and ratio", meta: r135.GET.meta },
     },
   },
   {
     file: "app/api/user/self/route.ts",
     path: "/api/user/self",
     methods: {
-      GET: { summary: "the caller's own user record", meta: r135.GET.meta },
-      PUT: { summary: "change display name and/or password (a new session cookie after a password change)", meta: r135.PUT.meta },
-      DELETE: { summary: "deregister the caller's account and end the session", meta: r135.DELETE.meta },
+      GET: { summary: "the caller's own user record", meta: r136.GET.meta },
+      PUT: { summary: "change display name and/or password (a new session cookie after a password change)", meta: r136.PUT.meta },
+      DELETE: { summary: "deregister the caller's account and end the session", meta: r136.DELETE.meta },
     },
   },
   {
     file: "app/api/user/sessions/[id]/route.ts",
     path: "/api/user/sessions/{id}",
     methods: {
-      DELETE: { summary: "end one of the caller's sessions for good (the current one signs the caller out)", meta: r136.DELETE.meta },
+      DELETE: { summary: "end one of the caller's sessions for good (the current one signs the caller out)", meta: r137.DELETE.meta },
     },
   },
   {
     file: "app/api/user/sessions/revoke_all/route.ts",
     path: "/api/user/sessions/revoke_all",
     methods: {
-      POST: { summary: 'end every session of the caller but the current one ("sign out everywhere else")', meta: r137.POST.meta },
+      POST: { summary: 'end every session of the caller but the current one ("sign out everywhere else")', meta: r138.POST.meta },
     },
   },
   {
     file: "app/api/user/sessions/route.ts",
     path: "/api/user/sessions",
     methods: {
-      GET: { summary: "the caller's console sessions (device, address, created, last seen; the current one marked)", meta: r138.GET.meta },
+      GET: { summary: "the caller's console sessions (device, address, created, last seen; the current one marked)", meta: r139.GET.meta },
     },
   },
   {
     file: "app/api/user/setting/route.ts",
     path: "/api/user/setting",
     methods: {
-      PUT: { summary: "the caller's notification and display settings", meta: r139.PUT.meta },
+      PUT: { summary: "the caller's notification and display settings", meta: r140.PUT.meta },
     },
   },
   {
     file: "app/api/user/stripe/amount/route.ts",
     path: "/api/user/stripe/amount",
     methods: {
-      POST: { summary: "the Stripe price (USD) of an amount for the caller {amount, unit_price}", meta: r140.POST.meta },
+      POST: { summary: "the Stripe price (USD) of an amount for the caller {amount, unit_price}", meta: r141.POST.meta },
     },
   },
   {
     file: "app/api/user/stripe/pay/route.ts",
     path: "/api/user/stripe/pay",
     methods: {
-      POST: { summary: "creates a pending Stripe order and its Checkout Session; answers {pay_link}", meta: r141.POST.meta },
+      POST: { summary: "creates a pending Stripe order and its Checkout Session; answers {pay_link}", meta: r142.POST.meta },
     },
   },
   {
     file: "app/api/user/token/route.ts",
     path: "/api/user/token",
     methods: {
-      GET: { summary: "issue a new system access token (shown once)", meta: r142.GET.meta },
+      GET: { summary: "issue a new system access token (shown once)", meta: r143.GET.meta },
     },
   },
   {
     file: "app/api/user/topup/complete/route.ts",
     path: "/api/user/topup/complete",
     methods: {
-      POST: { summary: "the root completes a pending order by hand (once; repeated calls credit nothing)", meta: r143.POST.meta },
+      POST: { summary: "the root completes a pending order by hand (once; repeated calls credit nothing)", meta: r144.POST.meta },
     },
   },
   {
     file: "app/api/user/topup/route.ts",
     path: "/api/user/topup",
     methods: {
-      GET: { summary: "every top-up order (root), searched by trade number, user id or username", meta: r144.GET.meta },
-      POST: { summary: "redeem a code ({key}); answers {quota, is_gift} (docs/redemptions.md)", meta: r144.POST.meta },
+      GET: { summary: "every top-up order (root), searched by trade number, user id or username", meta: r145.GET.meta },
+      POST: { summary: "redeem a code ({key}); answers {quota, is_gift} (docs/redemptions.md)", meta: r145.POST.meta },
     },
   },
   {
     file: "app/api/user/topup/self/route.ts",
     path: "/api/user/topup/self",
     methods: {
-      GET: { summary: "the caller's top-up orders, newest first", meta: r145.GET.meta },
+      GET: { summary: "the caller's top-up orders, newest first", meta: r146.GET.meta },
     },
   },
   {
     file: "app/api/verification/route.ts",
     path: "/api/verification",
     methods: {
-      GET: { summary: "mails an e-mail verification code (registration, binding)", meta: r146.GET.meta },
+      GET: { summary: "mails an e-mail verification code (registration, binding)", meta: r147.GET.meta },
     },
   },
 ];
