@@ -16,3 +16,10 @@ export function limitUsagePath(q: { token_id?: number; user_id?: number } = {}):
 export function useLimitUsage(path: string | null) {
   return useSWR<LimitUsage[]>(path, { refreshInterval: 15000, revalidateOnFocus: true });
 }
+
+/** The usage of several of the caller's tokens in one call (?token_ids=), by token id. */
+export function useTokensLimitUsage(tokenIds: number[]): Map<number, LimitUsage[]> {
+  const path = tokenIds.length ? `/api/usage/limits?token_ids=${tokenIds.join(",")}` : null;
+  const { data } = useSWR<{ token_id: number; limits: LimitUsage[] }[]>(path, { refreshInterval: 15000, revalidateOnFocus: true });
+  return new Map((data ?? []).map((r) => [r.token_id, r.limits]));
+}

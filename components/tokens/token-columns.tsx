@@ -3,6 +3,7 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import { Copy, Pencil, Power, PowerOff, Trash } from "lucide-react";
 import { TokenLimitsCell } from "@/components/limits/token-limits-cell";
+import type { LimitUsage } from "@/lib/client/limits";
 import { Badge, type BadgeColor } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
@@ -21,7 +22,17 @@ export type TokenRowActions = {
   remove: (tok: Token) => void;
 };
 
-export function tokenColumns({ t, display, actions }: { t: T; display: QuotaDisplay; actions: TokenRowActions }): ColumnDef<Token>[] {
+export function tokenColumns({
+  t,
+  display,
+  actions,
+  usage,
+}: {
+  t: T;
+  display: QuotaDisplay;
+  actions: TokenRowActions;
+  usage: Map<number, LimitUsage[]>; // what each token with limits uses now
+}): ColumnDef<Token>[] {
   const cells: Record<TokenColumn, ColumnDef<Token>["cell"]> = {
     name: ({ row: { original: tok } }) => (
       <>
@@ -43,7 +54,7 @@ export function tokenColumns({ t, display, actions }: { t: T; display: QuotaDisp
     ),
     used: ({ row: { original: tok } }) => renderQuota(tok.used_quota, display),
     remaining: ({ row: { original: tok } }) => (tok.unlimited_quota ? <Badge color="blue">{t("unlimited")}</Badge> : renderQuota(tok.remain_quota, display)),
-    limits: ({ row: { original: tok } }) => <TokenLimitsCell token={tok} />,
+    limits: ({ row: { original: tok } }) => <TokenLimitsCell token={tok} usage={usage.get(tok.id)} />,
     created: ({ row: { original: tok } }) => formatTimestamp(tok.created_time),
     expires: ({ row: { original: tok } }) => (tok.expired_time === -1 ? t("never") : formatTimestamp(tok.expired_time)),
     actions: ({ row: { original: tok } }) => (

@@ -16,6 +16,8 @@ import { api } from "@/lib/client/api";
 import { copyText } from "@/lib/client/clipboard";
 import { toast } from "@/lib/client/toast";
 import { tokenColumns } from "./token-columns";
+import { hasLimits } from "@/components/limits/token-limits-cell";
+import { useTokensLimitUsage } from "@/components/limits/use-limit-usage";
 import { TokenDrawer } from "./token-drawer";
 import type { Token, TokenPage } from "./types";
 
@@ -78,9 +80,12 @@ export function TokensPage() {
     }
   }
 
+  // one usage call for the page's tokens that have limits (docs/console-ui.md, "Limits")
+  const usage = useTokensLimitUsage((data?.items ?? []).filter(hasLimits).map((tok) => tok.id));
   const columns = tokenColumns({
     t,
     display,
+    usage,
     actions: { busy, copyKey: (tok) => void copyKey(tok), setStatus: (tok, s) => void setStatus(tok, s), edit: setEditing, remove: setDeleting },
   });
 

@@ -154,4 +154,11 @@ const queryId = z.coerce
   .int("msg:invalid_parameter")
   .positive("msg:invalid_parameter")
   .max(2_147_483_647, "msg:invalid_parameter");
-export const usageLimitsQuery = z.object({ token_id: queryId.optional(), user_id: queryId.optional() });
+// token_ids: up to 100 of the caller's tokens at once, comma-separated (the token list's meters)
+export const TOKEN_IDS_MAX = 100;
+const tokenIds = z
+  .string()
+  .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, "msg:invalid_parameter")
+  .transform((s) => [...new Set(s.split(",").map(Number))])
+  .refine((ids) => ids.length <= TOKEN_IDS_MAX && ids.every((id) => id <= 2_147_483_647), "msg:invalid_parameter");
+export const usageLimitsQuery = z.object({ token_id: queryId.optional(), token_ids: tokenIds.optional(), user_id: queryId.optional() });

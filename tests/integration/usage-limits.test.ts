@@ -355,6 +355,18 @@ describe("GET /api/usage/limits", () => {
     // the session: the user's limits only
     const mine = await dave.client.get<Entry[]>("/api/usage/limits");
     expect(mine.data.map((e) => `${e.scope}:${e.limit}`)).toEqual(["user:quota_week"]);
+    // several of the session's tokens at once (the token list): each as the token itself is
+    // answered, in the order asked; another user's token is left out; a bad list is refused
+    const second = await newToken(dave.client, "usage-2", { rpm_limit: 7 });
+    const foreign = await newToken((await makeUser(server, root, "erin-usage")).client, "foreign", { rpm_limit: 5 });
+    const many = await dave.client.get<{ token_id: number; limits: Entry[] }[]>(`/api/usage/limits?token_ids=${second.id},${foreign.id},${t.id}`);
+    expect(many.success, many.message).toBe(true);
+    expect(many.data.map((r) => r.token_id)).toEqual([second.id, t.id]);
+    expect(many.data[1].limits).toEqual(await limitsOf(t.key));
+    expect(entry(many.data[0].limits, "token", "rpm")).toMatchObject({ max: 7, used: 0 });
+    for (const bad of ["", "1,,2", "0", "x", Array.from({ length: 101 }, (_, i) => i + 1).join(",")]) {
+      expect((await dave.client.get(`/api/usage/limits?token_ids=${bad}`)).message, bad).toBe("Invalid parameter");
+    }
     // neither a session nor a token: refused
     expect((await fetch(`${server.url}/api/usage/limits`)).status).toBe(401);
     expect((await fetch(`${server.url}/api/usage/limits`, { headers: { authorization: "Bearer sk-nope" } })).status).toBe(401);
