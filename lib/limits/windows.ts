@@ -85,8 +85,23 @@ function instantOf(tz: string, wall: number): number {
   return t;
 }
 
+type Period = { id: string; startMs: number; endMs: number };
+
+// The last period worked out per kind and zone: a call inside it costs two comparisons instead
+// of five formatToParts (the relay asks for up to three periods on every call with quotas).
+const lastPeriods = new Map<string, Period>();
+
 /** The calendar period containing `now` in `tz`: its id (stable across nodes) and its bounds (ms). */
-export function calendarPeriod(kind: CalendarKind, tz: string, now: number): { id: string; startMs: number; endMs: number } {
+export function calendarPeriod(kind: CalendarKind, tz: string, now: number): Period {
+  const key = `${kind} ${tz}`;
+  const last = lastPeriods.get(key);
+  if (last && now >= last.startMs && now < last.endMs) return last;
+  const period = workOutPeriod(kind, tz, now);
+  lastPeriods.set(key, period);
+  return period;
+}
+
+function workOutPeriod(kind: CalendarKind, tz: string, now: number): Period {
   const wall = new Date(wallClock(tz, now));
   const y = wall.getUTCFullYear();
   const m = wall.getUTCMonth();
@@ -108,13 +123,21 @@ export function calendarPeriod(kind: CalendarKind, tz: string, now: number): { i
   return { id, startMs: instantOf(tz, start), endMs: instantOf(tz, end) };
 }
 
+// TZ as last read, and the zone it gave (checked once per value: building a formatter to
+// check it costs more than the rest of a call's limits)
+let zoneOf: { env: string; tz: string } | null = null;
+
 /** The site's time zone (docs/usage-limits.md): TZ, else Asia/Shanghai, as the console's dates (lib/i18n/request.ts). */
 export function siteTimeZone(): string {
-  const tz = process.env.TZ || "Asia/Shanghai";
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return tz;
-  } catch {
-    return "UTC";
+  const env = process.env.TZ || "Asia/Shanghai";
+  if (zoneOf?.env !== env) {
+    let tz = env;
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    } catch {
+      tz = "UTC";
+    }
+    zoneOf = { env, tz };
   }
+  return zoneOf.tz;
 }
