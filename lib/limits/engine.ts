@@ -80,7 +80,9 @@ export function effectiveUserLimits(own: number[] | null, group: string): number
   return LIMIT_FIELDS.map((_, i) => userLimit(own, g, i));
 }
 
-type Counter = { scope: LimitScope; id: number; limit: number; max: number; key: string; window: Sliding | null; endMs: number };
+// key: the counter's name (in Redis, and in memory for calendar and concurrency counters);
+// memKey: a sliding counter's in memory, with its window's index for the sweep
+type Counter = { scope: LimitScope; id: number; limit: number; max: number; key: string; memKey: string; window: Sliding | null; endMs: number };
 
 // The windows, fixed at start-up (LIMITS_ROLLING_SECONDS is read once).
 let windowsMade: Sliding[] | null = null;
@@ -90,30 +92,47 @@ function windows(): Sliding[] {
 
 function counterOf(scope: LimitScope, id: number, i: number, max: number, now: number): Counter {
   const base = `lim:${scope === "token" ? "t" : "u"}${id}:${LIMIT_NAMES[i]}`;
-  if (i === CONCURRENCY) return { scope, id, limit: i, max, key: base, window: null, endMs: 0 };
+  if (i === CONCURRENCY) return { scope, id, limit: i, max, key: base, memKey: base, window: null, endMs: 0 };
   const cal = CALENDAR[i];
   if (cal) {
     const p = calendarPeriod(cal, siteTimeZone(), now);
-    return { scope, id, limit: i, max, key: `${base}:${p.id}`, window: null, endMs: p.endMs };
+    const key = `${base}:${p.id}`;
+    return { scope, id, limit: i, max, key, memKey: key, window: null, endMs: p.endMs };
   }
   const w = windows()[i];
-  return { scope, id, limit: i, max, key: `${base}:${w.widthMs}`, window: w, endMs: 0 };
+  const key = `${base}:${w.widthMs}`;
+  return { scope, id, limit: i, max, key, memKey: `${key}#${i}`, window: w, endMs: 0 };
 }
 
 export type { Counter };
 export type LimitSubject = { tokenId: number; token: number[] | null; userId: number; user: number[] | null; group: string };
 
+// The counters last made for a subject, kept while its limits are the same arrays (the token
+// cache's and GroupLimits', replaced whenever they change) and its calendar periods last:
+// making them builds a dozen strings, which costs more than the admission itself. Keyed by the
+// token's limits (else the user's, else the group's), then by the user.
+type Made = { tokenId: number; token: number[] | null; user: number[] | null; group: number[] | null; until: number; counters: Counter[] | null };
+const made = new WeakMap<number[], Map<number, Made>>();
+
 /** The counters of a call, or null when neither the token nor the user has a limit (the common case: nothing else runs). */
 export function callChecks(s: LimitSubject, now = Date.now()): Counter[] | null {
   const g = groupDefaults(s.group);
   if (!s.token && !s.user && !g) return null;
+  const anchor = (s.token ?? s.user ?? g)!;
+  let byUser = made.get(anchor);
+  const last = byUser?.get(s.userId);
+  if (last && last.tokenId === s.tokenId && last.token === s.token && last.user === s.user && last.group === g && now < last.until) return last.counters;
   let out: Counter[] | null = null;
+  let until = Infinity;
   for (let i = 0; i < LIMIT_FIELDS.length; i++) {
     const t = s.token && s.tokenId > 0 ? s.token[i] : 0;
     if (t > 0) (out ??= []).push(counterOf("token", s.tokenId, i, t, now));
     const u = userLimit(s.user, g, i);
     if (u > 0) (out ??= []).push(counterOf("user", s.userId, i, u, now));
   }
+  for (const c of out ?? []) if (c.endMs > 0) until = Math.min(until, c.endMs);
+  if (!byUser) made.set(anchor, (byUser = new Map()));
+  byUser.set(s.userId, { tokenId: s.tokenId, token: s.token, user: s.user, group: g, until, counters: out });
   return out;
 }
 
@@ -143,8 +162,13 @@ const needOf = (c: Counter, n: Need) => (c.limit === RPM ? 1 : c.limit === TPM ?
 
 // ---- memory (one node, or Redis down) ----
 
+// A sliding window in memory: its buckets (oldest first: a call only ever adds to the bucket of
+// its own time) and their running sum, so that an admission costs the buckets that left since
+// the last one, not a walk over the whole window.
+type Slide = { buckets: Map<number, number>; total: number; last: number };
+
 type Memory = {
-  sliding: Map<string, Map<number, number>>;
+  sliding: Map<string, Slide>;
   calendar: Map<string, { n: number; endMs: number }>;
   holds: Map<string, Set<string>>;
   sweptAt: number;
@@ -152,22 +176,34 @@ type Memory = {
 const holder = globalThis as unknown as { __gatewayLimits?: Memory };
 const memory = (): Memory => (holder.__gatewayLimits ??= { sliding: new Map(), calendar: new Map(), holds: new Map(), sweptAt: 0 });
 
+/** Drops the buckets older than `from` from the front, and their counts from the sum. */
+function expire(slide: Slide, from: number) {
+  for (const [b, n] of slide.buckets) {
+    if (b >= from) break;
+    slide.total -= n;
+    slide.buckets.delete(b);
+  }
+}
+
 function sweepMemory(m: Memory, now: number) {
   if (now - m.sweptAt < 60_000) return;
   m.sweptAt = now;
   for (const [k, c] of m.calendar) if (c.endMs <= now) m.calendar.delete(k);
-  for (const [k, buckets] of m.sliding) {
-    const w = windows()[Number(k.slice(k.lastIndexOf("#") + 1))];
-    const from = firstCounted(w, now);
-    for (const b of buckets.keys()) if (b < from) buckets.delete(b);
-    if (!buckets.size) m.sliding.delete(k);
+  for (const [k, slide] of m.sliding) {
+    expire(slide, firstCounted(windows()[Number(k.slice(k.lastIndexOf("#") + 1))], now));
+    if (!slide.buckets.size) m.sliding.delete(k);
   }
   for (const [k, h] of m.holds) if (!h.size) m.holds.delete(k);
 }
-// the sliding maps are keyed with their window's index, so that the sweep knows the window
-const memKey = (c: Counter) => `${c.key}#${c.limit}`;
 
 type Refusal = { index: number; used: number; freeAtMs: number | null };
+
+function slideOf(m: Memory, c: Counter, now: number): Slide {
+  let slide = m.sliding.get(c.memKey);
+  if (!slide) m.sliding.set(c.memKey, (slide = { buckets: new Map(), total: 0, last: -Infinity }));
+  expire(slide, firstCounted(c.window!, now));
+  return slide;
+}
 
 function admitInMemory(counters: Counter[], need: number[], hold: string | null, now: number): Refusal | null {
   const m = memory();
@@ -175,9 +211,12 @@ function admitInMemory(counters: Counter[], need: number[], hold: string | null,
   for (let i = 0; i < counters.length; i++) {
     const c = counters[i];
     if (c.window) {
-      const buckets = m.sliding.get(memKey(c));
-      const st = slidingState(c.window, buckets ?? new Map(), now, need[i], c.max);
-      if (st.freeAt !== now) return { index: i, used: st.used, freeAtMs: st.freeAt };
+      const slide = slideOf(m, c, now);
+      if (slide.total + need[i] > c.max) {
+        // refused: when enough buckets leave is worked out over the window (the rare path)
+        const st = slidingState(c.window, slide.buckets, now, need[i], c.max);
+        return { index: i, used: st.used, freeAtMs: st.freeAt };
+      }
     } else if (c.limit === CONCURRENCY) {
       const used = m.holds.get(c.key)?.size ?? 0;
       if (used + 1 > c.max) return { index: i, used, freeAtMs: null };
@@ -190,13 +229,12 @@ function admitInMemory(counters: Counter[], need: number[], hold: string | null,
   for (let i = 0; i < counters.length; i++) {
     const c = counters[i];
     if (c.window) {
-      const k = memKey(c);
-      let buckets = m.sliding.get(k);
-      if (!buckets) m.sliding.set(k, (buckets = new Map()));
-      const b = bucketOf(c.window, now);
-      const from = firstCounted(c.window, now);
-      for (const old of buckets.keys()) if (old < from) buckets.delete(old);
-      buckets.set(b, (buckets.get(b) ?? 0) + need[i]);
+      const slide = m.sliding.get(c.memKey)!;
+      // a clock that stepped back: the use goes to the newest bucket, keeping them in order
+      const at = Math.max(bucketOf(c.window, now), slide.last);
+      slide.buckets.set(at, (slide.buckets.get(at) ?? 0) + need[i]);
+      slide.total += need[i];
+      slide.last = at;
     } else if (c.limit === CONCURRENCY) {
       let h = m.holds.get(c.key);
       if (!h) m.holds.set(c.key, (h = new Set()));
@@ -221,13 +259,13 @@ function finishInMemory(a: Admission, delta: number[], now: number) {
     const d = delta[i];
     if (!d) continue;
     if (c.window) {
-      if (a.buckets[i] < firstCounted(c.window, now)) continue;
-      const k = memKey(c);
-      let buckets = m.sliding.get(k);
-      if (!buckets) m.sliding.set(k, (buckets = new Map()));
-      const v = Math.max(0, (buckets.get(a.buckets[i]) ?? 0) + d);
-      if (v > 0) buckets.set(a.buckets[i], v);
-      else buckets.delete(a.buckets[i]);
+      // the correction goes to the bucket the admission counted in, while it still counts
+      const slide = m.sliding.get(c.memKey);
+      const had = slide?.buckets.get(a.buckets[i]);
+      if (!slide || had === undefined || a.buckets[i] < firstCounted(c.window, now)) continue;
+      const v = Math.max(0, had + d);
+      slide.buckets.set(a.buckets[i], v);
+      slide.total += v - had;
     } else if (c.endMs > now) {
       const e = m.calendar.get(c.key);
       if (e) e.n = Math.max(0, e.n + d);
@@ -419,51 +457,60 @@ function admitArgs(counters: Counter[], need: number[], hold: string, now: numbe
 /**
  * Admits a call against its counters (callChecks), counting it: RPM 1, TPM `tokens` (the
  * estimate), concurrency a hold, the quotas `quota` (the reservation's estimate). Throws
- * LimitExceeded naming the first limit that refuses it; nothing is counted then.
+ * LimitExceeded naming the first limit that refuses it; nothing is counted then. In memory it
+ * answers at once, without a promise: an await here would move the call's reservation to a
+ * later turn of the event loop, out of the billing store's batch (docs/usage-limits.md).
  */
-export async function admit(counters: Counter[], need: Need): Promise<Admission> {
+export function admit(counters: Counter[], need: Need): Admission | Promise<Admission> {
   const now = Date.now();
   const needs = counters.map((c) => needOf(c, need));
   const hold = counters.some((c) => c.limit === CONCURRENCY) ? randomUUID() : null;
   const buckets = counters.map((c) => (c.window ? bucketOf(c.window, now) : 0));
-  let r = shared();
+  const a: Admission = { counters, need: needs, buckets, hold, shared: null, at: now, done: false };
+  const r = shared();
+  if (!r) return admitted(a, admitInMemory(counters, needs, hold, now));
+  return admitShared(a, r);
+}
+
+async function admitShared(a: Admission, r: Redis): Promise<Admission> {
   let refusal: Refusal | null = null;
-  if (r) {
-    try {
-      const out = await commands(r).gwLimitAdmit(counters.length, ...admitArgs(counters, needs, hold ?? "-", now));
-      if (out[0] !== 0) refusal = { index: out[0] - 1, used: Number(out[1]), freeAtMs: Number(out[2]) < 0 ? null : Number(out[2]) };
-    } catch {
-      noteFallback(); // lost on the way: counted here instead
-      r = null;
-    }
+  try {
+    const out = await commands(r).gwLimitAdmit(a.counters.length, ...admitArgs(a.counters, a.need, a.hold ?? "-", a.at));
+    if (out[0] !== 0) refusal = { index: out[0] - 1, used: Number(out[1]), freeAtMs: Number(out[2]) < 0 ? null : Number(out[2]) };
+  } catch {
+    noteFallback(); // lost on the way: counted here instead
+    return admitted(a, admitInMemory(a.counters, a.need, a.hold, a.at));
   }
-  if (!r) refusal = admitInMemory(counters, needs, hold, now);
-  if (refusal) {
-    const c = counters[refusal.index];
-    const retryAfter = refusal.freeAtMs === null ? (c.limit === CONCURRENCY ? 1 : 60) : Math.max(1, Math.ceil((refusal.freeAtMs - now) / 1000));
-    throw new LimitExceeded(c.scope, LIMIT_NAMES[c.limit], c.max, retryAfter, refusal.freeAtMs);
+  if (!refusal) {
+    a.shared = r;
+    if (a.hold) keepHold(a.hold, r, a.counters.filter((c) => c.limit === CONCURRENCY).map((c) => redisKey(c.key)));
   }
-  if (r && hold)
-    keepHold(
-      hold,
-      r,
-      counters.filter((c) => c.limit === CONCURRENCY).map((c) => redisKey(c.key)),
-    );
-  return { counters, need: needs, buckets, hold, shared: r, at: now, done: false };
+  return admitted(a, refusal);
+}
+
+function admitted(a: Admission, refusal: Refusal | null): Admission {
+  if (!refusal) return a;
+  const c = a.counters[refusal.index];
+  const retryAfter = refusal.freeAtMs === null ? (c.limit === CONCURRENCY ? 1 : 60) : Math.max(1, Math.ceil((refusal.freeAtMs - a.at) / 1000));
+  throw new LimitExceeded(c.scope, LIMIT_NAMES[c.limit], c.max, retryAfter, refusal.freeAtMs);
 }
 
 /**
  * The call ended: TPM takes the settled tokens instead of the estimate, the quotas the settled
  * cost (0 when refunded), and the concurrency hold goes. Never throws; called once (later calls
- * do nothing).
+ * do nothing). Without an admission, or in memory, it is done when it returns (no promise).
  */
-export async function finish(a: Admission | null, settled: Need): Promise<void> {
+export function finish(a: Admission | null, settled: Need): void | Promise<void> {
   if (!a || a.done) return;
   a.done = true;
   if (a.hold) liveHolds.delete(a.hold);
   const now = Date.now();
   const delta = a.counters.map((c, i) => (c.limit === TPM ? settled.tokens - a.need[i] : c.limit >= ROLLING ? settled.quota - a.need[i] : 0));
   if (!a.shared) return finishInMemory(a, delta, now);
+  return finishShared(a, a.shared, delta, now);
+}
+
+async function finishShared(a: Admission, r: Redis, delta: number[], now: number): Promise<void> {
   const args: (string | number)[] = a.counters.map((c) => redisKey(c.key));
   args.push(now, a.hold ?? "-");
   for (let i = 0; i < a.counters.length; i++) {
@@ -473,7 +520,7 @@ export async function finish(a: Admission | null, settled: Need): Promise<void> 
     else args.push("c", delta[i], c.endMs, 0, 0);
   }
   try {
-    await commands(a.shared).gwLimitFinish(a.counters.length, ...args);
+    await commands(r).gwLimitFinish(a.counters.length, ...args);
   } catch {
     // Redis lost meanwhile: the correction is lost with it, and the hold expires (HOLD_TTL_MS)
   }
@@ -510,7 +557,7 @@ export async function readUsage(counters: Counter[]): Promise<LimitUsage[]> {
     if (c.window) {
       const buckets = new Map<number, number>();
       if (raw) for (const [b, v] of Object.entries((raw[i] as Record<string, string> | null) ?? {})) buckets.set(Number(b), Number(v));
-      else for (const [b, v] of m.sliding.get(memKey(c)) ?? []) buckets.set(b, v);
+      else for (const [b, v] of m.sliding.get(c.memKey)?.buckets ?? []) buckets.set(b, v);
       const from = firstCounted(c.window, now);
       let oldest = Infinity;
       for (const [b, v] of buckets) {

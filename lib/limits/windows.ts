@@ -123,21 +123,19 @@ function workOutPeriod(kind: CalendarKind, tz: string, now: number): Period {
   return { id, startMs: instantOf(tz, start), endMs: instantOf(tz, end) };
 }
 
-// TZ as last read, and the zone it gave (checked once per value: building a formatter to
-// check it costs more than the rest of a call's limits)
-let zoneOf: { env: string; tz: string } | null = null;
+// The zone, checked once (building a formatter to check it costs more than the rest of a
+// call's limits); TZ is the process's and does not change while it runs.
+let zone: string | null = null;
 
 /** The site's time zone (docs/usage-limits.md): TZ, else Asia/Shanghai, as the console's dates (lib/i18n/request.ts). */
 export function siteTimeZone(): string {
-  const env = process.env.TZ || "Asia/Shanghai";
-  if (zoneOf?.env !== env) {
-    let tz = env;
+  if (zone === null) {
+    zone = process.env.TZ || "Asia/Shanghai";
     try {
-      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+      new Intl.DateTimeFormat("en-US", { timeZone: zone });
     } catch {
-      tz = "UTC";
+      zone = "UTC";
     }
-    zoneOf = { env, tz };
   }
-  return zoneOf.tz;
+  return zone;
 }

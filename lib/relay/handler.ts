@@ -227,33 +227,50 @@ function costOf(price: ResolvedPrice, o: ForwardOutcome): bigint {
   });
 }
 
-// `counted`: a large body's long strings, counted on the JSON worker (lib/relay/estimate.ts)
-function estimateOf(price: ResolvedPrice, request: ChatRequest | PassthroughRequest | EmbeddingRequest, counted: LiftedStrings | undefined): bigint {
+type AnyRequest = ChatRequest | PassthroughRequest | EmbeddingRequest;
+
+// The prompt's tokens as estimated for the call (lib/relay/estimate.ts; `counted`: a large
+// body's long strings, counted on the JSON worker), worked out at most once per call: every
+// link of a chain and the TPM estimate read the same figure, and a price per call needs none.
+function promptTokensOnce(request: AnyRequest, counted: LiftedStrings | undefined): () => number {
+  let tokens: number | undefined;
+  return () => {
+    if (tokens !== undefined) return tokens;
+    if (isEmbeddingRequest(request)) tokens = estimateEmbeddingTokens(request, counted);
+    else if ("endpoint" in request) {
+      const j = request.json ?? {};
+      tokens = estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? "", counted);
+    } else tokens = estimatePromptTokens(request, counted);
+    return tokens;
+  };
+}
+
+function estimateOf(price: ResolvedPrice, request: AnyRequest, promptTokens: () => number): bigint {
   // an embedding has no output: its input is the whole cost
-  if (isEmbeddingRequest(request)) return quotaFor(price, { promptTokens: estimateEmbeddingTokens(request, counted), completionTokens: 0 });
+  if (isEmbeddingRequest(request)) return quotaFor(price, { promptTokens: promptTokens(), completionTokens: 0 });
   if ("endpoint" in request) {
     const j = request.json ?? {};
     const n = typeof j.n === "number" && j.n > 1 ? Math.min(128, Math.floor(j.n)) : 1;
     if (price.quotaType === 1) return capQuota(estimateQuota(price, { promptTokens: 0 }) * BigInt(n));
     const maxTokens = [j.max_tokens, j.max_output_tokens].find((v): v is number => typeof v === "number" && v > 0);
-    return estimateQuota(price, { promptTokens: estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? "", counted), maxTokens });
+    return estimateQuota(price, { promptTokens: promptTokens(), maxTokens });
   }
   const n = request.n ?? 1;
-  return estimateQuota(price, { promptTokens: estimatePromptTokens(request, counted), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
+  return estimateQuota(price, { promptTokens: promptTokens(), maxTokens: request.maxTokens ? request.maxTokens * n : undefined });
 }
 
 // The TPM estimate of a call (docs/usage-limits.md): its prompt as estimated for the reservation
 // plus its completion budget (max_tokens, else PreConsumedQuota tokens). Made only for a call
 // whose token or user has a TPM limit.
-function tokensEstimateOf(request: ChatRequest | PassthroughRequest | EmbeddingRequest, counted: LiftedStrings | undefined): number {
-  if (isEmbeddingRequest(request)) return estimateEmbeddingTokens(request, counted);
+function tokensEstimateOf(request: AnyRequest, promptTokens: () => number): number {
+  if (isEmbeddingRequest(request)) return promptTokens();
   const budget = (max: unknown) => (typeof max === "number" && max > 0 ? max : getNumber("PreConsumedQuota", 500));
   if ("endpoint" in request) {
     const j = request.json ?? {};
-    if (request.endpoint === "embeddings") return estimateInputTokens(j.input ?? "", counted);
-    return estimateInputTokens(j.input ?? j.prompt ?? j.messages ?? "", counted) + budget(j.max_tokens ?? j.max_output_tokens);
+    if (request.endpoint === "embeddings") return promptTokens();
+    return promptTokens() + budget(j.max_tokens ?? j.max_output_tokens);
   }
-  return estimatePromptTokens(request, counted) + budget(request.maxTokens ? request.maxTokens * (request.n ?? 1) : undefined);
+  return promptTokens() + budget(request.maxTokens ? request.maxTokens * (request.n ?? 1) : undefined);
 }
 
 // Which failures get another channel: the pipeline's verdict, narrowed to the configured
@@ -513,22 +530,23 @@ async function relayCall(
     });
   };
   let started: Promise<ForwardOutcome> | undefined;
-  let amount = estimateOf(price, request, large?.strings);
+  const promptTokens = promptTokensOnce(request, large?.strings);
+  let amount = estimateOf(price, request, promptTokens);
   // A chain holds the dearest estimate of its links, so that a fallback to a dearer model is
   // covered as a direct call to it would be; the settlement bills the served link's price.
   if (chain) {
     for (let i = 1; i < chain.length; i++) {
       if (chain[i].price === chain[i - 1].price) continue;
-      const a = estimateOf(chain[i].price, request, large?.strings);
+      const a = estimateOf(chain[i].price, request, promptTokens);
       if (a > amount) amount = a;
     }
   }
   // 4b. the usage limits (lib/limits/engine.ts): counted here, before the reservation, and
-  // corrected once the call ends; nothing at all for a call without limits
+  // corrected once the call ends; nothing at all for a call without limits. Counted in memory
+  // the admission is there at once: awaited only when it went to Redis.
   const counters = callChecks(caller.limits);
-  const admission = counters
-    ? await admit(counters, { tokens: countsTokens(counters) ? tokensEstimateOf(request, large?.strings) : 0, quota: Number(amount) })
-    : null;
+  const admitting = counters ? admit(counters, { tokens: countsTokens(counters) ? tokensEstimateOf(request, promptTokens) : 0, quota: Number(amount) }) : null;
+  const admission = admitting instanceof Promise ? await admitting : admitting;
   try {
     const isStream = "stream" in request ? request.stream === true : json?.stream === true;
     const m = metrics();
@@ -740,7 +758,8 @@ async function relayCall(
     answerError(route.ingress, res, shown, requestId);
   } finally {
     // nothing was used (refunded, failed, or thrown): the estimate goes, and the hold
-    await finish(admission, { tokens: 0, quota: 0 });
+    const finishing = finish(admission, { tokens: 0, quota: 0 });
+    if (finishing) await finishing;
   }
 }
 
