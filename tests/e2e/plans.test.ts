@@ -53,6 +53,7 @@ beforeAll(async () => {
     CompletionRatio: JSON.stringify({ [MODEL]: 1 }),
     CacheRatio: "{}",
     GroupRatio: JSON.stringify({ default: 1, vip: 1 }),
+    ServerAddress: server.url,
     StripeApiSecret: "sk_test_plans_e2e_4eC39HqLyjWDarjtT1zdp7dc",
   });
   const ch = await root.post("/api/channel/", { name: "plan-mock", type: 1, key: mock.key, base_url: mock.url, models: MODEL, group: "default,vip" });
