@@ -483,7 +483,12 @@ async function admitShared(a: Admission, r: Redis): Promise<Admission> {
   }
   if (!refusal) {
     a.shared = r;
-    if (a.hold) keepHold(a.hold, r, a.counters.filter((c) => c.limit === CONCURRENCY).map((c) => redisKey(c.key)));
+    if (a.hold)
+      keepHold(
+        a.hold,
+        r,
+        a.counters.filter((c) => c.limit === CONCURRENCY).map((c) => redisKey(c.key)),
+      );
   }
   return admitted(a, refusal);
 }

@@ -1,7 +1,8 @@
 // Three nodes on one PostgreSQL database and one Redis behind the local balancer
 // (tests/support/balancer.mjs): relay load spreads over all three; an option change, a
 // channel disabled by the health rules, a disabled token and a rate limit take effect on
-// every node within a second; one node killed with SIGKILL under load costs no request that
+// every node within a second; the usage limits (RPM, concurrency, TPM, the rolling quota) are
+// exact across the nodes; one node killed with SIGKILL under load costs no request that
 // a retry on another node could have saved (docs/operations.md, "Several nodes").
 // PostgreSQL project only (SQLite is a single-node database).
 import { randomBytes } from "node:crypto";
@@ -18,6 +19,8 @@ const enabled = process.env.TEST_DB === "postgresql";
 const WITHIN_MS = 1_000;
 // a node silent this long is taken for dead and its holds refunded by a survivor (docs/channels-tokens-billing.md, "Holds")
 const DEAD_S = 6;
+const ROLLING_S = 6;
+const CALL_QUOTA = 1_000; // m-call: 0.002 USD a call
 
 let nodes: TestServer[] = [];
 let lb: Balancer;
@@ -61,6 +64,8 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
       HOLD_NODE_DEAD_SECONDS: String(DEAD_S),
       REDIS_URL: "redis://127.0.0.1:6379",
       REDIS_PREFIX: `gwtest:${randomBytes(6).toString("hex")}:`,
+      // the rolling quota's window, 5 h by default, shortened (docs/usage-limits.md, "Windows")
+      LIMITS_ROLLING_SECONDS: String(ROLLING_S),
       SESSION_SECRET: randomBytes(32).toString("hex"),
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     };
@@ -76,11 +81,12 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     root = await setupRoot(first);
     await setOptions(root, {
       ModelRatio: JSON.stringify({ "m-three": 1, "m-bad": 1, "m-count": 1 }),
+      ModelPrice: JSON.stringify({ "m-call": CALL_QUOTA / 500_000 }),
       AutomaticDisableChannelEnabled: "true",
       ChannelDisableFailureCount: "1",
     });
     for (const [name, m, models] of [
-      ["good", mock, "m-three"],
+      ["good", mock, "m-three,m-call"],
       ["bad", bad, "m-bad"],
       ["counting", counting, "m-count"],
     ] as const) {
@@ -209,6 +215,38 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     const again = await Promise.all(Array.from({ length: 5 }, (_, i) => chat(nodes[i % 3].url, t.key, "m-count").then((r) => r.status)));
     expect(again).toEqual([200, 200, 200, 200, 200]);
   }, 60_000);
+
+  it("TPM across the nodes: calls one after another on each node in turn are admitted until the settled tokens fill it", async () => {
+    const post = (base: string, k: string) =>
+      fetch(`${base}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "m-three", max_tokens: 1, messages: [{ role: "user", content: "hi" }] }),
+      });
+    const one = (await (await post(lb.url, key)).json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
+    const perCall = one.usage.prompt_tokens + one.usage.completion_tokens;
+    const t = await newToken("tpm3", { tpm_limit: 10 * perCall });
+    const seq: number[] = [];
+    for (let i = 0; i < 11; i++) seq.push((await post(nodes[i % 3].url, t.key)).status);
+    expect(seq).toEqual([...Array(10).fill(200), 429]);
+  });
+
+  it("the rolling quota across the nodes: counts every node's calls, and frees on time on every node", async () => {
+    const t = await newToken("rolling3", { quota_5h: 3 * CALL_QUOTA });
+    for (let i = 0; i < 3; i++) expect((await chat(nodes[i].url, t.key, "m-call")).status).toBe(200);
+    for (const n of nodes) {
+      const r = await chat(n.url, t.key, "m-call");
+      expect(r.status).toBe(429);
+      expect(Number(r.headers.get("retry-after"))).toBeLessThanOrEqual(ROLLING_S + 1);
+    }
+    const limits = (await (await fetch(`${nodes[1].url}/api/usage/limits`, { headers: { authorization: `Bearer ${t.key}` } })).json()) as {
+      data: { limit: string; used: number; reset_at: number }[];
+    };
+    const rolling = limits.data.find((e) => e.limit === "quota_5h")!;
+    expect(rolling.used).toBe(3 * CALL_QUOTA);
+    await new Promise((r) => setTimeout(r, Math.max(0, rolling.reset_at * 1000 - Date.now()) + 300));
+    expect((await chat(nodes[2].url, t.key, "m-call")).status).toBe(200);
+  }, 30_000);
 
   it('runs one "test all" for the cluster, whose progress every node shows', async () => {
     // the root's session, opened on node 0, is read by every node (one SESSION_SECRET)
