@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
-import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
+import { startMockUpstream, USAGE, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
 import { startBalancer, type Balancer } from "../support/balancer.mjs";
 import { startCountingUpstream, type CountingUpstream } from "../support/counting-upstream";
@@ -217,14 +217,17 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
   }, 60_000);
 
   it("TPM across the nodes: calls one after another on each node in turn are admitted until the settled tokens fill it", async () => {
+    // max_tokens as the mock's completion, so that its usage is counted as reported (not
+    // bounded: docs/channels-tokens-billing.md, "Bounds of one call"): each call settles at
+    // 30 tokens, and its estimate (the short prompt and that budget) is below it, so the
+    // tenth fits and the eleventh does not
+    const perCall = USAGE.prompt + USAGE.completion;
     const post = (base: string, k: string) =>
       fetch(`${base}/v1/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
-        body: JSON.stringify({ model: "m-three", max_tokens: 1, messages: [{ role: "user", content: "hi" }] }),
+        body: JSON.stringify({ model: "m-three", max_tokens: USAGE.completion, messages: [{ role: "user", content: "hi" }] }),
       });
-    const one = (await (await post(lb.url, key)).json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
-    const perCall = one.usage.prompt_tokens + one.usage.completion_tokens;
     const t = await newToken("tpm3", { tpm_limit: 10 * perCall });
     const seq: number[] = [];
     for (let i = 0; i < 11; i++) seq.push((await post(nodes[i % 3].url, t.key)).status);
