@@ -16,7 +16,16 @@ import { Input, Select } from "@/components/ui/input";
 import { Table, Td, Th } from "@/components/ui/table";
 import type { QuotaDisplay } from "@/lib/client/format";
 import { dict } from "@/lib/own-keys";
-import { LIMIT_FIELD_LIST, kindOfField, limitTexts, parseGroupLimits, parseLimitInput, typesMoney, type LimitField } from "@/lib/client/limits";
+import {
+  blankLimitTexts,
+  LIMIT_FIELD_LIST,
+  kindOfField,
+  limitTexts,
+  parseGroupLimits,
+  parseLimitInput,
+  typesMoney,
+  type LimitField,
+} from "@/lib/client/limits";
 
 type Row = { key: number; group: string; texts: Record<LimitField, string> };
 
@@ -78,7 +87,7 @@ export function GroupLimitsEditor() {
   }
   const used = new Set(rows.map((r) => r.group));
   const free = (known ?? []).filter((g) => !used.has(g));
-  const blank = Object.fromEntries(LIMIT_FIELD_LIST.map((f) => [f, ""])) as Record<LimitField, string>;
+  const blank = blankLimitTexts();
 
   // w-0 min-w-full: the table adds no width to the page (it scrolls in its own box at 390 px)
   return (

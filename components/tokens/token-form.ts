@@ -2,7 +2,7 @@
 // the server's rules (lib/tokens/field-rules.ts) and messages, and the request body.
 import { z } from "zod";
 import type { QuotaDisplay } from "@/lib/client/format";
-import { LIMIT_FIELD_LIST, limitTexts, limitValues, parseLimitTexts, type LimitField } from "@/lib/client/limits";
+import { blankLimitTexts, LIMIT_FIELD_LIST, limitTexts, limitValues, parseLimitTexts, type LimitField } from "@/lib/client/limits";
 import { parseExpiry, DEFAULT_TOKEN_QUOTA, RATE_LIMIT_DEFAULTS, toLocalInput } from "@/lib/client/tokens";
 import { splitList } from "@/lib/channels/split-list";
 import type { Locale } from "@/lib/i18n/locale";
@@ -44,13 +44,7 @@ export const blankTokenForm = (): TokenForm => ({
   model_limits: [],
   allow_ips: "",
   group: "",
-  rpm_limit: "",
-  tpm_limit: "",
-  concurrency_limit: "",
-  quota_5h: "",
-  quota_day: "",
-  quota_week: "",
-  quota_month: "",
+  ...blankLimitTexts(),
 });
 
 export function tokenToForm(tok: Token, display: QuotaDisplay = UNITS): TokenForm {

@@ -20,6 +20,7 @@ import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
+import { blankLimitTexts } from "@/lib/client/limits";
 import { USERNAME_MAX } from "@/lib/users/field-rules";
 import { TestNotification } from "./test-notification";
 import { userEditorSchema, userLimitsBody, userToForm, type UserEditorForm } from "./user-form";
@@ -57,13 +58,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
     group: "",
     quota: "0",
     remark: "",
-    rpm_limit: "",
-    tpm_limit: "",
-    concurrency_limit: "",
-    quota_5h: "",
-    quota_day: "",
-    quota_week: "",
-    quota_month: "",
+    ...blankLimitTexts(),
   });
   const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState(false);

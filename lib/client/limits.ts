@@ -26,6 +26,8 @@ export const LIMIT_FIELD_LIST: LimitField[] = LIMIT_KINDS.map((k) => LIMIT_FIELD
 
 /** The seven fields as a record (a token, a user, one group's defaults). */
 export type LimitValues = Record<LimitField, number>;
+/** The limit fields of a form before anything is typed (blank: no limit). */
+export const blankLimitTexts = (): Record<LimitField, string> => Object.fromEntries(LIMIT_FIELD_LIST.map((f) => [f, ""])) as Record<LimitField, string>;
 export const NO_LIMITS: LimitValues = { rpm_limit: 0, tpm_limit: 0, concurrency_limit: 0, quota_5h: 0, quota_day: 0, quota_week: 0, quota_month: 0 };
 
 /** One row of GET /api/usage/limits. `reset_at`: unix seconds when it frees, 0/null when it does not reset. */
