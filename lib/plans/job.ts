@@ -2,6 +2,9 @@
 // under the "plans" lease (lib/db/lease.ts), every PLAN_JOB_INTERVAL_SECONDS on each node:
 //   - a subscription whose term has ended (ends_at <= now) expires: status expired, its
 //     remaining written off or carried over, the user's group back (lib/plans/pot.ts end);
+//     a Stripe subscription that still renews waits STRIPE_RENEWAL_GRACE_SECONDS more, so
+//     that the renewal invoice Stripe pays after the period's end still finds it active (it
+//     is not charged meanwhile: a pot pays only before its ends_at);
 //   - a subscription whose period has ended (next_reset_at <= now) starts the period that
 //     holds now (plan_renew), carrying the unused quota when the plan says so.
 // Each change is a conditional update: a second node, a round that lost its lease, or an
@@ -22,6 +25,9 @@ import { nowSeconds } from "@/lib/time";
 const log = logger("plans");
 const LEASE_MS = 60_000;
 const BATCH = 200;
+// Stripe pays a renewal about an hour after the period ends, and retries a failed payment for
+// days before it deletes the subscription (then customer.subscription.deleted ends it here)
+export const STRIPE_RENEWAL_GRACE_SECONDS = 3 * 86400;
 
 export type PlanRound = { expired: number; renewed: number };
 
@@ -33,7 +39,12 @@ export async function runPlanRound(): Promise<PlanRound> {
     const tried = new Set<number>();
     for (;;) {
       const due = await db().subscription.findMany({
-        where: { status: "active", ends_at: { lte: BigInt(now) }, id: { notIn: [...tried] } },
+        where: {
+          status: "active",
+          ends_at: { lte: BigInt(now) },
+          id: { notIn: [...tried] },
+          OR: [{ stripe_subscription_id: "" }, { cancel_at_period_end: true }, { ends_at: { lte: BigInt(now - STRIPE_RENEWAL_GRACE_SECONDS) } }],
+        },
         orderBy: { ends_at: "asc" },
         take: BATCH,
       });

@@ -314,6 +314,24 @@ describe("purchase", () => {
     expect(await queryDb(server, 'SELECT "key" FROM "plan_payment_events" WHERE "subscription_id" = $1', [subs[0].id])).toEqual([
       { key: "stripe_invoice:in_cycle_1" },
     ]);
+    // the term runs out before Stripe's next renewal arrives (Stripe pays about an hour after
+    // the period's end): the job keeps a renewing Stripe subscription, and the late renewal renews it
+    const ago = Math.floor(Date.now() / 1000) - 60;
+    await execDb(server, 'UPDATE "subscriptions" SET "ends_at" = $1 WHERE "id" = $2', [ago, subs[0].id]);
+    await new Promise((r) => setTimeout(r, 2_500)); // two rounds of the plan job (PLAN_JOB_INTERVAL_SECONDS=1)
+    expect((await subsOf(u.id))[0].status).toBe("active");
+    const late = stripeEventOf(WHSEC, "invoice.paid", {
+      id: "in_cycle_2",
+      object: "invoice",
+      billing_reason: "subscription_cycle",
+      subscription: "sub_plan_1",
+      amount_paid: 999,
+      currency: "usd",
+    });
+    expect(await webhook(late)).toBe(200);
+    subs = await subsOf(u.id);
+    expect(subs[0].status).toBe("active");
+    expect(Number(subs[0].ends_at)).toBeGreaterThan(Math.floor(Date.now() / 1000) + 29 * 86400);
     // the user stops the renewal: Stripe is told once (a second click changes nothing), the
     // plan stays active without renewing; the portal resuming it shows again through the webhook
     type Own = { subscriptions: { id: number; auto_renew: boolean; cancel_at_period_end: boolean; status: string }[] };
