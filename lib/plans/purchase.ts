@@ -21,6 +21,7 @@ import { subscriptionsChanged } from "@/lib/plans/changed";
 import { activate } from "@/lib/plans/pot";
 import { presentSubscription } from "@/lib/plans/present";
 import { priceCents, type PurchaseInput } from "@/lib/plans/schemas";
+import { toFraction } from "@/lib/quota-display";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
 import { nowSeconds } from "@/lib/time";
 
@@ -32,9 +33,12 @@ export function priceUnits(plan: Pick<Plan, "price" | "currency">): bigint {
   const cents = priceCents(plan.price);
   const qpu = BigInt(quotaPerUnit());
   if (plan.currency === "USD") return (cents * qpu + 50n) / 100n;
-  const rate = getNumber("Price", 7.3);
-  if (!(rate > 0)) throw new AppError("RULE", "topup_payment_failed");
-  return BigInt(Math.round((Number(cents) / 100 / rate) * Number(qpu)));
+  // the rate as an exact fraction (7.3 = 73/10): units = cents × QuotaPerUnit ÷ (100 × rate), half up
+  const rate = toFraction(getNumber("Price", 7.3));
+  if (!rate || rate.n <= 0n) throw new AppError("RULE", "topup_payment_failed");
+  const num = cents * qpu * rate.d;
+  const den = 100n * rate.n;
+  return (2n * num + den) / (2n * den);
 }
 
 // What epay charges, in the site's currency (CNY): the price as is, or USD × Price.

@@ -194,6 +194,12 @@ describe("purchase", () => {
     expect(again.message).toBe("This plan can be bought at most 1 times per user");
     expect(await balanceOf(u.id)).toBe(10 * QPU - 1_250_000);
     expect((await subsOf(u.id)).length).toBe(1);
+    // a plan priced in CNY: converted at the top-up rate (Price 7.3 yuan a dollar), exactly
+    // (7.31 / 7.3 × 500000 = 500684.93…, rounded to 500685)
+    const yuan = await createPlan({ name: "Yuan plan", price: "7.31", currency: "CNY" });
+    const v = await userWithBalance("yuan-buyer", 10);
+    expect((await v.client.post("/api/user/plan/purchase", { plan_id: yuan.id, payment_method: "balance" })).success).toBe(true);
+    expect(await balanceOf(v.id)).toBe(10 * QPU - 500_685);
     // not enough balance: nothing moves
     const poor = await userWithBalance("poor-buyer", 1);
     expect((await poor.client.post("/api/user/plan/purchase", { plan_id: plan.id, payment_method: "balance" })).success).toBe(false);
