@@ -49,7 +49,7 @@ export async function completePlanOrder(input: {
     if (won.count !== 1) return { result: "already" as const };
     // the plan as it is now (a deleted plan still activates what was paid for)
     const plan = await tx.plan.findUniqueOrThrow({ where: { id: order.plan_id } });
-    await activate(tx, {
+    const sub = await activate(tx, {
       userId: order.user_id,
       plan,
       source: order.provider === "stripe" ? "stripe" : "epay",
@@ -57,6 +57,11 @@ export async function completePlanOrder(input: {
       stripeSubscriptionId: input.stripeSubscriptionId,
       now,
     });
+    // Stripe deleted the subscription before its activation arrived (events come in any
+    // order): it is activated as paid for, and cancelled at once, as the deletion says
+    if (input.stripeSubscriptionId && (await tx.planPaymentEvent.findUnique({ where: { key: deletedKey(input.stripeSubscriptionId) } }))) {
+      await end(tx, sub, { status: "cancelled", ref: `stripe:${input.stripeSubscriptionId}`, now });
+    }
     return { result: "completed" as const, userId: order.user_id };
   }, TX_OPTIONS);
   if (out.result === "completed") await subscriptionsChanged(out.userId);
@@ -85,6 +90,7 @@ export async function handleStripeCallback({ ctx, input }: { ctx: Ctx; input: { 
 
 const CHECKOUT_EVENTS = new Set(["checkout.session.completed", "checkout.session.async_payment_succeeded"]);
 const INVOICE_EVENTS = new Set(["invoice.paid", "invoice.payment_succeeded"]);
+const deletedKey = (stripeSubscriptionId: string) => `stripe_deleted:${stripeSubscriptionId}`;
 const idOf = (v: unknown): string => (typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as { id: unknown }).id) : "");
 
 // The subscription id and trade number an invoice names, in the shapes of older and newer
@@ -148,12 +154,18 @@ async function handlePlanEvent(event: Stripe.Event): Promise<boolean> {
   if (event.type === "customer.subscription.deleted") {
     const stripeId = idOf(obj.id);
     if (!stripeId) return false;
+    // kept, for an activation that arrives after it (completePlanOrder); a second delivery is one row
+    const key = deletedKey(stripeId);
+    await db()
+      .planPaymentEvent.upsert({ where: { key }, create: { key, subscription_id: 0, created_at: BigInt(nowSeconds()) }, update: {} })
+      .catch(() => undefined); // a concurrent delivery wrote it
+
     const subs = await db().subscription.findMany({ where: { stripe_subscription_id: stripeId, status: "active" } });
     for (const sub of subs) {
       const ended = await db().$transaction((tx) => end(tx, sub, { status: "cancelled", ref: `stripe:${stripeId}`, now: nowSeconds() }), TX_OPTIONS);
       if (ended) await subscriptionsChanged(sub.user_id);
     }
-    return subs.length > 0 || (await db().subscription.count({ where: { stripe_subscription_id: stripeId } })) > 0;
+    return true; // a subscription's event: never a top-up's
   }
   return false;
 }

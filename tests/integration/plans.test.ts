@@ -371,6 +371,32 @@ describe("purchase", () => {
     expect(subs[0].status).toBe("cancelled");
     expect((await potRows(subs[0].id)).at(-1)!.kind).toBe("plan_expire");
   });
+
+  it("through Stripe: a deletion that arrives before the activation cancels the plan as soon as it activates", async () => {
+    const plan = await createPlan({ name: "Stripe early end", price: "9.99", stripe_price_id: "price_plan_monthly" });
+    const u = await userWithBalance("early-end", 0);
+    const r = await u.client.post<{ pay_link: string }>("/api/user/plan/purchase", { plan_id: plan.id, payment_method: "stripe" });
+    expect(r.success, r.message).toBe(true);
+    const tradeNo = String(stripe.requests.at(-1)!.body.client_reference_id);
+    const deleted = stripeEventOf(WHSEC, "customer.subscription.deleted", { id: "sub_early_1", object: "subscription", status: "canceled" });
+    expect(await webhook(deleted)).toBe(200);
+    expect(await queryDb(server, 'SELECT "key" FROM "plan_payment_events" WHERE "key" = $1', ["stripe_deleted:sub_early_1"])).toHaveLength(1);
+    const completed = stripeEventOf(WHSEC, "checkout.session.completed", {
+      id: String(r.data.pay_link.split("/").at(-1)),
+      object: "checkout.session",
+      mode: "subscription",
+      payment_status: "paid",
+      amount_total: 999,
+      currency: "usd",
+      client_reference_id: tradeNo,
+      metadata: { trade_no: tradeNo },
+      subscription: "sub_early_1",
+    });
+    expect(await webhook(completed)).toBe(200);
+    const subs = await subsOf(u.id);
+    expect(subs).toHaveLength(1);
+    expect(subs[0]).toMatchObject({ status: "cancelled", stripe_subscription_id: "sub_early_1" });
+  });
 });
 
 describe("charging", () => {
