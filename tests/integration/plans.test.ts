@@ -431,6 +431,11 @@ describe("charging", () => {
     await settled(u.id);
     expect(await balanceOf(u.id)).toBeLessThan(wallet);
     expect(await used()).toBe(spent);
+    // GET /api/usage/limits names the plan's meter, for the session and for the token alike
+    const meter = { scope: "plan", limit: "plan", max: 5_000_000, used: spent, left: 5_000_000 - spent, reset_at: Number((await subsOf(u.id))[0].ends_at) };
+    expect((await u.client.get("/api/usage/limits")).data).toEqual([meter]);
+    const byToken = await fetch(`${server.url}/api/usage/limits`, { headers: { authorization: `Bearer ${await tokenOf(u.client)}` } });
+    expect(((await byToken.json()) as { data: unknown[] }).data).toEqual([meter]);
     expect((await u.client.get<Own>("/api/user/plan")).data).toMatchObject({ billing_preference: "plan_first", wallet_fallback: true });
     expect((await u.client.put("/api/user/plan/preference", { billing_preference: "pot" })).success).toBe(false);
   });
