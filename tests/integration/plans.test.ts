@@ -7,6 +7,8 @@
 // balance; the periodic job renews a period (with carry-over) and expires a term (group
 // back) once the test moves the subscription's timestamps in the database; the admin's
 // grant, reset and revoke; and at the end the ledger check passes for balances and plans.
+import Anthropic from "@anthropic-ai/sdk";
+import { ApiError, GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
@@ -468,6 +470,18 @@ describe("charging", () => {
     });
     expect(raw.status).toBe(429);
     expect(((await raw.json()) as { error: { type: string; code: string } }).error).toMatchObject({ type: "rate_limit_error", code: "plan_exhausted" });
+    // the other ingresses in their own shapes, as their SDKs read them
+    const anthropic = new Anthropic({ apiKey: key, baseURL: server.url, maxRetries: 0 });
+    const aErr = await anthropic.messages
+      .create({ model: "gpt-4o-mini", max_tokens: 16, messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e);
+    expect(aErr).toBeInstanceOf(Anthropic.RateLimitError);
+    expect((aErr as InstanceType<typeof Anthropic.RateLimitError>).message).toContain("Tiny plan");
+    const gemini = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: server.url } });
+    const gErr = await gemini.models.generateContent({ model: "gpt-4o-mini", contents: "hi" }).catch((e: unknown) => e);
+    expect(gErr).toBeInstanceOf(ApiError);
+    expect((gErr as ApiError).status).toBe(429);
+    expect(mock.requests.length).toBe(upstreamBefore);
     expect(await balanceOf(u.id)).toBe(2 * QPU);
     // allowed to fall back: the balance pays
     expect((await u.client.put("/api/user/plan/preference", { billing_preference: "plan_first", wallet_fallback: true })).success).toBe(true);
