@@ -372,3 +372,40 @@ describe("GET /api/usage/limits", () => {
     expect((await fetch(`${server.url}/api/usage/limits`, { headers: { authorization: "Bearer sk-nope" } })).status).toBe(401);
   });
 });
+
+// A node whose Redis cannot be reached (docs/usage-limits.md, "Counting across nodes"): it
+// counts in its own memory, exactly as one node does, and says so once in its log.
+describe("Redis unreachable", () => {
+  it("counts in the node's memory and says so once", async () => {
+    const alone = await startServer({ env: { REDIS_URL: "redis://127.0.0.1:1", REDIS_PREFIX: "gwtest-down:" } });
+    try {
+      const admin = await setupRoot(alone);
+      await setOptions(admin, { ModelRatio: JSON.stringify({ "m-lim": 1 }) });
+      const ch = await admin.post("/api/channel/", {
+        name: "counting",
+        type: 1,
+        key: "sk-upstream-counting",
+        base_url: up.url,
+        models: "m-lim",
+        group: "default",
+      });
+      expect(ch.success, ch.message).toBe(true);
+      const dora = await makeUser(alone, admin, "dora-down");
+      expect((await admin.put("/api/user/", { id: dora.id, quota: 1_000_000_000 })).success).toBe(true);
+      const t = await newToken(dora.client, "down", { rpm_limit: 3 });
+      const call = () =>
+        fetch(`${alone.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${t.key}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "m-lim", messages: [{ role: "user", content: "x" }] }),
+        }).then((r) => r.status);
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push(await call());
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const said = alone.logLines().filter((l) => String(l.msg).startsWith("Redis unreachable: usage limits are counted in this node's memory"));
+      expect(said).toHaveLength(1);
+    } finally {
+      await alone.stop();
+    }
+  }, 60_000);
+});
