@@ -66,6 +66,8 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
       REDIS_PREFIX: `gwtest:${randomBytes(6).toString("hex")}:`,
       // the rolling quota's window, 5 h by default, shortened (docs/usage-limits.md, "Windows")
       LIMITS_ROLLING_SECONDS: String(ROLLING_S),
+      // the plans' job every second on every node: the cluster's lease lets one run a round at a time
+      PLAN_JOB_INTERVAL_SECONDS: "1",
       SESSION_SECRET: randomBytes(32).toString("hex"),
       ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     };
@@ -249,6 +251,37 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
     expect(rolling.used).toBe(3 * CALL_QUOTA);
     await new Promise((r) => setTimeout(r, Math.max(0, rolling.reset_at * 1000 - Date.now()) + 300));
     expect((await chat(nodes[2].url, t.key, "m-call")).status).toBe(200);
+  }, 30_000);
+
+  it("the plans' job runs for the cluster: a term that ended is expired once, whichever node's round takes it", async () => {
+    const plan = await root.post<{ id: number }>("/api/plan/", {
+      name: "Cluster plan",
+      price: "1",
+      currency: "USD",
+      duration_days: 30,
+      quota: 1000,
+      reset_period: "none",
+    });
+    expect(plan.success, plan.message).toBe(true);
+    const sub = await root.post<{ id: number }>(`/api/user/${user.id}/plan`, { plan_id: plan.data.id });
+    expect(sub.success, sub.message).toBe(true);
+    const c = new pg.Client({ connectionString: nodes[0].databaseUrl });
+    await c.connect();
+    try {
+      await c.query('UPDATE "subscriptions" SET "ends_at" = $1 WHERE "id" = $2', [Math.floor(Date.now() / 1000) - 1, sub.data.id]);
+      const status = async () => (await c.query<{ status: string }>('SELECT "status" FROM "subscriptions" WHERE "id" = $1', [sub.data.id])).rows[0].status;
+      const until = Date.now() + 10_000;
+      while ((await status()) !== "expired" && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(await status()).toBe("expired");
+      await new Promise((r) => setTimeout(r, 2_500)); // more rounds, on every node
+      const rows = await c.query<{ kind: string }>('SELECT "kind" FROM "quota_ledger" WHERE "subscription_id" = $1 AND "kind" = $2', [
+        sub.data.id,
+        "plan_expire",
+      ]);
+      expect(rows.rows).toHaveLength(1);
+    } finally {
+      await c.end();
+    }
   }, 30_000);
 
   it('runs one "test all" for the cluster, whose progress every node shows', async () => {
