@@ -232,7 +232,17 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
       });
     const t = await newToken("tpm3", { tpm_limit: 10 * perCall });
     const seq: number[] = [];
-    for (let i = 0; i < 11; i++) seq.push((await post(nodes[i % 3].url, t.key)).status);
+    const tpmUsed = async () =>
+      (
+        (await (await fetch(`${lb.url}/api/usage/limits`, { headers: { authorization: `Bearer ${t.key}` } })).json()) as {
+          data: { limit: string; used: number }[];
+        }
+      ).data.find((e) => e.limit === "tpm")!.used;
+    for (let i = 0; i < 11; i++) {
+      seq.push((await post(nodes[i % 3].url, t.key)).status);
+      // the correction goes out once the client has its answer: the next call waits for it
+      if (seq[i] === 200) await expect.poll(tpmUsed).toBe((i + 1) * perCall);
+    }
     expect(seq).toEqual([...Array(10).fill(200), 429]);
   });
 

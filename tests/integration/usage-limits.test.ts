@@ -198,10 +198,15 @@ describe("token limits", () => {
     // settled: the estimates gave way to the usage the upstream reported
     expect(entry(await limitsOf(t.key), "token", "tpm")!.used).toBe(admitted * (PROMPT + COMPLETION));
 
-    // one after another: 1,000 settled tokens a call, so the tenth fills it and the eleventh is refused
+    // one after another: 1,000 settled tokens a call, so the tenth fills it and the eleventh is
+    // refused. The correction goes out once the client has its answer (docs/usage-limits.md,
+    // "Estimates and corrections"): each call waits for the one before to be corrected.
     const s = await newToken(alice.client, "tpm-seq", { tpm_limit: 10_000 });
     const seq: number[] = [];
-    for (let i = 0; i < 11; i++) seq.push((await chat(s.key, "m-lim", { max_tokens: 400 })).status);
+    for (let i = 0; i < 11; i++) {
+      seq.push((await chat(s.key, "m-lim", { max_tokens: 400 })).status);
+      if (seq[i] === 200) await expect.poll(async () => entry(await limitsOf(s.key), "token", "tpm")!.used).toBe((i + 1) * 1000);
+    }
     expect(seq).toEqual([...Array(10).fill(200), 429]);
     expect(entry(await limitsOf(s.key), "token", "tpm")).toMatchObject({ max: 10_000, used: 10_000, left: 0 });
   }, 60_000);
