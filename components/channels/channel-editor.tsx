@@ -3,6 +3,7 @@
 // back: on edit a blank key keeps the stored one. A react-hook-form checked by the server's
 // rules (components/channels/channel-form.ts, docs/console-ui.md "Forms"); server messages
 // are shown as toasts.
+import { ModelChecklist } from "@/components/forms/model-checklist";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Plus, RefreshCw } from "lucide-react";
@@ -46,20 +47,7 @@ function ModelPicker({ type, known, chosen, onChange }: { type: number; known: r
   return (
     <div className="flex flex-col gap-2 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
       <Input aria-label={t("pickerSearch")} placeholder={t("pickerSearch")} value={q} onChange={(e) => setQ(e.target.value)} />
-      <div className="h-[400px] overflow-y-auto" data-testid="model-picker">
-        {shown.length === 0 && <p className="p-2 text-sm text-zinc-500">{t("pickerEmpty")}</p>}
-        {shown.map((m) => (
-          <label key={m} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
-            <input
-              type="checkbox"
-              className="h-4 w-4 accent-blue-600"
-              checked={chosen.includes(m)}
-              onChange={() => onChange(chosen.includes(m) ? chosen.filter((x) => x !== m) : [...chosen, m])}
-            />
-            <span className="font-mono text-xs">{m}</span>
-          </label>
-        ))}
-      </div>
+      <ModelChecklist shown={shown} chosen={chosen} onChange={onChange} empty={t("pickerEmpty")} className="h-[400px] overflow-y-auto" testId="model-picker" />
     </div>
   );
 }

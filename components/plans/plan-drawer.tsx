@@ -5,6 +5,7 @@
 // renews, the groups while active and on expiry (the site's groups), the models (searchable,
 // none = all of the group), purchases per user, and the switches. Checked by the server's
 // rules (components/plans/plan-form.ts); the server checks everything again.
+import { ModelChecklist as Checklist } from "@/components/forms/model-checklist";
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, FormProvider } from "react-hook-form";
@@ -38,20 +39,14 @@ function ModelChecklist({ chosen, onChange }: { chosen: string[]; onChange: (m: 
           </Button>
         )}
       </div>
-      <div className="max-h-48 overflow-y-auto rounded-md border border-zinc-200 p-1 dark:border-zinc-800" data-testid="plan-models">
-        {shown.length === 0 && <p className="p-2 text-sm text-zinc-500">{t("modelsNone")}</p>}
-        {shown.map((m) => (
-          <label key={m} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
-            <input
-              type="checkbox"
-              className="h-4 w-4 accent-blue-600"
-              checked={chosen.includes(m)}
-              onChange={() => onChange(chosen.includes(m) ? chosen.filter((x) => x !== m) : [...chosen, m])}
-            />
-            <span className="font-mono text-xs text-zinc-800 dark:text-zinc-200">{m}</span>
-          </label>
-        ))}
-      </div>
+      <Checklist
+        shown={shown}
+        chosen={chosen}
+        onChange={onChange}
+        empty={t("modelsNone")}
+        className="max-h-48 overflow-y-auto rounded-md border border-zinc-200 p-1 dark:border-zinc-800"
+        testId="plan-models"
+      />
       <p className="text-xs text-zinc-500 dark:text-zinc-400">{chosen.length === 0 ? t("modelsAll") : t("modelsChosen", { count: chosen.length })}</p>
     </fieldset>
   );
