@@ -10,6 +10,7 @@ import { ensureReady } from "@/lib/boot";
 import { headHtmlScript, scriptText, styleText } from "@/lib/branding/inject";
 import { DEFAULT_LOGO } from "@/lib/client/branding";
 import { getOption } from "@/lib/options/store";
+import { LOCALE_TAGS, toLocale } from "@/lib/i18n/locale";
 import { siteStatus } from "@/lib/status/site-status";
 import { shellUser } from "@/lib/http/shell-user";
 import "./globals.css";
@@ -31,7 +32,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const css = getOption("global_css");
   const js = getOption("global_js");
   return (
-    <html lang={locale === "zh" ? "zh-CN" : "en"} suppressHydrationWarning>
+    <html lang={LOCALE_TAGS[toLocale(locale)]} suppressHydrationWarning>
       <head>
         {/* Applies the remembered theme before the first paint (no light flash in dark mode). */}
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />

@@ -7,12 +7,12 @@ import { ModelChecklist } from "@/components/forms/model-checklist";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Plus, RefreshCw } from "lucide-react";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { FormProvider, useWatch } from "react-hook-form";
 import useSWR from "swr";
 import { FormSelect, FormSwitch, FormText, FormTextarea } from "@/components/forms/form-fields";
-import { toastFirstError, useFormLocale, useRuleForm } from "@/components/forms/rule-form";
+import { toastFirstError, useRuleForm } from "@/components/forms/rule-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, PageTitle } from "@/components/ui/card";
@@ -28,6 +28,8 @@ import { MultiKeyKeys } from "./multi-key-keys";
 import { ResponsesOnlyField } from "./responses-only-field";
 import type { Channel } from "./types";
 import type { ChannelInfo } from "@/lib/channels/multi-key-rules";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
+import type { Locale } from "@/lib/i18n/locale";
 
 const NO_MODELS: readonly string[] = [];
 
@@ -57,8 +59,9 @@ export function ChannelEditor({ id }: { id: number | null }) {
   const tc = useTranslations("channels");
   const tm = useTranslations("channels.multiKey");
   const router = useRouter();
-  const locale = useFormLocale();
-  const schema = useMemo(() => channelFormSchema(locale, id), [locale, id]);
+  const catalogue = useServerCatalogue();
+  const locale = useLocale() as Locale;
+  const schema = useMemo(() => channelFormSchema(catalogue, id), [catalogue, id]);
   const form = useRuleForm<ChannelForm>(schema, blankChannelForm());
   const { control, getValues, setValue, reset, trigger, handleSubmit, formState } = form;
   const [loaded, setLoaded] = useState(id === null);

@@ -5,8 +5,7 @@ import { z } from "zod";
 import { splitList } from "@/lib/channels/split-list";
 import { isResponsesOnly, withResponsesOnly } from "@/lib/channels/responses-only";
 import { createBody, createRefusals, jsonColumnRefusal, priorityRefusal, updateBody, weightRefusal } from "@/lib/channels/field-rules";
-import type { Locale } from "@/lib/i18n/locale";
-import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
+import { say, type MessageKey, type ServerCatalogue } from "@/lib/i18n/render";
 import type { Channel } from "./types";
 
 export type ChannelForm = {
@@ -121,21 +120,21 @@ export function channelBody(f: ChannelForm, id: number | null, responsesOnlyOpti
 const FORM_FIELDS = new Set<string>(Object.keys(blankChannelForm()));
 
 /**
- * The editor's schema, built for a locale: the route's schema on the body the form would send
+ * The editor's schema, built for a catalogue: the route's schema on the body the form would send
  * (its refusal worded as route() words it), then the verbs' rules on the fields, each under
  * its own field. id null: a new channel (name, models and key required; a negative weight
  * refused), else an edit (a negative weight becomes 0, as the server does).
  */
-export function channelFormSchema(locale: Locale, id: number | null) {
+export function channelFormSchema(catalogue: ServerCatalogue, id: number | null) {
   return z.custom<ChannelForm>().superRefine((f, ctx) => {
-    const refuse = (path: string, key: MessageKey) => ctx.addIssue({ code: "custom", path: [path], message: renderMessage(locale, key) });
+    const refuse = (path: string, key: MessageKey) => ctx.addIssue({ code: "custom", path: [path], message: say(catalogue, key) });
     const body = channelBody(f, id);
     const parsed = (id === null ? createBody : updateBody).safeParse(body);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? "");
         const path = field === "mode" ? "batch" : FORM_FIELDS.has(field) ? field : "name";
-        ctx.addIssue({ code: "custom", path: [path], message: renderMessage(locale, "invalid_parameter_detail", { detail: issue.path.join(".") }) });
+        ctx.addIssue({ code: "custom", path: [path], message: say(catalogue, "invalid_parameter_detail", { detail: issue.path.join(".") }) });
       }
       return;
     }

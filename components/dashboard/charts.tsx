@@ -6,6 +6,8 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { bucketLabel, MODEL_COLORS, OTHER_COLOR, type Granularity, type ModelShare, type Point, type Series } from "@/lib/client/dashboard";
 import { shortenNumber } from "@/lib/client/format";
+import { LOCALE_TAGS, toLocale } from "@/lib/i18n/locale";
+import { useLocale } from "next-intl";
 
 export type QuotaFormat = (quota: number) => string;
 
@@ -115,6 +117,7 @@ export function CallsChart(props: { series: Series; granularity: Granularity; ot
 }
 
 export function TokensChart({ series, granularity, labels }: { series: Series; granularity: Granularity; labels: { prompt: string; completion: string } }) {
+  const numberFormat = new Intl.NumberFormat(LOCALE_TAGS[toLocale(useLocale())]);
   return (
     <div className={WRAP} data-testid="chart-tokens">
       <ResponsiveContainer width="100%" height={HEIGHT}>
@@ -125,7 +128,7 @@ export function TokensChart({ series, granularity, labels }: { series: Series; g
           <Tooltip
             contentStyle={TIP_STYLE}
             labelFormatter={(v) => bucketLabel(Number(v), granularity)}
-            formatter={(v, name) => [Number(v).toLocaleString(), String(name)]}
+            formatter={(v, name) => [numberFormat.format(Number(v)), String(name)]}
           />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           <Area

@@ -4,7 +4,7 @@
 // calls, average RPM and TPM), quota and calls over time by model, tokens over time, each
 // model's share; admins choose themselves, all users or one user, and see the top users and
 // models. Rows come from GET /api/data/self or GET /api/data/ (hourly, per model).
-import { useTranslations } from "next-intl";
+import { useFormatter, useLocale, useTranslations } from "next-intl";
 import dynamic from "next/dynamic";
 import { useEffect, useMemo, useState } from "react";
 import useSWR from "swr";
@@ -16,7 +16,7 @@ import { Input, Select } from "@/components/ui/input";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { api } from "@/lib/client/api";
 import { failureText } from "@/lib/client/failure";
-import { renderQuota, shortenNumber } from "@/lib/client/format";
+import { localDateTime, renderQuota, shortenNumber } from "@/lib/client/format";
 import { isAdminRole } from "@/lib/client/navigation";
 import {
   buildSeries,
@@ -52,6 +52,8 @@ const nowSec = () => nowSeconds();
 
 export function DashboardPage() {
   const t = useTranslations("dashboard");
+  const format = useFormatter();
+  const locale = useLocale();
   // the charts' chunk is fetched beside the first rows, not after them
   useEffect(() => {
     void import("./charts");
@@ -218,7 +220,7 @@ export function DashboardPage() {
         )}
         {hours && (
           <p className="pb-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="dashboard-hours">
-            {t("hoursNote", { from: new Date(hours.start * 1000).toLocaleString(), to: new Date((hours.end + 3600) * 1000).toLocaleString() })}
+            {t("hoursNote", { from: localDateTime(hours.start, locale), to: localDateTime(hours.end + 3600, locale) })}
           </p>
         )}
       </div>
@@ -245,7 +247,7 @@ export function DashboardPage() {
           <Stat label={t("used")} value={<span data-testid="card-used">{sums ? fmt(sums.quota) : "—"}</span>} />
         </Card>
         <Card>
-          <Stat label={t("calls")} value={<span data-testid="card-calls">{sums ? sums.count.toLocaleString() : "—"}</span>} />
+          <Stat label={t("calls")} value={<span data-testid="card-calls">{sums ? format.number(sums.count) : "—"}</span>} />
         </Card>
         <Card>
           <Stat label={t("rpm")} value={<span data-testid="card-rpm">{sums ? formatRate(sums.rpm) : "—"}</span>} />
@@ -278,9 +280,7 @@ export function DashboardPage() {
           <Card title={t("topModels")}>
             <TopTable
               head={[t("model"), t("calls"), t("tokens"), t("used"), t("share")]}
-              rows={shares
-                .slice(0, 10)
-                .map((s) => [s.model, s.count.toLocaleString(), shortenNumber(s.tokens), fmt(s.quota), `${(s.share * 100).toFixed(1)}%`])}
+              rows={shares.slice(0, 10).map((s) => [s.model, format.number(s.count), shortenNumber(s.tokens), fmt(s.quota), `${(s.share * 100).toFixed(1)}%`])}
               testId="top-models"
             />
           </Card>
@@ -288,7 +288,7 @@ export function DashboardPage() {
             <Card title={t("topUsers")}>
               <TopTable
                 head={[t("user"), t("calls"), t("tokens"), t("used")]}
-                rows={summary.top_users.map((u) => [`${u.username} (#${u.user_id})`, u.count.toLocaleString(), shortenNumber(u.token_used), fmt(u.quota)])}
+                rows={summary.top_users.map((u) => [`${u.username} (#${u.user_id})`, format.number(u.count), shortenNumber(u.token_used), fmt(u.quota)])}
                 testId="top-users"
               />
             </Card>

@@ -18,5 +18,5 @@ export { formValue, prettyJson, useOptionSection, type OptionSection, type Optio
 export { fieldName, optionKey } from "./field-name";
 export { useConfirm } from "./use-confirm";
 export { FormDateTime, FormNumber, FormQuota, FormSelect, FormSwitch, FormText, FormTextarea } from "./form-fields";
-export { firstRefusal, ruleMessage, ruleResolver, toastFirstError, useFormLocale, useRuleForm } from "./rule-form";
+export { firstRefusal, ruleMessage, ruleResolver, toastFirstError, useRuleForm } from "./rule-form";
 export { QuotaInput, type QuotaInputProps } from "./quota-input";

@@ -3,12 +3,11 @@
 // message in the person's language (lib/i18n/server-messages.ts).
 import { z } from "zod";
 import type { OptionKey } from "@/lib/options/registry";
-import { renderMessage } from "@/lib/i18n/server-messages";
-import type { Locale } from "@/lib/i18n/locale";
+import { say, type ServerCatalogue } from "@/lib/i18n/render";
 import { checkOptionCombination, checkOptionValue, fallbackStateValid, FALLBACK_VALUES, SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { fieldName } from "./field-name";
 
-export function optionSectionSchema(keys: readonly OptionKey[], locale: Locale, loaded: Record<string, string>) {
+export function optionSectionSchema(keys: readonly OptionKey[], catalogue: ServerCatalogue, loaded: Record<string, string>) {
   const shape: Record<string, z.ZodType<string>> = {};
   for (const key of keys) {
     shape[fieldName(key)] = z.string().superRefine((value, ctx) => {
@@ -16,7 +15,7 @@ export function optionSectionSchema(keys: readonly OptionKey[], locale: Locale, 
       // a value the form did not change is not checked again (it is what the server holds)
       if (value === (loaded[key] ?? "")) return;
       const check = checkOptionValue(key, value);
-      if (!check.ok) ctx.addIssue({ code: "custom", message: renderMessage(locale, check.key, check.params) });
+      if (!check.ok) ctx.addIssue({ code: "custom", message: say(catalogue, check.key, check.params) });
     });
   }
   return z.object(shape).superRefine((values, ctx) => {
@@ -26,13 +25,13 @@ export function optionSectionSchema(keys: readonly OptionKey[], locale: Locale, 
       const refusal = checkOptionCombination(key, values[fieldName(key)], state);
       if (refusal && !refusal.ok) {
         const target = key === "RebateEnabled" && keys.includes("RebatePercentage") ? "RebatePercentage" : key;
-        ctx.addIssue({ code: "custom", path: [fieldName(target)], message: renderMessage(locale, refusal.key, refusal.params) });
+        ctx.addIssue({ code: "custom", path: [fieldName(target)], message: say(catalogue, refusal.key, refusal.params) });
       }
     }
     // The fallback section is checked as a whole: the keys are saved separately, so a
     // combination the server would refuse halfway is refused here first.
     if (keys.includes("fallback_pricing_enabled") && FALLBACK_VALUES.every((k) => keys.includes(k)) && !fallbackStateValid(state)) {
-      ctx.addIssue({ code: "custom", path: [fieldName("fallback_pricing_enabled")], message: renderMessage(locale, "fallback_pricing_combination") });
+      ctx.addIssue({ code: "custom", path: [fieldName("fallback_pricing_enabled")], message: say(catalogue, "fallback_pricing_combination") });
     }
   });
 }

@@ -3,58 +3,52 @@
 // catalogue (lib/i18n/server-messages.ts), exactly as route() renders it, so the form and
 // the server refuse with the same text.
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useLocale } from "next-intl";
 import { useMemo } from "react";
 import { useForm, type DefaultValues, type FieldErrors, type FieldValues, type Resolver } from "react-hook-form";
 import type { z } from "zod";
-import { isLocale, type Locale } from "@/lib/i18n/locale";
-import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
+import { say, type MessageKey, type ServerCatalogue } from "@/lib/i18n/render";
 import { toast } from "@/lib/client/toast";
 
-/** "msg:<key>" in the locale; any other text as it is. */
-export function ruleMessage(message: string | undefined, locale: Locale): string {
+/** "msg:<key>" in the catalogue's language; any other text as it is. */
+export function ruleMessage(message: string | undefined, catalogue: ServerCatalogue): string {
   if (!message) return "";
-  return message.startsWith("msg:") ? renderMessage(locale, message.slice(4) as MessageKey) : message;
+  return message.startsWith("msg:") ? say(catalogue, message.slice(4) as MessageKey) : message;
 }
 
 /**
- * The first refusal of a schema for a value, in the locale (null when it passes): what the
+ * The first refusal of a schema for a value, in the catalogue (null when it passes): what the
  * form shows, and what route() answers for the same rule.
  */
-export function firstRefusal(schema: z.ZodType, value: unknown, locale: Locale): string | null {
+export function firstRefusal(schema: z.ZodType, value: unknown, catalogue: ServerCatalogue): string | null {
   const r = schema.safeParse(value);
-  return r.success ? null : ruleMessage(r.error.issues[0]?.message, locale);
+  return r.success ? null : ruleMessage(r.error.issues[0]?.message, catalogue);
 }
 
-// As route() words a refusal: a "msg:" key in the locale, zod's own messages as
+// As route() words a refusal: a "msg:" key in the catalogue, zod's own messages as
 // "Invalid parameter: <field>".
-function localize(errors: FieldErrors, locale: Locale, prefix = ""): FieldErrors {
+function localize(errors: FieldErrors, catalogue: ServerCatalogue, prefix = ""): FieldErrors {
   for (const [name, e] of Object.entries(errors)) {
     if (!e || typeof e !== "object") continue;
     const path = prefix ? `${prefix}.${name}` : name;
     if (typeof e.message === "string") {
-      // a custom issue's text is already the message (a schema built for a locale)
-      if (e.message.startsWith("msg:")) e.message = ruleMessage(e.message, locale);
-      else if (e.type !== "custom") e.message = renderMessage(locale, "invalid_parameter_detail", { detail: path });
-    } else localize(e as FieldErrors, locale, path);
+      // a custom issue's text is already the message (a schema built for a catalogue)
+      if (e.message.startsWith("msg:")) e.message = ruleMessage(e.message, catalogue);
+      else if (e.type !== "custom") e.message = say(catalogue, "invalid_parameter_detail", { detail: path });
+    } else localize(e as FieldErrors, catalogue, path);
   }
   return errors;
 }
 
-/** zodResolver with the rule messages rendered in the locale. */
-export function ruleResolver<T extends FieldValues>(schema: z.ZodType, locale: Locale): Resolver<T> {
+/** zodResolver with the rule messages rendered in the catalogue. */
+export function ruleResolver<T extends FieldValues>(schema: z.ZodType, catalogue: ServerCatalogue): Resolver<T> {
   // The form values are the schema's input; the submit handler reads the raw values.
   const inner = zodResolver(schema as never, undefined, { raw: true }) as unknown as Resolver<T>;
   return async (values, context, options) => {
     const result = await inner(values, context, options);
-    localize(result.errors as FieldErrors, locale);
+    localize(result.errors as FieldErrors, catalogue);
     return result;
   };
-}
-
-export function useFormLocale(): Locale {
-  const raw = useLocale();
-  return isLocale(raw) ? raw : "zh";
 }
 
 /**
@@ -62,8 +56,8 @@ export function useFormLocale(): Locale {
  * other refusals do, in a toast (the first one only).
  */
 export function useRuleForm<T extends FieldValues>(schema: z.ZodType, defaultValues: DefaultValues<T>) {
-  const locale = useFormLocale();
-  const resolver = useMemo(() => ruleResolver<T>(schema, locale), [schema, locale]);
+  const catalogue = useServerCatalogue();
+  const resolver = useMemo(() => ruleResolver<T>(schema, catalogue), [schema, catalogue]);
   return useForm<T>({ resolver, defaultValues, mode: "onSubmit", reValidateMode: "onChange" });
 }
 

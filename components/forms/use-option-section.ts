@@ -5,16 +5,15 @@
 // reports the outcome with the messages of docs/settings.md, then reloads the options.
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { OptionKey } from "@/lib/options/registry";
-import { useLocale } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useForm, type Resolver, type UseFormReturn } from "react-hook-form";
 import { changedOptions, saveOptions, unsavedValues, type OptionChange, type SaveResult } from "@/lib/client/save-options";
-import { isLocale } from "@/lib/i18n/locale";
 import { isJsonOption, SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { fieldName, optionKey } from "./field-name";
 import { useOptionsState } from "./options-context";
 import { optionSectionSchema } from "./option-schema";
 import { putOption } from "./put-option";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 export type OptionSectionConfig = {
   /** asked with the changes before anything is sent; false cancels the save */
@@ -62,8 +61,7 @@ export function formValue(key: string, options: Record<string, string>): string 
 
 export function useOptionSection(keys: readonly OptionKey[], options: Record<string, string>, config: OptionSectionConfig = {}): OptionSection {
   const { writable } = useOptionsState();
-  const rawLocale = useLocale();
-  const locale = isLocale(rawLocale) ? rawLocale : "zh";
+  const catalogue = useServerCatalogue();
   const keysId = keys.join("\n");
   // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the keys' text, callers pass a fresh array each render
   const stableKeys = useMemo(() => keys, [keysId]);
@@ -81,7 +79,7 @@ export function useOptionSection(keys: readonly OptionKey[], options: Record<str
     for (const key of stableKeys) d[fieldName(key)] = baseline[key];
     return d;
   }, [stableKeys, baseline]);
-  const schema = useMemo(() => optionSectionSchema(stableKeys, locale, baseline), [stableKeys, locale, baseline]);
+  const schema = useMemo(() => optionSectionSchema(stableKeys, catalogue, baseline), [stableKeys, catalogue, baseline]);
   const form = useForm<Record<string, string>>({
     resolver: zodResolver(schema) as unknown as Resolver<Record<string, string>>,
     defaultValues: defaults,

@@ -4,10 +4,8 @@ import { useLocale, useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Dropdown, DropdownItem } from "@/components/ui/dropdown";
-import { LOCALE_COOKIE, LOCALES, type Locale } from "@/lib/i18n/locale";
+import { LOCALE_COOKIE, LOCALE_NAMES, LOCALES, type Locale } from "@/lib/i18n/locale";
 import { STORAGE_KEYS, writeItem } from "@/lib/client/storage";
-
-const NAMES: Record<Locale, string> = { zh: "中文", en: "English" };
 
 // The server reads the NEXT_LOCALE cookie; the browser also keeps i18nextLng.
 function chooseLocale(locale: Locale) {
@@ -25,7 +23,7 @@ export function LanguageMenu() {
       trigger={
         <Button variant="ghost" size="sm" aria-label={t("language")}>
           <Languages aria-hidden className="h-4 w-4" />
-          <span className="hidden sm:inline">{NAMES[locale]}</span>
+          <span className="hidden sm:inline">{LOCALE_NAMES[locale]}</span>
         </Button>
       }
     >
@@ -38,7 +36,7 @@ export function LanguageMenu() {
           }}
         >
           <span className="w-4">{l === locale ? <Check aria-hidden className="h-4 w-4" /> : null}</span>
-          {NAMES[l]}
+          {LOCALE_NAMES[l]}
         </DropdownItem>
       ))}
     </Dropdown>

@@ -3,7 +3,7 @@
 // surrounding react-hook-form: counts as whole numbers, quotas in the console's display unit
 // (dollars when the site shows money, with the exact quota units under the field). Blank or
 // 0 is no limit. Used by the token drawer and the user editor.
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { useFormContext } from "react-hook-form";
 import { FormText } from "@/components/forms";
@@ -12,6 +12,7 @@ import { isQuotaLimit, kindOfField, LIMIT_FIELD_LIST, parseQuotaInput, typesMone
 
 export function LimitFields({ placeholders, hint, children }: { placeholders?: Partial<Record<LimitField, string>>; hint?: ReactNode; children?: ReactNode }) {
   const t = useTranslations("limits");
+  const format = useFormatter();
   const display = useQuotaDisplay();
   const { watch } = useFormContext<Record<LimitField, string>>();
   const money = typesMoney(display);
@@ -32,7 +33,7 @@ export function LimitFields({ placeholders, hint, children }: { placeholders?: P
               inputMode={quota && money ? "decimal" : "numeric"}
               autoComplete="off"
               placeholder={placeholders?.[f] ?? "0"}
-              hint={units !== null ? t("inUnits", { units: units.toLocaleString("en-US") }) : undefined}
+              hint={units !== null ? t("inUnits", { units: format.number(units) }) : undefined}
             />
           );
         })}

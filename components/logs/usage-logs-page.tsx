@@ -3,7 +3,7 @@
 // (admin-only: channel, username, retry), detail rows with the log's other data, on the
 // console's DataTable (docs/console-ui.md). Admins read /api/log/ and /api/log/stat; everyone
 // else the self endpoints.
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import useSWR from "swr";
 import { DataTable, useServerPaging } from "@/components/data-table";
@@ -20,6 +20,7 @@ import type { Log, LogPage, LogStat } from "./types";
 
 export function UsageLogsPage() {
   const t = useTranslations("logs");
+  const format = useFormatter();
   const tokens = useTranslations("tokens");
   const chatContentLogged = useStatus().log_chat_content_enabled;
   const display = useQuotaDisplay();
@@ -65,7 +66,7 @@ export function UsageLogsPage() {
       </div>
       {stat?.searched_from != null && (
         <p className="-mt-2 mb-4 text-sm text-amber-700 dark:text-amber-400" role="note" data-testid="log-stat-scan-window">
-          {t("statScanWindow", { rows: SCAN_WINDOW.toLocaleString(), time: formatTimestamp(stat.searched_from) })}
+          {t("statScanWindow", { rows: format.number(SCAN_WINDOW), time: formatTimestamp(stat.searched_from) })}
         </p>
       )}
       {draft && (
@@ -83,7 +84,7 @@ export function UsageLogsPage() {
       )}
       {data?.searched_from != null && (
         <p className="mb-3 text-sm text-amber-700 dark:text-amber-400" role="note" data-testid="log-scan-window">
-          {t("scanWindow", { rows: SCAN_WINDOW.toLocaleString(), time: formatTimestamp(data.searched_from) })}
+          {t("scanWindow", { rows: format.number(SCAN_WINDOW), time: formatTimestamp(data.searched_from) })}
         </p>
       )}
       <DataTable<Log>

@@ -1,5 +1,5 @@
 "use client";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
 import { QuotaInput } from "@/components/forms/quota-input";
 import { Button } from "@/components/ui/button";
@@ -14,24 +14,25 @@ import { renderQuota } from "@/lib/client/format";
 import { parseSettings, secretIsSet, settingsChanged, settingsPayload, THRESHOLD_PRESETS, type NotifyType, type UserSettings } from "@/lib/client/settings";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
-import { firstRefusal, useFormLocale } from "@/components/forms";
-import type { Locale } from "@/lib/i18n/locale";
-import { renderMessage } from "@/lib/i18n/server-messages";
+import { firstRefusal } from "@/components/forms";
+import { say, type ServerCatalogue } from "@/lib/i18n/render";
 import { settingBody, webhookRefusal } from "@/lib/users/field-rules";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 type Edit = <K extends keyof UserSettings>(key: K, value: UserSettings[K]) => void;
 
 // The server's rules of PUT /api/user/setting (lib/users/field-rules.ts), with its messages.
-function check(s: UserSettings, locale: Locale): string | null {
+function check(s: UserSettings, catalogue: ServerCatalogue): string | null {
   const payload = settingsPayload(s);
-  const refused = firstRefusal(settingBody, payload, locale);
+  const refused = firstRefusal(settingBody, payload, catalogue);
   if (refused) return refused;
   const webhook = webhookRefusal(s.notify_type, s.webhook_url.trim());
-  return webhook ? renderMessage(locale, webhook) : null;
+  return webhook ? say(catalogue, webhook) : null;
 }
 
 function NotificationTab({ s, edit, secretSet }: { s: UserSettings; edit: Edit; secretSet: boolean }) {
   const t = useTranslations("me.settings");
+  const format = useFormatter();
   const display = useQuotaDisplay();
   const thresholdId = useId();
   // the units as typed (text that is not an amount stays as typed; the setting gets NaN, refused)
@@ -68,7 +69,7 @@ function NotificationTab({ s, edit, secretSet }: { s: UserSettings; edit: Edit; 
         <div className="flex flex-wrap gap-2">
           {THRESHOLD_PRESETS.map((p) => (
             <Button key={p} size="sm" variant={s.quota_warning_threshold === p ? "primary" : "secondary"} onClick={() => edit("quota_warning_threshold", p)}>
-              {p.toLocaleString()} ({renderQuota(p, { ...display, displayInCurrency: true }, 1)})
+              {format.number(p)} ({renderQuota(p, { ...display, displayInCurrency: true }, 1)})
             </Button>
           ))}
         </div>
@@ -111,7 +112,7 @@ export function SettingsCard({ user, onSaved }: { user: User; onSaved: () => voi
   const [saved, setSaved] = useState(() => parseSettings(user.setting));
   const [s, setS] = useState(saved);
   const [busy, setBusy] = useState(false);
-  const locale = useFormLocale();
+  const catalogue = useServerCatalogue();
   useEffect(() => {
     const fresh = parseSettings(user.setting);
     setSaved(fresh);
@@ -124,7 +125,7 @@ export function SettingsCard({ user, onSaved }: { user: User; onSaved: () => voi
       toast.info({ key: "me.settings.nothingChanged" });
       return;
     }
-    const invalid = check(s, locale);
+    const invalid = check(s, catalogue);
     if (invalid) return void toast.error({ key: "errors.prefixed", values: { message: invalid } });
     setBusy(true);
     try {

@@ -2,7 +2,6 @@
 // The create drawer of /admin/messages: title, format, content and the recipients.
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { useFormLocale } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/dialog";
 import { api } from "@/lib/client/api";
@@ -10,13 +9,14 @@ import { toast } from "@/lib/client/toast";
 import { MessageFields } from "./message-fields";
 import { draftBody, draftRefusal, type MessageDraft } from "./message-form";
 import { RecipientPicker } from "./recipient-picker";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 const blank = (): MessageDraft => ({ title: "", format: "markdown", content: "" });
 
 export function CreateDrawer({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
   const t = useTranslations("messages.form");
   const tc = useTranslations("messages");
-  const locale = useFormLocale();
+  const catalogue = useServerCatalogue();
   const [draft, setDraft] = useState<MessageDraft>(blank);
   const [recipients, setRecipients] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -29,7 +29,7 @@ export function CreateDrawer({ open, onClose, onCreated }: { open: boolean; onCl
 
   async function send() {
     const ids = recipients.map(Number);
-    const refusal = draftRefusal(draft, ids, locale);
+    const refusal = draftRefusal(draft, ids, catalogue);
     if (refusal) {
       toast.error({ text: refusal });
       return;

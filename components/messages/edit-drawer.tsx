@@ -7,7 +7,6 @@ import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import useSWR from "swr";
 import { DataTable } from "@/components/data-table";
-import { useFormLocale } from "@/components/forms";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/dialog";
@@ -18,13 +17,14 @@ import type { MessageFormat } from "@/lib/messages/field-rules";
 import { MessageFields } from "./message-fields";
 import { draftBody, draftRefusal, type MessageDraft } from "./message-form";
 import type { AdminMessage, Recipient, RecipientPage } from "./types";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 export const RECIPIENTS_PAGE_SIZE = 10;
 
 export function EditDrawer({ messageId, onClose, onSaved }: { messageId: number | null; onClose: () => void; onSaved: () => void }) {
   const t = useTranslations("messages.form");
   const tc = useTranslations("messages");
-  const locale = useFormLocale();
+  const catalogue = useServerCatalogue();
   const [draft, setDraft] = useState<MessageDraft | null>(null);
   const [page, setPage] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -73,7 +73,7 @@ export function EditDrawer({ messageId, onClose, onSaved }: { messageId: number 
 
   async function save() {
     if (!draft || !messageId) return;
-    const refusal = draftRefusal(draft, null, locale);
+    const refusal = draftRefusal(draft, null, catalogue);
     if (refusal) {
       toast.error({ text: refusal });
       return;

@@ -10,7 +10,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, FormProvider } from "react-hook-form";
 import useSWR from "swr";
-import { FormSelect, FormSwitch, FormText, FormTextarea, toastFirstError, useFormLocale, useRuleForm } from "@/components/forms";
+import { FormSelect, FormSwitch, FormText, FormTextarea, toastFirstError, useRuleForm } from "@/components/forms";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/dialog";
@@ -21,6 +21,7 @@ import { toast } from "@/lib/client/toast";
 import { ADMIN_PLANS } from "./paths";
 import { blankPlanForm, DURATION_PRESETS, PLAN_CURRENCIES, planBody, planFormSchema, planToForm, quotaUnitsFromText, type PlanForm } from "./plan-form";
 import { RESET_PERIODS, type Plan } from "./types";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 function ModelChecklist({ chosen, onChange }: { chosen: string[]; onChange: (m: string[]) => void }) {
   const t = useTranslations("plans.form");
@@ -55,12 +56,12 @@ function ModelChecklist({ chosen, onChange }: { chosen: string[]; onChange: (m: 
 export function PlanDrawer({ plan, open, onClose, onSaved }: { plan: Plan | null; open: boolean; onClose: () => void; onSaved: () => void }) {
   const t = useTranslations("plans.form");
   const tp = useTranslations("plans");
-  const locale = useFormLocale();
+  const catalogue = useServerCatalogue();
   const { data: groups } = useSWR<string[]>(open ? "/api/group/" : null);
   // useQuotaDisplay answers a new object each render: the form depends on its two values
   const { displayInCurrency, quotaPerUnit, currency, rate, symbol } = useQuotaDisplay();
   const display = useMemo(() => ({ displayInCurrency, quotaPerUnit, currency, rate, symbol }), [displayInCurrency, quotaPerUnit, currency, rate, symbol]);
-  const schema = useMemo(() => planFormSchema(locale, display, t("quotaInvalid")), [locale, display, t]);
+  const schema = useMemo(() => planFormSchema(catalogue, display, t("quotaInvalid")), [catalogue, display, t]);
   const methods = useRuleForm<PlanForm>(schema, blankPlanForm());
   const { reset, watch, setValue, handleSubmit, control, formState } = methods;
   const [busy, setBusy] = useState(false);

@@ -3,8 +3,7 @@
 // that checks the body the drawer would send, and that body.
 import { z } from "zod";
 import { parseQuotaInput, quotaToInput, type QuotaDisplay } from "@/lib/quota-display";
-import type { Locale } from "@/lib/i18n/locale";
-import { renderMessage } from "@/lib/i18n/server-messages";
+import { say, type ServerCatalogue } from "@/lib/i18n/render";
 import { createPlanBody } from "@/lib/plans/schemas";
 import type { Plan, ResetPeriod } from "./types";
 
@@ -118,7 +117,7 @@ export function planBody(f: PlanForm, display: QuotaDisplay, editing: Plan | nul
  * (lib/plans/schemas.ts), each refusal under its field worded as route() words it, and the
  * quota's conversion from the display unit (`quotaInvalid`: the console's words for it).
  */
-export function planFormSchema(locale: Locale, display: QuotaDisplay, quotaInvalid: string) {
+export function planFormSchema(catalogue: ServerCatalogue, display: QuotaDisplay, quotaInvalid: string) {
   return z.custom<PlanForm>().superRefine((f, ctx) => {
     const refuse = (path: keyof PlanForm, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     const converts = quotaUnitsFromText(f.quota, display) !== null;
@@ -131,7 +130,7 @@ export function planFormSchema(locale: Locale, display: QuotaDisplay, quotaInval
       if (seen.has(field) || (field === "quota" && !converts)) continue;
       seen.add(field);
       // as route() answers: a rule's own message, else zod's refusal naming the field
-      refuse(field, issue.message.startsWith("msg:") ? issue.message : renderMessage(locale, "invalid_parameter_detail", { detail: field }));
+      refuse(field, issue.message.startsWith("msg:") ? issue.message : say(catalogue, "invalid_parameter_detail", { detail: field }));
     }
   });
 }

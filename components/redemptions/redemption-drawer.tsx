@@ -5,7 +5,7 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, FormProvider } from "react-hook-form";
-import { FormQuota, FormSwitch, FormText, toastFirstError, useFormLocale, useRuleForm } from "@/components/forms";
+import { FormQuota, FormSwitch, FormText, toastFirstError, useRuleForm } from "@/components/forms";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
@@ -17,6 +17,7 @@ import { toast } from "@/lib/client/toast";
 import { defaultRedemptionName, REDEMPTION_BATCH_MAX } from "@/lib/redemptions/field-rules";
 import { blankRedemptionForm, redemptionBody, redemptionFormSchema, redemptionToForm, type RedemptionForm } from "./redemption-form";
 import type { Redemption } from "./types";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 export function RedemptionDrawer({
   redemption,
@@ -34,8 +35,8 @@ export function RedemptionDrawer({
   const t = useTranslations("redemptions.form");
   const tc = useTranslations("redemptions");
   const display = useQuotaDisplay();
-  const locale = useFormLocale();
-  const schema = useMemo(() => redemptionFormSchema(locale, redemption), [locale, redemption]);
+  const catalogue = useServerCatalogue();
+  const schema = useMemo(() => redemptionFormSchema(catalogue, redemption), [catalogue, redemption]);
   const methods = useRuleForm<RedemptionForm>(schema, blankRedemptionForm());
   const { reset, watch, setValue, handleSubmit, control, formState } = methods;
   const [busy, setBusy] = useState(false);

@@ -1,8 +1,7 @@
 // The code drawer's form: its values (strings as typed), the schema that checks them with the
 // server's rules (lib/redemptions/field-rules.ts) and messages, and the request body.
 import { z } from "zod";
-import type { Locale } from "@/lib/i18n/locale";
-import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
+import { say, type MessageKey, type ServerCatalogue } from "@/lib/i18n/render";
 import {
   customKeyRefusal,
   DEFAULT_REDEMPTION_QUOTA,
@@ -50,8 +49,8 @@ export function redemptionToForm(c: Redemption): RedemptionForm {
 }
 
 /** The drawer's schema; `editing` is the code being edited (null when creating). */
-export function redemptionFormSchema(locale: Locale, editing: Redemption | null) {
-  const msg = (key: MessageKey, params?: Record<string, string | number>) => renderMessage(locale, key, params);
+export function redemptionFormSchema(catalogue: ServerCatalogue, editing: Redemption | null) {
+  const msg = (key: MessageKey, params?: Record<string, string | number>) => say(catalogue, key, params);
   return z.custom<RedemptionForm>().superRefine((f, ctx) => {
     const refuse = (path: keyof RedemptionForm, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     // On create an empty name becomes the formatted quota (the server does the same).

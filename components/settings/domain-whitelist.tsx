@@ -3,21 +3,20 @@
 // with a remove button, and an input that adds one after the shared rule accepts it
 // (lib/options/rules.ts: hostname shape, no duplicate), with the server's message.
 import { X } from "lucide-react";
-import { useLocale, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import { useId, useState, type ReactNode } from "react";
 import { useController, useFormContext } from "react-hook-form";
 import { fieldName, useOptionAccess } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { renderMessage } from "@/lib/i18n/server-messages";
-import { isLocale } from "@/lib/i18n/locale";
+import { say } from "@/lib/i18n/render";
 import { checkDomainToAdd } from "@/lib/options/rules";
 import { toast } from "@/lib/client/toast";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 export function DomainWhitelist({ name, label }: { name: string; label: ReactNode }) {
   const t = useTranslations("settings.system");
-  const rawLocale = useLocale();
-  const locale = isLocale(rawLocale) ? rawLocale : "zh";
+  const catalogue = useServerCatalogue();
   const id = useId();
   const { control } = useFormContext<Record<string, string>>();
   const { field, fieldState } = useController({ control, name: fieldName(name) });
@@ -32,7 +31,7 @@ export function DomainWhitelist({ name, label }: { name: string; label: ReactNod
   const add = () => {
     const check = checkDomainToAdd(field.value, draft);
     if (!check.ok) {
-      setError(renderMessage(locale, check.key, check.params));
+      setError(say(catalogue, check.key, check.params));
       return;
     }
     field.onChange([...domains, check.value].join(","));

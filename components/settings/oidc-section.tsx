@@ -3,18 +3,18 @@
 // (POST /api/option/oidc_discovery, through the outbound policy) for the discovery document
 // and fills the three endpoint fields; the admin then saves the section.
 import type { OptionKey } from "@/lib/options/registry";
-import { useLocale, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useFormContext } from "react-hook-form";
 import { fieldName, FieldGrid, OptionSecret, OptionSwitch, OptionText, SettingsSection, useOptionAccess } from "@/components/forms";
 import { Button } from "@/components/ui/button";
 import { api, ApiError } from "@/lib/client/api";
 import { toast } from "@/lib/client/toast";
-import { isLocale } from "@/lib/i18n/locale";
-import { renderMessage } from "@/lib/i18n/server-messages";
+import { say } from "@/lib/i18n/render";
 import { checkOptionValue } from "@/lib/options/rules";
 import { useLabel } from "./operation-tab";
 import { OAuthAddressWarning } from "./oauth-address-warning";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 const KEYS: OptionKey[] = [
   "oidc.enabled",
@@ -32,15 +32,14 @@ function FetchWellKnown() {
   const t = useTranslations("settings.system");
   const { getValues, setValue } = useFormContext<Record<string, string>>();
   const { writable } = useOptionAccess("oidc.well_known");
-  const rawLocale = useLocale();
-  const locale = isLocale(rawLocale) ? rawLocale : "zh";
+  const catalogue = useServerCatalogue();
   const [busy, setBusy] = useState(false);
   if (!writable) return null;
   const run = async () => {
     // the server's own rule and message (lib/options/rules.ts), checked before asking it
     const check = checkOptionValue("oidc.well_known", getValues(fieldName("oidc.well_known")) ?? "");
     if (!check.ok || check.value === "") {
-      toast.error({ text: check.ok ? renderMessage(locale, "oidc_well_known_missing") : renderMessage(locale, check.key, check.params) });
+      toast.error({ text: check.ok ? say(catalogue, "oidc_well_known_missing") : say(catalogue, check.key, check.params) });
       return;
     }
     const url = check.value;

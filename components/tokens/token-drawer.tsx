@@ -7,7 +7,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, FormProvider } from "react-hook-form";
 import useSWR from "swr";
-import { FormDateTime, FormQuota, FormSelect, FormSwitch, FormText, FormTextarea, toastFirstError, useFormLocale, useRuleForm } from "@/components/forms";
+import { FormDateTime, FormQuota, FormSelect, FormSwitch, FormText, FormTextarea, toastFirstError, useRuleForm } from "@/components/forms";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { LimitFields } from "@/components/limits/limit-fields";
 import { LimitMeters } from "@/components/limits/limit-meter";
@@ -22,14 +22,15 @@ import { EXPIRY_SHORTCUTS, expiryFromShortcut, TOKEN_BATCH_PRESETS, TOKEN_QUOTA_
 import { toast } from "@/lib/client/toast";
 import { blankTokenForm, tokenBody, tokenFormSchema, tokenToForm, type TokenForm } from "./token-form";
 import type { Token } from "./types";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | null; open: boolean; onClose: () => void; onSaved: () => void }) {
   const t = useTranslations("tokens.form");
   const tt = useTranslations("tokens");
   const display = useQuotaDisplay();
-  const locale = useFormLocale();
+  const catalogue = useServerCatalogue();
   const tl = useTranslations("limits");
-  const schema = useMemo(() => tokenFormSchema(locale, token ? token.expired_time : null, undefined, display), [locale, token, display]);
+  const schema = useMemo(() => tokenFormSchema(catalogue, token ? token.expired_time : null, undefined, display), [catalogue, token, display]);
   const methods = useRuleForm<TokenForm>(schema, blankTokenForm());
   const { reset, watch, setValue, handleSubmit, control } = methods;
   const [busy, setBusy] = useState(false);

@@ -5,8 +5,7 @@ import type { QuotaDisplay } from "@/lib/client/format";
 import { blankLimitTexts, LIMIT_FIELD_LIST, limitTexts, limitValues, parseLimitTexts, type LimitField } from "@/lib/client/limits";
 import { parseExpiry, DEFAULT_TOKEN_QUOTA, RATE_LIMIT_DEFAULTS, toLocalInput } from "@/lib/client/tokens";
 import { splitList } from "@/lib/channels/split-list";
-import type { Locale } from "@/lib/i18n/locale";
-import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
+import { say, type MessageKey, type ServerCatalogue } from "@/lib/i18n/render";
 import { batchCountRefusal, expiryRefusal, quotaRefusal, tokenFields, tokenNameRefusal } from "@/lib/tokens/field-rules";
 import type { Token } from "./types";
 import { nowSeconds } from "@/lib/time";
@@ -73,8 +72,13 @@ const RATE_FIELDS = ["rate_limit_period", "rate_limit_count", "rate_limit_succes
  * unchanged expiry is not checked against now, as the server does not (docs/console-ui.md,
  * "Token edit").
  */
-export function tokenFormSchema(locale: Locale, storedExpiry: number | null, now: () => number = () => nowSeconds(), display: QuotaDisplay = UNITS) {
-  const msg = (key: MessageKey, params?: Record<string, string | number>) => renderMessage(locale, key, params);
+export function tokenFormSchema(
+  catalogue: ServerCatalogue,
+  storedExpiry: number | null,
+  now: () => number = () => nowSeconds(),
+  display: QuotaDisplay = UNITS,
+) {
+  const msg = (key: MessageKey, params?: Record<string, string | number>) => say(catalogue, key, params);
   return z.custom<TokenForm>().superRefine((f, ctx) => {
     const refuse = (path: keyof TokenForm, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     const name = tokenNameRefusal(f.name);

@@ -1,9 +1,13 @@
 "use client";
 // The month grid of the date-time picker (./date-time-picker.tsx), loaded on demand:
-// react-day-picker, localised by date-fns through react-day-picker/locale.
+// react-day-picker, localised by date-fns through react-day-picker/locale (the console's eight
+// languages).
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { DayPicker } from "react-day-picker";
-import { enUS, zhCN } from "react-day-picker/locale";
+import { enUS, es, fr, ja, ru, vi, zhCN, zhTW, type Locale as DayLocale } from "react-day-picker/locale";
+import { toLocale, type Locale } from "@/lib/i18n/locale";
+
+const DAY_LOCALES: Record<Locale, DayLocale> = { zh: zhCN, "zh-TW": zhTW, en: enUS, ja, fr, ru, vi, es };
 
 // The calendar in the console's colours (no react-day-picker stylesheet: light and dark from Tailwind).
 const CALENDAR_CLASSES = {
@@ -46,7 +50,7 @@ export function Calendar({
   return (
     <DayPicker
       mode="single"
-      locale={locale === "zh" ? zhCN : enUS}
+      locale={DAY_LOCALES[toLocale(locale)]}
       month={month}
       onMonthChange={onMonthChange}
       selected={selected ?? undefined}

@@ -2,8 +2,7 @@
 // as CSV (docs/statement.md), streamed newest first in keyset chunks (id < last id, on the
 // index (user_id, id)), at most STATEMENT_EXPORT_MAX_ROWS rows.
 import "server-only";
-import en from "@/messages/en.json";
-import zh from "@/messages/zh.json";
+import type { Locale } from "@/lib/i18n/locale";
 import { db } from "@/lib/db/client";
 import type { UserCtx } from "@/lib/ctx";
 import { csvLine, csvText, UTF8_BOM } from "@/lib/billing/csv";
@@ -28,9 +27,9 @@ const HEADER = [
   "token_name",
 ];
 
-function kindLabel(locale: "zh" | "en", kind: string): string {
-  const kinds = (locale === "en" ? en : zh).statement.kinds as Record<string, string>;
-  return kinds[kind] ?? kind;
+// The ledger kinds' names in the reader's language (the console's own catalogue).
+async function kindLabels(locale: Locale): Promise<Record<string, string>> {
+  return (await import(`@/messages/${locale}.json`)).default.statement.kinds;
 }
 
 const isoUtc = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
@@ -41,6 +40,7 @@ export async function exportStatement({ ctx, input }: { ctx: UserCtx; input: { f
   // A bounded count (at most cap + 1 rows are counted) tells, before the first byte, whether
   // the file will be cut at the cap.
   const truncated = (await db().quotaLedger.count({ where, take: STATEMENT_EXPORT_MAX_ROWS + 1 })) > STATEMENT_EXPORT_MAX_ROWS;
+  const labels = await kindLabels(ctx.locale);
   const encoder = new TextEncoder();
   let lastId: number | null = null;
   let sent = 0;
@@ -71,7 +71,7 @@ export async function exportStatement({ ctx, input }: { ctx: UserCtx; input: { f
             isoUtc(r.created_at),
             String(r.created_at),
             csvText(r.kind),
-            csvText(kindLabel(ctx.locale, r.kind)),
+            csvText(Object.hasOwn(labels, r.kind) ? labels[r.kind] : r.kind),
             String(r.delta),
             unitsToUsd(r.delta),
             String(r.balance_after),

@@ -24,7 +24,7 @@ export type Reservation = {
 };
 
 // The pots a call for `model` may spend, in the user's order; null when the balance alone pays.
-function planChoice(plans: UserPlans | null, model: string | undefined): PlanChoice | null {
+export function planChoice(plans: UserPlans | null, model: string | undefined): PlanChoice | null {
   if (!plans) return null;
   const pots = potsFor(plans, model ?? "", nowSeconds());
   if (!pots.length) return null;

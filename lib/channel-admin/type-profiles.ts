@@ -7,7 +7,7 @@ import type { UserCtx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { channelTypeName } from "@/lib/channels/channel-types";
 import { adapterFor, supportedChannelTypes } from "@/lib/relay/providers/registry";
-import type { Bilingual, ProviderProfile } from "@/lib/relay/providers/types";
+import type { LocalizedText, ProviderProfile } from "@/lib/relay/providers/types";
 import { TASK_CHANNEL_PROFILES } from "@/lib/tasks/channel-profiles";
 
 /** One channel type as the editor shows it. */
@@ -20,8 +20,8 @@ export interface ChannelTypeInfo {
   /** the base URL field's placeholder */
   basePlaceholder: string;
   keyFormat: string | null;
-  keyHint: Bilingual | null;
-  other: { label: Bilingual; placeholder: string; hint: Bilingual | null } | null;
+  keyHint: LocalizedText | null;
+  other: { label: LocalizedText; placeholder: string; hint: LocalizedText | null } | null;
   testModel: string;
   /** the models the editor's model box offers first: the profile's known models, else its test model */
   knownModels: string[];

@@ -1,6 +1,7 @@
 // Display rules: quota, timestamps, badge counts (docs/product-rules.md, "Quota and display").
 // Quota follows the one rule of lib/quota-display.ts (docs/console-ui.md, "Quota display").
 import { DEFAULT_QUOTA_PER_UNIT, formatQuota, type QuotaDisplay } from "@/lib/quota-display";
+import { LOCALE_TAGS, toLocale } from "@/lib/i18n/locale";
 
 export { DEFAULT_QUOTA_PER_UNIT, type QuotaDisplay };
 
@@ -28,6 +29,11 @@ export function formatTimestamp(seconds: number | null | undefined): string {
   const d = new Date(seconds * 1000);
   if (Number.isNaN(d.getTime())) return "";
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** A moment in the browser's time zone, short date and time in the console's language (Intl). */
+export function localDateTime(seconds: number, locale: string): string {
+  return new Intl.DateTimeFormat(LOCALE_TAGS[toLocale(locale)], { dateStyle: "short", timeStyle: "short" }).format(new Date(seconds * 1000));
 }
 
 // The inbox bell's badge: nothing at zero, "99+" above 99.

@@ -1,5 +1,7 @@
-import { nowSeconds } from "@/lib/time";
 // Pure helpers of the inbox (docs/messages.md): the list's date rule and the preview text.
+import { LOCALE_TAGS, toLocale } from "@/lib/i18n/locale";
+import { nowSeconds } from "@/lib/time";
+
 export const PREVIEW_LENGTH = 100;
 export const INBOX_POLL_MS = 30_000;
 
@@ -22,7 +24,7 @@ export function messageDate(createdAt: number, locale: string, now = nowSeconds(
   const d = new Date(createdAt * 1000);
   const age = now - createdAt;
   if (age < DAY) return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  if (age < 7 * DAY) return new Intl.DateTimeFormat(locale === "zh" ? "zh-CN" : "en-US", { weekday: "long" }).format(d);
+  if (age < 7 * DAY) return new Intl.DateTimeFormat(LOCALE_TAGS[toLocale(locale)], { weekday: "long" }).format(d);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 

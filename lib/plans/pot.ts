@@ -1,6 +1,6 @@
-// The movements of a subscription's pot outside the relay (docs/plans.md, "Ledger"): its
-// activation, the start of a new period (renewal, or an admin's reset), its end (expiry,
-// cancellation, revocation). Each runs inside the caller's transaction, changes the row with
+// The movements of a subscription's pot outside the relay's store (docs/plans.md, "Ledger"):
+// its activation, the start of a new period (renewal, or an admin's reset), its end (expiry,
+// cancellation, revocation), and a task's reservation and refund. Each runs inside the caller's transaction, changes the row with
 // a conditional update (so that two nodes, or a job and an admin, move it once) and writes
 // the ledger row of the change with subscription_id = the pot: the sum of a subscription's
 // rows is its remaining quota while it is active, 0 once it has ended.
@@ -17,13 +17,13 @@ export const remainingOf = (s: Pick<Subscription, "period_quota" | "carried" | "
 
 export async function potRow(
   tx: Tx,
-  input: { userId: number; subscriptionId: number; delta: bigint; balanceAfter: bigint; kind: LedgerKind; ref: string; now: number },
+  input: { userId: number; subscriptionId: number; delta: bigint; balanceAfter: bigint; kind: LedgerKind; ref: string; now: number; tokenId?: number },
 ): Promise<void> {
   if (input.delta === 0n) return;
   await tx.quotaLedger.create({
     data: {
       user_id: input.userId,
-      token_id: 0,
+      token_id: input.tokenId ?? 0,
       delta: input.delta,
       balance_after: input.balanceAfter,
       kind: input.kind,
@@ -32,6 +32,40 @@ export async function potRow(
       subscription_id: input.subscriptionId,
     },
   });
+}
+
+// A task's price reserved from a pot (lib/tasks/common.ts, docs/plans.md "Tasks"), in the
+// caller's transaction: the relay's conditional debit (lib/billing/store) written in the SQL
+// both databases speak. The pot's remaining after it, or null when the pot cannot cover the
+// amount (ended, or less left) and nothing moved.
+export async function debitPot(tx: Tx, subscriptionId: number, amount: bigint, now: number): Promise<bigint | null> {
+  const rows = await tx.$queryRaw<{ remain: bigint | number }[]>`UPDATE "subscriptions" SET "period_used" = "period_used" + ${amount}
+    WHERE "id" = ${subscriptionId} AND "status" = 'active' AND "ends_at" > ${BigInt(now)} AND "period_quota" + "carried" - "period_used" >= ${amount}
+    RETURNING "period_quota" + "carried" - "period_used" AS "remain"`;
+  return rows.length ? BigInt(rows[0]!.remain) : null;
+}
+
+// A task's reservation back to its pot (a failed task), with its relay_refund row. A pot that
+// has ended, or whose period was renewed under the task (less used than what comes back),
+// cannot take it: the row says it came back and a plan_expire row writes it off, so the pot's
+// rows still sum to its remaining (as the relay's refunds do, lib/billing/store).
+export async function givePotBack(
+  tx: Tx,
+  input: { userId: number; tokenId: number; subscriptionId: number; amount: bigint; ref: string; now: number },
+): Promise<void> {
+  const { amount, subscriptionId: id } = input;
+  const rows = await tx.$queryRaw<{ remain: bigint | number }[]>`UPDATE "subscriptions" SET "period_used" = "period_used" - ${amount}
+    WHERE "id" = ${id} AND "status" = 'active' AND "period_used" >= ${amount}
+    RETURNING "period_quota" + "carried" - "period_used" AS "remain"`;
+  const row = { userId: input.userId, tokenId: input.tokenId, subscriptionId: id, ref: input.ref, now: input.now };
+  if (rows.length) {
+    await potRow(tx, { ...row, delta: amount, balanceAfter: BigInt(rows[0]!.remain), kind: "relay_refund" });
+    return;
+  }
+  const sub = await tx.subscription.findUnique({ where: { id }, select: { status: true, period_quota: true, carried: true, period_used: true } });
+  const current = sub && sub.status === "active" ? remainingOf(sub) : 0n;
+  await potRow(tx, { ...row, delta: amount, balanceAfter: current + amount, kind: "relay_refund" });
+  await potRow(tx, { ...row, tokenId: 0, delta: -amount, balanceAfter: current, kind: "plan_expire" });
 }
 
 // The fields of the plan a subscription keeps as bought (GET /api/user/plan shows them).

@@ -1,7 +1,7 @@
 // Billing of an asynchronous task (docs/tasks.md, "Billing"). The price of the action (the
 // ModelPrice of its model name: mj_imagine, suno_music, sora-2...) is reserved at submit with
-// the relay's reservation (lib/billing/reserve.ts: conditional debits of token and user, a
-// relay_reserve ledger row). An upstream that refuses the submit gets the reservation back at
+// the relay's reservation (lib/billing/reserve.ts: conditional debits of token and user or
+// plan, a relay_reserve ledger row). An upstream that refuses the submit gets the reservation back at
 // once (refundOrLog). An accepted task keeps it open, recorded on the task row
 // (billing_state "reserved"), until the task ends:
 //   SUCCESS  -> "settled": the cost is counted as used (user, token, channel) and logged;
@@ -14,6 +14,7 @@ import { logger } from "@/lib/logger";
 import type { Tx } from "@/lib/db/client";
 import { db } from "@/lib/db/client";
 import { changeUserQuota } from "@/lib/billing/ledger";
+import { givePotBack } from "@/lib/plans/pot";
 import { resolvePrice, quotaFor } from "@/lib/billing/pricing";
 import { noteTokenQuota } from "@/lib/cache/token-store";
 import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
@@ -50,6 +51,7 @@ type Row = {
   model_name: string;
   billing_ref: string;
   billing_info: string;
+  subscription_id: number; // the plan's pot the price came from (0: the balance)
 };
 
 function infoOf(raw: string): BillingInfo {
@@ -122,7 +124,16 @@ export async function refundTask(table: TaskTable, row: Row, reason: string, fin
   const done = await db().$transaction(async (tx) => {
     if (!(await claim(tx, table, row.id, "refunded", final))) return false;
     if (row.quota > 0n) {
-      await changeUserQuota(tx, { userId: row.user_id, delta: row.quota, kind: "relay_refund", ref: row.billing_ref, tokenId: row.token_id });
+      if (row.subscription_id > 0)
+        await givePotBack(tx, {
+          userId: row.user_id,
+          tokenId: row.token_id,
+          subscriptionId: row.subscription_id,
+          amount: row.quota,
+          ref: row.billing_ref,
+          now: nowSeconds(),
+        });
+      else await changeUserQuota(tx, { userId: row.user_id, delta: row.quota, kind: "relay_refund", ref: row.billing_ref, tokenId: row.token_id });
       if (!info.unlimited && row.token_id > 0) {
         await tx.token.updateMany({ where: { id: row.token_id }, data: { remain_quota: { increment: row.quota } } });
         const t = await tx.token.findUnique({ where: { id: row.token_id }, select: { remain_quota: true } });

@@ -3,7 +3,10 @@
 import "server-only";
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
-import { changeUserQuota } from "@/lib/billing/ledger";
+import { planChoice } from "@/lib/billing/reserve";
+import { userPlans } from "@/lib/billing/plan-pots";
+import { planExhausted, type PlanChoice } from "@/lib/billing/store/types";
+import { debitPot, potRow } from "@/lib/plans/pot";
 import { noteTokenQuota } from "@/lib/cache/token-store";
 import { getOption } from "@/lib/options/store";
 import { env } from "@/lib/env";
@@ -56,6 +59,7 @@ export type Submit = {
   amount: bigint; // reserved by openTask, with the task's row
   ref: string; // the reservation's ledger ref, kept on the row as billing_ref
   info: BillingInfo;
+  subscriptionId?: number; // the plan's pot the price came from (0: the balance), set by openTask
 };
 
 // Price and channel for a new task of `model`; `channelId` pins the channel of the task an
@@ -101,13 +105,21 @@ export async function prepareSubmit(
 
 // The reservation and the task's row, in one transaction: the same conditional debits as the
 // relay's reservation (lib/billing/reserve.ts: the token's remaining quota unless unlimited,
-// then the user's balance, neither below zero) and its relay_reserve ledger row, then the row.
+// then the user's plans and balance in the user's order, neither below zero, docs/plans.md
+// "Tasks") and its relay_reserve ledger row, then the row, which records the pot it came from.
 // Should the insert fail, the debits roll back with it, so no reservation ever exists without
 // its task (the poller can only refund what a row records). Tasks are not the hot path: Prisma
 // here, not the relay's raw store.
 export async function openTask<T>(s: Submit, insert: (tx: Tx) => Promise<T>): Promise<T> {
   const tokenId = s.token.token.id;
+  const userId = s.token.user.id;
   const after = { remain: null as bigint | null };
+  let plan: PlanChoice | null = null;
+  if (s.amount > 0n) {
+    let plans = userPlans(userId);
+    if (plans instanceof Promise) plans = await plans;
+    plan = planChoice(plans, s.model);
+  }
   const row = await db().$transaction(async (tx) => {
     if (s.amount > 0n) {
       if (!s.token.token.unlimited_quota) {
@@ -115,12 +127,54 @@ export async function openTask<T>(s: Submit, insert: (tx: Tx) => Promise<T>): Pr
         if (t.count !== 1) throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_token");
         after.remain = (await tx.token.findUniqueOrThrow({ where: { id: tokenId }, select: { remain_quota: true } })).remain_quota;
       }
-      await changeUserQuota(tx, { userId: s.token.user.id, delta: -s.amount, kind: "relay_reserve", ref: s.ref, tokenId });
+      s.subscriptionId = await reserveTaskPrice(tx, s, plan);
     }
     return insert(tx);
   });
   if (after.remain !== null) noteTokenQuota(tokenId, after.remain);
   return row;
+}
+
+// The price from the balance or a plan's pot, as the relay's store chooses (lib/billing/store):
+// without plans the balance; wallet first: the balance, else the pots; plan first: the pots,
+// else the balance when the user allows it. Answers the pot (0: the balance).
+async function reserveTaskPrice(tx: Tx, s: Submit, plan: PlanChoice | null): Promise<number> {
+  const userId = s.token.user.id;
+  const tokenId = s.token.token.id;
+  const now = nowSeconds();
+  const wallet = async () => {
+    const changed = await tx.user.updateMany({ where: { id: userId, quota: { gte: s.amount } }, data: { quota: { decrement: s.amount } } });
+    if (changed.count !== 1) return false;
+    const { quota } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { quota: true } });
+    await tx.quotaLedger.create({
+      data: { user_id: userId, token_id: tokenId, delta: -s.amount, balance_after: quota, kind: "relay_reserve", ref: s.ref, created_at: BigInt(now) },
+    });
+    return true;
+  };
+  const fromPots = async () => {
+    for (const p of plan!.pots) {
+      const remain = await debitPot(tx, p.id, s.amount, now);
+      if (remain === null) continue;
+      await potRow(tx, { userId, tokenId, subscriptionId: p.id, delta: -s.amount, balanceAfter: remain, kind: "relay_reserve", ref: s.ref, now });
+      return p.id;
+    }
+    return null;
+  };
+  if (!plan?.pots.length) {
+    if (await wallet()) return 0;
+    throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user");
+  }
+  if (plan.walletFirst) {
+    if (await wallet()) return 0;
+    const pot = await fromPots();
+    if (pot !== null) return pot;
+  } else {
+    const pot = await fromPots();
+    if (pot !== null) return pot;
+    if (plan.fallback && (await wallet())) return 0;
+  }
+  if (plan.walletFirst || !plan.fallback) throw planExhausted(plan);
+  throw new AppError("QUOTA_EXCEEDED", "quota_insufficient_user");
 }
 
 // The columns every new task row carries. The row is written with its reservation (openTask),
@@ -139,6 +193,7 @@ export function billingColumns(s: Submit) {
     billing_state: "reserved",
     billing_info: JSON.stringify(s.info),
     next_poll_at: BigInt(nowSeconds() + SUBMIT_LIMIT_SEC),
+    subscription_id: s.subscriptionId ?? 0,
   };
 }
 

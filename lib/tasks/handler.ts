@@ -34,6 +34,8 @@ import type { TaskCall } from "@/lib/tasks/common";
 import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
 import { dict } from "@/lib/own-keys";
 import { finish, LimitExceeded } from "@/lib/limits/engine";
+import { PlanExhausted } from "@/lib/billing/store/types";
+import { nowSeconds } from "@/lib/time";
 
 const log = logger("tasks");
 
@@ -183,6 +185,7 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
     const locale = pickLocale(null, req.headers["accept-language"]);
     outcome = !isAppError(err) ? OUTCOME.error : err.code === "UPSTREAM" ? OUTCOME.upstream_error : OUTCOME.rejected;
     if (err instanceof LimitExceeded) res.setHeader("retry-after", String(err.retryAfter));
+    if (err instanceof PlanExhausted) res.setHeader("retry-after", String(err.retryAfterSeconds(nowSeconds())));
     if (isAppError(err)) return fail(relayStatus[err.code], renderMessage(locale, err.key, err.params), relayErrorType[err.code], err.key);
     log.error({ requestId: requestId.id, error: describeError(err) }, "unexpected error");
     fail(500, "internal error", "server_error", "internal_error");

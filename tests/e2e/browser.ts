@@ -3,12 +3,19 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { Locale } from "@/lib/i18n/locale";
 import en from "@/messages/en.json";
+import es from "@/messages/es.json";
+import fr from "@/messages/fr.json";
+import ja from "@/messages/ja.json";
+import ru from "@/messages/ru.json";
+import vi from "@/messages/vi.json";
+import zhTW from "@/messages/zh-TW.json";
 import zh from "@/messages/zh.json";
 
-export type Locale = "zh" | "en";
-export const MESSAGES = { zh, en } as const;
-export type Messages = typeof zh;
+export type { Locale };
+export type Messages = typeof en;
+export const MESSAGES: Record<Locale, Messages> = { zh, "zh-TW": zhTW, en, ja, fr, ru, vi, es };
 
 export function launch(): Promise<Browser> {
   return chromium.launch({

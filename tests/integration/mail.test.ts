@@ -10,13 +10,15 @@ import { parseMail, type ParsedMail } from "../support/mime";
 import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
+import type { Locale } from "@/lib/i18n/locale";
+import { renderMessage } from "@/lib/i18n/server-messages";
 
 const SMTP_PASSWORD = "smtp-Secret-9f3k";
 
 let server: TestServer;
 let smtp: TestSmtp;
 let root: ApiClient;
-const anon = (locale: "zh" | "en" = "en") => new ApiClient(server.url, locale);
+const anon = (locale: Locale = "en") => new ApiClient(server.url, locale);
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
@@ -344,6 +346,22 @@ describe("e-mail binding (/app/me)", () => {
 });
 
 describe("password reset", () => {
+  it("mails a holder whose language is Japanese in Japanese, whatever the asking browser speaks", async () => {
+    const kenji = await makeUser(server, root, "kenji", 1, "kenji-pass-1");
+    expect((await root.put("/api/user/", { id: kenji.id, email: "kenji@example.com" })).success).toBe(true);
+    await loginAs(server, "kenji", "kenji-pass-1", "ja"); // the account's language becomes ja
+
+    const since = smtp.received.length;
+    const asked = await anon("fr").get("/api/reset_password?email=kenji@example.com&turnstile=");
+    expect(asked).toMatchObject({ success: true, message: renderMessage("fr", "reset_mail_sent") });
+    const mail = await mailTo("kenji@example.com", since);
+    expect(mail.subject).toBe(renderMessage("ja", "mail_reset_subject", { site: "Gate <Test>" }));
+    expect(mail.subject).toContain("パスワード");
+    expect(mail.text).toContain(renderMessage("ja", "mail_reset_intro"));
+    expect(mail.html).toContain('<html lang="ja-JP">');
+    expect(mail.text).not.toMatch(/password|密码/i);
+  });
+
   it("mails a single-use link in the holder's language; the new password works and every old session ends", async () => {
     const grace = await makeUser(server, root, "grace", 1, "grace-old-1");
     expect((await root.put("/api/user/", { id: grace.id, email: "grace@example.com" })).success).toBe(true);

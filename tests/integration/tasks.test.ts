@@ -682,3 +682,76 @@ describe("video (/v1/videos) with the official SDK", () => {
     expect(await ledgerSum(alice.id)).toBe(before);
   });
 });
+
+describe('a plan pays for tasks (docs/plans.md, "Tasks")', () => {
+  it("reserves the price from the plan's pot, refunds a failed task into it, and answers 429 naming the plan when it is spent", async () => {
+    const carol = await makeUser(server, root, "carol");
+    expect((await root.put("/api/user/", { id: carol.id, quota: 5_000_000 })).success).toBe(true);
+    const price = units(PRICES.mj_imagine);
+    const plan = await root.post<{ id: number }>("/api/plan/", {
+      name: "Drawing plan",
+      price: "1",
+      currency: "USD",
+      duration_days: 30,
+      quota: price * 2,
+      reset_period: "none",
+      models: ["mj_imagine"],
+    });
+    expect(plan.success, plan.message).toBe(true);
+    const grant = await root.post<{ id: number }>(`/api/user/${carol.id}/plan`, { plan_id: plan.data.id });
+    expect(grant.success, grant.message).toBe(true);
+    const subId = grant.data.id;
+    expect((await carol.client.put("/api/user/plan/preference", { billing_preference: "plan_first", wallet_fallback: false })).success).toBe(true);
+    const key = (await carol.client.post<{ key: string }[]>("/api/token/", { name: "c", unlimited_quota: true })).data[0].key;
+    const used = async () => Number((await query(server, 'SELECT "period_used" FROM "subscriptions" WHERE "id" = $1', [subId]))[0].period_used);
+    const potKinds = async (ref: string) =>
+      (await query(server, 'SELECT "kind", "delta", "subscription_id" FROM "quota_ledger" WHERE "ref" = $1 ORDER BY "id"', [ref])).map(
+        (r) => `${r.kind}:${r.delta}@${r.subscription_id}`,
+      );
+    const balance = await quotaOf(carol.id);
+
+    // a task that succeeds: paid by the pot, the balance untouched
+    const ok = (await (await mj(key, "/mj/submit/imagine", { prompt: "a plan-paid fox" })).json()) as { code: number; result: string };
+    expect(ok.code).toBe(1);
+    expect(await used()).toBe(price);
+    const okRow = await rowOf("image_tasks", "mj_id", ok.result);
+    expect(Number(okRow.subscription_id)).toBe(subId);
+    await until(
+      "success",
+      () => mjTask(key, ok.result),
+      (t) => t.status === "SUCCESS",
+    );
+    expect(await used()).toBe(price);
+    expect(await quotaOf(carol.id)).toBe(balance);
+    expect(await potKinds(okRow.billing_ref)).toEqual([`relay_reserve:${-price}@${subId}`]);
+
+    // a task that fails: its price goes back to the pot, once
+    const bad = (await (await mj(key, "/mj/submit/imagine", { prompt: "this will fail" })).json()) as { result: string };
+    expect(await used()).toBe(price * 2);
+    await until("refund into the pot", used, (u) => u === price);
+    const badRow = await rowOf("image_tasks", "mj_id", bad.result);
+    expect(badRow.billing_state).toBe("refunded");
+    expect(await potKinds(badRow.billing_ref)).toEqual([`relay_reserve:${-price}@${subId}`, `relay_refund:${price}@${subId}`]);
+
+    // the pot holds one more imagine; the next one is refused in the Midjourney route's shape
+    expect(((await (await mj(key, "/mj/submit/imagine", { prompt: "the last fox" })).json()) as { code: number }).code).toBe(1);
+    const before = up.requests.length;
+    const spent = await mj(key, "/mj/submit/imagine", { prompt: "one fox too many" });
+    expect(spent.status).toBe(429);
+    expect(Number(spent.headers.get("retry-after"))).toBeGreaterThan(29 * 86400);
+    expect(((await spent.json()) as { description: string }).description).toContain("Drawing plan");
+    expect(up.requests.length).toBe(before);
+    expect(await quotaOf(carol.id)).toBe(balance);
+    const wallet = await query(server, 'SELECT "delta" FROM "quota_ledger" WHERE "user_id" = $1 AND "subscription_id" = 0', [carol.id]);
+    expect(wallet.reduce((sum, r) => sum + Number(r.delta), 0)).toBe(balance);
+
+    // a model the plan does not name is paid from the balance
+    const song = (await (await bearer(key, "/suno/submit/lyrics", { prompt: "balance-paid words" })).json()) as { data: string };
+    expect(song.data).toBeTruthy();
+    expect(await quotaOf(carol.id)).toBe(balance - units(PRICES.suno_lyrics));
+    expect(await used()).toBe(price * 2);
+
+    const check = await root.get<{ ok: boolean; subscriptions: unknown[]; users: unknown[] }>("/api/ledger/check");
+    expect(check.data).toMatchObject({ ok: true, subscriptions: [], users: [] });
+  });
+});

@@ -1,4 +1,5 @@
 // Account fixtures for integration tests: first-run setup, and users created by the root.
+import type { Locale } from "@/lib/i18n/locale";
 import { ApiClient } from "./client";
 import type { TestServer } from "./server";
 
@@ -26,7 +27,7 @@ export async function setupRoot(
   return root;
 }
 
-export async function loginAs(server: TestServer, username: string, password: string, locale: "zh" | "en" = "en") {
+export async function loginAs(server: TestServer, username: string, password: string, locale: Locale = "en") {
   const c = new ApiClient(server.url, locale);
   const r = await c.login(username, password);
   if (!r.success) throw new Error(`login ${username} failed: ${r.message}`);

@@ -1,5 +1,7 @@
 // A small HTTP client for the console API that behaves like the browser: it keeps the
 // session cookie and sends the New-Api-User header once logged in.
+import type { Locale } from "@/lib/i18n/locale";
+
 export type Envelope<T = unknown> = { success: boolean; message: string; data: T };
 
 export class ApiClient {
@@ -7,7 +9,7 @@ export class ApiClient {
   userId: number | null = null;
   constructor(
     readonly base: string,
-    readonly locale: "zh" | "en" = "en",
+    readonly locale: Locale = "en",
   ) {}
 
   async raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {

@@ -7,7 +7,7 @@
 // picker lists what GET /api/models answers (docs/relay.md, "Virtual models").
 import * as P from "@radix-ui/react-popover";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useLocale, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import useSWR from "swr";
 import { DataTable } from "@/components/data-table";
@@ -18,11 +18,11 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
 import { api, ApiError } from "@/lib/client/api";
 import { checkDraft, deleteMapping, pickerModels, type MappingDraft, type ModelMapping } from "@/lib/client/model-mapping";
-import { isLocale } from "@/lib/i18n/locale";
-import { renderMessage } from "@/lib/i18n/server-messages";
+import { say } from "@/lib/i18n/render";
 import { orderEntries } from "@/lib/model-mapping/schema";
 import { toast } from "@/lib/client/toast";
 import { useConfirm } from "@/components/forms";
+import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
 
 const MAPPING_PATH = "/api/model_mapping/";
 
@@ -85,8 +85,7 @@ function MappingDialog({
     name: original ?? "",
     rows: original ? mapping[original].map((r) => ({ model: r.model, priorities: String(r.priorities) })) : [{ model: "", priorities: "0" }],
   }));
-  const rawLocale = useLocale();
-  const locale = isLocale(rawLocale) ? rawLocale : "zh";
+  const catalogue = useServerCatalogue();
   const [error, setError] = useState<{ message: string; row?: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const setRow = (i: number, patch: Partial<{ model: string; priorities: string }>) => {
@@ -95,7 +94,7 @@ function MappingDialog({
   };
   const submit = async () => {
     const r = checkDraft(draft, mapping, original);
-    if (!r.ok) return setError({ message: renderMessage(locale, r.key, r.params), row: r.row });
+    if (!r.ok) return setError({ message: say(catalogue, r.key, r.params), row: r.row });
     setBusy(true);
     try {
       if (await onSave(r.mapping)) onClose();

@@ -276,6 +276,12 @@ export const baidu: ProviderAdapter = {
     keyHint: {
       en: "The API Key and Secret Key of a Qianfan application (the classic ERNIE API), as APIKey|SecretKey",
       zh: "千帆应用的 API Key 与 Secret Key（经典 ERNIE 接口），写作 APIKey|SecretKey",
+      "zh-TW": "千帆應用的 API Key 與 Secret Key（經典 ERNIE 介面），格式為 APIKey|SecretKey",
+      ja: "Qianfan アプリケーションの API Key と Secret Key（従来の ERNIE API）。APIKey|SecretKey の形式で入力します",
+      fr: "L'API Key et la Secret Key d'une application Qianfan (l'API ERNIE classique), au format APIKey|SecretKey",
+      ru: "API Key и Secret Key приложения Qianfan (классический API ERNIE) в формате APIKey|SecretKey",
+      vi: "API Key và Secret Key của ứng dụng Qianfan (API ERNIE cổ điển), theo dạng APIKey|SecretKey",
+      es: "La API Key y la Secret Key de una aplicación de Qianfan (la API clásica de ERNIE), con el formato APIKey|SecretKey",
     },
     testModel: "ernie-speed-128k",
   },

@@ -373,6 +373,12 @@ export const bedrock: ProviderAdapter = {
     keyHint: {
       en: "AccessKeyId|SecretAccessKey|Region (an IAM user's access key with Bedrock access), or BedrockApiKey|Region (a Bedrock API key).",
       zh: "AccessKeyId|SecretAccessKey|Region（具有 Bedrock 权限的 IAM 访问密钥），或 BedrockApiKey|Region（Bedrock API 密钥）。",
+      "zh-TW": "AccessKeyId|SecretAccessKey|Region（具有 Bedrock 權限的 IAM 存取金鑰），或 BedrockApiKey|Region（Bedrock API 金鑰）。",
+      ja: "AccessKeyId|SecretAccessKey|Region（Bedrock へのアクセス権を持つ IAM ユーザーのアクセスキー）、または BedrockApiKey|Region（Bedrock API キー）。",
+      fr: "AccessKeyId|SecretAccessKey|Region (clé d'accès d'un utilisateur IAM autorisé sur Bedrock), ou BedrockApiKey|Region (clé d'API Bedrock).",
+      ru: "AccessKeyId|SecretAccessKey|Region (ключ доступа пользователя IAM с доступом к Bedrock) или BedrockApiKey|Region (API-ключ Bedrock).",
+      vi: "AccessKeyId|SecretAccessKey|Region (khóa truy cập của người dùng IAM có quyền dùng Bedrock), hoặc BedrockApiKey|Region (khóa API Bedrock).",
+      es: "AccessKeyId|SecretAccessKey|Region (clave de acceso de un usuario de IAM con acceso a Bedrock) o BedrockApiKey|Region (clave de API de Bedrock).",
     },
     testModel: "amazon.nova-micro-v1:0",
     listModels,

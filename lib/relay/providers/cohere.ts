@@ -242,7 +242,16 @@ export const cohere: ProviderAdapter = {
   profile: {
     defaultBaseUrl: COHERE_DEFAULT_BASE,
     testModel: "command-r-08-2024",
-    keyHint: { en: "An API key from dashboard.cohere.com (API keys)", zh: "dashboard.cohere.com 的 API 密钥（API keys）" },
+    keyHint: {
+      en: "An API key from dashboard.cohere.com (API keys)",
+      zh: "dashboard.cohere.com 的 API 密钥（API keys）",
+      "zh-TW": "dashboard.cohere.com 的 API 金鑰（API keys）",
+      ja: "dashboard.cohere.com の API キー（API keys）",
+      fr: "Une clé d'API de dashboard.cohere.com (API keys)",
+      ru: "API-ключ с dashboard.cohere.com (API keys)",
+      vi: "Khóa API từ dashboard.cohere.com (API keys)",
+      es: "Una clave de API de dashboard.cohere.com (API keys)",
+    },
     async listModels(ch, http) {
       const r = await http.getJson(`${rootOf(ch)}/v1/models?page_size=1000`, { authorization: `Bearer ${ch.key}` });
       return ((r.models ?? []) as Array<{ name?: unknown }>).map((m) => String(m.name ?? ""));

@@ -6,9 +6,9 @@ import { RelayError } from "@/lib/relay/types";
 import { fallbackError, joinVersioned, numberVector, openaiFinish, redact, rerankMetaUsage, trimSlash, tryJson, typeForStatus } from "./common";
 import { isResponseObject, parseResponseObject, responsesOutputBudget, responsesRequestBody, responsesStreamParser } from "./openai-responses";
 import type {
-  Bilingual,
   ChannelAccess,
   ConsoleHttp,
+  LocalizedText,
   PassthroughEndpoint,
   ProviderAdapter,
   ProviderProfile,
@@ -369,7 +369,7 @@ export interface OpenAIHost {
   /** the account's balance, from the host's billing endpoint (base URL without prefix) */
   balance?(base: string, key: string, http: ConsoleHttp): Promise<number>;
   /** a hint under the key field */
-  keyHint?: Bilingual;
+  keyHint?: LocalizedText;
   /** the endpoints besides chat it serves; default: OpenAI's (no rerank) */
   passthrough?: readonly PassthroughEndpoint[];
   /** false: no chat at all (Jina: embeddings and rerank) */
@@ -529,7 +529,16 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     testModel: "jina-embeddings-v3",
     passthrough: ["embeddings", "rerank"],
     listModels: null,
-    keyHint: { en: "An API key from jina.ai (jina_…)", zh: "jina.ai 的 API 密钥（jina_…）" },
+    keyHint: {
+      en: "An API key from jina.ai (jina_…)",
+      zh: "jina.ai 的 API 密钥（jina_…）",
+      "zh-TW": "jina.ai 的 API 金鑰（jina_…）",
+      ja: "jina.ai の API キー（jina_…）",
+      fr: "Une clé d'API de jina.ai (jina_…)",
+      ru: "API-ключ с jina.ai (jina_…)",
+      vi: "Khóa API từ jina.ai (jina_…)",
+      es: "Una clave de API de jina.ai (jina_…)",
+    },
   },
   // Cloudflare Workers AI's OpenAI-compatible endpoints, under the account (docs/providers.md, "Cloudflare Workers AI")
   {
@@ -544,13 +553,37 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     responses: false,
     testModel: "@cf/meta/llama-3.1-8b-instruct",
     passthrough: ["embeddings"],
-    keyHint: { en: "An API token with the Workers AI permission", zh: "具有 Workers AI 权限的 API 令牌" },
+    keyHint: {
+      en: "An API token with the Workers AI permission",
+      zh: "具有 Workers AI 权限的 API 令牌",
+      "zh-TW": "具有 Workers AI 權限的 API 權杖",
+      ja: "Workers AI の権限を持つ API トークン",
+      fr: "Un jeton d'API disposant de l'autorisation Workers AI",
+      ru: "API-токен с разрешением Workers AI",
+      vi: "Token API có quyền Workers AI",
+      es: "Un token de API con el permiso de Workers AI",
+    },
     other: {
-      label: { en: "Account ID", zh: "账户 ID" },
+      label: {
+        en: "Account ID",
+        zh: "账户 ID",
+        "zh-TW": "帳戶 ID",
+        ja: "アカウント ID",
+        fr: "ID de compte",
+        ru: "ID аккаунта",
+        vi: "ID tài khoản",
+        es: "ID de cuenta",
+      },
       placeholder: "0123456789abcdef0123456789abcdef",
       hint: {
         en: "The Cloudflare account ID (32 hex characters, on the dashboard's Workers AI page)",
         zh: "Cloudflare 账户 ID（32 位十六进制，见控制台 Workers AI 页面）",
+        "zh-TW": "Cloudflare 帳戶 ID（32 個十六進位字元，見主控台 Workers AI 頁面）",
+        ja: "Cloudflare のアカウント ID（16 進数 32 文字。ダッシュボードの Workers AI ページに表示）",
+        fr: "L'ID de compte Cloudflare (32 caractères hexadécimaux, sur la page Workers AI du tableau de bord)",
+        ru: "ID аккаунта Cloudflare (32 шестнадцатеричных символа, на странице Workers AI в панели управления)",
+        vi: "ID tài khoản Cloudflare (32 ký tự thập lục phân, xem trang Workers AI trên bảng điều khiển)",
+        es: "El ID de cuenta de Cloudflare (32 caracteres hexadecimales, en la página Workers AI del panel)",
       },
     },
     checkOther: (other) => (CLOUDFLARE_ACCOUNT.test(other.trim()) ? undefined : "the Cloudflare account ID (other) must be 32 hexadecimal characters"),
@@ -572,7 +605,16 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     testModel: "qwen2.5-instruct",
     passthrough: WITH_RERANK,
     passthroughUsage: rerankUsage,
-    keyHint: { en: "The server's API key, when it was started with authentication", zh: "服务端启用认证时的 API 密钥" },
+    keyHint: {
+      en: "The server's API key, when it was started with authentication",
+      zh: "服务端启用认证时的 API 密钥",
+      "zh-TW": "伺服器啟用驗證時的 API 金鑰",
+      ja: "サーバーを認証付きで起動した場合の API キー",
+      fr: "La clé d'API du serveur, s'il a été lancé avec l'authentification",
+      ru: "API-ключ сервера, если он запущен с аутентификацией",
+      vi: "Khóa API của máy chủ, nếu máy chủ được khởi động với xác thực",
+      es: "La clave de API del servidor, si se inició con autenticación",
+    },
   },
   // The Chinese hosts whose wire today is OpenAI's chat completions (docs/providers.md, a section each)
   {
@@ -585,7 +627,16 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     testModel: "qwen-turbo",
     knownModels: ["qwen-turbo", "qwen-plus", "qwen-max", "qwen-long", "text-embedding-v3"],
     passthrough: ["embeddings"],
-    keyHint: { en: "A DashScope API key (sk-...), Model Studio console", zh: "百炼控制台的 DashScope API Key（sk-...）" },
+    keyHint: {
+      en: "A DashScope API key (sk-...), Model Studio console",
+      zh: "百炼控制台的 DashScope API Key（sk-...）",
+      "zh-TW": "百煉主控台的 DashScope API Key（sk-...）",
+      ja: "Model Studio コンソールの DashScope API キー（sk-...）",
+      fr: "Une clé d'API DashScope (sk-...), console Model Studio",
+      ru: "API-ключ DashScope (sk-...) из консоли Model Studio",
+      vi: "Khóa API DashScope (sk-...) từ bảng điều khiển Model Studio",
+      es: "Una clave de API de DashScope (sk-...), de la consola de Model Studio",
+    },
   },
   {
     type: 18,
@@ -603,7 +654,16 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     },
     listModels: null,
     passthrough: [],
-    keyHint: { en: "APPID|APISecret|APIKey from the Spark console's app page", zh: "星火控制台应用页的 APPID|APISecret|APIKey" },
+    keyHint: {
+      en: "APPID|APISecret|APIKey from the Spark console's app page",
+      zh: "星火控制台应用页的 APPID|APISecret|APIKey",
+      "zh-TW": "星火主控台應用頁面的 APPID|APISecret|APIKey",
+      ja: "Spark コンソールのアプリページにある APPID|APISecret|APIKey",
+      fr: "APPID|APISecret|APIKey, sur la page de l'application dans la console Spark",
+      ru: "APPID|APISecret|APIKey со страницы приложения в консоли Spark",
+      vi: "APPID|APISecret|APIKey trên trang ứng dụng của bảng điều khiển Spark",
+      es: "APPID|APISecret|APIKey de la página de la aplicación en la consola de Spark",
+    },
   },
   {
     type: 26,
@@ -617,7 +677,16 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     checkKey: (key) => (/^[^.\s]+\.[^.\s]+$/.test(key) ? undefined : "Zhipu's API key is two parts joined by a dot"),
     listModels: null,
     passthrough: ["embeddings"],
-    keyHint: { en: "The API key of open.bigmodel.cn (id.secret)", zh: "智谱开放平台的 API Key（id.secret）" },
+    keyHint: {
+      en: "The API key of open.bigmodel.cn (id.secret)",
+      zh: "智谱开放平台的 API Key（id.secret）",
+      "zh-TW": "智譜開放平台的 API Key（id.secret）",
+      ja: "open.bigmodel.cn の API キー（id.secret）",
+      fr: "La clé d'API d'open.bigmodel.cn (id.secret)",
+      ru: "API-ключ open.bigmodel.cn (id.secret)",
+      vi: "Khóa API của open.bigmodel.cn (id.secret)",
+      es: "La clave de API de open.bigmodel.cn (id.secret)",
+    },
   },
   {
     type: 35,
@@ -630,7 +699,16 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     listModels: null,
     passthrough: [],
     answerError: minimaxError,
-    keyHint: { en: "The API key of the MiniMax platform", zh: "MiniMax 开放平台的 API Key" },
+    keyHint: {
+      en: "The API key of the MiniMax platform",
+      zh: "MiniMax 开放平台的 API Key",
+      "zh-TW": "MiniMax 開放平台的 API Key",
+      ja: "MiniMax プラットフォームの API キー",
+      fr: "La clé d'API de la plateforme MiniMax",
+      ru: "API-ключ платформы MiniMax",
+      vi: "Khóa API của nền tảng MiniMax",
+      es: "La clave de API de la plataforma MiniMax",
+    },
   },
   {
     type: 45,
@@ -641,7 +719,16 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     testModel: "doubao-1-5-lite-32k-250115",
     listModels: null,
     passthrough: ["embeddings", "images/generations"],
-    keyHint: { en: "An Ark API key (Volcano Engine Ark console, API Key management)", zh: "火山方舟控制台「API Key 管理」中的 API Key" },
+    keyHint: {
+      en: "An Ark API key (Volcano Engine Ark console, API Key management)",
+      zh: "火山方舟控制台「API Key 管理」中的 API Key",
+      "zh-TW": "火山方舟主控台「API Key 管理」中的 API Key",
+      ja: "Ark の API キー（Volcano Engine Ark コンソールの API Key management）",
+      fr: "Une clé d'API Ark (console Volcano Engine Ark, API Key management)",
+      ru: "API-ключ Ark (консоль Volcano Engine Ark, раздел API Key management)",
+      vi: "Khóa API Ark (bảng điều khiển Volcano Engine Ark, mục API Key management)",
+      es: "Una clave de API de Ark (consola de Volcano Engine Ark, API Key management)",
+    },
   },
   {
     type: 46,
@@ -653,7 +740,16 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     keyFormat: "bce-v3/ALTAK-…/…",
     checkKey: (key) => (key.startsWith("bce-v3/") ? undefined : "a Qianfan API key starts with bce-v3/ (an AK/SK pair is not one)"),
     passthrough: ["embeddings", "images/generations"],
-    keyHint: { en: "A Qianfan API key (bce-v3/ALTAK-...)", zh: "千帆 API Key（bce-v3/ALTAK-...）" },
+    keyHint: {
+      en: "A Qianfan API key (bce-v3/ALTAK-...)",
+      zh: "千帆 API Key（bce-v3/ALTAK-...）",
+      "zh-TW": "千帆 API Key（bce-v3/ALTAK-...）",
+      ja: "Qianfan の API キー（bce-v3/ALTAK-...）",
+      fr: "Une clé d'API Qianfan (bce-v3/ALTAK-...)",
+      ru: "API-ключ Qianfan (bce-v3/ALTAK-...)",
+      vi: "Khóa API Qianfan (bce-v3/ALTAK-...)",
+      es: "Una clave de API de Qianfan (bce-v3/ALTAK-...)",
+    },
   },
 ];
 
@@ -743,11 +839,38 @@ export const azure: ProviderAdapter = makeAdapter({
     // deployments are usually named after their model
     knownModels: ["gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "o3-mini", "o4-mini", "text-embedding-3-small", "text-embedding-3-large"],
     other: {
-      label: { en: "API version", zh: "API 版本" },
+      label: {
+        en: "API version",
+        zh: "API 版本",
+        "zh-TW": "API 版本",
+        ja: "API バージョン",
+        fr: "Version de l'API",
+        ru: "Версия API",
+        vi: "Phiên bản API",
+        es: "Versión de la API",
+      },
       placeholder: AZURE_DEFAULT_API_VERSION,
-      hint: { en: `Empty: ${AZURE_DEFAULT_API_VERSION}`, zh: `留空为 ${AZURE_DEFAULT_API_VERSION}` },
+      hint: {
+        en: `Empty: ${AZURE_DEFAULT_API_VERSION}`,
+        zh: `留空为 ${AZURE_DEFAULT_API_VERSION}`,
+        "zh-TW": `留空為 ${AZURE_DEFAULT_API_VERSION}`,
+        ja: `空欄の場合は ${AZURE_DEFAULT_API_VERSION}`,
+        fr: `Si vide : ${AZURE_DEFAULT_API_VERSION}`,
+        ru: `Если пусто: ${AZURE_DEFAULT_API_VERSION}`,
+        vi: `Để trống sẽ dùng ${AZURE_DEFAULT_API_VERSION}`,
+        es: `Si está vacío: ${AZURE_DEFAULT_API_VERSION}`,
+      },
     },
-    keyHint: { en: "The resource's key (Keys and Endpoint)", zh: "资源的密钥（密钥和终结点）" },
+    keyHint: {
+      en: "The resource's key (Keys and Endpoint)",
+      zh: "资源的密钥（密钥和终结点）",
+      "zh-TW": "資源的金鑰（金鑰和端點）",
+      ja: "リソースのキー（キーとエンドポイント）",
+      fr: "La clé de la ressource (Clés et point de terminaison)",
+      ru: "Ключ ресурса (Ключи и конечная точка)",
+      vi: "Khóa của tài nguyên (Keys and Endpoint)",
+      es: "La clave del recurso (Claves y punto de conexión)",
+    },
     // the resource's deployments under their model names
     listModels: async (ch, http) =>
       (

@@ -2,6 +2,7 @@
 // Shared code (the pipeline) only calls these methods; it never branches on a provider.
 import "server-only";
 import type { EventSourceMessage } from "eventsource-parser";
+import type { Locale } from "@/lib/i18n/locale";
 import type { ChannelView, ChatRequest, ChatResponse, EmbeddingRequest, StreamEvent, UpstreamError, Usage } from "@/lib/relay/types";
 
 /** A value, or a promise of it: building a request may fetch and cache an access token first. */
@@ -48,11 +49,8 @@ export interface ChannelAccess {
   other: string;
 }
 
-/** A text shown by the console in both of its languages. */
-export interface Bilingual {
-  en: string;
-  zh: string;
-}
+/** A text shown by the console, in each of its languages (lib/i18n/locale.ts). */
+export type LocalizedText = Record<Locale, string>;
 
 /**
  * What the console and the channel rules know of a provider: owned by its adapter, served to
@@ -66,11 +64,11 @@ export interface ProviderProfile {
   /** checks one key (one line of the editor) at save time: undefined when fine, else why not (English) */
   checkKey?(key: string): string | undefined;
   /** what the channel's `other` field means for this type; absent: unused */
-  other?: { label: Bilingual; placeholder?: string; hint?: Bilingual };
+  other?: { label: LocalizedText; placeholder?: string; hint?: LocalizedText };
   /** checks the `other` field at save time (Cloudflare's account id): undefined when fine, else why not (English) */
   checkOther?(other: string): string | undefined;
   /** a hint under the key field (where to find it, what it looks like) */
-  keyHint?: Bilingual;
+  keyHint?: LocalizedText;
   /**
    * The channel setting `responses_only` means something on this wire (the OpenAI wire and
    * Azure: docs/relay.md, "The Responses API"); absent: the editor hides it and the relay ignores it.

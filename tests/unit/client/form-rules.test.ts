@@ -11,7 +11,7 @@ import { columns, createBody as createChannelBody, updateBody as updateChannelBo
 import { blankTokenForm, tokenBody, tokenFormSchema, type TokenForm } from "@/components/tokens/token-form";
 import { userEditorSchema } from "@/components/users/user-form";
 import { AppError, isAppError } from "@/lib/errors";
-import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
+import { renderMessage, serverCatalogues, type MessageKey } from "@/lib/i18n/server-messages";
 import type { Locale } from "@/lib/i18n/locale";
 import { setupRoot } from "@/lib/setup/field-rules";
 import { checkTokenFields } from "@/lib/tokens/fields";
@@ -22,7 +22,7 @@ const LOCALES: Locale[] = ["zh", "en"];
 
 /** The form's messages for values, in field order. */
 async function formMessages(schema: z.ZodType, values: FieldValues, locale: Locale): Promise<string[]> {
-  const r = await ruleResolver(schema, locale)(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+  const r = await ruleResolver(schema, serverCatalogues[locale])(values, undefined, { fields: {}, shouldUseNativeValidation: false });
   return Object.values(r.errors).map((e) => String(e?.message));
 }
 
@@ -137,7 +137,7 @@ describe("the token drawer gives the server's messages", () => {
   ];
   for (const locale of LOCALES) {
     it(`names, quotas, counts and expiries (${locale})`, async () => {
-      const schema = tokenFormSchema(locale, null, () => NOW);
+      const schema = tokenFormSchema(serverCatalogues[locale], null, () => NOW);
       for (const [what, change, key] of cases) {
         const expected = renderMessage(locale, key!);
         expect(await formMessages(schema, form(change), locale), what).toEqual([expected]);
@@ -149,7 +149,7 @@ describe("the token drawer gives the server's messages", () => {
       const f = form({ rate_limit_enabled: true, rate_limit_period: "0" });
       expect(
         await formMessages(
-          tokenFormSchema(locale, null, () => NOW),
+          tokenFormSchema(serverCatalogues[locale], null, () => NOW),
           f,
           locale,
         ),
@@ -158,7 +158,7 @@ describe("the token drawer gives the server's messages", () => {
   }
   it("limits: a bad count or amount is refused as the route refuses it; dollars are sent as units", async () => {
     for (const locale of LOCALES) {
-      const schema = tokenFormSchema(locale, null, () => NOW, { displayInCurrency: true, quotaPerUnit: 500000 });
+      const schema = tokenFormSchema(serverCatalogues[locale], null, () => NOW, { displayInCurrency: true, quotaPerUnit: 500000 });
       expect(await formMessages(schema, form({ rpm_limit: "1.5" }), locale)).toEqual([routeRefusal(createTokenBody, { name: "app", rpm_limit: 1.5 }, locale)]);
       expect(await formMessages(schema, form({ tpm_limit: "-1" }), locale)).toEqual([routeRefusal(createTokenBody, { name: "app", tpm_limit: -1 }, locale)]);
     }
@@ -174,7 +174,7 @@ describe("the token drawer gives the server's messages", () => {
     const text = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
     expect(
       await formMessages(
-        tokenFormSchema("en", stored, () => NOW),
+        tokenFormSchema(serverCatalogues.en, stored, () => NOW),
         form({ expiry: text }),
         "en",
       ),
@@ -182,7 +182,7 @@ describe("the token drawer gives the server's messages", () => {
     expect(tokenBody(form({ expiry: text }), token)).not.toHaveProperty("expired_time");
     expect(
       await formMessages(
-        tokenFormSchema("en", stored, () => NOW),
+        tokenFormSchema(serverCatalogues.en, stored, () => NOW),
         form({ expiry: "2021-01-01" }),
         "en",
       ),
@@ -192,7 +192,7 @@ describe("the token drawer gives the server's messages", () => {
   it("a bad expiry text is refused with the server's format message", async () => {
     expect(
       await formMessages(
-        tokenFormSchema("en", null, () => NOW),
+        tokenFormSchema(serverCatalogues.en, null, () => NOW),
         form({ expiry: "2030-13-45 99:00" }),
         "en",
       ),
@@ -233,7 +233,7 @@ describe("the channel editor gives the server's messages", () => {
     it(`a new channel (${locale})`, async () => {
       for (const [what, change, key] of created) {
         const expected = key === "name" ? renderMessage(locale, "invalid_parameter_detail", { detail: "name" }) : renderMessage(locale, key);
-        expect(await formMessages(channelFormSchema(locale, null), form(change), locale), what).toEqual([expected]);
+        expect(await formMessages(channelFormSchema(serverCatalogues[locale], null), form(change), locale), what).toEqual([expected]);
         expect(server(form(change), null, locale), what).toBe(expected);
       }
     });
@@ -245,16 +245,16 @@ describe("the channel editor gives the server's messages", () => {
         ["huge weight", { weight: "3000000000" }, "weight_must_be_non_negative"],
       ] as [string, Partial<ChannelForm>, MessageKey][]) {
         const expected = renderMessage(locale, key);
-        expect(await formMessages(channelFormSchema(locale, 7), edit(change), locale), what).toEqual([expected]);
+        expect(await formMessages(channelFormSchema(serverCatalogues[locale], 7), edit(change), locale), what).toEqual([expected]);
         expect(server(edit(change), 7, locale), what).toBe(expected);
       }
     });
   }
   it("passes what the server takes: a blank key and a negative weight on edit, no models on edit", async () => {
     const edit = form({ key: "", weight: "-3", models: [] });
-    expect(await formMessages(channelFormSchema("en", 7), edit, "en")).toEqual([]);
+    expect(await formMessages(channelFormSchema(serverCatalogues.en, 7), edit, "en")).toEqual([]);
     expect(server(edit, 7, "en")).toBeNull();
-    expect(await formMessages(channelFormSchema("zh", null), form({ model_mapping: '{"a": "b"}', status_code_mapping: "" }), "zh")).toEqual([]);
+    expect(await formMessages(channelFormSchema(serverCatalogues.zh, null), form({ model_mapping: '{"a": "b"}', status_code_mapping: "" }), "zh")).toEqual([]);
   });
   it("says which JSON field is wrong, in both languages", () => {
     expect(renderMessage("zh", "channel_status_code_mapping_invalid")).toBe("状态码复写不是合法的 JSON 对象");

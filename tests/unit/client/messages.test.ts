@@ -9,7 +9,7 @@ function leaves(node: unknown, prefix = ""): string[] {
 }
 
 describe("messages", () => {
-  it("zh and en have the same keys", () => {
+  it("zh and en have the same keys (the other languages: tests/unit/i18n/catalogues.test.ts)", () => {
     expect(leaves(en).sort()).toEqual(leaves(zh).sort());
   });
   it('carry the setup messages (the setup form shows the server\'s, docs/console-ui.md "Forms")', () => {

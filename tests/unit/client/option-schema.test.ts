@@ -5,7 +5,7 @@ import type { OptionKey } from "@/lib/options/registry";
 import { describe, expect, it } from "vitest";
 import { fieldName } from "@/components/forms/field-name";
 import { optionSectionSchema } from "@/components/forms/option-schema";
-import { renderMessage } from "@/lib/i18n/server-messages";
+import { renderMessage, serverCatalogues } from "@/lib/i18n/server-messages";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
 import { validateOption } from "@/lib/options/validate";
 
@@ -14,7 +14,7 @@ const current = (k: OptionKey) => (k === "ServerAddress" ? "https://gw.example.c
 function formMessages(keys: OptionKey[], values: Record<string, string>, locale: "zh" | "en") {
   const loaded = Object.fromEntries(keys.map((k) => [k, current(k)]));
   const input = Object.fromEntries(keys.map((k) => [fieldName(k), values[k] ?? loaded[k]]));
-  const r = optionSectionSchema(keys, locale, loaded).safeParse(input);
+  const r = optionSectionSchema(keys, serverCatalogues[locale], loaded).safeParse(input);
   return r.success ? [] : r.error.issues.map((i) => i.message);
 }
 

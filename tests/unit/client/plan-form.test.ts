@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ruleResolver } from "@/components/forms/rule-form";
 import { blankPlanForm, planBody, planFormSchema, planToForm, quotaTextFromUnits, quotaUnitsFromText, type PlanForm } from "@/components/plans/plan-form";
 import type { Plan } from "@/components/plans/types";
-import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
+import { renderMessage, serverCatalogues, type MessageKey } from "@/lib/i18n/server-messages";
 import type { Locale } from "@/lib/i18n/locale";
 import { createPlanBody } from "@/lib/plans/schemas";
 import { quotaDisplayOf } from "@/lib/quota-display";
@@ -16,7 +16,10 @@ const CNY = quotaDisplayOf({ quota_per_unit: 500_000, display_in_currency: true,
 const QUOTA_INVALID = "quota does not convert";
 
 async function refusals(f: PlanForm, locale: Locale, display = USD): Promise<Record<string, string>> {
-  const r = await ruleResolver(planFormSchema(locale, display, QUOTA_INVALID), locale)(f as never, undefined, { fields: {}, shouldUseNativeValidation: false });
+  const r = await ruleResolver(planFormSchema(serverCatalogues[locale], display, QUOTA_INVALID), serverCatalogues[locale])(f as never, undefined, {
+    fields: {},
+    shouldUseNativeValidation: false,
+  });
   return Object.fromEntries(Object.entries(r.errors).map(([k, e]) => [k, String((e as { message?: string }).message)]));
 }
 

@@ -8,7 +8,7 @@ import { ruleResolver } from "@/components/forms/rule-form";
 import { blankRedemptionForm, redemptionBody, redemptionFormSchema, type RedemptionForm } from "@/components/redemptions/redemption-form";
 import { isGreyed, type Redemption } from "@/components/redemptions/types";
 import type { Locale } from "@/lib/i18n/locale";
-import { renderMessage } from "@/lib/i18n/server-messages";
+import { renderMessage, serverCatalogues } from "@/lib/i18n/server-messages";
 import {
   createRedemptionBody,
   defaultRedemptionName,
@@ -20,7 +20,7 @@ import {
 } from "@/lib/redemptions/field-rules";
 
 async function formMessages(schema: z.ZodType, values: FieldValues, locale: Locale): Promise<string[]> {
-  const r = await ruleResolver(schema, locale)(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+  const r = await ruleResolver(schema, serverCatalogues[locale])(values, undefined, { fields: {}, shouldUseNativeValidation: false });
   return Object.values(r.errors).map((e) => String(e?.message));
 }
 
@@ -45,7 +45,8 @@ describe("the code drawer gives the server's messages", () => {
   for (const locale of ["zh", "en"] as Locale[]) {
     it(`name, count, quota, window, max uses, custom code (${locale})`, async () => {
       const m = (k: Parameters<typeof renderMessage>[1], p?: Record<string, number>) => renderMessage(locale, k, p);
-      const create = (over: Partial<RedemptionForm>) => formMessages(redemptionFormSchema(locale, null), { ...blankRedemptionForm(), ...over }, locale);
+      const create = (over: Partial<RedemptionForm>) =>
+        formMessages(redemptionFormSchema(serverCatalogues[locale], null), { ...blankRedemptionForm(), ...over }, locale);
       expect(await create({ name: "x".repeat(21) })).toEqual([m(redemptionNameRefusal("x".repeat(21))!)]);
       expect(await create({ count: "0" })).toEqual([m(redemptionCountRefusal(0)!)]);
       expect(await create({ count: "101" })).toEqual([m("redemption_count_invalid")]);
@@ -58,7 +59,7 @@ describe("the code drawer gives the server's messages", () => {
       // an empty name is fine on create (it becomes the formatted quota), not on edit
       expect(await create({ name: "" })).toEqual([]);
       const edit = (over: Partial<RedemptionForm>, c = redemption()) =>
-        formMessages(redemptionFormSchema(locale, c), { ...blankRedemptionForm(), name: "a", ...over }, locale);
+        formMessages(redemptionFormSchema(serverCatalogues[locale], c), { ...blankRedemptionForm(), name: "a", ...over }, locale);
       expect(await edit({ name: "  " })).toEqual([m("redemption_name_length")]);
       expect(await edit({ is_gift: true, max_uses: "1" }, redemption({ is_gift: true, max_uses: 5, used_count: 2 }))).toEqual([
         m("redemption_max_uses_below_used", { used: 2 }),

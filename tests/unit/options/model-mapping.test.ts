@@ -3,7 +3,7 @@
 // the order the relay tries actual models in (docs/relay.md, "Virtual models").
 import type { OptionKey } from "@/lib/options/registry";
 import { describe, expect, it } from "vitest";
-import { renderMessage, serverMessages } from "@/lib/i18n/server-messages";
+import { renderMessage, serverCatalogues } from "@/lib/i18n/server-messages";
 import {
   checkMapping,
   mappingProblem,
@@ -88,8 +88,7 @@ describe("model mapping validation", () => {
       "mapping_maps_to_itself",
       "mapping_too_many",
     ] as const) {
-      expect(serverMessages[key].zh).toBeTruthy();
-      expect(serverMessages[key].en).toBeTruthy();
+      for (const catalogue of Object.values(serverCatalogues)) expect(catalogue[key]).toBeTruthy();
     }
     expect(renderMessage("en", "mapping_virtual_name_exists", { name: "smart" })).toBe("Virtual model name already exists: smart");
     expect(renderMessage("zh", "mapping_actual_models_required")).toBe("至少需要一个实际模型");

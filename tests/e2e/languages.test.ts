@@ -1,0 +1,178 @@
+// The console in its eight languages (docs/i18n.md), against one built server and one browser:
+// for each language the login page, the dashboard, the wallet, the tokens, the channels and
+// every settings tab show no raw message key and no sentence left in another language; a
+// wrong password is refused in the language; the layouts hold at 1440 px and at 390 px (no
+// sideways scrolling of the document); and the dashboard, the settings page and the token
+// drawer are photographed per language, light and dark (test-results/screenshots/languages/).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { ROOT_PASSWORD, setupRoot } from "../support/accounts";
+import { startServer, type TestServer } from "../support/server";
+import { expectToast, launch, MESSAGES, shooter } from "./browser";
+import { LOCALES, LOCALE_TAGS, type Locale } from "@/lib/i18n/locale";
+import { renderMessage } from "@/lib/i18n/server-messages";
+// @ts-expect-error a plain ES module of the repository's scripts (scripts/i18n-check.mjs)
+import { flatten } from "../../scripts/i18n-check.mjs";
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const SETTINGS_TABS = ["operation", "ratelimit", "models", "system", "other"] as const;
+const PAGES = ["/app/dashboard", "/app/wallet", "/app/tokens", "/admin/channels", ...SETTINGS_TABS.map((tab) => `/admin/settings?tab=${tab}`)];
+const PHONE_PAGES = ["/app/dashboard", "/admin/settings?tab=operation", "/app/tokens"];
+const shoot = shooter("languages");
+
+const flat: Record<Locale, Record<string, string>> = Object.fromEntries(LOCALES.map((l) => [l, flatten(MESSAGES[l])])) as never;
+const NAMESPACES = new Set(Object.keys(MESSAGES.en));
+const CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
+
+// The longest literal run of an ICU message (its text between arguments and branches).
+function literal(message: string): string {
+  return message
+    .split(/[{}#]/)
+    .map((s) => s.trim())
+    .sort((a, b) => b.length - a.length)[0]!;
+}
+
+// What another language would leave on a page of `locale`: English phrases (and, for the
+// languages written in Chinese characters, Chinese ones) whose translation differs.
+function foreignPhrases(locale: Locale): string[] {
+  const mine = flat[locale];
+  const out: string[] = [];
+  const sources: Locale[] = locale === "en" ? [] : locale === "ja" || locale === "zh-TW" ? ["en", "zh"] : ["en"];
+  for (const source of sources) {
+    for (const [key, value] of Object.entries(flat[source]!)) {
+      if (mine[key] === value) continue;
+      const run = literal(value);
+      const long = source === "en" ? run.length >= 14 && run.includes(" ") : run.length >= 6;
+      if (long && !literal(mine[key]!).includes(run)) out.push(run);
+    }
+  }
+  return out;
+}
+
+let server: TestServer;
+let browser: Browser;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  const root = await setupRoot(server);
+  const r = await root.post("/api/token/", { name: "app-key", remain_quota: 500000, unlimited_quota: false, expired_time: -1 });
+  if (!r.success) throw new Error(`token: ${r.message}`);
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function settle(page: Page) {
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(250);
+}
+
+// The page's visible text and its placeholders, labels and titles.
+async function pageText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const attrs = Array.from(document.querySelectorAll("[placeholder],[aria-label],[title]")).flatMap((el) =>
+      ["placeholder", "aria-label", "title"].map((a) => el.getAttribute(a) ?? ""),
+    );
+    return [document.body.innerText, ...attrs].join("\n");
+  });
+}
+
+// What is wrong with the page's words for `locale`: raw keys and another language's phrases.
+async function wordProblems(page: Page, locale: Locale, foreign: string[]): Promise<string[]> {
+  const text = await pageText(page);
+  const problems: string[] = [];
+  for (const m of text.matchAll(/\b([A-Za-z]+)((?:\.[A-Za-z0-9_]+)+)\b/g)) if (NAMESPACES.has(m[1]!)) problems.push(`raw key ${m[0]}`);
+  if (!["zh", "zh-TW", "ja"].includes(locale)) {
+    const cjk = text.split("\n").find((line) => CJK.test(line));
+    if (cjk) problems.push(`Chinese or Japanese text: ${cjk.slice(0, 80)}`);
+  }
+  for (const phrase of foreign) if (text.includes(phrase)) problems.push(`left over: ${phrase}`);
+  return problems;
+}
+
+async function overflow(page: Page): Promise<string | null> {
+  const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  return scroll > inner + 1 ? `${scroll} px wide in ${inner} px` : null;
+}
+
+describe.each(LOCALES)("%s", (locale) => {
+  const m = MESSAGES[locale];
+  const foreign = foreignPhrases(locale);
+  let ctx: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    ctx = await browser.newContext({ viewport: DESKTOP, locale: LOCALE_TAGS[locale] });
+    await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
+    page = await ctx.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on("pageerror", (e) => pageErrors.push(`${locale}: ${e.message}`));
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it("the login page speaks the language and refuses a wrong password in it", async () => {
+    await page.goto(`${server.url}/login`);
+    await settle(page);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(LOCALE_TAGS[locale]);
+    expect(await wordProblems(page, locale, foreign)).toEqual([]);
+    await page.getByLabel(m.login.username, { exact: true }).fill("root");
+    await page.getByLabel(m.login.password, { exact: true }).fill("not-the-password");
+    await page.getByRole("button", { name: m.login.submit, exact: true }).click();
+    await expectToast(page, renderMessage(locale, "login_failed"));
+    await page.getByLabel(m.login.password, { exact: true }).fill(ROOT_PASSWORD);
+    await page.getByRole("button", { name: m.login.submit, exact: true }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  });
+
+  it("every page shows no raw key and no other language, and holds at 1440 px", async () => {
+    const problems: string[] = [];
+    for (const path of PAGES) {
+      await page.goto(`${server.url}${path}`);
+      await settle(page);
+      for (const p of await wordProblems(page, locale, foreign)) problems.push(`${path}: ${p}`);
+      const wide = await overflow(page);
+      if (wide) problems.push(`${path}: ${wide}`);
+      if (path === "/app/dashboard") await shoot(page, locale, "dashboard");
+      if (path === "/admin/settings?tab=operation") await shoot(page, locale, "settings");
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("the token drawer, and the pages at 390 px", async () => {
+    await page.goto(`${server.url}/app/tokens`);
+    await page.getByRole("button", { name: m.tokens.add, exact: true }).click();
+    const drawer = page.getByRole("dialog");
+    await drawer.waitFor();
+    await page.waitForTimeout(400);
+    expect(await wordProblems(page, locale, foreign)).toEqual([]);
+    await shoot(page, locale, "token-drawer", false);
+    const problems: string[] = [];
+    await page.setViewportSize(PHONE);
+    for (const path of PHONE_PAGES) {
+      await page.goto(`${server.url}${path}`);
+      await settle(page);
+      const wide = await overflow(page);
+      if (wide) problems.push(`${path}: ${wide}`);
+    }
+    await page.getByRole("button", { name: m.tokens.add, exact: true }).click();
+    await page.getByRole("dialog").waitFor();
+    await page.waitForTimeout(400);
+    const wide = await overflow(page);
+    if (wide) problems.push(`token drawer: ${wide}`);
+    await shoot(page, locale, "token-drawer-phone", false);
+    await page.setViewportSize(DESKTOP);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("afterwards", () => {
+  it("no page threw", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
