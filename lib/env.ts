@@ -82,6 +82,10 @@ const schema = z.object({
     .min(1)
     .max(31 * 86400)
     .default(5 * 3600),
+  // How long a concurrency hold outlives its node's last refresh (docs/usage-limits.md,
+  // "Concurrency"): a crashed node's calls stop counting within it. 30 s; the three-node test
+  // shortens it to see a killed node's holds expire.
+  LIMITS_HOLD_TTL_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
   // Where the Stripe client sends its API calls instead of https://api.stripe.com (a local
   // mock in the tests): protocol, host and port of this URL (docs/payments.md).
   STRIPE_API_BASE: z.string().url().optional(),

@@ -250,7 +250,7 @@ function SectionIndex({ entries, label, unsavedLabel }: { entries: Entry[]; labe
         <h2 className="mb-2 text-xs font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">{label}</h2>
         <ul className="flex flex-wrap gap-1.5 lg:flex-col lg:gap-0.5">
           {entries.map((e) => (
-            <li key={e.anchor}>
+            <li key={e.anchor} className="max-w-full">
               <a
                 href={`#${e.anchor}`}
                 onClick={(ev) => {
@@ -262,7 +262,7 @@ function SectionIndex({ entries, label, unsavedLabel }: { entries: Entry[]; labe
                 }}
                 className="flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1 text-sm text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 lg:border-0 dark:border-zinc-800 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
               >
-                <span className="truncate">{e.title}</span>
+                <span className="min-w-0 break-words">{e.title}</span>
                 {e.dirty && <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-500" role="img" aria-label={unsavedLabel} title={unsavedLabel} />}
               </a>
             </li>

@@ -392,10 +392,11 @@ function commands(r: Redis): LimitCommands {
   return r as LimitCommands;
 }
 
-// A hold expires HOLD_TTL_MS after its node last refreshed it: a crashed node's calls stop
-// counting against concurrency within that time (docs/usage-limits.md, "Concurrency").
-export const HOLD_TTL_MS = 30_000;
-const HOLD_REFRESH_MS = 10_000;
+// A hold expires holdTtlMs() (LIMITS_HOLD_TTL_SECONDS, 30 s) after its node last refreshed it,
+// every third of that: a crashed node's calls stop counting against concurrency within that
+// time (docs/usage-limits.md, "Concurrency").
+let holdTtl = 0;
+const holdTtlMs = () => (holdTtl ||= env().LIMITS_HOLD_TTL_SECONDS * 1000);
 const liveHolds = new Map<string, { r: Redis; keys: string[] }>();
 let refresher: NodeJS.Timeout | null = null;
 function keepHold(id: string, r: Redis, keys: string[]) {
@@ -407,7 +408,7 @@ function keepHold(id: string, r: Redis, keys: string[]) {
       refresher = null;
       return;
     }
-    const expiry = Date.now() + HOLD_TTL_MS;
+    const expiry = Date.now() + holdTtlMs();
     const pipes = new Map<Redis, ReturnType<Redis["pipeline"]>>();
     for (const [hold, h] of liveHolds) {
       let p = pipes.get(h.r);
@@ -415,7 +416,7 @@ function keepHold(id: string, r: Redis, keys: string[]) {
       for (const k of h.keys) p.zadd(k, "XX", expiry, hold);
     }
     for (const p of pipes.values()) p.exec().catch(() => {}); // Redis down: the holds expire, as a crashed node's
-  }, HOLD_REFRESH_MS);
+  }, holdTtlMs() / 3);
   refresher.unref();
 }
 
@@ -442,7 +443,7 @@ function noteFallback() {
 
 function admitArgs(counters: Counter[], need: number[], hold: string, now: number): (string | number)[] {
   const args: (string | number)[] = counters.map((c) => redisKey(c.key));
-  args.push(now, hold, now + HOLD_TTL_MS, HOLD_TTL_MS * 2);
+  args.push(now, hold, now + holdTtlMs(), holdTtlMs() * 2);
   for (let i = 0; i < counters.length; i++) {
     const c = counters[i];
     if (c.window) args.push("s", c.max, need[i], c.window.widthMs, c.window.slices);
@@ -527,7 +528,7 @@ async function finishShared(a: Admission, r: Redis, delta: number[], now: number
   try {
     await commands(r).gwLimitFinish(a.counters.length, ...args);
   } catch {
-    // Redis lost meanwhile: the correction is lost with it, and the hold expires (HOLD_TTL_MS)
+    // Redis lost meanwhile: the correction is lost with it, and the hold expires (holdTtlMs)
   }
 }
 

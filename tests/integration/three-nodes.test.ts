@@ -20,6 +20,7 @@ const WITHIN_MS = 1_000;
 // a node silent this long is taken for dead and its holds refunded by a survivor (docs/channels-tokens-billing.md, "Holds")
 const DEAD_S = 6;
 const ROLLING_S = 6;
+const HOLD_TTL_S = 4;
 const CALL_QUOTA = 1_000; // m-call: 0.002 USD a call
 
 let nodes: TestServer[] = [];
@@ -66,6 +67,8 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
       REDIS_PREFIX: `gwtest:${randomBytes(6).toString("hex")}:`,
       // the rolling quota's window, 5 h by default, shortened (docs/usage-limits.md, "Windows")
       LIMITS_ROLLING_SECONDS: String(ROLLING_S),
+      // a concurrency hold's expiry, 30 s by default, shortened (docs/usage-limits.md, "Concurrency")
+      LIMITS_HOLD_TTL_SECONDS: String(HOLD_TTL_S),
       // the plans' job every second on every node: the cluster's lease lets one run a round at a time
       PLAN_JOB_INTERVAL_SECONDS: "1",
       SESSION_SECRET: randomBytes(32).toString("hex"),
@@ -321,6 +324,34 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
       mock.behavior.delayMs = undefined;
     }
   });
+
+  it("a node killed in the middle of a call: its concurrency hold frees the token on the other nodes within the hold's expiry", async () => {
+    const t = await newToken("conc-crash", { concurrency_limit: 1 });
+    counting.delayMs = 15_000;
+    try {
+      const stuck = chat(nodes[2].url, t.key, "m-count").catch(() => null);
+      for (let i = 0; i < 100 && counting.inFlight === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(counting.inFlight).toBe(1);
+      expect((await chat(nodes[0].url, t.key, "m-count")).status).toBe(429);
+      await nodes[2].kill("SIGKILL");
+      await stuck;
+      const killedAt = Date.now();
+      // still held right after the crash (the hold lives until its expiry) ...
+      expect((await chat(nodes[1].url, t.key, "m-count")).status).toBe(429);
+      counting.delayMs = 0;
+      // ... and freed within the expiry, without any node's help
+      let status = 429;
+      while (status === 429 && Date.now() - killedAt < HOLD_TTL_S * 1000 + 3_000) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = (await chat(nodes[(Date.now() & 1) as 0 | 1].url, t.key, "m-count")).status;
+      }
+      expect(status).toBe(200);
+      expect(Date.now() - killedAt).toBeLessThan(HOLD_TTL_S * 1000 + 3_000);
+    } finally {
+      counting.delayMs = 0;
+      await nodes[2].restart();
+    }
+  }, 60_000);
 
   it("one node killed under load: no request lost that a retry could have saved, the others keep serving", async () => {
     mock.behavior.delayMs = 20; // calls stay in flight long enough for the kill to catch some

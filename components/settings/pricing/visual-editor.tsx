@@ -216,7 +216,7 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
           {t("batchSet")}
           {selected.length > 0 ? ` (${selected.length})` : ""}
         </Button>
-        <div className="ml-auto flex gap-2">
+        <div className="ml-auto flex flex-wrap justify-end gap-2">
           <Button
             variant="secondary"
             disabled={!dirty || saving}
