@@ -37,15 +37,12 @@ export function icuArgs(message) {
   return [...names].sort().join(",");
 }
 
-// The server catalogue: one `  key: "json string",` per line (lib/i18n/server-messages/<l>.ts).
+// The server catalogue (lib/i18n/server-messages/<l>.ts): its object literal, read as
+// JavaScript (the file's only TypeScript is its import and type annotation, outside it).
 function serverCatalogue(locale) {
   const text = readFileSync(new URL(`../lib/i18n/server-messages/${locale}.ts`, import.meta.url), "utf8");
-  const out = {};
-  for (const line of text.split("\n")) {
-    const m = line.match(/^ {2}([\w]+): (".*"),$/);
-    if (m) out[m[1]] = JSON.parse(m[2]);
-  }
-  return out;
+  const start = text.indexOf("{", text.indexOf("export const"));
+  return new Function(`return (${text.slice(start, text.lastIndexOf("}") + 1)});`)();
 }
 const braceArgs = (s) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort().join(",");
 
