@@ -23,10 +23,8 @@ export function formatAmount(locale: Locale, quota: bigint): string {
   const tag = LOCALE_TAGS[locale];
   const units = quota.toLocaleString(tag);
   if (!getBool("DisplayInCurrencyEnabled")) return units;
-  const usd = new Intl.NumberFormat(tag, { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
-    Number(quota) / perUnit,
-  );
-  return `${usd} (${units})`;
+  const usd = new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(quota) / perUnit);
+  return `$${usd} (${units})`;
 }
 
 function siteValues() {

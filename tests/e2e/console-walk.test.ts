@@ -88,7 +88,7 @@ describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
       await page.getByRole("menuitem", { name: "English" }).click();
       await page.getByRole("heading", { name: m.setup.title, level: 1 }).waitFor();
       expect(await page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe("en");
-      expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe("en-US");
     }
     await page.getByRole("heading", { name: m.setup.title, level: 1 }).waitFor();
     await page.getByText(m.setup.sqliteTitle).waitFor();

@@ -1,5 +1,6 @@
 // The console in its eight languages (docs/i18n.md), against one built server and one browser:
-// for each language the login page, the dashboard, the wallet, the tokens, the channels and
+// for each language the first visit follows the browser's language and the language menu
+// switches away and back (remembered); the login page, the dashboard, the wallet, the tokens, the channels and
 // every settings tab show no raw message key and no sentence left in another language; a
 // wrong password is refused in the language; the layouts hold at 1440 px and at 390 px (no
 // sideways scrolling of the document); and the dashboard, the settings page and the token
@@ -9,7 +10,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ROOT_PASSWORD, setupRoot } from "../support/accounts";
 import { startServer, type TestServer } from "../support/server";
 import { expectToast, launch, MESSAGES, shooter } from "./browser";
-import { LOCALES, LOCALE_TAGS, type Locale } from "@/lib/i18n/locale";
+import { LOCALE_NAMES, LOCALES, LOCALE_TAGS, type Locale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
 // @ts-expect-error a plain ES module of the repository's scripts (scripts/i18n-check.mjs)
 import { flatten } from "../../scripts/i18n-check.mjs";
@@ -127,8 +128,8 @@ describe.each(LOCALES)("%s", (locale) => {
   let page: Page;
 
   beforeAll(async () => {
+    // no cookie: the first visit's language comes from the browser's Accept-Language
     ctx = await browser.newContext({ viewport: DESKTOP, locale: LOCALE_TAGS[locale] });
-    await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
     page = await ctx.newPage();
     page.setDefaultTimeout(15_000);
     page.on("pageerror", (e) => pageErrors.push(`${locale}: ${e.message}`));
@@ -137,10 +138,22 @@ describe.each(LOCALES)("%s", (locale) => {
     await ctx?.close();
   });
 
-  it("the login page speaks the language and refuses a wrong password in it", async () => {
+  it("the first visit speaks the browser's language, the menu switches and remembers, the login refuses in it", async () => {
+    const lang = () => page.evaluate(() => document.documentElement.lang);
     await page.goto(`${server.url}/login`);
     await settle(page);
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe(LOCALE_TAGS[locale]);
+    expect(await lang()).toBe(LOCALE_TAGS[locale]);
+    // away through the language menu and back: each item is named in its own language
+    const other: Locale = locale === "zh" ? "en" : "zh";
+    await page.getByRole("button", { name: m.shell.language }).click();
+    await page.getByRole("menuitem", { name: LOCALE_NAMES[other] }).click();
+    await page.waitForFunction((tag) => document.documentElement.lang === tag, LOCALE_TAGS[other]);
+    await page.getByRole("button", { name: MESSAGES[other].shell.language }).click();
+    await page.getByRole("menuitem", { name: LOCALE_NAMES[locale] }).click();
+    await page.waitForFunction((tag) => document.documentElement.lang === tag, LOCALE_TAGS[locale]);
+    expect((await ctx.cookies(server.url)).find((c) => c.name === "NEXT_LOCALE")?.value).toBe(locale);
+    expect(await page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe(locale);
+    await settle(page);
     expect(await wordProblems(page, locale, foreign)).toEqual([]);
     await page.getByLabel(m.login.username, { exact: true }).fill("root");
     await page.getByLabel(m.login.password, { exact: true }).fill("not-the-password");
