@@ -44,7 +44,7 @@ function foreignPhrases(locale: Locale): string[] {
     for (const [key, value] of Object.entries(flat[source]!)) {
       if (mine[key] === value) continue;
       const run = literal(value);
-      const long = source === "en" ? run.length >= 14 && run.includes(" ") : run.length >= 6;
+      const long = source === "en" ? run.length >= 14 && run.includes(" ") : run.length >= 6 && CJK.test(run);
       if (long && !literal(mine[key]!).includes(run)) out.push(run);
     }
   }
