@@ -13,6 +13,7 @@ import { Alert } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Field, SelectField } from "@/components/ui/input";
 import { Textarea, TextareaField } from "@/components/ui/textarea";
+import { useGroupDescription } from "@/lib/client/group-description";
 import { reportFailure, requestHeaders } from "@/lib/client/api";
 import {
   chatRequest,
@@ -55,6 +56,7 @@ function saveConversations(store: ConversationStore) {
 
 export function PlaygroundPage() {
   const t = useTranslations("playground");
+  const groupDescription = useGroupDescription();
   const user = useSessionUser();
   const display = useQuotaDisplay();
   const startMessages = () => greeting(t("greetingUser"), t("greetingAssistant"));
@@ -260,7 +262,7 @@ export function PlaygroundPage() {
               {groupOptions.length === 0 && <option value={group}>{group}</option>}
               {groupOptions.map(([g, info]) => (
                 <option key={g} value={g}>
-                  {info.desc && info.desc !== g ? `${g} · ${info.desc}` : g} ({t("ratio", { ratio: info.ratio })})
+                  {info.desc && info.desc !== g ? `${g} · ${groupDescription(g, info.desc)}` : g} ({t("ratio", { ratio: info.ratio })})
                 </option>
               ))}
             </SelectField>

@@ -15,6 +15,7 @@ import { limitUsagePath, useLimitUsage } from "@/components/limits/use-limit-usa
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/dialog";
 import { MultiSelect } from "@/components/ui/multi-select";
+import { useGroupDescription } from "@/lib/client/group-description";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
 import { limitValues, metersOf } from "@/lib/client/limits";
@@ -35,6 +36,7 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
   const { reset, watch, setValue, handleSubmit, control } = methods;
   const [busy, setBusy] = useState(false);
   const { data: groups } = useSWR<Record<string, { desc: string; ratio: number }>>(open ? "/api/user/self/groups" : null);
+  const groupDescription = useGroupDescription();
   const { data: models } = useSWR<string[]>(open ? "/api/user/models" : null);
   const { data: usage } = useLimitUsage(open && token ? limitUsagePath({ token_id: token.id }) : null);
   useEffect(() => {
@@ -131,7 +133,7 @@ export function TokenDrawer({ token, open, onClose, onSaved }: { token: Token | 
             <option value="">{t("groupDefault")}</option>
             {Object.entries(groups ?? {}).map(([g, v]) => (
               <option key={g} value={g}>
-                {g} — {v.desc} ({t("ratio", { ratio: v.ratio })})
+                {g} — {groupDescription(g, v.desc)} ({t("ratio", { ratio: v.ratio })})
               </option>
             ))}
             {form.group && groups && !(form.group in groups) && <option value={form.group}>{form.group}</option>}

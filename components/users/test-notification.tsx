@@ -3,7 +3,7 @@
 // threshold) and a button that sends them a test notification through it
 // (POST /api/user/{id}/test_notification, docs/notifications.md). The answer, success or the
 // reason it failed, is the toast.
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useQuotaDisplay } from "@/components/layout/providers";
@@ -28,6 +28,7 @@ function summary(raw: string | undefined): { type: "email" | "webhook"; threshol
 
 export function TestNotification({ user }: { user: User }) {
   const t = useTranslations("userEditor.notify");
+  const format = useFormatter();
   const display = useQuotaDisplay();
   const [busy, setBusy] = useState(false);
   const s = summary(user.setting);
@@ -57,7 +58,7 @@ export function TestNotification({ user }: { user: User }) {
         <dd>
           {s.threshold === null
             ? t("thresholdDefault")
-            : `${s.threshold.toLocaleString()} (${renderQuota(s.threshold, { ...display, displayInCurrency: true })})`}
+            : `${format.number(s.threshold)} (${renderQuota(s.threshold, { ...display, displayInCurrency: true })})`}
         </dd>
       </dl>
       <Button variant="secondary" size="sm" onClick={send} disabled={busy}>

@@ -16,7 +16,7 @@ import { nowSeconds } from "@/lib/time";
 
 type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; multi_key_mode?: MultiKeyMode; channel?: ChannelFields };
 
-export async function createChannels({ input }: { ctx: UserCtx; input: CreateInput }) {
+export async function createChannels({ ctx, input }: { ctx: UserCtx; input: CreateInput }) {
   const fields: ChannelFields = input.channel ? { ...input.channel } : input;
   const data = columns(fields, { clampWeight: false });
   const type = (data.type as number | undefined) ?? 1;
@@ -24,7 +24,7 @@ export async function createChannels({ input }: { ctx: UserCtx; input: CreateInp
   const rawKey = (fields.key ?? "").trim();
   const [missing] = createRefusals({ name: String(data.name ?? ""), models: String(data.models ?? ""), key: rawKey });
   if (missing) throw new AppError("INVALID_INPUT", missing[1]);
-  checkChannelOther(type, String(data.other ?? ""));
+  checkChannelOther(type, String(data.other ?? ""), ctx.locale);
   let keys =
     input.mode === "batch"
       ? rawKey
@@ -36,10 +36,10 @@ export async function createChannels({ input }: { ctx: UserCtx; input: CreateInp
     const all = splitKeys(rawKey);
     const refusal = multiKeyRefusal(all);
     if (refusal) throw new AppError("INVALID_INPUT", refusal);
-    checkChannelKeys(type, all);
+    checkChannelKeys(type, all, ctx.locale);
     keys = [all.join("\n")];
     data.channel_info = JSON.stringify(newMultiKeyInfo(all.length, input.multi_key_mode ?? "random"));
-  } else checkChannelKeys(type, keys);
+  } else checkChannelKeys(type, keys, ctx.locale);
   if (!data.group) data.group = "default";
   const created = await db().$transaction(async (tx) => {
     const out: Channel[] = [];

@@ -6,6 +6,8 @@ import "server-only";
 import type { UserCtx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import { channelTypeName } from "@/lib/channels/channel-types";
+import type { Locale } from "@/lib/i18n/locale";
+import { renderMessage } from "@/lib/i18n/server-messages";
 import { adapterFor, supportedChannelTypes } from "@/lib/relay/providers/registry";
 import type { LocalizedText, ProviderProfile } from "@/lib/relay/providers/types";
 import { TASK_CHANNEL_PROFILES } from "@/lib/tasks/channel-profiles";
@@ -71,20 +73,22 @@ export const isOfferedChannelType = (type: number) => profileOf(type) !== undefi
 /**
  * Refuses a key that does not have the type's shape (each key, for a field that holds several:
  * a batch's lines, a multi-key channel's keys), with the key's number and the expected
- * format; the key itself is never quoted.
+ * format; the key itself is never quoted. The adapter's reason is given in `locale`, the
+ * request's (an AppError's params are rendered as they are: docs/i18n.md).
  */
-export function checkChannelKeys(type: number, keys: readonly string[]): void {
+export function checkChannelKeys(type: number, keys: readonly string[], locale: Locale): void {
   const profile = profileOf(type)?.profile;
   if (!profile?.checkKey) return;
   for (let i = 0; i < keys.length; i++) {
     const why = profile.checkKey(keys[i]);
-    if (why)
-      throw new AppError("INVALID_INPUT", "channel_key_format", { format: profile.keyFormat ?? "", detail: keys.length > 1 ? `key ${i + 1}: ${why}` : why });
+    if (!why) continue;
+    const detail = keys.length > 1 ? renderMessage(locale, "channel_key_line", { n: i + 1, detail: why[locale] }) : why[locale];
+    throw new AppError("INVALID_INPUT", "channel_key_format", { format: profile.keyFormat ?? "", detail });
   }
 }
 
-/** Refuses an `other` field that the type's rule refuses (Cloudflare's account id: docs/providers.md). */
-export function checkChannelOther(type: number, other: string): void {
+/** Refuses an `other` field that the type's rule refuses (Cloudflare's account id: docs/providers.md), the reason in `locale`. */
+export function checkChannelOther(type: number, other: string, locale: Locale): void {
   const why = profileOf(type)?.profile.checkOther?.(other);
-  if (why) throw new AppError("INVALID_INPUT", "channel_other_invalid", { detail: why });
+  if (why) throw new AppError("INVALID_INPUT", "channel_other_invalid", { detail: why[locale] });
 }

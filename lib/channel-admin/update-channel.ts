@@ -15,7 +15,7 @@ import { multiKeyRefusal, newMultiKeyInfo, parseChannelInfo, splitKeys, type Mul
 
 type UpdateInput = ChannelFields & { id: number; key_mode?: "replace" | "append"; multi_key_mode?: MultiKeyMode };
 
-export async function updateChannel({ input }: { ctx: UserCtx; input: UpdateInput }) {
+export async function updateChannel({ ctx, input }: { ctx: UserCtx; input: UpdateInput }) {
   const data = columns(input, { clampWeight: true });
   if (data.name !== undefined && !String(data.name)) throw new AppError("INVALID_INPUT", "channel_name_required");
   const key = (input.key ?? "").trim();
@@ -29,20 +29,20 @@ export async function updateChannel({ input }: { ctx: UserCtx; input: UpdateInpu
     // a new key is checked against the channel's type, and so is the stored key when the type changes
     const type = (data.type as number | undefined) ?? exists.type;
     // and `other` by the type's own rule (Cloudflare's account id), when either changes
-    if (data.type !== undefined || data.other !== undefined) checkChannelOther(type, String(data.other ?? exists.other ?? ""));
+    if (data.type !== undefined || data.other !== undefined) checkChannelOther(type, String(data.other ?? exists.other ?? ""), ctx.locale);
     const info = parseChannelInfo(exists.channel_info);
-    if (!key && type !== exists.type && exists.key) checkChannelKeys(type, info.is_multi_key ? open(exists.key).split("\n") : [open(exists.key)]);
+    if (!key && type !== exists.type && exists.key) checkChannelKeys(type, info.is_multi_key ? open(exists.key).split("\n") : [open(exists.key)], ctx.locale);
     if (!info.is_multi_key) {
       if (input.key_mode === "append" || input.multi_key_mode) throw new AppError("INVALID_INPUT", "channel_not_multi_key");
       if (key) {
-        checkChannelKeys(type, [key]);
+        checkChannelKeys(type, [key], ctx.locale);
         data.key = seal(key);
       }
     } else {
       let next = info;
       if (key) {
         const given = splitKeys(key);
-        checkChannelKeys(type, given);
+        checkChannelKeys(type, given, ctx.locale);
         if (input.key_mode === "append") {
           const stored = exists.key ? open(exists.key).split("\n") : [];
           const added = given.filter((k) => !stored.includes(k));

@@ -1,7 +1,8 @@
 // Calls from the console to a channel's upstream: the balance (for providers that publish
 // a billing endpoint) and the model list, each as the channel type's adapter says
 // (its profile: lib/relay/providers/types.ts). The key is sent to
-// the upstream only; error messages carry the HTTP status, never the key or the body. The
+// the upstream only; error messages carry the HTTP status, never the key or the body, and are
+// catalogue messages the route renders in the caller's language (docs/i18n.md). The
 // calls go out under the outbound policy (lib/net/outbound.ts, docs/outbound.md).
 import "server-only";
 import { db } from "@/lib/db/client";
@@ -28,14 +29,13 @@ async function requestJson(url: string, init: { method?: string; headers: Record
   } catch (err) {
     const refusal = outboundRefusal(err);
     if (refusal) throw new AppError("UPSTREAM", refusalMessageKey(refusal.reason));
-    const detail = (err as Error).name === "TimeoutError" ? "timeout" : "connection failed";
-    throw new AppError("UPSTREAM", "upstream_request_failed", { detail });
+    throw new AppError("UPSTREAM", (err as Error).name === "TimeoutError" ? "upstream_timeout" : "upstream_unreachable");
   }
   if (!res.ok) throw new AppError("UPSTREAM", "upstream_request_failed", { detail: `HTTP ${res.status}` });
   try {
     return (await res.json()) as Record<string, unknown>;
   } catch {
-    throw new AppError("UPSTREAM", "upstream_request_failed", { detail: "invalid JSON" });
+    throw new AppError("UPSTREAM", "upstream_invalid_json");
   }
 }
 
@@ -68,7 +68,7 @@ export async function updateBalance({ input: id }: { ctx?: UserCtx; input: numbe
   const c = await db().channel.findUnique({ where: { id } });
   if (!c) throw new AppError("NOT_FOUND", "channel_not_found");
   const balance = await queryBalance({ type: c.type, base_url: c.base_url, key: firstKey(c.key ? open(c.key) : ""), other: c.other });
-  if (!Number.isFinite(balance)) throw new AppError("UPSTREAM", "upstream_request_failed", { detail: "no balance in the answer" });
+  if (!Number.isFinite(balance)) throw new AppError("UPSTREAM", "upstream_no_balance");
   await recordChannelFigures(id, { balance });
   return balance;
 }

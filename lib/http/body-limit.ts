@@ -4,7 +4,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { LOCALE_COOKIE, pickLocale } from "@/lib/i18n/locale";
+import { requestLocale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
 
 export const CONSOLE_MAX_BODY_BYTES = 1024 * 1024;
@@ -70,8 +70,7 @@ export function consoleBodyReady(req: IncomingMessage, res: ServerResponse, proc
 }
 
 function refuse(req: IncomingMessage, res: ServerResponse): void {
-  const cookie = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=([^;]*)`).exec(String(req.headers.cookie ?? ""))?.[1];
-  const locale = pickLocale(cookie, req.headers["accept-language"] as string | undefined);
+  const locale = requestLocale(req.headers);
   const body = JSON.stringify({ success: false, message: renderMessage(locale, "body_too_large") });
   res.writeHead(413, {
     "content-type": "application/json; charset=utf-8",

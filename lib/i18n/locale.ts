@@ -72,3 +72,15 @@ export function pickLocale(cookieValue: string | undefined | null, acceptLanguag
   if (isLocale(cookieValue)) return cookieValue;
   return matchAcceptLanguage(acceptLanguage) ?? DEFAULT_LOCALE;
 }
+
+const LOCALE_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=([^;]*)`);
+
+/**
+ * The locale of a raw Node request (the relay's and the task routes' server, outside Next): the
+ * console's cookie when the call comes from a console session (the playground), else
+ * Accept-Language, else the default.
+ */
+export function requestLocale(headers: { cookie?: string | string[]; "accept-language"?: string | string[] }): Locale {
+  const cookie = headers.cookie === undefined ? undefined : LOCALE_COOKIE_VALUE.exec(String(headers.cookie))?.[1];
+  return pickLocale(cookie, headers["accept-language"] === undefined ? undefined : String(headers["accept-language"]));
+}

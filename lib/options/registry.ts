@@ -8,6 +8,8 @@
 // Keys are looked up with `optionSpec` (a Map), never with `in` or an index on the object:
 // a name such as "constructor" or "__proto__" is not an option.
 
+import { SHIPPED_GROUP_DESCRIPTIONS } from "@/lib/options/shipped-groups";
+
 export type SettingsTab = "operation" | "ratelimit" | "models" | "system" | "other";
 
 /** The rule a value must follow (lib/options/rules.ts applies it). */
@@ -94,7 +96,7 @@ export const OPTION_REGISTRY = {
   PresetRatioSourceUrl: root("operation", "", TRIMMED_URL),
   PresetRatioSourceKind: root("operation", "flexible", { kind: "enum", values: ["flexible", "openrouter", "mixed"] }),
   GroupRatio: op(json({ default: 1, vip: 1, svip: 1 }), NUMBER_MAP),
-  UserUsableGroups: op(json({ default: "默认分组", vip: "vip分组" }), JSON_OBJECT),
+  UserUsableGroups: op(json(SHIPPED_GROUP_DESCRIPTIONS), JSON_OBJECT),
   TopupGroupRatio: pay(json({ default: 1, vip: 1, svip: 1 }), NUMBER_MAP),
   Price: pay("7.3", atLeast(0, false)),
   MinTopUp: pay("1", atLeast(0, false)),

@@ -12,6 +12,8 @@
 //   prompt {input, cached_input?} in USD per 1M tokens or {price} in USD per call;
 //   completion {output} in USD per 1M tokens.
 // Either file may be wrapped in {data: ...} (as new-api's ratio answers are).
+// A source that fails is refused with a catalogue message of its own (preset_source_*), which
+// the route renders in the caller's language (docs/i18n.md).
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { outboundRefusal, refusalMessageKey } from "@/lib/net/outbound";
@@ -40,19 +42,15 @@ const nonNegative = (v: unknown): number | null => {
   return Number.isFinite(n) && n >= 0 ? n : null;
 };
 
-function invalid(detail: string): AppError {
-  return new AppError("UPSTREAM", "preset_source_invalid", { detail });
-}
-
-function unwrap(v: unknown, what: string): Record<string, unknown> {
+function unwrap(v: unknown, file: string): Record<string, unknown> {
   const inner = isObject(v) && isObject(v.data) ? v.data : v;
-  if (!isObject(inner)) throw invalid(`${what} is not a JSON object`);
+  if (!isObject(inner)) throw new AppError("UPSTREAM", "preset_source_not_object", { file });
   return inner;
 }
 
 /** OpenRouter's model list as price maps (USD per token → the ratios of docs/pricing.md, "Conversions"). */
 export function parseOpenRouter(body: unknown): PriceMaps {
-  if (!isObject(body) || !Array.isArray(body.data)) throw invalid("no data array");
+  if (!isObject(body) || !Array.isArray(body.data)) throw new AppError("UPSTREAM", "preset_source_no_data");
   const out = emptyMaps();
   for (const item of body.data) {
     if (!isObject(item) || typeof item.id !== "string" || !isObject(item.pricing)) continue;
@@ -133,8 +131,7 @@ async function fetchJson(url: string): Promise<unknown> {
   } catch (err) {
     const refusal = outboundRefusal(err);
     if (refusal) throw new AppError("UPSTREAM", refusalMessageKey(refusal.reason));
-    const detail = (err as Error).name === "TimeoutError" ? "timeout" : "connection failed";
-    throw new AppError("UPSTREAM", "preset_source_failed", { detail });
+    throw new AppError("UPSTREAM", (err as Error).name === "TimeoutError" ? "preset_source_timeout" : "preset_source_connection_failed");
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
@@ -144,13 +141,13 @@ async function fetchJson(url: string): Promise<unknown> {
   try {
     text = await readCappedText(res, MAX_SOURCE_BYTES);
   } catch (err) {
-    if (err instanceof BodyTooLargeError) throw invalid(err.message);
-    throw new AppError("UPSTREAM", "preset_source_failed", { detail: "connection failed" });
+    if (err instanceof BodyTooLargeError) throw new AppError("UPSTREAM", "preset_source_too_large", { mib: MAX_SOURCE_BYTES / (1024 * 1024) });
+    throw new AppError("UPSTREAM", "preset_source_connection_failed");
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw invalid("not JSON");
+    throw new AppError("UPSTREAM", "preset_source_not_json");
   }
 }
 
@@ -177,6 +174,6 @@ export async function loadPresets(): Promise<LoadedPresets> {
     const [prompt, completion] = await Promise.all([fetchJson(files.prompt), fetchJson(files.completion)]);
     maps = kind === "mixed" ? parseMixed(prompt, completion) : parseFlexible(prompt, completion);
   }
-  if (Object.keys(maps.ModelRatio).length === 0 && Object.keys(maps.ModelPrice).length === 0) throw invalid("no model priced");
+  if (Object.keys(maps.ModelRatio).length === 0 && Object.keys(maps.ModelPrice).length === 0) throw new AppError("UPSTREAM", "preset_source_no_models");
   return { maps, source: kind };
 }

@@ -14,7 +14,7 @@ import { authenticate } from "@/lib/http/auth";
 import { AppError, isAppError, describeError, relayErrorType, relayStatus } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { CLIENT_IP_HEADER } from "@/lib/http/request-info";
-import { pickLocale } from "@/lib/i18n/locale";
+import { requestLocale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { canUseGroup } from "@/lib/billing/groups";
 import { estimateQuota, quotaFor, redirectedPrice, REDIRECT_BILLING_OPTION, resolvePrice, type ResolvedPrice } from "@/lib/billing/pricing";
@@ -76,7 +76,7 @@ type Caller = {
 };
 
 function appErrorToUpstream(err: AppError, req: IncomingMessage): UpstreamError {
-  const locale = pickLocale(null, req.headers["accept-language"]);
+  const locale = requestLocale(req.headers);
   return {
     status: relayStatus[err.code],
     message: renderMessage(locale, err.key, err.params),

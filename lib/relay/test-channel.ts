@@ -5,10 +5,15 @@
 // relay failure. A test that passes but takes longer than ChannelDisableThreshold seconds is a
 // failure too, and disables the channel when AutomaticDisableChannelEnabled and the channel
 // did not opt out (new-api's meaning of the option; docs/relay-options.md). Messages never
-// contain the channel's key (adapters redact upstream errors).
+// contain the channel's key (adapters redact upstream errors). The gateway's own words are
+// catalogue messages in the language of the console request that runs the test, Chinese (the
+// default) for a run without one (docs/i18n.md, "Where the words live"); an upstream's error
+// is passed on as it said it.
 import "server-only";
 import { db } from "@/lib/db/client";
-import { outboundRefusal } from "@/lib/net/outbound";
+import { DEFAULT_LOCALE, LOCALE_TAGS } from "@/lib/i18n/locale";
+import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
+import { outboundRefusal, refusalMessageKey } from "@/lib/net/outbound";
 import { getBool, getNumber } from "@/lib/options/store";
 import { autoDisableChannel } from "@/lib/channels/auto-disable-channel";
 import type { UserCtx } from "@/lib/ctx";
@@ -38,11 +43,12 @@ function testModel(c: CachedChannel, requested: string | undefined, configured: 
 }
 
 // ctx is optional: "test all" and the periodic test (lib/relay/test-all-job.ts) have no caller's context to give.
-export async function testChannel({ input: { id, model } }: { ctx?: UserCtx; input: { id: number; model?: string } }): Promise<ChannelTestResult | null> {
+export async function testChannel({ ctx, input: { id, model } }: { ctx?: UserCtx; input: { id: number; model?: string } }): Promise<ChannelTestResult | null> {
+  const locale = ctx?.locale ?? DEFAULT_LOCALE;
   const c = (await channelIndex()).channels.get(id);
   if (!c) return null;
   const adapter = adapterFor(c.type);
-  if (!adapter) return { success: false, message: `channel type ${c.type} cannot be tested by the relay`, time: 0, isRetryable: false };
+  if (!adapter) return { success: false, message: renderMessage(locale, "channel_test_type_unsupported", { type: c.type }), time: 0, isRetryable: false };
   const row = await db().channel.findUnique({ where: { id }, select: { test_model: true } });
   const name = testModel(c, model, row?.test_model ?? "", adapter.profile.testModel);
   const view = {
@@ -83,7 +89,10 @@ export async function testChannel({ input: { id, model } }: { ctx?: UserCtx; inp
       else adapter.parseChat(JSON.parse(text));
       const limit = getNumber("ChannelDisableThreshold", 5);
       if (limit > 0 && time > limit) {
-        const message = `response time ${time.toFixed(2)}s is over the threshold of ${limit}s`;
+        // also the reason an automatic disabling stores (other_info.status_reason), in the same language
+        // the seconds in the language's number format (docs/i18n.md, "Formats")
+        const seconds = (n: number, digits: number) => n.toLocaleString(LOCALE_TAGS[locale], { minimumFractionDigits: digits, maximumFractionDigits: 2 });
+        const message = renderMessage(locale, "channel_test_too_slow", { time: seconds(time, 2), limit: seconds(limit, 0) });
         result = { success: false, message, time, isRetryable: true };
         if (getBool("AutomaticDisableChannelEnabled") && c.auto_ban !== 0 && c.status === 1) await autoDisableChannel(id, message);
       } else result = { success: true, message: "", time, isRetryable: false };
@@ -99,8 +108,16 @@ export async function testChannel({ input: { id, model } }: { ctx?: UserCtx; inp
     }
     const timeout = (e as Error).name === "TimeoutError" || (e as Error).name === "AbortError";
     const refusal = outboundRefusal(e); // the outbound policy refused the address: say why
-    const message = refusal ? refusal.message : timeout ? "the upstream did not answer in time" : "the upstream could not be reached or answered invalid JSON";
-    noteChannelFailure(c, { status: timeout ? 504 : 502, message, type: "upstream_error", code: null });
+    const key: MessageKey = refusal
+      ? refusalMessageKey(refusal.reason, refusal.scope)
+      : timeout
+        ? "upstream_timeout"
+        : e instanceof SyntaxError // JSON.parse of the answer
+          ? "upstream_invalid_json"
+          : "channel_test_unreachable";
+    const message = renderMessage(locale, key);
+    // the relay's health notes stay English, as its own failures are (lib/relay/health.ts)
+    noteChannelFailure(c, { status: timeout ? 504 : 502, message: renderMessage("en", key), type: "upstream_error", code: null });
     // A timeout, an unreachable upstream or a garbled answer may pass on a later try; an
     // address the outbound policy refuses will be refused again.
     result = { success: false, message, time, isRetryable: !refusal };

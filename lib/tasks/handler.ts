@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import { AppError, describeError, isAppError, relayStatus, relayErrorType } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { CLIENT_IP_HEADER } from "@/lib/http/request-info";
-import { pickLocale } from "@/lib/i18n/locale";
+import { requestLocale } from "@/lib/i18n/locale";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { hit } from "@/lib/http/rate-limit";
 import { outboundFetch, outboundRefusal } from "@/lib/net/outbound";
@@ -182,7 +182,7 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
       if (!res.writableEnded) res.end();
       return;
     }
-    const locale = pickLocale(null, req.headers["accept-language"]);
+    const locale = requestLocale(req.headers);
     outcome = !isAppError(err) ? OUTCOME.error : err.code === "UPSTREAM" ? OUTCOME.upstream_error : OUTCOME.rejected;
     if (err instanceof LimitExceeded) res.setHeader("retry-after", String(err.retryAfter));
     if (err instanceof PlanExhausted) res.setHeader("retry-after", String(err.retryAfterSeconds(nowSeconds())));
@@ -213,7 +213,7 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
 // lib/http/rate-limit.ts). A stored image the upstream cannot give (unreachable, refused by the
 // outbound policy, an error status, not an image) is a 502 with one log line, never a stack.
 async function mjImage(req: IncomingMessage, res: ServerResponse, id: string, front: Front, fail: Dispatch["fail"], notFound: () => void): Promise<void> {
-  const locale = pickLocale(null, req.headers["accept-language"]);
+  const locale = requestLocale(req.headers);
   const ip = String(req.headers[CLIENT_IP_HEADER] ?? "");
   if (!(await hit(`mj-image:${ip}`, env().MJ_IMAGE_RATE_LIMIT, MJ_IMAGE_RATE_WINDOW_SECONDS))) {
     return fail(429, renderMessage(locale, "too_many_requests"), "rate_limit_error", "rate_limited");

@@ -42,6 +42,8 @@ const EXEMPT = new Set([
   // the GroupLimits rule and the limits' bounds, shared with the limit forms (docs/usage-limits.md)
   "lib/options/group-limits.ts",
   "lib/options/registry.ts",
+  // the groups' shipped descriptions, shown translated by the console (docs/i18n.md)
+  "lib/options/shipped-groups.ts",
   // the root account's setup rules, shared with the setup form (docs/console-ui.md, "Forms")
   "lib/setup/field-rules.ts",
   // the channel input rules, shared with the channel editor (docs/console-ui.md, "Forms")

@@ -11,7 +11,7 @@ import { BodyTooLargeError, readCappedText } from "@/lib/net/read-capped";
 import type { ChannelView, ChatRequest, ChatResponse, FinishReason, Message, UpstreamError, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { redact, trimSlash, tryJson, typeForStatus, plainUsage } from "./common";
-import type { ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
+import type { LocalizedText, ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 import { nowSeconds } from "@/lib/time";
 
 type Json = Record<string, unknown>;
@@ -48,11 +48,22 @@ export function baiduEndpoint(model: string): string {
   return BAIDU_ENDPOINTS[model.toLowerCase()] ?? model;
 }
 
+// Why a key is not "APIKey|SecretKey", in every language (the console's refusal: docs/i18n.md)
+const BAIDU_KEY_SHAPE: LocalizedText = {
+  en: "the Qianfan application's API Key and Secret Key, joined by |",
+  zh: "千帆应用的 API Key 与 Secret Key，用 | 连接",
+  "zh-TW": "千帆應用的 API Key 與 Secret Key，以 | 連接",
+  ja: "Qianfan アプリケーションの API Key と Secret Key を | でつないだもの",
+  fr: "l'API Key et la Secret Key de l'application Qianfan, séparées par |",
+  ru: "API Key и Secret Key приложения Qianfan, соединённые через |",
+  vi: "API Key và Secret Key của ứng dụng Qianfan, nối bằng dấu |",
+  es: "la API Key y la Secret Key de la aplicación de Qianfan, unidas por |",
+};
+
 /** The key's two parts, or why it is not "APIKey|SecretKey". */
-export function baiduKey(key: string): { apiKey: string; secretKey: string; error?: string } {
+export function baiduKey(key: string): { apiKey: string; secretKey: string; error?: LocalizedText } {
   const parts = key.split("|").map((p) => p.trim());
-  if (parts.length !== 2 || !parts[0] || !parts[1])
-    return { apiKey: "", secretKey: "", error: "the Qianfan application's API Key and Secret Key, joined by |" };
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return { apiKey: "", secretKey: "", error: BAIDU_KEY_SHAPE };
   return { apiKey: parts[0], secretKey: parts[1] };
 }
 
@@ -122,7 +133,8 @@ async function mint(base: string, apiKey: string, secretKey: string, ch: Pick<Ch
 /** The access token of this channel's key: cached, or minted (one mint in flight per key). */
 export async function baiduAccessToken(ch: Pick<ChannelView, "base_url" | "key">): Promise<string> {
   const k = baiduKey(ch.key);
-  if (k.error) throw new RelayError(401, k.error, "authentication_error", "channel_misconfigured");
+  // a RelayError carries English, as the relay's other upstream failures do
+  if (k.error) throw new RelayError(401, k.error.en, "authentication_error", "channel_misconfigured");
   const base = trimSlash(ch.base_url || BAIDU_DEFAULT_BASE);
   const id = cacheKey(base, ch.key);
   const hit = tokens.get(id);

@@ -12,7 +12,7 @@ import type { ChannelView, ChatRequest, ChatResponse, ContentPart, FinishReason,
 import { RelayError } from "@/lib/relay/types";
 import { EVENT_STREAM_CONTENT_TYPE, readEventStream } from "./aws-eventstream";
 import { fallbackError, redact, trimSlash, tryJson, typeForStatus } from "./common";
-import type { ChannelAccess, ProviderAdapter, StreamParser, UpstreamPayload } from "./types";
+import type { ChannelAccess, LocalizedText, ProviderAdapter, StreamParser, UpstreamPayload } from "./types";
 import { nowSeconds } from "@/lib/time";
 import { dict } from "@/lib/own-keys";
 
@@ -22,14 +22,56 @@ const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
 
 export type BedrockKey = { kind: "sigv4"; accessKeyId: string; secretAccessKey: string; region: string } | { kind: "apikey"; apiKey: string; region: string };
 
-/** Why a key is not a Bedrock key (English), or undefined when it is one. */
-export function bedrockKeyRefusal(key: string): string | undefined {
+// Why a key is not a Bedrock key, in every language (the console's refusal: docs/i18n.md)
+const BEDROCK_KEY_SHAPE: LocalizedText = {
+  en: "the key must be AccessKeyId|SecretAccessKey|Region, or BedrockApiKey|Region",
+  zh: "密钥须为 AccessKeyId|SecretAccessKey|Region 或 BedrockApiKey|Region",
+  "zh-TW": "金鑰須為 AccessKeyId|SecretAccessKey|Region 或 BedrockApiKey|Region",
+  ja: "キーは AccessKeyId|SecretAccessKey|Region または BedrockApiKey|Region の形式にしてください",
+  fr: "la clé doit être AccessKeyId|SecretAccessKey|Region ou BedrockApiKey|Region",
+  ru: "ключ должен иметь вид AccessKeyId|SecretAccessKey|Region или BedrockApiKey|Region",
+  vi: "khóa phải có dạng AccessKeyId|SecretAccessKey|Region hoặc BedrockApiKey|Region",
+  es: "la clave debe ser AccessKeyId|SecretAccessKey|Region o BedrockApiKey|Region",
+};
+const BEDROCK_KEY_PART_EMPTY: LocalizedText = {
+  en: "a part of the key is empty (AccessKeyId|SecretAccessKey|Region, or BedrockApiKey|Region)",
+  zh: "密钥中有一段为空（AccessKeyId|SecretAccessKey|Region 或 BedrockApiKey|Region）",
+  "zh-TW": "金鑰中有一段為空（AccessKeyId|SecretAccessKey|Region 或 BedrockApiKey|Region）",
+  ja: "キーに空の部分があります（AccessKeyId|SecretAccessKey|Region または BedrockApiKey|Region）",
+  fr: "une partie de la clé est vide (AccessKeyId|SecretAccessKey|Region ou BedrockApiKey|Region)",
+  ru: "одна из частей ключа пуста (AccessKeyId|SecretAccessKey|Region или BedrockApiKey|Region)",
+  vi: "một phần của khóa đang trống (AccessKeyId|SecretAccessKey|Region hoặc BedrockApiKey|Region)",
+  es: "una parte de la clave está vacía (AccessKeyId|SecretAccessKey|Region o BedrockApiKey|Region)",
+};
+const BEDROCK_ACCESS_KEY_ID: LocalizedText = {
+  en: "the access key id is not an AWS access key id (such as AKIA...)",
+  zh: "AccessKeyId 不是 AWS 访问密钥 ID（如 AKIA...）",
+  "zh-TW": "AccessKeyId 不是 AWS 存取金鑰 ID（如 AKIA...）",
+  ja: "AccessKeyId が AWS のアクセスキー ID ではありません（例: AKIA...）",
+  fr: "l'AccessKeyId n'est pas un ID de clé d'accès AWS (comme AKIA...)",
+  ru: "AccessKeyId не является идентификатором ключа доступа AWS (например, AKIA...)",
+  vi: "AccessKeyId không phải là ID khóa truy cập AWS (ví dụ AKIA...)",
+  es: "el AccessKeyId no es un ID de clave de acceso de AWS (como AKIA...)",
+};
+const notARegion = (region: string): LocalizedText => ({
+  en: `"${region}" is not an AWS region (such as us-east-1)`,
+  zh: `“${region}”不是 AWS 区域（如 us-east-1）`,
+  "zh-TW": `「${region}」不是 AWS 區域（如 us-east-1）`,
+  ja: `「${region}」は AWS のリージョンではありません（例: us-east-1）`,
+  fr: `« ${region} » n'est pas une région AWS (comme us-east-1)`,
+  ru: `«${region}» — не регион AWS (например, us-east-1)`,
+  vi: `"${region}" không phải là vùng AWS (ví dụ us-east-1)`,
+  es: `«${region}» no es una región de AWS (como us-east-1)`,
+});
+
+/** Why a key is not a Bedrock key (in every language), or undefined when it is one. */
+export function bedrockKeyRefusal(key: string): LocalizedText | undefined {
   const parts = key.split("|").map((p) => p.trim());
-  if (parts.length !== 2 && parts.length !== 3) return "the key must be AccessKeyId|SecretAccessKey|Region, or BedrockApiKey|Region";
-  if (parts.some((p) => !p)) return "a part of the key is empty (AccessKeyId|SecretAccessKey|Region, or BedrockApiKey|Region)";
+  if (parts.length !== 2 && parts.length !== 3) return BEDROCK_KEY_SHAPE;
+  if (parts.some((p) => !p)) return BEDROCK_KEY_PART_EMPTY;
   const region = parts[parts.length - 1];
-  if (!REGION.test(region)) return `"${region.slice(0, 30)}" is not an AWS region (such as us-east-1)`;
-  if (parts.length === 3 && !/^[A-Z0-9]{16,128}$/.test(parts[0])) return "the access key id is not an AWS access key id (such as AKIA...)";
+  if (!REGION.test(region)) return notARegion(region.slice(0, 30));
+  if (parts.length === 3 && !/^[A-Z0-9]{16,128}$/.test(parts[0])) return BEDROCK_ACCESS_KEY_ID;
   return undefined;
 }
 
@@ -39,7 +81,8 @@ export function bedrockKey(key: string): BedrockKey {
   let k = keys.get(key);
   if (k) return k;
   const refusal = bedrockKeyRefusal(key);
-  if (refusal) throw new RelayError(401, `AWS Bedrock: ${refusal}`, "authentication_error", "invalid_key");
+  // a RelayError carries English, as the relay's other upstream failures do
+  if (refusal) throw new RelayError(401, `AWS Bedrock: ${refusal.en}`, "authentication_error", "invalid_key");
   const p = key.split("|").map((s) => s.trim());
   k = p.length === 3 ? { kind: "sigv4", accessKeyId: p[0], secretAccessKey: p[1], region: p[2] } : { kind: "apikey", apiKey: p[0], region: p[1] };
   if (keys.size >= 1000) keys.clear();

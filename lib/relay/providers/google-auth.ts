@@ -7,6 +7,7 @@ import "server-only";
 import { importPKCS8, SignJWT } from "jose";
 import { outboundFetch, outboundRefusal } from "@/lib/net/outbound";
 import { RelayError } from "@/lib/relay/types";
+import type { LocalizedText } from "./types";
 
 export const GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token";
 export const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
@@ -21,26 +22,87 @@ export interface ServiceAccount {
   private_key_id?: string;
 }
 
-/** Why a text is not a usable service-account key (English), or undefined when it is one. */
-export function serviceAccountRefusal(text: string): string | undefined {
+// Why a text is not a usable service-account key, in every language (the console's refusal: docs/i18n.md)
+const NOT_JSON: LocalizedText = {
+  en: "the key must be a Google service-account key: its JSON text (on one line)",
+  zh: "密钥须为 Google 服务账号密钥：其 JSON 文本（写在一行内）",
+  "zh-TW": "金鑰須為 Google 服務帳戶金鑰：其 JSON 文字（寫在同一行）",
+  ja: "キーには Google のサービスアカウントキーの JSON テキストを（1 行で）入力してください",
+  fr: "la clé doit être une clé de compte de service Google : son texte JSON (sur une ligne)",
+  ru: "ключ должен быть ключом сервисного аккаунта Google: его текстом JSON (в одну строку)",
+  vi: "khóa phải là khóa tài khoản dịch vụ Google: nội dung JSON của khóa (trên một dòng)",
+  es: "la clave debe ser una clave de cuenta de servicio de Google: su texto JSON (en una sola línea)",
+};
+const NOT_OBJECT: LocalizedText = {
+  en: "the key must be a Google service-account key: a JSON object",
+  zh: "密钥须为 Google 服务账号密钥：一个 JSON 对象",
+  "zh-TW": "金鑰須為 Google 服務帳戶金鑰：一個 JSON 物件",
+  ja: "キーには Google のサービスアカウントキー（JSON オブジェクト）を入力してください",
+  fr: "la clé doit être une clé de compte de service Google : un objet JSON",
+  ru: "ключ должен быть ключом сервисного аккаунта Google: объектом JSON",
+  vi: "khóa phải là khóa tài khoản dịch vụ Google: một đối tượng JSON",
+  es: "la clave debe ser una clave de cuenta de servicio de Google: un objeto JSON",
+};
+const NOT_PEM: LocalizedText = {
+  en: "the service-account key's private_key is not a PEM private key",
+  zh: "服务账号密钥的 private_key 不是 PEM 格式的私钥",
+  "zh-TW": "服務帳戶金鑰的 private_key 不是 PEM 格式的私密金鑰",
+  ja: "サービスアカウントキーの private_key が PEM 形式の秘密鍵ではありません",
+  fr: "la private_key de la clé de compte de service n'est pas une clé privée PEM",
+  ru: "private_key в ключе сервисного аккаунта не является закрытым ключом PEM",
+  vi: "private_key của khóa tài khoản dịch vụ không phải là khóa riêng PEM",
+  es: "la private_key de la clave de cuenta de servicio no es una clave privada PEM",
+};
+const TOKEN_URI_NOT_URL: LocalizedText = {
+  en: "the service-account key's token_uri is not a URL",
+  zh: "服务账号密钥的 token_uri 不是 URL",
+  "zh-TW": "服務帳戶金鑰的 token_uri 不是網址",
+  ja: "サービスアカウントキーの token_uri が URL ではありません",
+  fr: "le token_uri de la clé de compte de service n'est pas une URL",
+  ru: "token_uri в ключе сервисного аккаунта не является URL",
+  vi: "token_uri của khóa tài khoản dịch vụ không phải là URL",
+  es: "el token_uri de la clave de cuenta de servicio no es una URL",
+};
+const TOKEN_URI_NOT_HTTP: LocalizedText = {
+  en: "the service-account key's token_uri is not an http(s) URL",
+  zh: "服务账号密钥的 token_uri 不是 http(s) URL",
+  "zh-TW": "服務帳戶金鑰的 token_uri 不是 http(s) 網址",
+  ja: "サービスアカウントキーの token_uri が http(s) の URL ではありません",
+  fr: "le token_uri de la clé de compte de service n'est pas une URL http(s)",
+  ru: "token_uri в ключе сервисного аккаунта не является URL http(s)",
+  vi: "token_uri của khóa tài khoản dịch vụ không phải là URL http(s)",
+  es: "el token_uri de la clave de cuenta de servicio no es una URL http(s)",
+};
+const missingField = (f: string): LocalizedText => ({
+  en: `the service-account key has no ${f}`,
+  zh: `服务账号密钥缺少 ${f}`,
+  "zh-TW": `服務帳戶金鑰缺少 ${f}`,
+  ja: `サービスアカウントキーに ${f} がありません`,
+  fr: `la clé de compte de service n'a pas de ${f}`,
+  ru: `в ключе сервисного аккаунта нет ${f}`,
+  vi: `khóa tài khoản dịch vụ thiếu ${f}`,
+  es: `la clave de cuenta de servicio no tiene ${f}`,
+});
+
+/** Why a text is not a usable service-account key (in every language), or undefined when it is one. */
+export function serviceAccountRefusal(text: string): LocalizedText | undefined {
   let j: unknown;
   try {
     j = JSON.parse(text);
   } catch {
-    return "the key must be a Google service-account key: its JSON text (on one line)";
+    return NOT_JSON;
   }
-  if (!j || typeof j !== "object" || Array.isArray(j)) return "the key must be a Google service-account key: a JSON object";
+  if (!j || typeof j !== "object" || Array.isArray(j)) return NOT_OBJECT;
   const o = j as Record<string, unknown>;
-  for (const f of ["client_email", "private_key", "project_id"])
-    if (typeof o[f] !== "string" || !(o[f] as string).trim()) return `the service-account key has no ${f}`;
-  if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(o.private_key as string)) return "the service-account key's private_key is not a PEM private key";
+  for (const f of ["client_email", "private_key", "project_id"]) if (typeof o[f] !== "string" || !(o[f] as string).trim()) return missingField(f);
+  if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(o.private_key as string)) return NOT_PEM;
   if (o.token_uri !== undefined) {
-    if (typeof o.token_uri !== "string") return "the service-account key's token_uri is not a URL";
+    if (typeof o.token_uri !== "string") return TOKEN_URI_NOT_URL;
     try {
       const u = new URL(o.token_uri);
-      if (u.protocol !== "https:" && u.protocol !== "http:") return "the service-account key's token_uri is not an http(s) URL";
+      if (u.protocol !== "https:" && u.protocol !== "http:") return TOKEN_URI_NOT_HTTP;
     } catch {
-      return "the service-account key's token_uri is not a URL";
+      return TOKEN_URI_NOT_URL;
     }
   }
   return undefined;
@@ -54,7 +116,8 @@ export function serviceAccount(text: string): ServiceAccount {
   let sa = accounts.get(text);
   if (sa) return sa;
   const refusal = serviceAccountRefusal(text);
-  if (refusal) throw new RelayError(401, `Vertex AI: ${refusal}`, "authentication_error", "invalid_service_account");
+  // a RelayError carries English, as the relay's other upstream failures do
+  if (refusal) throw new RelayError(401, `Vertex AI: ${refusal.en}`, "authentication_error", "invalid_service_account");
   const o = JSON.parse(text) as Record<string, string>;
   sa = {
     client_email: o.client_email,

@@ -387,7 +387,7 @@ export interface OpenAIHost {
   bearer?(key: string): string;
   /** the key's shape and its check at save time (ProviderProfile.keyFormat, checkKey), when it is not one plain key */
   keyFormat?: string;
-  checkKey?(key: string): string | undefined;
+  checkKey?: ProviderProfile["checkKey"];
   /** an error carried by a successful (HTTP 200) answer in the host's own shape (MiniMax's base_resp): its message */
   answerError?(body: unknown): string | undefined;
 }
@@ -398,11 +398,54 @@ const rerankUsage: ProviderAdapter["passthroughUsage"] = (endpoint, json) => (en
 // Cloudflare's account id: 32 hexadecimal characters (dash.cloudflare.com, Workers AI)
 const CLOUDFLARE_ACCOUNT = /^[0-9a-f]{32}$/i;
 
+// Why a key or an `other` is refused at save time, in every language (docs/i18n.md)
+const CLOUDFLARE_ACCOUNT_SHAPE: LocalizedText = {
+  en: "the Cloudflare account ID (other) must be 32 hexadecimal characters",
+  zh: "Cloudflare 账户 ID（other）必须是 32 位十六进制字符",
+  "zh-TW": "Cloudflare 帳戶 ID（other）必須是 32 個十六進位字元",
+  ja: "Cloudflare のアカウント ID（other）は 16 進数 32 文字で指定してください",
+  fr: "l'ID de compte Cloudflare (other) doit compter 32 caractères hexadécimaux",
+  ru: "ID аккаунта Cloudflare (other) должен состоять из 32 шестнадцатеричных символов",
+  vi: "ID tài khoản Cloudflare (other) phải gồm 32 ký tự thập lục phân",
+  es: "el ID de cuenta de Cloudflare (other) debe tener 32 caracteres hexadecimales",
+};
+const SPARK_KEY_SHAPE: LocalizedText = {
+  en: "three parts joined by |, as the app's page in the Spark console gives them",
+  zh: "以 | 连接的三段，即星火控制台应用页给出的三项",
+  "zh-TW": "以 | 連接的三段，即星火主控台應用頁面提供的三項",
+  ja: "Spark コンソールのアプリページに表示される 3 つの値を | でつないだもの",
+  fr: "trois parties séparées par |, telles que les donne la page de l'application dans la console Spark",
+  ru: "три части через |, как их показывает страница приложения в консоли Spark",
+  vi: "ba phần nối bằng dấu |, đúng như trang ứng dụng trong bảng điều khiển Spark cung cấp",
+  es: "tres partes unidas por |, tal como las muestra la página de la aplicación en la consola de Spark",
+};
+const ZHIPU_KEY_SHAPE: LocalizedText = {
+  en: "Zhipu's API key is two parts joined by a dot",
+  zh: "智谱的 API Key 由两段以点号（.）连接而成",
+  "zh-TW": "智譜的 API Key 由兩段以點號（.）連接而成",
+  ja: "Zhipu の API キーは 2 つの部分をドット（.）でつないだものです",
+  fr: "la clé d'API de Zhipu est faite de deux parties séparées par un point",
+  ru: "API-ключ Zhipu состоит из двух частей, разделённых точкой",
+  vi: "khóa API của Zhipu gồm hai phần nối với nhau bằng dấu chấm",
+  es: "la clave de API de Zhipu son dos partes unidas por un punto",
+};
+const QIANFAN_KEY_SHAPE: LocalizedText = {
+  en: "a Qianfan API key starts with bce-v3/ (an AK/SK pair is not one)",
+  zh: "千帆 API Key 以 bce-v3/ 开头（AK/SK 密钥对不是 API Key）",
+  "zh-TW": "千帆 API Key 以 bce-v3/ 開頭（AK/SK 金鑰對不是 API Key）",
+  ja: "Qianfan の API キーは bce-v3/ で始まります（AK/SK のペアは API キーではありません）",
+  fr: "une clé d'API Qianfan commence par bce-v3/ (une paire AK/SK n'en est pas une)",
+  ru: "API-ключ Qianfan начинается с bce-v3/ (пара AK/SK им не является)",
+  vi: "khóa API Qianfan bắt đầu bằng bce-v3/ (cặp AK/SK không phải là khóa API)",
+  es: "una clave de API de Qianfan empieza por bce-v3/ (un par AK/SK no lo es)",
+};
+
 // OpenAI and the resellers that copy its dashboard: subscription limit minus this period's usage (cents)
 async function openaiBalance(base: string, key: string, http: ConsoleHttp): Promise<number> {
   const sub = await http.getJson(`${base}/v1/dashboard/billing/subscription`, bearer(key));
   const limit = num(sub.hard_limit_usd);
-  if (!Number.isFinite(limit)) throw new Error("no hard_limit_usd in the answer");
+  // no limit in the answer: NaN, which the console refuses as an answer without a balance (lib/channel-admin/upstream.ts)
+  if (!Number.isFinite(limit)) return NaN;
   const now = Date.now();
   const start = new Date(now - 99 * 86400_000).toISOString().slice(0, 10);
   const end = new Date(now + 86400_000).toISOString().slice(0, 10);
@@ -586,7 +629,7 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
         es: "El ID de cuenta de Cloudflare (32 caracteres hexadecimales, en la página Workers AI del panel)",
       },
     },
-    checkOther: (other) => (CLOUDFLARE_ACCOUNT.test(other.trim()) ? undefined : "the Cloudflare account ID (other) must be 32 hexadecimal characters"),
+    checkOther: (other) => (CLOUDFLARE_ACCOUNT.test(other.trim()) ? undefined : CLOUDFLARE_ACCOUNT_SHAPE),
     // the account's Workers AI text models (GET …/ai/models/search; the OpenAI-compatible path has no model list)
     async listModels(ch, http) {
       const base = trimSlash(ch.base_url || "https://api.cloudflare.com");
@@ -674,7 +717,7 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     testModel: "glm-4-flash",
     knownModels: ["glm-4-flash", "glm-4-air", "glm-4-plus", "glm-4v-flash", "embedding-3"],
     keyFormat: "id.secret",
-    checkKey: (key) => (/^[^.\s]+\.[^.\s]+$/.test(key) ? undefined : "Zhipu's API key is two parts joined by a dot"),
+    checkKey: (key) => (/^[^.\s]+\.[^.\s]+$/.test(key) ? undefined : ZHIPU_KEY_SHAPE),
     listModels: null,
     passthrough: ["embeddings"],
     keyHint: {
@@ -738,7 +781,7 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
     responses: false,
     testModel: "ernie-speed-128k",
     keyFormat: "bce-v3/ALTAK-…/…",
-    checkKey: (key) => (key.startsWith("bce-v3/") ? undefined : "a Qianfan API key starts with bce-v3/ (an AK/SK pair is not one)"),
+    checkKey: (key) => (key.startsWith("bce-v3/") ? undefined : QIANFAN_KEY_SHAPE),
     passthrough: ["embeddings", "images/generations"],
     keyHint: {
       en: "A Qianfan API key (bce-v3/ALTAK-...)",
@@ -754,10 +797,9 @@ export const OPENAI_HOSTS: readonly OpenAIHost[] = [
 ];
 
 /** Spark's composite key APPID|APISecret|APIKey, or why it is not one. */
-function sparkKey(key: string): { appId: string; apiSecret: string; apiKey: string; error?: string } {
+function sparkKey(key: string): { appId: string; apiSecret: string; apiKey: string; error?: LocalizedText } {
   const parts = key.split("|").map((p) => p.trim());
-  if (parts.length !== 3 || parts.some((p) => !p))
-    return { appId: "", apiSecret: "", apiKey: "", error: "three parts joined by |, as the app's page in the Spark console gives them" };
+  if (parts.length !== 3 || parts.some((p) => !p)) return { appId: "", apiSecret: "", apiKey: "", error: SPARK_KEY_SHAPE };
   return { appId: parts[0], apiSecret: parts[1], apiKey: parts[2] };
 }
 

@@ -7,7 +7,7 @@ import { createHash, createHmac } from "node:crypto";
 import type { ChannelView, ChatRequest, ChatResponse, FinishReason, Message, UpstreamError, Usage } from "@/lib/relay/types";
 import { RelayError } from "@/lib/relay/types";
 import { redact, trimSlash, tryJson, typeForStatus, plainUsage } from "./common";
-import type { ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
+import type { LocalizedText, ProviderAdapter, StreamParser, UpstreamPayload, UpstreamRequest } from "./types";
 import { nowSeconds } from "@/lib/time";
 import { dict } from "@/lib/own-keys";
 
@@ -18,11 +18,22 @@ export const HUNYUAN_VERSION = "2023-09-01";
 const SERVICE = "hunyuan";
 const ACTION = "ChatCompletions";
 
+// Why a key is not "AppId|SecretId|SecretKey", in every language (the console's refusal: docs/i18n.md)
+const TENCENT_KEY_SHAPE: LocalizedText = {
+  en: "three parts joined by |: the account's AppId, then an API key's SecretId and SecretKey",
+  zh: "以 | 连接的三段：账号的 AppId，然后是 API 密钥的 SecretId 与 SecretKey",
+  "zh-TW": "以 | 連接的三段：帳號的 AppId，接著是 API 金鑰的 SecretId 與 SecretKey",
+  ja: "| でつないだ 3 つの値：アカウントの AppId、続いて API キーの SecretId と SecretKey",
+  fr: "trois parties séparées par | : l'AppId du compte, puis le SecretId et la SecretKey d'une clé d'API",
+  ru: "три части через |: AppId аккаунта, затем SecretId и SecretKey API-ключа",
+  vi: "ba phần nối bằng dấu |: AppId của tài khoản, rồi SecretId và SecretKey của khóa API",
+  es: "tres partes unidas por |: el AppId de la cuenta y, después, el SecretId y la SecretKey de una clave de API",
+};
+
 /** The key's parts, or why it is not "AppId|SecretId|SecretKey". */
-export function tencentKey(key: string): { appId: string; secretId: string; secretKey: string; error?: string } {
+export function tencentKey(key: string): { appId: string; secretId: string; secretKey: string; error?: LocalizedText } {
   const parts = key.split("|").map((p) => p.trim());
-  if (parts.length !== 3 || parts.some((p) => !p))
-    return { appId: "", secretId: "", secretKey: "", error: "three parts joined by |: the account's AppId, then an API key's SecretId and SecretKey" };
+  if (parts.length !== 3 || parts.some((p) => !p)) return { appId: "", secretId: "", secretKey: "", error: TENCENT_KEY_SHAPE };
   return { appId: parts[0], secretId: parts[1], secretKey: parts[2] };
 }
 
@@ -95,7 +106,8 @@ export function hunyuanBody(req: ChatRequest, model: string): Json {
 function payload(req: ChatRequest, ch: ChannelView): UpstreamPayload {
   const body = hunyuanBody(req, ch.upstreamModel);
   const k = tencentKey(ch.key);
-  if (k.error) throw new RelayError(401, k.error, "authentication_error", "channel_misconfigured");
+  // a RelayError carries English, as the relay's other upstream failures do
+  if (k.error) throw new RelayError(401, k.error.en, "authentication_error", "channel_misconfigured");
   const base = trimSlash(ch.base_url || HUNYUAN_DEFAULT_BASE);
   let host: string;
   try {

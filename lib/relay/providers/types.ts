@@ -61,12 +61,15 @@ export interface ProviderProfile {
   defaultBaseUrl: string;
   /** the key's shape when it is not one plain API key ("Ak|Sk|Region"); shown by the editor */
   keyFormat?: string;
-  /** checks one key (one line of the editor) at save time: undefined when fine, else why not (English) */
-  checkKey?(key: string): string | undefined;
+  /**
+   * checks one key (one line of the editor) at save time: undefined when fine, else why not,
+   * in every language (the console renders it in the request's: docs/i18n.md)
+   */
+  checkKey?(key: string): LocalizedText | undefined;
   /** what the channel's `other` field means for this type; absent: unused */
   other?: { label: LocalizedText; placeholder?: string; hint?: LocalizedText };
-  /** checks the `other` field at save time (Cloudflare's account id): undefined when fine, else why not (English) */
-  checkOther?(other: string): string | undefined;
+  /** checks the `other` field at save time (Cloudflare's account id): undefined when fine, else why not, in every language */
+  checkOther?(other: string): LocalizedText | undefined;
   /** a hint under the key field (where to find it, what it looks like) */
   keyHint?: LocalizedText;
   /**

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 // @ts-expect-error a plain ES module of the repository's scripts (scripts/i18n-check.mjs)
 import { checkLocale, flatten } from "../../../scripts/i18n-check.mjs";
-import { DEFAULT_LOCALE, LOCALES, LOCALE_NAMES, matchAcceptLanguage, pickLocale } from "@/lib/i18n/locale";
+import { DEFAULT_LOCALE, LOCALES, LOCALE_NAMES, matchAcceptLanguage, pickLocale, requestLocale, type Locale } from "@/lib/i18n/locale";
 import { renderMessage, serverCatalogues } from "@/lib/i18n/server-messages";
 import en from "@/messages/en.json";
 
@@ -12,12 +12,19 @@ type Check = { problems: string[]; identical: string[] };
 const english = flatten(en) as Record<string, string>;
 
 // A value may stay as English writes it when it is a name, an acronym, a cognate or one word
-// ("GitHub", "RPM: {rpm}", "Chat"), or a term the language's glossary keeps in English
+// ("GitHub", "RPM: {rpm}", "Chat"), or a term that language's glossary keeps in English
 // (docs/i18n.md); two words or more with an ordinary lowercase one are an English phrase left
 // untranslated.
-const KEPT_TERMS = new Set(["Powered by", "Prompt {price} / 1M tokens", "Python (openai SDK)", "Reverse proxy", "Client secret", "Check-in"]);
+const KEPT_TERMS: Partial<Record<Locale, string[]>> = {
+  ja: ["Powered by"],
+  fr: ["Prompt {price} / 1M tokens"],
+  es: ["Prompt {price} / 1M tokens", "Check-in"],
+  ru: ["Python (openai SDK)"],
+  vi: ["Python (openai SDK)", "Reverse proxy"],
+};
 const words = (value: string) => value.replace(/\{[^}]*\}/g, " ").match(/\p{L}{2,}/gu) ?? [];
-const englishPhrase = (value: string) => !KEPT_TERMS.has(value) && words(value).length >= 2 && words(value).some((w) => /^[a-z]/.test(w));
+const englishPhrase = (locale: Locale, value: string) =>
+  !KEPT_TERMS[locale]?.includes(value) && words(value).length >= 2 && words(value).some((w) => /^[a-z]/.test(w));
 
 describe("catalogues", () => {
   it.each(LOCALES.filter((l) => l !== "en"))("%s has English's keys and placeholders, and parses", (locale) => {
@@ -30,7 +37,7 @@ describe("catalogues", () => {
     const server = serverCatalogues.en as Record<string, string>;
     const left = identical.filter((key) => {
       const value = key.startsWith("server.") ? server[key.slice(7)]! : english[key]!;
-      return englishPhrase(value);
+      return englishPhrase(locale, value);
     });
     expect(left).toEqual([]);
   });
@@ -69,6 +76,11 @@ describe("the first visit's language", () => {
     expect(pickLocale("fr", "ja")).toBe("fr");
     expect(pickLocale("xx", "ja")).toBe("ja");
     expect(pickLocale(undefined, "de")).toBe(DEFAULT_LOCALE);
+    // a raw request (the relay, the task routes): the console's cookie first (the playground)
+    expect(requestLocale({ cookie: "session=x; NEXT_LOCALE=fr", "accept-language": "en" })).toBe("fr");
+    expect(requestLocale({ cookie: "NEXT_LOCALE=xx", "accept-language": "ru" })).toBe("ru");
+    expect(requestLocale({ "accept-language": "vi" })).toBe("vi");
+    expect(requestLocale({})).toBe("zh");
     expect(DEFAULT_LOCALE).toBe("zh");
   });
 });

@@ -2,6 +2,7 @@
 // http is never sent; an IP-literal host the outbound policy refuses is refused before any
 // socket, in every range, loopback and private even with fetch_setting.allow_private_ip on (the classifier itself: tests/unit/net/address.test.ts); and the
 // notices in both languages.
+import { renderMessage } from "@/lib/i18n/server-messages";
 import { describe, expect, it } from "vitest";
 import { applyOption } from "@/lib/options/store";
 import { isHttpsUrl, sendWebhook } from "@/lib/notify/webhook";
@@ -66,7 +67,8 @@ describe("notices", () => {
     applyOption("ServerAddress", "https://gw.example.com/");
     applyOption("DisplayInCurrencyEnabled", "true");
     expect(userLocale("")).toBe("zh");
-    expect(userLocale("fr")).toBe("zh");
+    expect(userLocale("fr")).toBe("fr");
+    expect(userLocale("de")).toBe("zh");
     const zh = quotaWarningNotice("zh", { username: "alice", balance: 200000n, threshold: 500000n });
     expect(zh.subject).toBe("Acme AI：您的额度即将用尽");
     expect(zh.text).toContain("$0.40 (200,000)");
@@ -82,5 +84,17 @@ describe("notices", () => {
       values: { system_name: "Acme AI", balance: 200000, threshold: 500000, topup_url: "https://gw.example.com/app/wallet" },
     });
     expect(testNotice("en", { username: "bob" }).webhook.type).toBe("test");
+  });
+
+  it("speak the other languages too, numbers in the reader's format", () => {
+    applyOption("SystemName", "Acme AI");
+    applyOption("DisplayInCurrencyEnabled", "true");
+    const fr = quotaWarningNotice("fr", { username: "alice", balance: 2_000_000n, threshold: 5_000_000n });
+    expect(fr.subject).toBe(renderMessage("fr", "notice_quota_warning_title", { site: "Acme AI" }));
+    expect(fr.text).toContain("$4,00 (2\u202f000\u202f000)"); // French: decimal comma, narrow no-break spaces
+    expect(fr.webhook.title).toBe(fr.subject);
+    const ja = testNotice("ja", { username: "kenji" });
+    expect(ja.subject).toBe(renderMessage("ja", "notice_test_title", { site: "Acme AI" }));
+    expect(ja.text).toContain(renderMessage("ja", "notice_greeting", { username: "kenji" }));
   });
 });

@@ -91,14 +91,15 @@ describe("source shapes", () => {
     expect(m.CompletionRatio).toEqual({ "gpt-4o": 4 });
     expect(m.CacheRatio).toEqual({ "gpt-4o": 0.5 });
     expect(m.ModelPrice).toEqual({ "dall-e-x": 0.04 });
-    expect(() => parseOpenRouter({ models: [] })).toThrow();
+    // refused with a catalogue message of its own (rendered in the caller's language by the route)
+    expect(() => parseOpenRouter({ models: [] })).toThrow(expect.objectContaining({ key: "preset_source_no_data" }));
   });
 
   it("flexible: two objects of ratios, optionally wrapped in data", () => {
     const m = parseFlexible({ data: { "gpt-4o": 1.25, bad: "x", neg: -1 } }, { "gpt-4o": 4, orphan: 2 });
     expect(m.ModelRatio).toEqual({ "gpt-4o": 1.25 });
     expect(m.CompletionRatio).toEqual({ "gpt-4o": 4 });
-    expect(() => parseFlexible([], {})).toThrow();
+    expect(() => parseFlexible([], {})).toThrow(expect.objectContaining({ key: "preset_source_not_object", params: { file: "prompt_ratio.json" } }));
   });
 
   it("mixed: ratios or prices per model", () => {

@@ -114,10 +114,13 @@ describe("AWS Bedrock adapter", () => {
   it("checks keys: three parts with a region, or an API key and a region", () => {
     expect(bedrockKeyRefusal("AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI/K7MDENG|us-east-1")).toBeUndefined();
     expect(bedrockKeyRefusal("ABSKQmVkcm9ja0FQSUtleS1example|eu-central-1")).toBeUndefined();
-    expect(bedrockKeyRefusal("AKIAIOSFODNN7EXAMPLE|secret")).toMatch(/not an AWS region/);
-    expect(bedrockKeyRefusal("AKIAIOSFODNN7EXAMPLE||us-east-1")).toMatch(/empty/);
-    expect(bedrockKeyRefusal("a|b|c|d")).toMatch(/AccessKeyId\|SecretAccessKey\|Region/);
-    expect(bedrockKeyRefusal("plainkey")).toMatch(/AccessKeyId/);
+    expect(bedrockKeyRefusal("AKIAIOSFODNN7EXAMPLE|secret")?.en).toMatch(/not an AWS region/);
+    expect(bedrockKeyRefusal("AKIAIOSFODNN7EXAMPLE||us-east-1")?.en).toMatch(/empty/);
+    expect(bedrockKeyRefusal("a|b|c|d")?.en).toMatch(/AccessKeyId\|SecretAccessKey\|Region/);
+    expect(bedrockKeyRefusal("plainkey")?.en).toMatch(/AccessKeyId/);
+    // in every language, the region quoted and the key format kept as written
+    expect(bedrockKeyRefusal("AKIAIOSFODNN7EXAMPLE|secret")?.ja).toContain("「secret」");
+    expect(bedrockKeyRefusal("plainkey")?.zh).toContain("AccessKeyId|SecretAccessKey|Region");
     expect(bedrockKey("ABSKkey123456|us-west-2")).toEqual({ kind: "apikey", apiKey: "ABSKkey123456", region: "us-west-2" });
   });
 
@@ -225,9 +228,10 @@ describe("Vertex AI adapter", () => {
     const { privateKey } = await generateKeyPair("RS256", { extractable: true });
     const key = serviceAccountKey("https://oauth2.example", await exportPKCS8(privateKey));
     expect(serviceAccountRefusal(key)).toBeUndefined();
-    expect(serviceAccountRefusal("not json")).toMatch(/JSON/);
-    expect(serviceAccountRefusal(JSON.stringify({ client_email: "a@b", private_key: "x", project_id: "p" }))).toMatch(/PEM/);
-    expect(serviceAccountRefusal(JSON.stringify({ client_email: "a@b", project_id: "p" }))).toMatch(/private_key/);
+    expect(serviceAccountRefusal("not json")?.en).toMatch(/JSON/);
+    expect(serviceAccountRefusal(JSON.stringify({ client_email: "a@b", private_key: "x", project_id: "p" }))?.en).toMatch(/PEM/);
+    expect(serviceAccountRefusal(JSON.stringify({ client_email: "a@b", project_id: "p" }))?.en).toMatch(/private_key/);
+    expect(serviceAccountRefusal(JSON.stringify({ client_email: "a@b", project_id: "p" }))?.ru).toContain("private_key");
     expect(vertexPlace({ key, other: "" }, "m")).toEqual({ project: "wire-project", region: "us-central1" });
     expect(vertexPlace({ key, other: "europe-west4" }, "m")).toEqual({ project: "wire-project", region: "europe-west4" });
     const other = JSON.stringify({ region: "us-east5", project: "mine", "gemini-2.5-pro": "global" });

@@ -161,7 +161,8 @@ describe("Baidu's access token", () => {
 });
 
 describe("key formats checked at save time", () => {
-  const check = (type: number, key: string) => adapterFor(type)!.profile.checkKey?.(key);
+  // the English of each reason (every language: tests/unit/relay/profiles.test.ts)
+  const check = (type: number, key: string) => adapterFor(type)!.profile.checkKey?.(key)?.en;
   it("accepts each composite key in its format and explains a wrong one", () => {
     expect(check(15, "ak|sk")).toBeUndefined();
     expect(check(15, "ak")).toMatch(/API Key and Secret Key, joined by \|/);

@@ -2,8 +2,12 @@
 // provider's own address when the channel's base URL is empty, and a type whose key has a
 // shape of its own checks it.
 import { describe, expect, it } from "vitest";
+import { checkChannelKeys, checkChannelOther } from "@/lib/channel-admin/type-profiles";
+import { AppError } from "@/lib/errors";
+import { LOCALES } from "@/lib/i18n/locale";
+import { renderMessage } from "@/lib/i18n/server-messages";
 import { adapterFor, supportedChannelTypes } from "@/lib/relay/providers/registry";
-import type { ConsoleHttp } from "@/lib/relay/providers/types";
+import type { ConsoleHttp, LocalizedText } from "@/lib/relay/providers/types";
 
 function recorder() {
   const urls: string[] = [];
@@ -47,13 +51,41 @@ describe("fetch models with an empty base URL", () => {
 });
 
 describe("key shapes", () => {
-  it("every type that names a key format checks it, and refuses a bare word", () => {
+  // a reason in each of the eight languages, each its own (docs/i18n.md)
+  const inEveryLanguage = (why: LocalizedText | undefined, what: string) => {
+    expect(Object.keys(why ?? {}).sort(), what).toEqual([...LOCALES].sort());
+    for (const l of LOCALES) expect(why![l].trim(), `${what} ${l}`).not.toBe("");
+    for (const l of LOCALES) if (l !== "en") expect(why![l], `${what} ${l}`).not.toBe(why!.en);
+  };
+  it("every type that names a key format checks it, and refuses a bare word in every language", () => {
     for (const type of supportedChannelTypes()) {
       const p = adapterFor(type)!.profile;
       if (!p.keyFormat) continue;
       expect(p.checkKey, `type ${type}`).toBeTypeOf("function");
-      expect(p.checkKey!("justoneword"), `type ${type}`).toBeTypeOf("string");
+      inEveryLanguage(p.checkKey!("justoneword"), `type ${type}`);
     }
+    inEveryLanguage(adapterFor(39)!.profile.checkOther!("nope"), "type 39 other");
+  });
+  it("refuses a key or an other in the request's language, the key's number included", () => {
+    const refusal = (f: () => void) => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(AppError);
+        return e as AppError;
+      }
+      throw new Error("not refused");
+    };
+    const one = refusal(() => checkChannelKeys(15, ["onlyTheApiKey"], "en"));
+    expect(renderMessage("en", one.key, one.params)).toBe(
+      "The key of this channel type must look like APIKey|SecretKey: the Qianfan application's API Key and Secret Key, joined by |",
+    );
+    const batch = refusal(() => checkChannelKeys(23, ["1300|AKID1|sk1", "AKID2|sk2"], "fr"));
+    expect(batch.params).toMatchObject({ format: "AppId|SecretId|SecretKey", detail: expect.stringMatching(/^clé 2 : trois parties séparées par \|/) });
+    expect(String(batch.params?.detail)).not.toContain("AKID2");
+    const other = refusal(() => checkChannelOther(39, "not-an-account", "ja"));
+    expect(renderMessage("ja", other.key, other.params)).toContain("Cloudflare のアカウント ID（other）");
+    expect(() => checkChannelKeys(15, ["ak|sk"], "zh")).not.toThrow();
   });
   // spec 3 section 3: the compound key formats
   it.each([
