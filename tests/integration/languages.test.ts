@@ -4,7 +4,7 @@
 // eight languages, against the built server and a counting upstream. SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
-import { makeUser, setOptions, setupRoot } from "../support/accounts";
+import { loginAs, makeUser, setOptions, setupRoot } from "../support/accounts";
 import { startServer, type TestServer } from "../support/server";
 import { startCountingUpstream, type CountingUpstream } from "../support/counting-upstream";
 import { LOCALES, type Locale } from "@/lib/i18n/locale";
@@ -92,5 +92,17 @@ describe("the relay", () => {
     expect(r.status).toBe(429);
     const { error } = (await r.json()) as { error: { message: string } };
     expect(matches(error.message, locale, "usage_limit_token_rpm"), error.message).toBe(true);
+  });
+});
+
+describe("the playground", () => {
+  it("refuses in the console's language (its cookie), not the browser's Accept-Language", async () => {
+    const poor = await makeUser(server, root, "poor");
+    expect((await root.put("/api/user/", { id: poor.id, quota: 0 })).success).toBe(true);
+    const fr = await loginAs(server, "poor", "user-pass-1", "fr");
+    const r = await fr.raw("POST", "/pg/chat/completions", { model: "m-lang", messages: [{ role: "user", content: "hi" }] }, { "accept-language": "en" });
+    expect(r.status).toBe(403);
+    const { error } = (await r.json()) as { error: { message: string } };
+    expect(matches(error.message, "fr", "quota_insufficient_user"), error.message).toBe(true);
   });
 });
