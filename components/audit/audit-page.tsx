@@ -52,7 +52,7 @@ function columns(t: AuditT): ColumnDef<AuditRow>[] {
             {r.actor_name || "—"} <span className="text-xs text-zinc-500">#{r.actor_id}</span>
           </span>
         ) : (
-          <span className="text-zinc-500">{t("nobody")}</span>
+          <span className="whitespace-nowrap text-zinc-500">{t("nobody")}</span>
         ),
     },
     {
@@ -78,7 +78,9 @@ function columns(t: AuditT): ColumnDef<AuditRow>[] {
       id: "detail",
       header: t("columns.detail"),
       meta: { label: t("columns.detail") },
-      cell: ({ row: { original: r } }) => <span className="block max-w-md text-xs break-all text-zinc-600 dark:text-zinc-400">{detailText(t, r) || "—"}</span>,
+      cell: ({ row: { original: r } }) => (
+        <span className="block max-w-md text-xs [overflow-wrap:anywhere] text-zinc-600 dark:text-zinc-400">{detailText(t, r) || "—"}</span>
+      ),
     },
     {
       id: "ip",
