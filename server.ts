@@ -10,6 +10,7 @@ import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-address";
 import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
+import { clientRequestId, newRequestId, REQUEST_ID_HEADER } from "@/lib/http/request-id";
 import { callEnded, callStarted, callsSettled, exit, registerShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/logger";
 import { handleRelay } from "@/lib/relay/handler";
@@ -24,6 +25,7 @@ import { startRollupJob, stopRollupJob } from "@/lib/rollups/job";
 import { startRetentionJob, stopRetentionJob } from "@/lib/rollups/retention";
 import { startChannelJobs, stopChannelJobs } from "@/lib/channel-admin/periodic-jobs";
 import { startPlanJob, stopPlanJob } from "@/lib/plans/job";
+import { startAuditRetentionJob, stopAuditRetentionJob } from "@/lib/audit-retention/job";
 import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 import { relayDocumentJson } from "@/lib/openapi/relay";
 import { APP_VERSION } from "@/lib/version";
@@ -132,6 +134,12 @@ async function main() {
 
   function serveConsole(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = req.url ?? "/";
+    // the console request's id, as a relay call's (docs/operations.md, "Request ids"): the
+    // client's sane X-Request-Id or a new one, in the answer's header and, for route(), in the
+    // request's (an insane one the client sent is replaced)
+    const requestId = clientRequestId(req.headers[REQUEST_ID_HEADER]) ?? newRequestId();
+    req.headers[REQUEST_ID_HEADER] = requestId;
+    res.setHeader("X-Request-Id", requestId);
     // new-api's paths keep a trailing slash (POST /api/user/); Next's routes do not.
     if (url.startsWith("/api/")) {
       const q = url.indexOf("?");
@@ -164,7 +172,7 @@ async function main() {
     stopJobs: async () => {
       stopHoldSweeper();
       stopRollupJob();
-      await Promise.all([stopTaskPoller(), stopRetentionJob(), stopChannelJobs(), stopPlanJob()]);
+      await Promise.all([stopTaskPoller(), stopRetentionJob(), stopChannelJobs(), stopPlanJob(), stopAuditRetentionJob()]);
     },
   });
   server.listen(config.PORT, config.HOSTNAME, () => {
@@ -179,6 +187,8 @@ async function main() {
     startChannelJobs();
     // the subscription plans' renewals and expiries (docs/plans.md, "Periodic job")
     startPlanJob();
+    // the audit log's retention, AuditLogRetentionDays (docs/audit.md, "Retention")
+    startAuditRetentionJob();
   });
 }
 

@@ -132,6 +132,9 @@ const schema = z.object({
   // Periodic channel jobs, once per cluster per period (lib/channel-admin/periodic-jobs.ts,
   // docs/operations.md "Periodic jobs and their leases"): every channel tested as by "test
   // all", and every channel's balance refreshed as by "update all balances". Minutes; off by default.
+  // How often each node's audit-log retention job runs (docs/audit.md, "Retention"); the rows
+  // older than the option AuditLogRetentionDays go, once per cluster.
+  AUDIT_RETENTION_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   CHANNEL_TEST_FREQUENCY: frequencyMinutes,
   CHANNEL_UPDATE_FREQUENCY: frequencyMinutes,
 });

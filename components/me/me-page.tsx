@@ -8,6 +8,7 @@ import { CheckInCard } from "./check-in-card";
 import { InvitationCard } from "./invitation-card";
 import { ProfileHeader } from "./profile-header";
 import { SecurityCard } from "./security-card";
+import { SecurityEventsCard } from "./security-events-card";
 import { SessionsCard } from "./sessions-card";
 import { SettingsCard } from "./settings-card";
 import { useSelf } from "./use-self";
@@ -35,6 +36,7 @@ export function MePage() {
           <AccountCard user={user} onChanged={reload} />
           <SecurityCard />
           <SessionsCard />
+          <SecurityEventsCard />
           <SettingsCard user={user} onSaved={reload} />
         </div>
       )}

@@ -174,13 +174,17 @@ export function OperationTab({ options, reload }: SettingsPlugInProps) {
         <OptionKeywords name="SensitiveWords" label={L("SensitiveWords")} />
       </SettingsSection>
 
-      <SettingsSection title={t("logs")} keys={["LogConsumeEnabled", "LogChatContentEnabled", "LogErrorEnabled", "LogRetentionDays"]}>
+      <SettingsSection title={t("logs")} keys={["LogConsumeEnabled", "LogChatContentEnabled", "LogErrorEnabled", "LogRetentionDays", "AuditLogRetentionDays"]}>
         <FieldGrid>
           <OptionSwitch name="LogConsumeEnabled" label={L("LogConsumeEnabled")} />
           <OptionSwitch name="LogChatContentEnabled" label={L("LogChatContentEnabled")} />
           <OptionSwitch name="LogErrorEnabled" label={L("LogErrorEnabled")} />
         </FieldGrid>
-        <OptionNumber name="LogRetentionDays" label={L("LogRetentionDays")} min={0} step={1} />
+        <FieldGrid cols={2}>
+          <OptionNumber name="LogRetentionDays" label={L("LogRetentionDays")} min={0} step={1} />
+          {/* the audit log's retention: the root's alone (docs/audit.md, "Retention") */}
+          <OptionNumber name="AuditLogRetentionDays" label={L("AuditLogRetentionDays")} min={0} step={1} />
+        </FieldGrid>
         <LogCleanup />
       </SettingsSection>
 

@@ -14,7 +14,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Field, SelectField } from "@/components/ui/input";
-import { reportFailure, requestHeaders } from "@/lib/client/api";
+import { reportFailure } from "@/lib/client/api";
+import { downloadCsv } from "@/lib/client/download-csv";
 import type { BadgeColor } from "@/lib/client/badge-color";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
@@ -128,33 +129,6 @@ function columns(t: T, display: QuotaDisplay, onRef: (ref: string) => void): Col
   ];
 }
 
-// Downloads the CSV through fetch: the console's calls carry the New-Api-User header, which a
-// plain link cannot send.
-async function downloadCsv(path: string, fallbackName: string): Promise<number> {
-  const res = await fetch(path, { headers: requestHeaders(false), credentials: "same-origin" });
-  if (!res.ok || !(res.headers.get("content-type") ?? "").startsWith("text/csv")) {
-    let message = "";
-    try {
-      message = ((await res.json()) as { message?: string }).message ?? "";
-    } catch {
-      // not an envelope
-    }
-    reportFailure(res.status === 401 ? { kind: "expired" } : message ? { kind: "message", text: message } : { kind: "catalogue", key: "unknown" });
-    return -1;
-  }
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return Number(res.headers.get("x-statement-rows-capped") ?? "0");
-}
-
 export function StatementSection({ userId }: { userId?: number }) {
   const t = useTranslations("statement");
   const display = useQuotaDisplay();
@@ -181,7 +155,7 @@ export function StatementSection({ userId }: { userId?: number }) {
   async function exportCsv() {
     setExporting(true);
     try {
-      const capped = await downloadCsv(`${base}/export?${q}`, "statement.csv");
+      const capped = await downloadCsv(`${base}/export?${q}`, "statement.csv", "x-statement-rows-capped");
       if (capped > 0) toast.warning({ key: "statement.exportCapped", values: { rows: capped } });
       else if (capped === 0) toast.success({ key: "statement.exported" });
     } catch {

@@ -13,6 +13,7 @@ import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { createRefusals } from "@/lib/channels/field-rules";
 import { multiKeyRefusal, newMultiKeyInfo, splitKeys, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
 import { nowSeconds } from "@/lib/time";
+import { recordAudit } from "@/lib/audit/record";
 
 type CreateInput = ChannelFields & { mode?: "single" | "batch" | "multi_to_single"; multi_key_mode?: MultiKeyMode; channel?: ChannelFields };
 
@@ -53,5 +54,13 @@ export async function createChannels({ ctx, input }: { ctx: UserCtx; input: Crea
     return out;
   });
   await channelsChanged(created.map((c) => c.id));
+  // one row per channel made; the keys are never written (docs/audit.md)
+  for (const c of created) {
+    await recordAudit(ctx, {
+      action: "channel_create",
+      target: { type: "channel", id: c.id },
+      detail: { name: c.name, type: c.type, mode: input.mode ?? "single" },
+    });
+  }
   return created.map(channelView);
 }

@@ -12,6 +12,7 @@ import { checkChannelKeys, checkChannelOther, isOfferedChannelType } from "@/lib
 import { channelView, channelsChanged, rebuildAbilities } from "@/lib/channels/shared";
 import { columns, type ChannelFields } from "@/lib/channels/schemas";
 import { multiKeyRefusal, newMultiKeyInfo, parseChannelInfo, splitKeys, type MultiKeyMode } from "@/lib/channels/multi-key-rules";
+import { recordAudit } from "@/lib/audit/record";
 
 type UpdateInput = ChannelFields & { id: number; key_mode?: "replace" | "append"; multi_key_mode?: MultiKeyMode };
 
@@ -72,5 +73,12 @@ export async function updateChannel({ ctx, input }: { ctx: UserCtx; input: Updat
     return c;
   });
   await channelsChanged([updated.id]);
+  // the names of the fields sent, and whether the key changed (never the key: docs/audit.md)
+  const fields = Object.keys(data).filter((k) => k !== "key" && k !== "channel_info");
+  await recordAudit(ctx, {
+    action: "channel_update",
+    target: { type: "channel", id: updated.id },
+    detail: { name: updated.name, fields, key_changed: data.key !== undefined, key_mode: key ? (input.key_mode ?? "replace") : null },
+  });
   return channelView(updated);
 }

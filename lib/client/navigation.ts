@@ -46,6 +46,8 @@ export function sidebarGroups(status: NavStatus, role: number | undefined): NavG
         { key: "plans", href: "/admin/plans" },
         // the top-up orders: root only (docs/payments.md)
         ...(isRootRole(role) ? [{ key: "topups", href: "/admin/topups" }] : []),
+        // the audit log: root only, until the admin permissions of issue 29 (docs/audit.md)
+        ...(isRootRole(role) ? [{ key: "audit", href: "/admin/audit" }] : []),
         { key: "messages", href: "/admin/messages" },
         { key: "users", href: "/admin/users" },
         { key: "settings", href: "/admin/settings" },

@@ -37,6 +37,7 @@ export const LOCK_IDS = {
   "channel-test": 4_242_050,
   "channel-balance": 4_242_060,
   plans: 4_242_070,
+  "audit-retention": 4_242_080,
 } as const;
 
 export type LeaseName = keyof typeof LOCK_IDS;

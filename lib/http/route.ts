@@ -16,6 +16,7 @@ import { toJson } from "@/lib/http/json";
 import { requireHumanCheck } from "@/lib/http/human-check";
 import { hit } from "@/lib/http/rate-limit";
 import { clientIp, isHttps } from "@/lib/http/request-info";
+import { consoleRequestId } from "@/lib/http/request-id";
 import { pickLocale, LOCALE_COOKIE } from "@/lib/i18n/locale";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import { getBool } from "@/lib/options/store";
@@ -69,6 +70,7 @@ export function contextOf(request: Request): Ctx {
     locale,
     ip: clientIp(headers),
     https: isHttps(headers),
+    requestId: consoleRequestId(headers),
     headers,
     t: (key, params) => renderMessage(locale, key, params),
   };

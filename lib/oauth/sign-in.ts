@@ -31,6 +31,7 @@ import type { Identity } from "@/lib/oauth/exchange";
 import { BINDING_COLUMN, USERNAME_PREFIX, type Provider } from "@/lib/oauth/providers";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
+import { recordAudit } from "@/lib/audit/record";
 
 export type SignInResult = { kind: "bind" } | { kind: "login"; user: PublicUser; cookie: string } | { kind: "require_2fa"; cookie: string };
 
@@ -50,19 +51,27 @@ export async function bindIdentity(userId: number, provider: Provider, id: strin
   }
 }
 
-async function logIn(ctx: Ctx, user: User): Promise<SignInResult> {
-  if (user.deleted_at !== null) throw new AppError("RULE", "oauth_account_deregistered");
-  if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
+async function logIn(ctx: Ctx, user: User, provider: Provider): Promise<SignInResult> {
+  const method = `oauth:${provider}`;
+  const target = { type: "user" as const, id: user.id };
+  if (user.deleted_at !== null || user.status !== USER_STATUS.enabled) {
+    const reason = user.deleted_at !== null ? "deregistered" : "banned";
+    await recordAudit(ctx, { action: "login_failed", actor: null, target, detail: { method, reason } });
+    throw new AppError("RULE", reason === "banned" ? "user_banned" : "oauth_account_deregistered");
+  }
   if (await totpEnabled(user.id)) {
     // As for a password login: the step remembers the password version.
     const id = await createChallenge("login_2fa", user.id, passwordVersion(user.password));
+    await recordAudit(ctx, { action: "login_2fa_required", actor: user, target, detail: { method } });
     return { kind: "require_2fa", cookie: setCookie(PENDING_LOGIN_COOKIE, id, CHALLENGE_TTL_SECONDS.login_2fa, ctx.https) };
   }
   const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
-  return { kind: "login", user: presentUser(updated), cookie: await startSession(ctx, updated) };
+  const cookie = await startSession(ctx, updated);
+  await recordAudit(ctx, { action: "login", actor: updated, target, detail: { method } });
+  return { kind: "login", user: presentUser(updated), cookie };
 }
 
-async function signUp(provider: Provider, identity: Identity, aff: string): Promise<User> {
+async function signUp(provider: Provider, identity: Identity, aff: string): Promise<{ user: User; created: boolean }> {
   if (!getBool("RegisterEnabled") || getBool("SelfUseModeEnabled")) throw new AppError("RULE", "register_disabled");
   const column = BINDING_COLUMN[provider];
   const newUserQuota = nonNegative("QuotaForNewUser");
@@ -71,7 +80,7 @@ async function signUp(provider: Provider, identity: Identity, aff: string): Prom
   const display = (identity.displayName || identity.username || USERNAME_PREFIX[provider].replace(/_$/, "")).slice(0, MAX_NAME);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db().$transaction(async (tx) => {
+      const user = await db().$transaction(async (tx) => {
         const inviter = aff && getBool("AffEnabled") ? await tx.user.findFirst({ where: { aff_code: aff, deleted_at: null }, select: { id: true } }) : null;
         const created = await tx.user.create({
           data: {
@@ -102,11 +111,12 @@ async function signUp(provider: Provider, identity: Identity, aff: string): Prom
         }
         return tx.user.findUniqueOrThrow({ where: { id: created.id } });
       }, TX_OPTIONS);
+      return { user, created: true };
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 2) throw err;
       // The identity was bound meanwhile (a concurrent callback): sign that account in.
       const bound = await db().user.findFirst({ where: { [column]: identity.id } });
-      if (bound) return bound;
+      if (bound) return { user: bound, created: false };
     }
   }
 }
@@ -117,6 +127,10 @@ export async function signInWith(ctx: Ctx, provider: Provider, identity: Identit
     return { kind: "bind" };
   }
   const existing = await db().user.findFirst({ where: { [BINDING_COLUMN[provider]]: identity.id } });
-  if (existing) return logIn(ctx, existing);
-  return logIn(ctx, await signUp(provider, identity, opts.aff));
+  if (existing) return logIn(ctx, existing, provider);
+  const made = await signUp(provider, identity, opts.aff);
+  // a concurrent callback may have made the account: the sign-up is recorded by the one that made it
+  if (made.created)
+    await recordAudit(ctx, { action: "register", actor: made.user, target: { type: "user", id: made.user.id }, detail: { method: `oauth:${provider}` } });
+  return logIn(ctx, made.user, provider);
 }

@@ -148,6 +148,9 @@ export const OPTION_REGISTRY = {
   LogErrorEnabled: op("true", BOOL),
   // keep the usage logs this many days, 0 = for ever (lib/rollups/retention.ts, docs/operations.md)
   LogRetentionDays: op("0", between(0, 36_500)),
+  // keep the audit log this many days, 0 = for ever (lib/audit-retention/job.ts, docs/audit.md);
+  // the root's alone, as the audit log is
+  AuditLogRetentionDays: root("operation", "180", between(0, 36_500)),
 
   // sensitive words
   CheckSensitiveEnabled: op("false", BOOL),

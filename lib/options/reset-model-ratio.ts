@@ -9,10 +9,19 @@ import { PRESET_PRICE_KEYS } from "@/lib/options/presets/ratios";
 import { db } from "@/lib/db/client";
 import { publishInvalidation } from "@/lib/cache/invalidate";
 import { OPTION_DEFAULTS } from "@/lib/options/defaults";
-import { applyOption } from "@/lib/options/store";
+import { applyOption, getOption } from "@/lib/options/store";
+import { optionChangeDetail } from "@/lib/options/update-option";
+import { recordAudit } from "@/lib/audit/record";
 
-export async function resetModelRatio(_args: { ctx: UserCtx }): Promise<void> {
+export async function resetModelRatio({ ctx }: { ctx: UserCtx }): Promise<void> {
+  const before = new Map(PRESET_PRICE_KEYS.map((key) => [key, getOption(key)]));
   await db().option.deleteMany({ where: { key: { in: [...PRESET_PRICE_KEYS] } } });
   for (const key of PRESET_PRICE_KEYS) applyOption(key, OPTION_DEFAULTS[key]);
   await publishInvalidation("options", "ModelRatio");
+  for (const key of PRESET_PRICE_KEYS) {
+    const old = before.get(key) ?? "";
+    if (old !== OPTION_DEFAULTS[key]) {
+      await recordAudit(ctx, { action: "option_change", target: { type: "option", id: key }, detail: optionChangeDetail(key, old, OPTION_DEFAULTS[key]) });
+    }
+  }
 }

@@ -7,10 +7,20 @@ import type { UserCtx } from "@/lib/ctx";
 import { AppError } from "@/lib/errors";
 import type { MessageKey } from "@/lib/i18n/server-messages";
 import { checkMapping, type ModelMapping } from "@/lib/model-mapping/schema";
-import { setOption } from "@/lib/options/store";
+import { getOption, setOption } from "@/lib/options/store";
+import { optionChangeDetail } from "@/lib/options/update-option";
+import { recordAudit } from "@/lib/audit/record";
 
-export async function updateModelMapping({ input }: { ctx: UserCtx; input: { mapping: ModelMapping } }): Promise<void> {
+export async function updateModelMapping({ ctx, input }: { ctx: UserCtx; input: { mapping: ModelMapping } }): Promise<void> {
   const check = checkMapping(input.mapping);
   if (!check.ok) throw new AppError("INVALID_INPUT", check.key as MessageKey, check.params);
-  await setOption("model_mapping", JSON.stringify(check.mapping));
+  const before = getOption("model_mapping");
+  const after = JSON.stringify(check.mapping);
+  await setOption("model_mapping", after);
+  if (before !== after)
+    await recordAudit(ctx, {
+      action: "option_change",
+      target: { type: "option", id: "model_mapping" },
+      detail: optionChangeDetail("model_mapping", before, after),
+    });
 }

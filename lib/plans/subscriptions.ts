@@ -15,6 +15,7 @@ import { activate, end, startPeriod } from "@/lib/plans/pot";
 import { presentSubscription } from "@/lib/plans/present";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
 import { nowSeconds } from "@/lib/time";
+import { recordAudit } from "@/lib/audit/record";
 
 const log = logger("payments");
 
@@ -91,6 +92,12 @@ export async function grantPlan({ ctx, input }: { ctx: UserCtx; input: { id: num
     TX_OPTIONS,
   );
   await subscriptionsChanged(input.id);
+  await recordAudit(ctx, {
+    action: "plan_grant",
+    userId: input.id,
+    target: { type: "subscription", id: sub.id },
+    detail: { user_id: input.id, plan_id: plan.id, plan_name: plan.name },
+  });
   return presentSubscription(sub);
 }
 
@@ -110,6 +117,12 @@ export async function revokePlan({ ctx, input }: { ctx: UserCtx; input: { id: nu
     const ended = await db().$transaction((tx) => end(tx, sub, { status: "revoked", ref: `admin:${ctx.user.id}`, now: nowSeconds() }), TX_OPTIONS);
     if (ended) {
       await subscriptionsChanged(input.id);
+      await recordAudit(ctx, {
+        action: "plan_revoke",
+        userId: input.id,
+        target: { type: "subscription", id: sub.id },
+        detail: { user_id: input.id, plan_id: sub.plan_id, plan_name: sub.plan_name },
+      });
       return presentSubscription(await db().subscription.findUniqueOrThrow({ where: { id: sub.id } }));
     }
   }

@@ -19,6 +19,7 @@ import {
 import { assertAdmin, codeHash, codeHint, newCode } from "@/lib/redemptions/shared";
 import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { nowSeconds } from "@/lib/time";
+import { recordAudit } from "@/lib/audit/record";
 
 export async function createRedemptions({ ctx, input }: { ctx: UserCtx; input: CreateRedemptionInput }): Promise<string[]> {
   assertAdmin(ctx);
@@ -68,5 +69,20 @@ export async function createRedemptions({ ctx, input }: { ctx: UserCtx; input: C
     if (isUniqueViolation(err)) throw new AppError("RULE", "redemption_key_exists");
     throw err;
   }
+  // the batch, never its codes (docs/audit.md)
+  await recordAudit(ctx, {
+    action: "redemption_create",
+    target: { type: "redemption", id: name },
+    detail: {
+      name,
+      count: codes.length,
+      quota,
+      is_gift: isGift,
+      max_uses: maxUses,
+      custom_key: Boolean(custom),
+      valid_from: validFrom,
+      valid_until: validUntil,
+    },
+  });
   return codes;
 }

@@ -49,7 +49,7 @@ import { chatContentOf, MAX_LOGGED_CONTENT } from "@/lib/relay/content-log";
 import { isEmbeddingRequest, RelayError, type ChatRequest, type EmbeddingRequest, type UpstreamError } from "@/lib/relay/types";
 import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
 import { admit, callChecks, countsTokens, finish, limitArray, LimitExceeded, type LimitSubject } from "@/lib/limits/engine";
-import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/relay/request-id";
+import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/http/request-id";
 
 const log = logger("relay");
 
@@ -323,7 +323,7 @@ function answerError(format: IngressName, res: ServerResponse, err: UpstreamErro
 
 export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const startedAt = Date.now();
-  // The request id (lib/relay/request-id.ts), in the header of every answer: setHeader here is
+  // The request id (lib/http/request-id.ts), in the header of every answer: setHeader here is
   // merged into whatever writeHead sends later, success, error or stream.
   const givenId = clientRequestId(req.headers[REQUEST_ID_HEADER]);
   const requestId = givenId ?? newRequestId();

@@ -19,7 +19,7 @@ type Actor = { ctx: Ctx; actorId: number | null; reason: EndReason };
 export async function endSession(userId: number, sid: string, actor: Actor): Promise<number> {
   const { count } = await db().session.deleteMany({ where: { id: sid, user_id: userId } });
   if (count > 0) await sessionsEnded([sid]);
-  recordSessionsEnded({ actorId: actor.actorId, userId, reason: actor.reason, count, ip: actor.ctx.ip });
+  await recordSessionsEnded({ ctx: actor.ctx, actorId: actor.actorId, userId, reason: actor.reason, count });
   return count;
 }
 
@@ -30,11 +30,11 @@ export async function endUserSessions(userId: number, actor: Actor & { keep?: st
     const ids = rows.map((r) => r.id);
     const { count } = ids.length ? await db().session.deleteMany({ where: { id: { in: ids }, user_id: userId } }) : { count: 0 };
     if (ids.length) await sessionsEnded(ids);
-    recordSessionsEnded({ actorId: actor.actorId, userId, reason: actor.reason, count, ip: actor.ctx.ip });
+    await recordSessionsEnded({ ctx: actor.ctx, actorId: actor.actorId, userId, reason: actor.reason, count });
     return count;
   }
   const { count } = await db().session.deleteMany({ where: { user_id: userId } });
   await userSessionsEnded(userId);
-  recordSessionsEnded({ actorId: actor.actorId, userId, reason: actor.reason, count, ip: actor.ctx.ip });
+  await recordSessionsEnded({ ctx: actor.ctx, actorId: actor.actorId, userId, reason: actor.reason, count });
   return count;
 }

@@ -22,6 +22,7 @@ import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { APP_VERSION } from "@/lib/version";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
+import { recordAudit } from "@/lib/audit/record";
 
 export const setupBody = z.object({
   username: z.string().optional().default(""),
@@ -72,5 +73,8 @@ export async function runSetup({ ctx, input }: { ctx: Ctx; input: SetupInput }):
   await setOption("SelfUseModeEnabled", String(input.SelfUseModeEnabled));
   await setOption("DemoSiteEnabled", String(input.DemoSiteEnabled));
   markSetupDone();
-  return created ? { user: presentUser(created), cookie: await startSession(ctx, created) } : null;
+  if (!created) return null;
+  const cookie = await startSession(ctx, created);
+  await recordAudit(ctx, { action: "register", actor: created, target: { type: "user", id: created.id }, detail: { method: "setup" } });
+  return { user: presentUser(created), cookie };
 }

@@ -16,7 +16,7 @@ import { hit } from "@/lib/http/rate-limit";
 import { outboundFetch, outboundRefusal } from "@/lib/net/outbound";
 import { getBool } from "@/lib/options/store";
 import { authenticateToken } from "@/lib/relay/token-cache";
-import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/relay/request-id";
+import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/http/request-id";
 import {
   fetchMj,
   listMjByCondition,
@@ -166,7 +166,7 @@ export async function handleTaskRelay(req: IncomingMessage, res: ServerResponse)
   const path = raw.length > 1 && raw.endsWith("/") ? raw.slice(0, -1) : raw;
   const method = req.method ?? "GET";
   const family = familyOf(path);
-  // the call's request id, as on the chat relay (lib/relay/request-id.ts): in the answer's
+  // the call's request id, as on the chat relay (lib/http/request-id.ts): in the answer's
   // header, at the end of the errors this front writes, on the task's log rows
   const given = clientRequestId(req.headers[REQUEST_ID_HEADER]);
   const requestId = { id: given ?? newRequestId(), given: given !== undefined };

@@ -8,12 +8,15 @@ import { AppError } from "@/lib/errors";
 import { batchCountRefusal, tokenNameRefusal } from "@/lib/tokens/field-rules";
 import { checkTokenFields, tokenColumns } from "@/lib/tokens/fields";
 import type { TokenActor } from "@/lib/tokens/owned";
+import type { UserCtx } from "@/lib/ctx";
 import type { TokenFields } from "@/lib/tokens/schemas";
 import { newKey, tokenView } from "@/lib/tokens/shared";
 import { nowSeconds } from "@/lib/time";
 import { TOKEN_STATUS } from "@/lib/statuses";
+import { recordAudit } from "@/lib/audit/record";
 
-export async function createTokens({ ctx: { user: actor }, input }: { ctx: { user: TokenActor }; input: TokenFields & { count?: number } }) {
+export async function createTokens({ ctx, input }: { ctx: UserCtx; input: TokenFields & { count?: number } }) {
+  const actor: TokenActor = ctx.user;
   const now = nowSeconds();
   const name = input.name?.trim() ?? "";
   const nameRefusal = tokenNameRefusal(name);
@@ -44,6 +47,8 @@ export async function createTokens({ ctx: { user: actor }, input }: { ctx: { use
     }
     return out;
   });
+  // one row per token: its id and name, never its key (docs/audit.md)
+  for (const t of created) await recordAudit(ctx, { action: "token_create", target: { type: "token", id: t.id }, detail: { name: t.name } });
   // The creator sees the new keys in full once, in this answer.
   return created.map((t) => tokenView(t, true));
 }

@@ -7,6 +7,7 @@ import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { currentSessionId, endUserSessions } from "@/lib/sessions/end";
 import { countAttempt, matchTotp } from "@/lib/twofa/factor";
+import { recordAudit } from "@/lib/audit/record";
 
 export async function enableTwoFactor({ ctx, input }: { ctx: UserCtx; input: { code: string } }): Promise<void> {
   await countAttempt(ctx.user.id);
@@ -21,6 +22,7 @@ export async function enableTwoFactor({ ctx, input }: { ctx: UserCtx; input: { c
     data: { enabled: true, last_used_step: BigInt(step) },
   });
   if (on.count !== 1) throw new AppError("RULE", "twofa_code_invalid");
+  await recordAudit(ctx, { action: "twofa_enable", target: { type: "user", id: ctx.user.id } });
   // the other sessions end; this one stays (docs/accounts-api.md, "Sessions")
   await endUserSessions(ctx.user.id, { ctx, actorId: ctx.user.id, reason: "twofa_changed", keep: await currentSessionId(ctx.headers) });
 }

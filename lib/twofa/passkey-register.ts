@@ -12,6 +12,7 @@ import { createChallenge } from "@/lib/twofa/challenges";
 import { requireFreshFactor } from "@/lib/twofa/fresh";
 import { MAX_PASSKEYS, challengeCookie, clearChallengeCookie, relyingParty, splitTransports, takeChallenge } from "@/lib/twofa/passkeys";
 import { nowSeconds } from "@/lib/time";
+import { recordAudit } from "@/lib/audit/record";
 
 export async function beginPasskeyRegistration({ ctx }: { ctx: UserCtx }) {
   const rp = relyingParty();
@@ -65,6 +66,7 @@ export async function finishPasskeyRegistration({ ctx, input }: { ctx: UserCtx; 
         created_at: BigInt(nowSeconds()),
       },
     });
+    await recordAudit(ctx, { action: "passkey_add", userId: ctx.user.id, target: { type: "passkey", id: row.id }, detail: { name: row.name } });
     return { passkey: { id: row.id, name: row.name, created_at: Number(row.created_at), last_used_at: 0 }, cookie: clearChallengeCookie(ctx.https) };
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("RULE", "passkey_failed");

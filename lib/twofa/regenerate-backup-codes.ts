@@ -5,6 +5,7 @@ import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { hashBackupCode, newBackupCodes, spendSecondFactor } from "@/lib/twofa/factor";
+import { recordAudit } from "@/lib/audit/record";
 
 export async function regenerateBackupCodes({ ctx, input }: { ctx: UserCtx; input: { code: string } }): Promise<{ backup_codes: string[] }> {
   await spendSecondFactor(ctx.user.id, input.code);
@@ -14,5 +15,6 @@ export async function regenerateBackupCodes({ ctx, input }: { ctx: UserCtx; inpu
     data: { backup_codes: JSON.stringify(codes.map(hashBackupCode)) },
   });
   if (done.count !== 1) throw new AppError("RULE", "twofa_not_enabled");
+  await recordAudit(ctx, { action: "twofa_backup_codes", target: { type: "user", id: ctx.user.id } });
   return { backup_codes: codes };
 }

@@ -10,6 +10,7 @@ import { presentUser } from "@/lib/users/present";
 import { canCreateRole } from "@/lib/users/rules";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
+import { recordAudit } from "@/lib/audit/record";
 
 export async function createUser({ ctx, input }: { ctx: UserCtx; input: { username: string; password: string; display_name: string; role: number } }) {
   if (!canCreateRole(ctx.user.role, input.role)) throw new AppError("RULE", "cannot_create_equal_or_higher");
@@ -30,6 +31,7 @@ export async function createUser({ ctx, input }: { ctx: UserCtx; input: { userna
           created_time: BigInt(nowSeconds()),
         },
       });
+      await recordAudit(ctx, { action: "user_create", target: { type: "user", id: user.id }, detail: { username: user.username, role: user.role } });
       return presentUser(user);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

@@ -11,6 +11,7 @@ import { userChanged } from "@/lib/users/changed";
 import { eraseAccount } from "@/lib/users/erase-account";
 import { transactionWithLogs } from "@/lib/logs/in-transaction";
 import { nowSeconds } from "@/lib/time";
+import { recordAudit } from "@/lib/audit/record";
 
 export async function deleteSelf({ ctx }: { ctx: UserCtx }): Promise<void> {
   if (isRoot(ctx.user.role)) throw new AppError("RULE", "root_cannot_delete_self");
@@ -22,5 +23,6 @@ export async function deleteSelf({ ctx }: { ctx: UserCtx }): Promise<void> {
     if (changed.count === 1) await eraseAccount(tx, ctx.user.id, now);
   });
   await userChanged(ctx.user.id);
+  await recordAudit(ctx, { action: "user_delete", target: { type: "user", id: ctx.user.id }, detail: { by: "self" } });
   await endUserSessions(ctx.user.id, { ctx, actorId: ctx.user.id, reason: "deleted" });
 }

@@ -18,12 +18,16 @@ import { countAttempt, spendUncounted } from "@/lib/twofa/factor";
 import { presentUser, type PublicUser } from "@/lib/users/present";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
+import { recordAudit } from "@/lib/audit/record";
+import type { LoginFailure } from "@/lib/audit/actions";
 
 export async function completeTwoFactorLogin({ ctx, input }: { ctx: Ctx; input: { code: string } }): Promise<{ user: PublicUser; cookies: string[] }> {
   const step = await findChallenge(readCookie(ctx.headers, PENDING_LOGIN_COOKIE), "login_2fa");
   if (!step) throw new AppError("RULE", "twofa_login_expired");
   const user = await db().user.findUnique({ where: { id: step.user_id } });
   if (!user || user.deleted_at !== null || passwordVersion(user.password) !== step.challenge) throw new AppError("RULE", "twofa_login_expired");
+  const refused = (reason: LoginFailure) =>
+    recordAudit(ctx, { action: "login_failed", actor: null, target: { type: "user", id: user.id }, detail: { method: "two_factor", reason } });
   // Counted outside the transaction, so that a refused code still counts.
   await countAttempt(user.id);
   try {
@@ -35,10 +39,18 @@ export async function completeTwoFactorLogin({ ctx, input }: { ctx: Ctx; input: 
       await spendUncounted(tx, user.id, input.code);
     }, TX_OPTIONS);
   } catch (err) {
-    if (isAppError(err) && err.key === "twofa_code_invalid" && !(await countFailedAttempt(step.id))) throw new AppError("RULE", "twofa_login_expired");
+    if (isAppError(err) && err.key === "twofa_code_invalid") {
+      await refused("twofa_code_invalid");
+      if (!(await countFailedAttempt(step.id))) throw new AppError("RULE", "twofa_login_expired");
+    } else if (isAppError(err) && err.key === "twofa_login_expired") await refused("twofa_step_expired");
     throw err;
   }
-  if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
+  if (user.status !== USER_STATUS.enabled) {
+    await refused("banned");
+    throw new AppError("RULE", "user_banned");
+  }
   const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
-  return { user: presentUser(updated), cookies: [await startSession(ctx, updated), clearCookie(PENDING_LOGIN_COOKIE, ctx.https)] };
+  const cookies = [await startSession(ctx, updated), clearCookie(PENDING_LOGIN_COOKIE, ctx.https)];
+  await recordAudit(ctx, { action: "login", actor: updated, target: { type: "user", id: updated.id }, detail: { method: "two_factor" } });
+  return { user: presentUser(updated), cookies };
 }

@@ -14,6 +14,10 @@ import { userChanged } from "@/lib/users/changed";
 import { eraseAccount } from "@/lib/users/erase-account";
 import { transactionWithLogs } from "@/lib/logs/in-transaction";
 import { nowSeconds } from "@/lib/time";
+import { recordAudit } from "@/lib/audit/record";
+
+// the audit action of each manage action (docs/audit.md)
+const MANAGE_ACTION = { promote: "role_change", demote: "role_change", disable: "user_disable", enable: "user_enable", delete: "user_delete" } as const;
 
 export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: number; action: ManageAction } }) {
   const target = await db().user.findUnique({ where: { id: input.id } });
@@ -30,6 +34,13 @@ export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: nu
     if (plan.delete) await eraseAccount(tx, target.id, now);
   });
   await userChanged(target.id);
+  await recordAudit(ctx, {
+    action: MANAGE_ACTION[input.action],
+    target: { type: "user", id: target.id },
+    detail: plan.delete
+      ? { username: target.username }
+      : { username: target.username, role_from: target.role, role_to: plan.role, status_from: target.status, status_to: plan.status },
+  });
   // a ban or a deletion ends every session of the user on every node (docs/accounts-api.md, "Sessions")
   if (plan.delete || (plan.status !== USER_STATUS.enabled && target.status === USER_STATUS.enabled)) {
     await endUserSessions(target.id, { ctx, actorId: ctx.user.id, reason: plan.delete ? "deleted" : "banned" });

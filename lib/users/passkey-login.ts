@@ -12,6 +12,7 @@ import { presentUser, type PublicUser } from "@/lib/users/present";
 import { startSession } from "@/lib/sessions/start";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
+import { recordAudit } from "@/lib/audit/record";
 
 export async function finishPasskeyLogin({
   ctx,
@@ -21,10 +22,27 @@ export async function finishPasskeyLogin({
   input: { response: AuthenticationResponseJSON };
 }): Promise<{ user: PublicUser; cookies: string[] }> {
   if (!getBool("PasskeyLoginEnabled")) throw new AppError("RULE", "passkey_login_disabled");
-  const userId = await finishAssertion(ctx.headers, "passkey_login", 0, input.response);
+  let userId: number;
+  try {
+    userId = await finishAssertion(ctx.headers, "passkey_login", 0, input.response);
+  } catch (err) {
+    await recordAudit(ctx, { action: "login_failed", actor: null, detail: { method: "passkey", reason: "passkey_invalid" } });
+    throw err;
+  }
   const user = await db().user.findUnique({ where: { id: userId } });
-  if (!user || user.deleted_at !== null) throw new AppError("RULE", "passkey_unknown");
-  if (user.status !== USER_STATUS.enabled) throw new AppError("RULE", "user_banned");
+  if (!user || user.deleted_at !== null || user.status !== USER_STATUS.enabled) {
+    const reason = !user ? "passkey_unknown" : user.deleted_at !== null ? "deregistered" : "banned";
+    await recordAudit(ctx, {
+      action: "login_failed",
+      actor: null,
+      userId: user?.id ?? 0,
+      target: user ? { type: "user", id: user.id } : undefined,
+      detail: { method: "passkey", reason },
+    });
+    throw new AppError("RULE", reason === "banned" ? "user_banned" : "passkey_unknown");
+  }
   const updated = await db().user.update({ where: { id: user.id }, data: { last_login_time: BigInt(nowSeconds()), language: ctx.locale } });
-  return { user: presentUser(updated), cookies: [await startSession(ctx, updated), clearChallengeCookie(ctx.https)] };
+  const cookies = [await startSession(ctx, updated), clearChallengeCookie(ctx.https)];
+  await recordAudit(ctx, { action: "login", actor: updated, target: { type: "user", id: updated.id }, detail: { method: "passkey" } });
+  return { user: presentUser(updated), cookies };
 }

@@ -19,6 +19,7 @@ import { isUniqueViolation, TX_OPTIONS } from "@/lib/users/db-errors";
 import { presentUser } from "@/lib/users/present";
 import { nowSeconds } from "@/lib/time";
 import { USER_STATUS } from "@/lib/statuses";
+import { recordAudit } from "@/lib/audit/record";
 
 export type RegisterInput = {
   username: string;
@@ -30,7 +31,7 @@ export type RegisterInput = {
 
 const nonNegative = (key: OptionKey) => BigInt(Math.max(0, Math.trunc(getNumber(key, 0))));
 
-export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
+export async function register({ ctx, input }: { ctx: Ctx; input: RegisterInput }) {
   if (!getBool("RegisterEnabled") || getBool("SelfUseModeEnabled")) throw new AppError("RULE", "register_disabled");
   if (!getBool("PasswordRegisterEnabled")) throw new AppError("RULE", "password_register_disabled");
   const verify = getBool("EmailVerificationEnabled");
@@ -88,6 +89,7 @@ export async function register({ input }: { ctx: Ctx; input: RegisterInput }) {
         }
         return tx.user.findUniqueOrThrow({ where: { id: created.id } });
       }, TX_OPTIONS);
+      await recordAudit(ctx, { action: "register", actor: user, target: { type: "user", id: user.id }, detail: { method: "password" } });
       return presentUser(user);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

@@ -14,6 +14,7 @@ import { normalizeEmail } from "@/lib/mail/address";
 import { consumeCode } from "@/lib/mail/codes";
 import { endUserSessions } from "@/lib/sessions/end";
 import { TX_OPTIONS } from "@/lib/users/db-errors";
+import { recordAudit } from "@/lib/audit/record";
 
 export const RESET_PASSWORD_LENGTH = 12;
 
@@ -22,14 +23,16 @@ export async function resetPassword({ ctx, input }: { ctx: Ctx; input: { email: 
   if (!email || !input.token.trim()) throw new AppError("RULE", "reset_link_invalid");
   const password = randomAlnum(RESET_PASSWORD_LENGTH);
   const hash = await hashPassword(password);
-  const done = await db().$transaction<number | false>(async (tx) => {
+  const done = await db().$transaction<{ id: number; username: string } | false>(async (tx) => {
     if (!(await consumeCode("reset", email, input.token, tx))) return false;
-    const user = await tx.user.findFirst({ where: { email_key: email, deleted_at: null }, select: { id: true } });
+    const user = await tx.user.findFirst({ where: { email_key: email, deleted_at: null }, select: { id: true, username: true } });
     if (!user) return false;
     await tx.user.update({ where: { id: user.id }, data: { password: hash } });
-    return user.id;
+    return user;
   }, TX_OPTIONS);
   if (done === false) throw new AppError("RULE", "reset_link_invalid");
-  await endUserSessions(done, { ctx, actorId: null, reason: "password_reset" });
+  // the actor is the account's owner, who proved it with the mailed link
+  await recordAudit(ctx, { action: "password_reset", actor: done, target: { type: "user", id: done.id }, detail: { by: "mail_link" } });
+  await endUserSessions(done.id, { ctx, actorId: null, reason: "password_reset" });
   return password;
 }

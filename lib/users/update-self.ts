@@ -14,6 +14,7 @@ import { presentUser, type PublicUser } from "@/lib/users/present";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/users/schemas";
 import { currentSessionId, endUserSessions } from "@/lib/sessions/end";
 import { renewSessionCookie } from "@/lib/sessions/start";
+import { recordAudit } from "@/lib/audit/record";
 
 export async function updateSelf({
   ctx,
@@ -45,6 +46,7 @@ export async function updateSelf({
   if (changed.count !== 1) throw new AppError("RULE", "original_password_wrong");
   const user = await db().user.findUniqueOrThrow({ where: { id: ctx.user.id } });
   if (!changingPassword) return { user: presentUser(user), cookie: null };
+  await recordAudit(ctx, { action: "password_change", target: { type: "user", id: user.id }, detail: { by: "self" } });
   const sid = await currentSessionId(ctx.headers);
   await endUserSessions(user.id, { ctx, actorId: user.id, reason: "password_changed", keep: sid });
   return { user: presentUser(user), cookie: sid ? await renewSessionCookie(ctx, user, sid) : null };

@@ -20,6 +20,7 @@ import { createLogRow, transactionWithLogs } from "@/lib/logs/in-transaction";
 import { logMessage } from "@/lib/logs/messages";
 import { nowSeconds } from "@/lib/time";
 import { limitColumns, type LimitInput } from "@/lib/limits/fields";
+import { recordAudit } from "@/lib/audit/record";
 
 // Log type 3: an admin action on a user (docs/product-rules.md, "Prices, quota of a call, usage logs").
 const LOG_TYPE_ADMIN = 3;
@@ -62,6 +63,9 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
     if (input.password.length > PASSWORD_MAX) throw new AppError("INVALID_INPUT", "password_too_long");
     data.password = await hashPassword(input.password);
   }
+  // the quota moved, for its audit row after the commit (the cast keeps TypeScript from
+  // narrowing it to null: it is set inside the transaction's callback)
+  let quotaMove = null as { from: number; to: number; delta: number } | null;
   try {
     const user = await transactionWithLogs(async (tx) => {
       if (Object.keys(data).length) await tx.user.update({ where: { id: target.id }, data });
@@ -73,6 +77,7 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
           // refuse instead of applying a delta computed from a stale balance.
           const pinned = await tx.user.updateMany({ where: { id: target.id, quota: old }, data: { quota: old } });
           if (pinned.count !== 1) throw new AppError("RULE", "quota_changed_concurrently");
+          quotaMove = { from: Number(old), to: input.quota, delta: Number(delta) };
           await changeUserQuota(tx, { userId: target.id, delta, kind: "admin_adjust", ref: `admin:${ctx.user.id}` });
           await createLogRow(tx, {
             user_id: target.id,
@@ -89,6 +94,12 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
       return tx.user.findUniqueOrThrow({ where: { id: target.id } });
     }, TX_OPTIONS);
     await userChanged(target.id);
+    const userTarget = { type: "user" as const, id: target.id };
+    // the names of the fields changed, never their values where they are credentials (docs/audit.md)
+    const fields = Object.keys(data).filter((k) => k !== "password" && k !== "email_key");
+    if (fields.length) await recordAudit(ctx, { action: "user_update", target: userTarget, detail: { username: user.username, fields } });
+    if (data.password) await recordAudit(ctx, { action: "password_change", target: userTarget, detail: { by: "admin" } });
+    if (quotaMove) await recordAudit(ctx, { action: "quota_change", target: userTarget, detail: quotaMove });
     // a password set by an admin ends every session of the user (docs/accounts-api.md, "Sessions")
     if (data.password) await endUserSessions(target.id, { ctx, actorId: ctx.user.id, reason: "password_changed" });
     return presentUser(user);

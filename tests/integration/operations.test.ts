@@ -390,7 +390,7 @@ const chat = (body: Record<string, unknown>, headers: Record<string, string> = {
     body: JSON.stringify(body),
   });
 
-// the gateway's ids are UUIDs version 7 (time-ordered, lib/relay/request-id.ts)
+// the gateway's ids are UUIDs version 7 (time-ordered, lib/http/request-id.ts)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("request ids", () => {

@@ -227,6 +227,7 @@ export const en = {
   usage_limit_user_quota_month: "The user reached its monthly quota ({max}); it frees in {seconds} s ({reset})",
   model_price_not_set: "The price or ratio of model {model} is not set; ask the admin to set it or enable self-use mode",
   log_target_required: "Please select the log time",
+  audit_page_too_deep: "The page is too deep: pages reach the first {max} rows; narrow the time range or add a filter to see older events",
   log_page_too_deep: "The page is too deep: pages reach the first {max} rows; narrow the time range or add a filter to see older logs",
   // model mapping (virtual models, lib/model-mapping/schema.ts)
   body_key_reserved: "A name in the request cannot be __proto__",

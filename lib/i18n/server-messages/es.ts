@@ -230,6 +230,8 @@ export const es: ServerCatalogue = {
   model_price_not_set:
     "El precio o el multiplicador del modelo {model} no está configurado; pide al administrador que lo configure o que active el modo uso propio",
   log_target_required: "Selecciona la fecha de los registros",
+  audit_page_too_deep:
+    "Página demasiado lejana: las páginas llegan hasta las primeras {max} filas; acota el intervalo de tiempo o añade un filtro para ver eventos más antiguos",
   log_page_too_deep:
     "Página demasiado lejana: las páginas llegan hasta las primeras {max} filas; acota el intervalo de tiempo o añade un filtro para ver registros más antiguos",
   // model mapping (virtual models, lib/model-mapping/schema.ts)

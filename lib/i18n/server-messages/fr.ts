@@ -232,6 +232,8 @@ export const fr: ServerCatalogue = {
   model_price_not_set:
     "Le prix ou le ratio du modèle {model} n’est pas défini ; demandez à l’administrateur de le définir ou d’activer le mode usage personnel",
   log_target_required: "Veuillez choisir la date des journaux",
+  audit_page_too_deep:
+    "Page trop éloignée : les pages couvrent les {max} premières lignes ; réduisez la période ou ajoutez un filtre pour voir les événements plus anciens",
   log_page_too_deep:
     "Page trop éloignée : les pages couvrent les {max} premières lignes ; réduisez la période ou ajoutez un filtre pour voir les journaux plus anciens",
   // model mapping (virtual models, lib/model-mapping/schema.ts)

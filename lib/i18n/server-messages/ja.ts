@@ -230,6 +230,8 @@ export const ja: ServerCatalogue = {
   usage_limit_user_quota_month: "ユーザーが 1 か月あたりのクォータ（{max}）に達しました。{seconds} 秒後（{reset}）に解放されます",
   model_price_not_set: "モデル {model} の価格または倍率が設定されていません。管理者に設定を依頼するか、個人利用モードを有効にしてください",
   log_target_required: "ログの日時を選択してください",
+  audit_page_too_deep:
+    "ページが深すぎます。ページ送りで表示できるのは最初の {max} 行までです。古いイベントを見るには、期間を狭めるか絞り込み条件を追加してください",
   log_page_too_deep: "ページが深すぎます。ページ送りで表示できるのは最初の {max} 行までです。古いログを見るには、期間を狭めるか絞り込み条件を追加してください",
   // model mapping (virtual models, lib/model-mapping/schema.ts)
   body_key_reserved: "リクエスト内の名前に __proto__ は使用できません",

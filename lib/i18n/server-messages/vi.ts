@@ -229,6 +229,7 @@ export const vi: ServerCatalogue = {
   usage_limit_user_quota_month: "Người dùng đã chạm hạn mức tháng ({max}); sẽ được giải phóng sau {seconds} giây ({reset})",
   model_price_not_set: "Giá hoặc hệ số của mô hình {model} chưa được đặt; hãy nhờ quản trị viên đặt giá hoặc bật chế độ tự dùng",
   log_target_required: "Vui lòng chọn thời điểm",
+  audit_page_too_deep: "Trang quá sâu: các trang chỉ tới {max} dòng đầu tiên; hãy thu hẹp khoảng thời gian hoặc thêm bộ lọc để xem các sự kiện cũ hơn",
   log_page_too_deep: "Trang quá sâu: các trang chỉ tới {max} dòng đầu tiên; hãy thu hẹp khoảng thời gian hoặc thêm bộ lọc để xem nhật ký cũ hơn",
   // model mapping (virtual models, lib/model-mapping/schema.ts)
   body_key_reserved: "Tên trong yêu cầu không được là __proto__",

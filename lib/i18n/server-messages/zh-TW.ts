@@ -228,6 +228,7 @@ export const zhTW: ServerCatalogue = {
   usage_limit_user_quota_month: "使用者已達到每月額度上限（{max}），{seconds} 秒後（{reset}）恢復",
   model_price_not_set: "模型 {model} 的倍率或價格尚未設定，請聯絡管理員設定，或開啟自用模式",
   log_target_required: "請選擇紀錄時間",
+  audit_page_too_deep: "頁碼過深：最多只能翻到前 {max} 筆紀錄，請縮小時間範圍或加上篩選條件以檢視更早的事件",
   log_page_too_deep: "頁碼過深：最多只能翻到前 {max} 筆紀錄，請縮小時間範圍或加上篩選條件以檢視更早的紀錄",
   // model mapping (virtual models, lib/model-mapping/schema.ts)
   body_key_reserved: "請求中的名稱不能是 __proto__",

@@ -228,6 +228,7 @@ export const zh: ServerCatalogue = {
   usage_limit_user_quota_month: "用户已达到每月额度上限（{max}），{seconds} 秒后（{reset}）恢复",
   model_price_not_set: "模型 {model} 倍率或价格未配置，请联系管理员设置或开启自用模式",
   log_target_required: "请选择日志时间",
+  audit_page_too_deep: "页码过深：最多翻到第 {max} 条记录，请缩小时间范围或添加筛选条件查看更早的事件",
   log_page_too_deep: "页码过深：最多翻到第 {max} 条记录，请缩小时间范围或添加筛选条件查看更早的日志",
   // model mapping (virtual models, lib/model-mapping/schema.ts)
   body_key_reserved: "请求中的名称不能是 __proto__",

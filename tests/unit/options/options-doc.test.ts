@@ -43,6 +43,7 @@ const SPEC_KEYS = [
   "LogChatContentEnabled",
   "LogErrorEnabled",
   "LogRetentionDays", // not in the spec: issue 17, "Logs at scale"
+  "AuditLogRetentionDays", // not in the spec: issue 29, "Audit log"
   // Sensitive words
   "CheckSensitiveEnabled",
   "CheckSensitiveOnPromptEnabled",

@@ -1,7 +1,9 @@
-// The request id of a relay call (docs/operations.md, "Request ids"): the client's own
-// X-Request-Id when it is a sane token, else one made here. It is sent back in the answer's
-// X-Request-Id header, appended to the error messages the relay writes, written to the call's
-// usage-log row and to the server log's lines about the call.
+// The request id of a relay call or a console request (docs/operations.md, "Request ids"):
+// the client's own X-Request-Id when it is a sane token, else one made here. It is sent back
+// in the answer's X-Request-Id header; on the relay it is appended to the error messages the
+// relay writes, written to the call's usage-log row and to the server log's lines about the
+// call; on the console it is the ctx's requestId (lib/http/route.ts), which the audit log's
+// rows carry (docs/audit.md).
 import "server-only";
 import { randomUUID } from "node:crypto";
 
@@ -35,3 +37,8 @@ export function newRequestId(): string {
 
 /** new-api's form: the message, then " (request id: ID)". */
 export const withRequestId = (message: string, requestId: string): string => `${message} (request id: ${requestId})`;
+
+/** A console request's id: the one server.ts set in the request's header, else a new one. */
+export function consoleRequestId(headers: Headers): string {
+  return clientRequestId(headers.get(REQUEST_ID_HEADER) ?? undefined) ?? newRequestId();
+}

@@ -1,0 +1,6 @@
+// GET /api/audit/: every audit row, newest first, with filters; format=csv answers the filtered rows as a CSV file (root)
+import { route } from "@/lib/http/route";
+import { listAudit } from "@/lib/audit/list-audit";
+import { auditQuery } from "@/lib/audit/query";
+
+export const GET = route({ access: "root", query: auditQuery }, async ({ ctx, query }) => listAudit({ ctx, input: { query, all: true } }));

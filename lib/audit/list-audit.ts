@@ -1,0 +1,138 @@
+// GET /api/audit/ (the root: every row) and GET /api/audit/self (the caller's own security
+// events): a page newest first, or with format=csv the whole filtered list as a CSV file
+// (docs/audit.md, "API"). The rows are read and never changed here: the audit log has no
+// route that edits or deletes a row (docs/audit.md, "Append-only").
+import "server-only";
+import { isRoot } from "@/lib/auth/roles";
+import { auditView, auditWhere, type AuditQuery } from "@/lib/audit/query";
+import { csvLine, csvText, UTF8_BOM } from "@/lib/billing/csv";
+import type { UserCtx } from "@/lib/ctx";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { Prisma } from "@/generated/sqlite/client";
+
+// A bounded count, as the usage logs' (lib/logs/query.ts): at most COUNT_BEYOND rows past the
+// page are counted; past it total_exact is false and the pager offers the next page.
+export const AUDIT_COUNT_BEYOND = 10_000;
+// the deepest row a page may start at (a page reads every row it skips); deeper, a filter or
+// an earlier end time narrows the list (docs/audit.md, "API")
+export const AUDIT_MAX_OFFSET = 100_000;
+export const AUDIT_EXPORT_MAX_ROWS = 100_000;
+const CHUNK = 1000;
+
+const CSV_HEADER = [
+  "id",
+  "time_utc",
+  "created_at",
+  "actor_id",
+  "actor_name",
+  "user_id",
+  "action",
+  "target_type",
+  "target_id",
+  "detail",
+  "ip",
+  "user_agent",
+  "request_id",
+];
+
+const isoUtc = (seconds: number) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
+
+function ownerOf(ctx: UserCtx, all: boolean): number | null {
+  if (!all) return ctx.user.id;
+  // the root alone reads every row: admins get their permission with issue 29's permission
+  // sets (docs/audit.md, "Who reads it")
+  if (!isRoot(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");
+  return null;
+}
+
+export async function listAudit({ ctx, input }: { ctx: UserCtx; input: { query: AuditQuery; all: boolean } }) {
+  const userId = ownerOf(ctx, input.all);
+  const q = input.query;
+  const where = await auditWhere(q, userId);
+  if (q.format === "csv") return exportCsv(where, userId);
+  const skip = (q.p - 1) * q.page_size;
+  if (skip > AUDIT_MAX_OFFSET) throw new AppError("INVALID_INPUT", "audit_page_too_deep", { max: AUDIT_MAX_OFFSET });
+  const bound = skip + AUDIT_COUNT_BEYOND;
+  const [rows, counted] = await Promise.all([
+    db().auditLog.findMany({ where, orderBy: { id: "desc" }, skip, take: q.page_size }),
+    // in the page's order, so that the count walks the page's index and stops at the bound;
+    // with a time range, in no order, so that it reads the range on the created_at index
+    // (ordered by id it would walk the whole primary key to find a recent range's last row:
+    // bench/README.md, "Audit log at scale")
+    where.created_at ? db().auditLog.count({ where, take: bound + 1 }) : db().auditLog.count({ where, orderBy: { id: "desc" }, take: bound + 1 }),
+  ]);
+  const exact = counted <= bound;
+  return {
+    items: rows.map((r) => auditView(r, userId)),
+    page: q.p,
+    page_size: q.page_size,
+    total: exact ? counted : bound,
+    total_exact: exact,
+  };
+}
+
+// The filtered rows as CSV, newest first, read in keyset chunks (id below the last one sent),
+// at most AUDIT_EXPORT_MAX_ROWS rows (the header x-audit-rows-capped says when it was cut).
+async function exportCsv(where: Prisma.AuditLogWhereInput, userId: number | null): Promise<Response> {
+  const truncated = (await db().auditLog.count({ where, orderBy: { id: "desc" }, take: AUDIT_EXPORT_MAX_ROWS + 1 })) > AUDIT_EXPORT_MAX_ROWS;
+  const encoder = new TextEncoder();
+  let lastId: number | null = null;
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(UTF8_BOM + csvLine(CSV_HEADER)));
+    },
+    async pull(controller) {
+      try {
+        const take = Math.min(CHUNK, AUDIT_EXPORT_MAX_ROWS - sent);
+        const rows =
+          take > 0
+            ? await db().auditLog.findMany({
+                where: lastId === null ? where : Object.assign({}, where, { id: { lt: lastId } }),
+                orderBy: { id: "desc" },
+                take,
+              })
+            : [];
+        if (!rows.length) {
+          controller.close();
+          return;
+        }
+        let text = "";
+        for (const row of rows) {
+          const v = auditView(row, userId);
+          text += csvLine([
+            String(v.id),
+            isoUtc(v.created_at),
+            String(v.created_at),
+            String(v.actor_id),
+            csvText(v.actor_name),
+            String(v.user_id),
+            csvText(v.action),
+            csvText(v.target_type),
+            csvText(v.target_id),
+            csvText(JSON.stringify(v.detail)),
+            csvText(v.ip),
+            csvText(v.user_agent),
+            csvText(v.request_id),
+          ]);
+        }
+        lastId = rows[rows.length - 1].id;
+        sent += rows.length;
+        controller.enqueue(encoder.encode(text));
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+  });
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="audit-${userId === null ? "all" : userId}-${day}.csv"`,
+      "cache-control": "no-store",
+      "x-audit-rows-capped": truncated ? String(AUDIT_EXPORT_MAX_ROWS) : "0",
+    },
+  });
+}
