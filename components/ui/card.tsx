@@ -5,7 +5,7 @@ export function Card({ title, actions, children, className }: { title?: ReactNod
   return (
     <section className={cn("rounded-lg border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900", className)}>
       {(title || actions) && (
-        <header className="mb-4 flex items-center justify-between gap-3">
+        <header className="mb-4 flex flex-wrap items-center justify-between gap-3">
           {title && <h2 className="text-base font-semibold text-zinc-900 dark:text-zinc-100">{title}</h2>}
           {actions}
         </header>

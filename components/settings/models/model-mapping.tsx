@@ -270,7 +270,7 @@ export function ModelMappingTable() {
     <Card
       title={t("title")}
       actions={
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Button variant="secondary" disabled={busy} onClick={() => void reloadFromDb()}>
             {t("reload")}
           </Button>
