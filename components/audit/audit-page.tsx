@@ -2,13 +2,11 @@
 // /admin/audit (root, docs/audit.md): the audit log, newest first, filtered by time, actor,
 // action and target, a page at a time from the server, with the filtered rows' CSV export.
 import type { ColumnDef } from "@tanstack/react-table";
-import { Download, RotateCcw, Search } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
-import { DataTable, useServerPaging } from "@/components/data-table";
+import { DataTable, FilterButtons, useServerPaging } from "@/components/data-table";
 import { useSessionUser } from "@/components/layout/providers";
-import { Button } from "@/components/ui/button";
 import { Alert, PageTitle } from "@/components/ui/card";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Field, SelectField } from "@/components/ui/input";
@@ -175,26 +173,16 @@ export function AuditLogPage() {
               disabled={!draft.target}
               onChange={(e) => setDraft({ ...draft, targetId: e.target.value })}
             />
-            <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-3">
-              <Button type="submit">
-                <Search aria-hidden className="h-4 w-4" />
-                {t("search")}
-              </Button>
-              <Button
-                variant="ghost"
-                onClick={() => {
-                  setDraft(EMPTY);
-                  setFilters(EMPTY);
-                }}
-              >
-                <RotateCcw aria-hidden className="h-4 w-4" />
-                {t("reset")}
-              </Button>
-              <Button variant="secondary" className="ml-auto" disabled={exporting} onClick={() => void exportCsv()}>
-                <Download aria-hidden className="h-4 w-4" />
-                {t("export")}
-              </Button>
-            </div>
+            <FilterButtons
+              className="sm:col-span-2 lg:col-span-3"
+              labels={{ search: t("search"), reset: t("reset"), export: t("export") }}
+              onReset={() => {
+                setDraft(EMPTY);
+                setFilters(EMPTY);
+              }}
+              onExport={() => void exportCsv()}
+              exporting={exporting}
+            />
           </form>
           <DataTable<AuditRow>
             id="admin-audit"

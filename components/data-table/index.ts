@@ -6,3 +6,4 @@ export type { DataTablePaging, DataTableSelection } from "./types";
 export { useColumnVisibility } from "./use-column-visibility";
 export { useServerPaging } from "./use-server-paging";
 export { useClientPaging } from "./use-client-paging";
+export { FilterButtons } from "./filter-buttons";

@@ -3,15 +3,13 @@
 // channel ID (admins), task ID, time range (default 30 days back to one hour ahead). Admins
 // read GET /api/mj/, everyone else /api/mj/self/; image-task times are milliseconds. Images
 // are previewed (a click opens them large); admins see a notice while callbacks are off.
-import { RotateCcw, Search } from "lucide-react";
 import { useTranslations } from "next-intl";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useEffect, useState, type FormEvent } from "react";
 import useSWR from "swr";
-import { DataTable, useServerPaging } from "@/components/data-table";
+import { DataTable, FilterButtons, useServerPaging } from "@/components/data-table";
 import { useSessionUser, useStatus } from "@/components/layout/providers";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { PageTitle } from "@/components/ui/card";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Dialog } from "@/components/ui/dialog";
@@ -166,23 +164,15 @@ export function DrawingLogsPage() {
           <DateTimeField label={t("filters.end")}>
             {(id) => <UnixTimePicker id={id} label={t("filters.end")} value={draft.end} onChange={(end) => setDraft({ ...draft, end })} />}
           </DateTimeField>
-          <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
-            <Button type="submit">
-              <Search aria-hidden className="h-4 w-4" />
-              {t("search")}
-            </Button>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                const f = initial(Date.now());
-                setDraft(f);
-                setFilters(f);
-              }}
-            >
-              <RotateCcw aria-hidden className="h-4 w-4" />
-              {t("reset")}
-            </Button>
-          </div>
+          <FilterButtons
+            className="sm:col-span-2 lg:col-span-4"
+            labels={{ search: t("search"), reset: t("reset") }}
+            onReset={() => {
+              const f = initial(Date.now());
+              setDraft(f);
+              setFilters(f);
+            }}
+          />
         </form>
       )}
       <DataTable<ImageTaskRow>

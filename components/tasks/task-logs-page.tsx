@@ -3,14 +3,12 @@
 // (admins), task ID, start (default today 00:00), end. Admins read GET /api/task/, everyone
 // else /api/task/self. The server answers pages as arrays; the table pages them in the
 // browser and asks for the next server page when the last loaded page is reached.
-import { RotateCcw, Search } from "lucide-react";
 import { useTranslations } from "next-intl";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { DataTable, useClientPaging } from "@/components/data-table";
+import { DataTable, FilterButtons, useClientPaging } from "@/components/data-table";
 import { useSessionUser } from "@/components/layout/providers";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { PageTitle } from "@/components/ui/card";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Field } from "@/components/ui/input";
@@ -193,23 +191,15 @@ export function TaskLogsPage() {
           <DateTimeField label={t("filters.end")}>
             {(id) => <UnixTimePicker id={id} label={t("filters.end")} value={draft.end} onChange={(end) => setDraft({ ...draft, end })} />}
           </DateTimeField>
-          <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
-            <Button type="submit">
-              <Search aria-hidden className="h-4 w-4" />
-              {t("search")}
-            </Button>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                const f = initial(Date.now());
-                setDraft(f);
-                setFilters(f);
-              }}
-            >
-              <RotateCcw aria-hidden className="h-4 w-4" />
-              {t("reset")}
-            </Button>
-          </div>
+          <FilterButtons
+            className="sm:col-span-2 lg:col-span-4"
+            labels={{ search: t("search"), reset: t("reset") }}
+            onReset={() => {
+              const f = initial(Date.now());
+              setDraft(f);
+              setFilters(f);
+            }}
+          />
         </form>
       )}
       <DataTable<CreativeTaskRow>

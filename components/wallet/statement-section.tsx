@@ -4,14 +4,12 @@
 // (/api/user/ledger/self, the wallet); with userId: an admin reading that user's
 // (/api/user/{id}/ledger, the user editor).
 import type { ColumnDef } from "@tanstack/react-table";
-import { Download, RotateCcw, Search } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
-import { DataTable, useServerPaging } from "@/components/data-table";
+import { DataTable, FilterButtons, useServerPaging } from "@/components/data-table";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Field, SelectField } from "@/components/ui/input";
 import { reportFailure } from "@/lib/client/api";
@@ -184,26 +182,16 @@ export function StatementSection({ userId }: { userId?: number }) {
           ))}
         </SelectField>
         <Field label={t("filters.ref")} value={draft.ref} maxLength={200} onChange={(e) => setDraft({ ...draft, ref: e.target.value })} />
-        <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-4">
-          <Button type="submit">
-            <Search aria-hidden className="h-4 w-4" />
-            {t("search")}
-          </Button>
-          <Button
-            variant="ghost"
-            onClick={() => {
-              setDraft(EMPTY);
-              setFilters(EMPTY);
-            }}
-          >
-            <RotateCcw aria-hidden className="h-4 w-4" />
-            {t("reset")}
-          </Button>
-          <Button variant="secondary" className="ml-auto" disabled={exporting} onClick={() => void exportCsv()}>
-            <Download aria-hidden className="h-4 w-4" />
-            {t("export")}
-          </Button>
-        </div>
+        <FilterButtons
+          className="sm:col-span-2 lg:col-span-4"
+          labels={{ search: t("search"), reset: t("reset"), export: t("export") }}
+          onReset={() => {
+            setDraft(EMPTY);
+            setFilters(EMPTY);
+          }}
+          onExport={() => void exportCsv()}
+          exporting={exporting}
+        />
       </form>
       {data?.total_capped && (
         <p role="status" className="mb-2 text-sm text-amber-700 dark:text-amber-400">

@@ -5,7 +5,7 @@
 import "server-only";
 import { isRoot } from "@/lib/auth/roles";
 import { auditView, auditWhere, type AuditQuery } from "@/lib/audit/query";
-import { csvLine, csvText, UTF8_BOM } from "@/lib/billing/csv";
+import { csvLine, csvText, isoUtc, keysetCsvResponse } from "@/lib/billing/csv";
 import type { UserCtx } from "@/lib/ctx";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -18,7 +18,6 @@ export const AUDIT_COUNT_BEYOND = 10_000;
 // an earlier end time narrows the list (docs/audit.md, "API")
 export const AUDIT_MAX_OFFSET = 100_000;
 export const AUDIT_EXPORT_MAX_ROWS = 100_000;
-const CHUNK = 1000;
 
 const CSV_HEADER = [
   "id",
@@ -35,8 +34,6 @@ const CSV_HEADER = [
   "user_agent",
   "request_id",
 ];
-
-const isoUtc = (seconds: number) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
 
 function ownerOf(ctx: UserCtx, all: boolean): number | null {
   if (!all) return ctx.user.id;
@@ -70,67 +67,40 @@ export async function listAudit({ ctx, input }: { ctx: UserCtx; input: { query: 
   };
 }
 
-// The filtered rows as CSV, newest first, read in keyset chunks (id below the last one sent),
-// at most AUDIT_EXPORT_MAX_ROWS rows (the header x-audit-rows-capped says when it was cut).
+// The filtered rows as CSV, newest first, at most AUDIT_EXPORT_MAX_ROWS rows (the header
+// x-audit-rows-capped says when it was cut).
 async function exportCsv(where: Prisma.AuditLogWhereInput, userId: number | null): Promise<Response> {
   const truncated = (await db().auditLog.count({ where, orderBy: { id: "desc" }, take: AUDIT_EXPORT_MAX_ROWS + 1 })) > AUDIT_EXPORT_MAX_ROWS;
-  const encoder = new TextEncoder();
-  let lastId: number | null = null;
-  let sent = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(UTF8_BOM + csvLine(CSV_HEADER)));
-    },
-    async pull(controller) {
-      try {
-        const take = Math.min(CHUNK, AUDIT_EXPORT_MAX_ROWS - sent);
-        const rows =
-          take > 0
-            ? await db().auditLog.findMany({
-                where: lastId === null ? where : Object.assign({}, where, { id: { lt: lastId } }),
-                orderBy: { id: "desc" },
-                take,
-              })
-            : [];
-        if (!rows.length) {
-          controller.close();
-          return;
-        }
-        let text = "";
-        for (const row of rows) {
-          const v = auditView(row, userId);
-          text += csvLine([
-            String(v.id),
-            isoUtc(v.created_at),
-            String(v.created_at),
-            String(v.actor_id),
-            csvText(v.actor_name),
-            String(v.user_id),
-            csvText(v.action),
-            csvText(v.target_type),
-            csvText(v.target_id),
-            csvText(JSON.stringify(v.detail)),
-            csvText(v.ip),
-            csvText(v.user_agent),
-            csvText(v.request_id),
-          ]);
-        }
-        lastId = rows[rows.length - 1].id;
-        sent += rows.length;
-        controller.enqueue(encoder.encode(text));
-      } catch (err) {
-        controller.error(err);
-      }
-    },
-  });
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(stream, {
-    status: 200,
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="audit-${userId === null ? "all" : userId}-${day}.csv"`,
-      "cache-control": "no-store",
-      "x-audit-rows-capped": truncated ? String(AUDIT_EXPORT_MAX_ROWS) : "0",
+  return keysetCsvResponse({
+    header: CSV_HEADER,
+    max: AUDIT_EXPORT_MAX_ROWS,
+    capped: truncated,
+    capHeader: "x-audit-rows-capped",
+    filename: `audit-${userId === null ? "all" : userId}-${day}.csv`,
+    read: (beforeId, take) =>
+      db().auditLog.findMany({ where: beforeId === null ? where : { AND: [where, { id: { lt: beforeId } }] }, orderBy: { id: "desc" }, take }),
+    lines: (rows) => {
+      let text = "";
+      for (const row of rows) {
+        const v = auditView(row, userId);
+        text += csvLine([
+          String(v.id),
+          isoUtc(v.created_at),
+          String(v.created_at),
+          String(v.actor_id),
+          csvText(v.actor_name),
+          String(v.user_id),
+          csvText(v.action),
+          csvText(v.target_type),
+          csvText(v.target_id),
+          csvText(JSON.stringify(v.detail)),
+          csvText(v.ip),
+          csvText(v.user_agent),
+          csvText(v.request_id),
+        ]);
+      }
+      return text;
     },
   });
 }

@@ -5,12 +5,11 @@ import "server-only";
 import type { Locale } from "@/lib/i18n/locale";
 import { db } from "@/lib/db/client";
 import type { UserCtx } from "@/lib/ctx";
-import { csvLine, csvText, UTF8_BOM } from "@/lib/billing/csv";
+import { csvLine, csvText, isoUtc, keysetCsvResponse } from "@/lib/billing/csv";
 import { unitsToUsd } from "@/lib/billing/ledger-kinds";
 import { statementOwner, statementWhere, tokenNames, type StatementFilters } from "@/lib/billing/statement-query";
 
 export const STATEMENT_EXPORT_MAX_ROWS = 100_000;
-const CHUNK = 1000;
 
 const HEADER = [
   "id",
@@ -32,8 +31,6 @@ async function kindLabels(locale: Locale): Promise<Record<string, string>> {
   return (await import(`@/messages/${locale}.json`)).default.statement.kinds;
 }
 
-const isoUtc = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
-
 export async function exportStatement({ ctx, input }: { ctx: UserCtx; input: { filters: StatementFilters; userId?: number } }): Promise<Response> {
   const userId = await statementOwner(ctx, input.userId);
   const where = statementWhere(userId, input.filters);
@@ -41,62 +38,35 @@ export async function exportStatement({ ctx, input }: { ctx: UserCtx; input: { f
   // the file will be cut at the cap.
   const truncated = (await db().quotaLedger.count({ where, take: STATEMENT_EXPORT_MAX_ROWS + 1 })) > STATEMENT_EXPORT_MAX_ROWS;
   const labels = await kindLabels(ctx.locale);
-  const encoder = new TextEncoder();
-  let lastId: number | null = null;
-  let sent = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(UTF8_BOM + csvLine(HEADER)));
-    },
-    async pull(controller) {
-      try {
-        const take = Math.min(CHUNK, STATEMENT_EXPORT_MAX_ROWS - sent);
-        const rows =
-          take > 0
-            ? await db().quotaLedger.findMany({
-                where: lastId === null ? where : Object.assign({}, where, { id: { lt: lastId } }),
-                orderBy: { id: "desc" },
-                take,
-              })
-            : [];
-        if (!rows.length) {
-          controller.close();
-          return;
-        }
-        const names = await tokenNames(rows.map((r) => r.token_id));
-        let text = "";
-        for (const r of rows) {
-          text += csvLine([
-            String(r.id),
-            isoUtc(r.created_at),
-            String(r.created_at),
-            csvText(r.kind),
-            csvText(Object.hasOwn(labels, r.kind) ? labels[r.kind] : r.kind),
-            String(r.delta),
-            unitsToUsd(r.delta),
-            String(r.balance_after),
-            unitsToUsd(r.balance_after),
-            csvText(r.ref),
-            String(r.token_id),
-            csvText(names.get(r.token_id) ?? ""),
-          ]);
-        }
-        lastId = rows[rows.length - 1].id;
-        sent += rows.length;
-        controller.enqueue(encoder.encode(text));
-      } catch (err) {
-        controller.error(err);
-      }
-    },
-  });
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(stream, {
-    status: 200,
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="statement-${userId}-${day}.csv"`,
-      "cache-control": "no-store",
-      "x-statement-rows-capped": truncated ? String(STATEMENT_EXPORT_MAX_ROWS) : "0",
+  return keysetCsvResponse({
+    header: HEADER,
+    max: STATEMENT_EXPORT_MAX_ROWS,
+    capped: truncated,
+    capHeader: "x-statement-rows-capped",
+    filename: `statement-${userId}-${day}.csv`,
+    read: (beforeId, take) =>
+      db().quotaLedger.findMany({ where: beforeId === null ? where : { AND: [where, { id: { lt: beforeId } }] }, orderBy: { id: "desc" }, take }),
+    lines: async (rows) => {
+      const names = await tokenNames(rows.map((r) => r.token_id));
+      let text = "";
+      for (const r of rows) {
+        text += csvLine([
+          String(r.id),
+          isoUtc(r.created_at),
+          String(r.created_at),
+          csvText(r.kind),
+          csvText(Object.hasOwn(labels, r.kind) ? labels[r.kind] : r.kind),
+          String(r.delta),
+          unitsToUsd(r.delta),
+          String(r.balance_after),
+          unitsToUsd(r.balance_after),
+          csvText(r.ref),
+          String(r.token_id),
+          csvText(names.get(r.token_id) ?? ""),
+        ]);
+      }
+      return text;
     },
   });
 }
