@@ -16,7 +16,7 @@ describe("sidebar groups", () => {
     expect(keys(sidebarGroups({}, 1)).admin).toBeUndefined();
     expect(keys(sidebarGroups({}, undefined)).admin).toBeUndefined();
     expect(keys(sidebarGroups({}, 10)).admin).toEqual(["channels", "redemptions", "plans", "messages", "users", "settings"]);
-    expect(keys(sidebarGroups({}, 100)).admin).toEqual(["channels", "redemptions", "plans", "topups", "messages", "users", "settings"]);
+    expect(keys(sidebarGroups({}, 100)).admin).toEqual(["channels", "redemptions", "plans", "topups", "audit", "messages", "users", "settings"]);
     expect(keys(sidebarGroups({}, 1)).personal).toEqual(["wallet", "me"]);
   });
   it("lists configured chats", () => {
@@ -48,7 +48,7 @@ describe("every entry has its page", () => {
     expect(keys(everything)).toEqual({
       chat: ["playground", "chat:A"],
       console: ["dashboard", "tokens", "usageLogs", "drawingLogs", "taskLogs", "apiDocs"],
-      admin: ["channels", "redemptions", "plans", "topups", "messages", "users", "settings"],
+      admin: ["channels", "redemptions", "plans", "topups", "audit", "messages", "users", "settings"],
       personal: ["wallet", "me"],
     });
   });
