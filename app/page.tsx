@@ -39,10 +39,15 @@ export default async function Home() {
         <h1 className="text-4xl font-bold tracking-tight text-zinc-900 dark:text-zinc-100">{t("welcome", { name })}</h1>
         <p className="max-w-xl text-lg text-zinc-600 dark:text-zinc-400">{t("tagline")}</p>
         <div className="flex gap-3">
-          <Link href={user ? "/app/tokens" : "/login"} className="rounded-md bg-blue-600 px-5 py-2.5 text-sm font-medium text-white hover:bg-blue-700">
+          <Link
+            prefetch={false}
+            href={user ? "/app/tokens" : "/login"}
+            className="rounded-md bg-blue-600 px-5 py-2.5 text-sm font-medium text-white hover:bg-blue-700"
+          >
             {user ? t("toConsole") : t("getStarted")}
           </Link>
           <Link
+            prefetch={false}
             href="/pricing"
             className="rounded-md border border-zinc-300 px-5 py-2.5 text-sm font-medium text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800"
           >

@@ -85,11 +85,11 @@ export function LoginForm({
       footer={
         <div className="flex justify-center gap-4">
           {!status.self_use_mode_enabled && (
-            <Link href="/register" className="text-blue-600 hover:underline dark:text-blue-400">
+            <Link prefetch={false} href="/register" className="text-blue-600 hover:underline dark:text-blue-400">
               {t("toRegister")}
             </Link>
           )}
-          <Link href="/reset" className="text-blue-600 hover:underline dark:text-blue-400">
+          <Link prefetch={false} href="/reset" className="text-blue-600 hover:underline dark:text-blue-400">
             {t("toReset")}
           </Link>
         </div>

@@ -38,7 +38,7 @@ export function RegisterForm({ aff }: { aff: string | null }) {
       <AuthCard
         title={t("title")}
         footer={
-          <Link href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
+          <Link prefetch={false} href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
             {t("toLogin")}
           </Link>
         }
@@ -79,7 +79,7 @@ export function RegisterForm({ aff }: { aff: string | null }) {
       footer={
         <>
           {t("haveAccount")}{" "}
-          <Link href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
+          <Link prefetch={false} href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
             {t("toLogin")}
           </Link>
         </>

@@ -35,7 +35,7 @@ export function ResetConfirmForm({ email, token }: { email: string; token: strin
     <AuthCard
       title={t("confirmTitle")}
       footer={
-        <Link href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
+        <Link prefetch={false} href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
           {t("toLogin")}
         </Link>
       }

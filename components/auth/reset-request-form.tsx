@@ -41,7 +41,7 @@ export function ResetRequestForm() {
     <AuthCard
       title={t("title")}
       footer={
-        <Link href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
+        <Link prefetch={false} href="/login" className="text-blue-600 hover:underline dark:text-blue-400">
           {t("toLogin")}
         </Link>
       }

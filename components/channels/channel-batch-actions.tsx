@@ -29,7 +29,11 @@ export function ChannelBatchActions({
   const counted = (key: string) => (r: { data: number }) => toast.success({ key, values: { count: r.data } });
   return (
     <div className="flex flex-wrap gap-2">
-      <Link href="/channel/add" className="inline-flex h-9 items-center gap-1.5 rounded-md bg-blue-600 px-4 text-sm font-medium text-white hover:bg-blue-700">
+      <Link
+        prefetch={false}
+        href="/channel/add"
+        className="inline-flex h-9 items-center gap-1.5 rounded-md bg-blue-600 px-4 text-sm font-medium text-white hover:bg-blue-700"
+      >
         <Plus aria-hidden className="h-4 w-4" />
         {t("add")}
       </Link>

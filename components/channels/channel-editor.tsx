@@ -159,7 +159,7 @@ export function ChannelEditor({ id }: { id: number | null }) {
     <div className="mx-auto w-full max-w-4xl px-4 py-6">
       <PageTitle
         actions={
-          <Link href="/admin/channels" className="text-sm text-blue-700 hover:underline dark:text-blue-400">
+          <Link prefetch={false} href="/admin/channels" className="text-sm text-blue-700 hover:underline dark:text-blue-400">
             {t("back")}
           </Link>
         }

@@ -39,6 +39,7 @@ export function ChannelRowActions({ channel: c, actions, dialogs }: { channel: C
         </Button>
       )}
       <Link
+        prefetch={false}
         href={`/channel/edit/${c.id}`}
         className="inline-flex h-8 items-center gap-1.5 rounded-md px-3 text-sm font-medium text-blue-700 hover:bg-blue-50 dark:text-blue-400 dark:hover:bg-zinc-800"
       >

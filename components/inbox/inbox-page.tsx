@@ -51,6 +51,7 @@ export function InboxPage() {
             {items.map((m) => (
               <li key={m.id}>
                 <Link
+                  prefetch={false}
                   href={`/app/inbox/${m.id}`}
                   data-testid={`inbox-item-${m.id}`}
                   data-unread={m.is_read ? undefined : "true"}

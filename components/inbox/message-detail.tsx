@@ -57,7 +57,7 @@ export function MessageDetail({ id }: { id: string }) {
 
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-6">
-      <Link href="/app/inbox" className="mb-4 inline-flex items-center gap-1 text-sm text-blue-600 hover:underline dark:text-blue-400">
+      <Link prefetch={false} href="/app/inbox" className="mb-4 inline-flex items-center gap-1 text-sm text-blue-600 hover:underline dark:text-blue-400">
         <ArrowLeft aria-hidden className="h-4 w-4" />
         {t("back")}
       </Link>

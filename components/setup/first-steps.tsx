@@ -38,6 +38,7 @@ export async function FirstStepsCard({ steps }: { steps: FirstSteps }) {
             )}
             <div className="min-w-0">
               <Link
+                prefetch={false}
                 href={HREF[s]}
                 className={cn(
                   "font-medium text-blue-700 underline-offset-2 hover:underline dark:text-blue-300",

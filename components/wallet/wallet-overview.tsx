@@ -83,6 +83,7 @@ export function WalletOverview({ presetCode }: { presetCode: string }) {
             )}
             {canTopUp && (
               <Link
+                prefetch={false}
                 href="/app/wallet?tab=topup"
                 scroll={false}
                 className="inline-flex h-9 items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-4 text-sm font-medium whitespace-nowrap text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"

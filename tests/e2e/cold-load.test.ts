@@ -57,6 +57,7 @@ const PAGES: Target[] = [
   { path: "/user/edit/{user}", as: "root", ready: "main form input" },
   { path: "/admin/coupons", as: "root", ready: TABLE },
   { path: "/admin/topups", as: "root", ready: TABLE },
+  { path: "/admin/audit", as: "root", ready: TABLE },
   { path: "/admin/messages", as: "root", ready: TABLE },
   { path: "/admin/settings", as: "root", ready: "main form, main [role=tablist]" },
 ];

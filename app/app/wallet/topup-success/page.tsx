@@ -18,12 +18,14 @@ export default async function Page() {
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("successText")}</p>
       <div className="flex gap-3">
         <Link
+          prefetch={false}
           href="/app/wallet"
           className="inline-flex h-9 items-center rounded-md bg-blue-600 px-4 text-sm font-medium text-white hover:bg-blue-700 dark:bg-blue-500 dark:hover:bg-blue-600"
         >
           {t("toWallet")}
         </Link>
         <Link
+          prefetch={false}
           href="/"
           className="inline-flex h-9 items-center rounded-md border border-zinc-300 px-4 text-sm font-medium text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800"
         >
