@@ -163,7 +163,9 @@ describe.each(["zh", "en"] as Locale[])("the audit log (%s)", (locale) => {
     } finally {
       await ctx.close();
     }
-  });
+    // a sign-in, a passkey ceremony, a reload and five screenshots: more than the default 30 s
+    // when the machine is shared
+  }, 90_000);
 });
 
 describe("the page", () => {
