@@ -394,6 +394,9 @@ describe("password reset", () => {
     const done = await anon().post<string>("/api/user/reset", { email: url.searchParams.get("email"), token });
     expect(done.success, done.message).toBe(true);
     expect(done.data).toMatch(/^[A-Za-z0-9]{12}$/);
+    // the audit log (docs/audit.md): the reset by the mailed link, the account's owner its actor
+    const reset = await query(server, 'SELECT "actor_id", "detail" FROM "audit_logs" WHERE "user_id" = $1 AND "action" = $2', [grace.id, "password_reset"]);
+    expect(reset.map((r) => [Number(r.actor_id), JSON.parse(String(r.detail)).by])).toEqual([[grace.id, "mail_link"]]);
     expect((await session.get("/api/user/self")).status).toBe(401);
     expect((await anon().login("grace", "grace-old-1")).success).toBe(false);
     expect((await anon().login("grace@example.com", done.data)).success).toBe(true);

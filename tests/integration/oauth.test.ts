@@ -146,6 +146,9 @@ describe("OIDC against a real OpenID provider", () => {
     const second = await again.signIn("oidc");
     expect(second.result.success, second.result.message).toBe(true);
     expect(second.result.data!.id).toBe(me.id);
+    // the audit log (docs/audit.md): the sign-up and each sign-in by the provider
+    const rows = await query(server, 'SELECT "action", "detail" FROM "audit_logs" WHERE "user_id" = $1 ORDER BY "id"', [me.id]);
+    expect(rows.map((r) => `${r.action} ${JSON.parse(String(r.detail)).method}`)).toEqual(["register oauth:oidc", "login oauth:oidc", "login oauth:oidc"]);
   });
 
   it("refuses a replayed state, a state from another browser, and an unknown state", async () => {
