@@ -14,7 +14,8 @@ import { withClusterLease } from "@/lib/db/lease";
 import { env } from "@/lib/env";
 import { describeError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import { getNumber, onOptionsApplied } from "@/lib/options/store";
+import { optionJob } from "@/lib/options/option-job";
+import { getNumber } from "@/lib/options/store";
 import { nowSeconds } from "@/lib/time";
 
 const log = logger("audit");
@@ -51,7 +52,7 @@ export async function runAuditRetention(now = nowSeconds()): Promise<AuditRetent
       if (!rows.length) return;
       const { count } = await db().auditLog.deleteMany({ where: { id: { in: rows.map((r) => r.id) } } });
       result.deleted += count;
-      if (rows.length < BATCH || job().stopping || !(await lease.renew())) return;
+      if (rows.length < BATCH || job.stopping() || !(await lease.renew())) return;
       await sleep(PAUSE_MS);
     }
   });
@@ -59,39 +60,14 @@ export async function runAuditRetention(now = nowSeconds()): Promise<AuditRetent
   return result;
 }
 
-type Job = { timer?: NodeJS.Timeout; running?: Promise<void>; days?: number; stopping?: boolean };
-const holder = globalThis as unknown as { __gatewayAuditRetention?: Job };
-const job = (): Job => (holder.__gatewayAuditRetention ??= {});
-
-function runSoon(): void {
-  const j = job();
-  if (j.running || j.stopping) return;
-  j.running = runAuditRetention()
-    .then(() => undefined)
-    .catch((err) => log.error({ error: describeError(err) }, "audit retention run failed, will retry"))
-    .finally(() => (j.running = undefined));
-}
+const job = optionJob({
+  key: "__gatewayAuditRetention",
+  intervalMs: () => env().AUDIT_RETENTION_INTERVAL_SECONDS * 1000,
+  watch: auditRetentionDays,
+  run: () => runAuditRetention(),
+  onError: (err) => log.error({ error: describeError(err) }, "audit retention run failed, will retry"),
+});
 
 /** The timer of this node (server.ts): every AUDIT_RETENTION_INTERVAL_SECONDS, and soon after the option changes. */
-export function startAuditRetentionJob(): void {
-  const j = job();
-  if (j.timer) return;
-  j.stopping = false;
-  j.days = auditRetentionDays();
-  j.timer = setInterval(runSoon, env().AUDIT_RETENTION_INTERVAL_SECONDS * 1000);
-  j.timer.unref();
-  onOptionsApplied(() => {
-    const days = auditRetentionDays();
-    if (days === j.days) return;
-    j.days = days;
-    if (j.timer) setTimeout(runSoon, 100).unref();
-  });
-}
-
-export async function stopAuditRetentionJob(): Promise<void> {
-  const j = job();
-  if (j.timer) clearInterval(j.timer);
-  j.timer = undefined;
-  j.stopping = true; // a run stops after its current batch
-  await j.running;
-}
+export const startAuditRetentionJob = (): void => job.start();
+export const stopAuditRetentionJob = (): Promise<void> => job.stop();

@@ -20,7 +20,8 @@
 import "server-only";
 import { logger } from "@/lib/logger";
 import { withClusterLease } from "@/lib/db/lease";
-import { getNumber, onOptionsApplied } from "@/lib/options/store";
+import { optionJob } from "@/lib/options/option-job";
+import { getNumber } from "@/lib/options/store";
 import { BatchSizer, isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/lib/rollups/store";
 import { describeError } from "@/lib/errors";
 import { dropLogPartitionsBefore, ensureLogPartitions } from "@/lib/logs/partitions";
@@ -38,11 +39,6 @@ const BATCH_MIN = 100;
 const BATCH_MAX = 5_000;
 // between batches: the relay's queued log batches and billing run here
 const PAUSE_MS = 20;
-
-const holder = globalThis as unknown as {
-  __gatewayRetention?: { timer?: NodeJS.Timeout; running?: Promise<RetentionResult>; days?: number; stopping?: boolean };
-};
-const job = () => (holder.__gatewayRetention ??= {});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -122,7 +118,7 @@ export async function runRetention(now = nowSeconds()): Promise<RetentionResult>
   const cut = retentionCut(days, now);
   const result: RetentionResult = { ran: false, cut, deleted: 0, batches: 0, dropped: [] };
   await withClusterLease("log-retention", LEASE_MS, async (lease) => {
-    const keepGoing = async () => !job().stopping && (await lease.renew());
+    const keepGoing = async () => !job.stopping() && (await lease.renew());
     if (!isSqlite()) await ensureLogPartitions(now);
     if (days <= 0) return;
     result.ran = true;
@@ -139,39 +135,15 @@ export async function runRetention(now = nowSeconds()): Promise<RetentionResult>
   return result;
 }
 
-function runSoon(): void {
-  const j = job();
-  if (j.running) return;
-  j.running = runRetention()
-    .catch((err) => {
-      log.error({ error: describeError(err) }, "retention run failed, will retry");
-      return { ran: false, cut: 0, deleted: 0, batches: 0, dropped: [] };
-    })
-    .finally(() => {
-      j.running = undefined;
-    });
-}
+const job = optionJob({
+  key: "__gatewayRetention",
+  intervalMs: () => TICK_MS,
+  firstRunMs: 10_000,
+  watch: () => getNumber("LogRetentionDays", 0),
+  run: () => runRetention(),
+  onError: (err) => log.error({ error: describeError(err) }, "retention run failed, will retry"),
+});
 
 /** The timer of this node (server.ts): hourly, once shortly after start-up, and after the option changes. */
-export function startRetentionJob(): void {
-  const j = job();
-  if (j.timer) return;
-  j.days = getNumber("LogRetentionDays", 0);
-  j.timer = setInterval(runSoon, TICK_MS);
-  j.timer.unref();
-  setTimeout(runSoon, 10_000).unref();
-  onOptionsApplied(() => {
-    const days = getNumber("LogRetentionDays", 0);
-    if (days === j.days) return;
-    j.days = days;
-    if (j.timer) setTimeout(runSoon, 100).unref();
-  });
-}
-
-export async function stopRetentionJob(): Promise<void> {
-  const j = job();
-  if (j.timer) clearInterval(j.timer);
-  j.timer = undefined;
-  j.stopping = true; // a run stops after its current batch
-  await j.running;
-}
+export const startRetentionJob = (): void => job.start();
+export const stopRetentionJob = (): Promise<void> => job.stop();
