@@ -11,11 +11,9 @@ import { Alert, PageTitle } from "@/components/ui/card";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Field, SelectField } from "@/components/ui/input";
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from "@/lib/audit/actions";
-import { reportFailure } from "@/lib/client/api";
-import { downloadCsv } from "@/lib/client/download-csv";
+import { useCsvExport } from "@/lib/client/download-csv";
 import { formatTimestamp } from "@/lib/client/format";
 import { isRootRole } from "@/lib/client/navigation";
-import { toast } from "@/lib/client/toast";
 import { ActionBadge, actionLabel, detailText, targetLabel, type AuditT } from "./labels";
 import type { AuditPage as Page, AuditRow } from "./types";
 
@@ -111,7 +109,7 @@ export function AuditLogPage() {
   const root = isRootRole(user?.role);
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [exporting, setExporting] = useState(false);
+  const csv = useCsvExport("x-audit-rows-capped", { capped: "audit.exportCapped", done: "audit.exported" });
   const paging = useServerPaging(filters);
   const q = filterQuery(filters);
   const path = !root || paging.pageSize === null ? null : `/api/audit/?${q}${q.size ? "&" : ""}p=${paging.page + 1}&page_size=${paging.pageSize}`;
@@ -121,18 +119,7 @@ export function AuditLogPage() {
     e.preventDefault();
     setFilters({ ...draft });
   }
-  async function exportCsv() {
-    setExporting(true);
-    try {
-      const capped = await downloadCsv(`/api/audit/?${q}${q.size ? "&" : ""}format=csv`, "audit.csv", "x-audit-rows-capped");
-      if (capped > 0) toast.warning({ key: "audit.exportCapped", values: { rows: capped } });
-      else if (capped === 0) toast.success({ key: "audit.exported" });
-    } catch {
-      reportFailure({ kind: "catalogue", key: "network" });
-    } finally {
-      setExporting(false);
-    }
-  }
+  const exportCsv = () => csv.exportCsv(`/api/audit/?${q}${q.size ? "&" : ""}format=csv`, "audit.csv");
 
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
@@ -181,7 +168,7 @@ export function AuditLogPage() {
                 setFilters(EMPTY);
               }}
               onExport={() => void exportCsv()}
-              exporting={exporting}
+              exporting={csv.exporting}
             />
           </form>
           <DataTable<AuditRow>

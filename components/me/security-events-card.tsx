@@ -10,10 +10,8 @@ import { ActionBadge, detailText } from "@/components/audit/labels";
 import type { AuditPage } from "@/components/audit/types";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { reportFailure } from "@/lib/client/api";
-import { downloadCsv } from "@/lib/client/download-csv";
+import { useCsvExport } from "@/lib/client/download-csv";
 import { formatTimestamp } from "@/lib/client/format";
-import { toast } from "@/lib/client/toast";
 import { deviceLabel } from "@/lib/sessions/device";
 
 const STEP = 10;
@@ -22,28 +20,17 @@ const MAX = 100;
 export function SecurityEventsCard() {
   const t = useTranslations("audit");
   const [size, setSize] = useState(STEP);
-  const [exporting, setExporting] = useState(false);
+  const csv = useCsvExport("x-audit-rows-capped", { capped: "audit.exportCapped", done: "audit.exported" });
   const { data, error } = useSWR<AuditPage>(`/api/audit/self?page_size=${size}`);
   const events = data?.items;
 
-  async function exportCsv() {
-    setExporting(true);
-    try {
-      const capped = await downloadCsv("/api/audit/self?format=csv", "security-events.csv", "x-audit-rows-capped");
-      if (capped > 0) toast.warning({ key: "audit.exportCapped", values: { rows: capped } });
-      else if (capped === 0) toast.success({ key: "audit.exported" });
-    } catch {
-      reportFailure({ kind: "catalogue", key: "network" });
-    } finally {
-      setExporting(false);
-    }
-  }
+  const exportCsv = () => csv.exportCsv("/api/audit/self?format=csv", "security-events.csv");
 
   return (
     <Card
       title={t("security.title")}
       actions={
-        <Button variant="secondary" size="sm" disabled={exporting || !events?.length} onClick={() => void exportCsv()}>
+        <Button variant="secondary" size="sm" disabled={csv.exporting || !events?.length} onClick={() => void exportCsv()}>
           <Download className="size-4" aria-hidden />
           {t("security.export")}
         </Button>

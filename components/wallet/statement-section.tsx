@@ -12,11 +12,9 @@ import { useQuotaDisplay } from "@/components/layout/providers";
 import { Badge } from "@/components/ui/badge";
 import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker";
 import { Field, SelectField } from "@/components/ui/input";
-import { reportFailure } from "@/lib/client/api";
-import { downloadCsv } from "@/lib/client/download-csv";
+import { useCsvExport } from "@/lib/client/download-csv";
 import type { BadgeColor } from "@/lib/client/badge-color";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
-import { toast } from "@/lib/client/toast";
 import { LEDGER_KINDS } from "@/lib/billing/ledger-kinds";
 
 export type LedgerRow = {
@@ -132,7 +130,7 @@ export function StatementSection({ userId }: { userId?: number }) {
   const display = useQuotaDisplay();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [exporting, setExporting] = useState(false);
+  const csv = useCsvExport("x-statement-rows-capped", { capped: "statement.exportCapped", done: "statement.exported" });
   const paging = useServerPaging(filters);
   const base = userId === undefined ? "/api/user/ledger/self" : `/api/user/${userId}/ledger`;
   const q = filterQuery(filters);
@@ -150,18 +148,7 @@ export function StatementSection({ userId }: { userId?: number }) {
     setDraft(next);
     setFilters(next);
   }
-  async function exportCsv() {
-    setExporting(true);
-    try {
-      const capped = await downloadCsv(`${base}/export?${q}`, "statement.csv", "x-statement-rows-capped");
-      if (capped > 0) toast.warning({ key: "statement.exportCapped", values: { rows: capped } });
-      else if (capped === 0) toast.success({ key: "statement.exported" });
-    } catch {
-      reportFailure({ kind: "catalogue", key: "network" });
-    } finally {
-      setExporting(false);
-    }
-  }
+  const exportCsv = () => csv.exportCsv(`${base}/export?${q}`, "statement.csv");
 
   return (
     <section aria-label={t("title")} data-testid="statement-section">
@@ -190,7 +177,7 @@ export function StatementSection({ userId }: { userId?: number }) {
             setFilters(EMPTY);
           }}
           onExport={() => void exportCsv()}
-          exporting={exporting}
+          exporting={csv.exporting}
         />
       </form>
       {data?.total_capped && (
