@@ -59,20 +59,7 @@ export default defineConfig([
   {
     // maps keyed by names people type (docs/conventions.md, "Own keys")
     plugins: { local },
-    files: [
-      "lib/client/**/*.ts",
-      "lib/model-mapping/**/*.ts",
-      "lib/price-presets/**/*.ts",
-      "lib/pricing/**/*.ts",
-      "lib/billing/**/*.ts",
-      "lib/options/**/*.ts",
-      "lib/users/**/*.ts",
-      "lib/channels/**/*.ts",
-      "lib/relay/formats/**/*.ts",
-      "lib/relay/providers/**/*.ts",
-      "lib/tasks/**/*.ts",
-      "lib/net/**/*.ts",
-    ],
+    files: ["lib/**/*.ts", "components/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "server.ts", "scripts/**/*.{ts,mjs}"],
     rules: { "local/own-keys": "error" },
   },
 ]);

@@ -43,7 +43,7 @@ export function exportedMethods(text) {
 // text after the colon is the method's summary; the comment lines right after it add to its
 // description. "GET|POST" names several methods.
 export function headerSummaries(text) {
-  const out = {};
+  const out = Object.create(null);
   let current = [];
   for (const line of text.split("\n")) {
     if (!line.startsWith("//")) {

@@ -55,9 +55,7 @@ export type DataTableProps<T> = {
 };
 
 function selectionRecord(ids: string[]): RowSelectionState {
-  const out: RowSelectionState = {};
-  for (const id of ids) out[id] = true;
-  return out;
+  return Object.fromEntries(ids.map((id) => [id, true]));
 }
 
 function Checkbox({ label, checked, indeterminate, onChange }: { label: string; checked: boolean; indeterminate?: boolean; onChange: () => void }) {

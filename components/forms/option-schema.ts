@@ -6,9 +6,10 @@ import type { OptionKey } from "@/lib/options/registry";
 import { say, type ServerCatalogue } from "@/lib/i18n/render";
 import { checkOptionCombination, checkOptionValue, fallbackStateValid, FALLBACK_VALUES, SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { fieldName } from "./field-name";
+import { dict } from "@/lib/own-keys";
 
 export function optionSectionSchema(keys: readonly OptionKey[], catalogue: ServerCatalogue, loaded: Record<string, string>) {
-  const shape: Record<string, z.ZodType<string>> = {};
+  const shape = dict<z.ZodType<string>>();
   for (const key of keys) {
     shape[fieldName(key)] = z.string().superRefine((value, ctx) => {
       if (SECRET_OPTION_KEYS.has(key) && value === "") return; // left empty: not sent

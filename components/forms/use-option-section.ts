@@ -14,6 +14,7 @@ import { useOptionsState } from "./options-context";
 import { optionSectionSchema } from "./option-schema";
 import { putOption } from "./put-option";
 import { useServerCatalogue } from "@/lib/i18n/client-catalogue";
+import { dict } from "@/lib/own-keys";
 
 export type OptionSectionConfig = {
   /** asked with the changes before anything is sent; false cancels the save */
@@ -69,15 +70,13 @@ export function useOptionSection(keys: readonly OptionKey[], options: Record<str
   // resetting what is being typed here.
   const signature = stableKeys.map((k) => `${k}\u0000${options[k] ?? ""}`).join("\u0001");
   const baseline = useMemo(() => {
-    const b: Record<string, string> = {};
+    const b = dict<string>();
     for (const key of stableKeys) b[key] = formValue(key, options);
     return b;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- options are read through the signature
   }, [stableKeys, signature]);
   const defaults = useMemo(() => {
-    const d: Record<string, string> = {};
-    for (const key of stableKeys) d[fieldName(key)] = baseline[key];
-    return d;
+    return Object.fromEntries(stableKeys.map((key) => [fieldName(key), baseline[key]]));
   }, [stableKeys, baseline]);
   const schema = useMemo(() => optionSectionSchema(stableKeys, catalogue, baseline), [stableKeys, catalogue, baseline]);
   const form = useForm<Record<string, string>>({
@@ -100,7 +99,7 @@ export function useOptionSection(keys: readonly OptionKey[], options: Record<str
 
   const submit = useCallback(
     async (values: Record<string, string>): Promise<SaveResult | null> => {
-      const byKey: Record<string, string> = {};
+      const byKey = dict<string>();
       for (const [name, value] of Object.entries(values)) if (writable[optionKey(name)]) byKey[optionKey(name)] = value;
       const changes = changedOptions(baseline, byKey, SECRET_OPTION_KEYS);
       if (changes.length === 0) return null;

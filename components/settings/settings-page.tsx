@@ -21,6 +21,7 @@ import { OperationTab } from "./operation-tab";
 import { OtherTab } from "./other-tab";
 import { RateLimitTab } from "./ratelimit-tab";
 import { SystemTab } from "./system-tab";
+import { dict } from "@/lib/own-keys";
 
 export const SETTINGS_TABS = ["operation", "ratelimit", "models", "system", "other"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -41,9 +42,9 @@ export function SettingsPage() {
   }, [mutate]);
   const state = useMemo<OptionsState | null>(() => {
     if (!data) return null;
-    const options: Record<string, string> = {};
-    const secretsSet: Record<string, boolean> = {};
-    const writable: Record<string, boolean> = {};
+    const options = dict<string>();
+    const secretsSet = dict<boolean>();
+    const writable = dict<boolean>();
     for (const o of data) {
       if (o.set !== undefined) secretsSet[o.key] = o.set;
       else options[o.key] = o.value;

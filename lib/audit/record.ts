@@ -16,6 +16,7 @@ import { describeError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { nowSeconds } from "@/lib/time";
 import type { AuditAction, AuditTargetType } from "@/lib/audit/actions";
+import { dict } from "@/lib/own-keys";
 
 const log = logger("audit");
 
@@ -60,7 +61,7 @@ function detailText(detail: AuditDetail | undefined): string {
   // too long: every string value is cut to an equal share, and the row says so
   const keys = Object.keys(detail);
   const share = Math.max(64, Math.floor(DETAIL_MAX / Math.max(1, keys.length)) - 64);
-  const cut: AuditDetail = {};
+  const cut: AuditDetail = dict();
   for (const k of keys) {
     const v = detail[k];
     cut[k] = typeof v === "string" && v.length > share ? v.slice(0, share) : v;

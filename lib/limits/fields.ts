@@ -25,7 +25,5 @@ export type LimitInput = { [K in keyof typeof tokenLimitFields]?: number };
 
 /** The columns of the limit fields given (absent ones are left alone). */
 export function limitColumns(f: LimitInput): LimitInput {
-  const d: LimitInput = {};
-  for (const k of Object.keys(tokenLimitFields) as (keyof LimitInput)[]) if (f[k] !== undefined) d[k] = f[k];
-  return d;
+  return Object.fromEntries(Object.keys(tokenLimitFields).flatMap((k) => (f[k as keyof LimitInput] === undefined ? [] : [[k, f[k as keyof LimitInput]]])));
 }

@@ -6,6 +6,7 @@
 //    bucket is a second; the 5 h window's, 5 minutes);
 //  - calendar windows (day, week from Monday, month) run from midnight to midnight in the site's
 //    time zone (the one the console's dates use: TZ, else Asia/Shanghai).
+import { dict } from "@/lib/own-keys";
 
 export const SLICES = 60;
 
@@ -72,7 +73,7 @@ function format(tz: string): Intl.DateTimeFormat {
 
 /** The wall clock of `tz` at `ms`, as if it were UTC (ms). */
 function wallClock(tz: string, ms: number): number {
-  const p: Record<string, number> = {};
+  const p = dict<number>();
   for (const part of format(tz).formatToParts(new Date(ms))) if (part.type !== "literal") p[part.type] = Number(part.value);
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
 }

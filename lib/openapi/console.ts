@@ -4,6 +4,7 @@
 // comment line. Every answer is the {success, message, data} envelope.
 import type { Access, RouteMeta } from "@/lib/http/route";
 import { objectProperties, SchemaBag, type JsonSchema } from "@/lib/openapi/schema";
+import { dict } from "@/lib/own-keys";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 
@@ -47,10 +48,10 @@ function envelope(data: JsonSchema): JsonSchema {
 
 export function consoleDocument(files: ConsoleRouteFile[], version: string): JsonSchema {
   const bag = new SchemaBag();
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths = dict<Record<string, unknown>>();
   const tags = new Set<string>();
   for (const f of files) {
-    const item: Record<string, unknown> = {};
+    const item = dict<unknown>();
     for (const [method, op] of Object.entries(f.methods) as [HttpMethod, NonNullable<ConsoleRouteFile["methods"][HttpMethod]>][]) {
       const id = operationId(method, f.path);
       const meta = op.meta;

@@ -10,6 +10,7 @@ import { batchEmbedContentsRequest, embedContentRequest } from "@/lib/relay/form
 import { openaiChatRequest } from "@/lib/relay/formats/openai-chat";
 import { openaiResponsesRequest } from "@/lib/relay/formats/openai-responses";
 import { MJ_SUBMIT_KINDS } from "@/lib/tasks/mj";
+import { dict } from "@/lib/own-keys";
 import { OPENAPI_VERSION } from "@/lib/openapi/console";
 import { SchemaBag, type JsonSchema } from "@/lib/openapi/schema";
 
@@ -305,7 +306,7 @@ const opId = (method: string, path: string) =>
 
 export function relayDocument(version: string): JsonSchema {
   const bag = new SchemaBag();
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths = dict<Record<string, unknown>>();
   for (const op of RELAY_OPERATIONS) {
     const parameters = [
       ...Object.entries(op.params ?? {}).map(([name, schema]) => ({ name, in: "path", required: true, schema })),
@@ -321,7 +322,7 @@ export function relayDocument(version: string): JsonSchema {
     if (op.stream) ok["text/event-stream"] = { schema: str };
     const headers = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
     const error = { description: "Refused", headers, content: { "application/json": { schema: { $ref: `#/components/schemas/Error_${op.errors}` } } } };
-    paths[op.path] ??= {};
+    paths[op.path] ??= dict();
     paths[op.path][op.method] = {
       operationId: id,
       summary: op.summary,

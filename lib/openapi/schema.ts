@@ -3,6 +3,7 @@
 // (recursive or shared parts) are moved into components.schemas so that every $ref resolves
 // from the document's root.
 import { z } from "zod";
+import { dict } from "@/lib/own-keys";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -21,7 +22,7 @@ export class SchemaBag {
     const rewrite = (v: unknown): unknown => {
       if (Array.isArray(v)) return v.map(rewrite);
       if (!v || typeof v !== "object") return v;
-      const out: Record<string, unknown> = {};
+      const out = dict<unknown>();
       for (const [k, x] of Object.entries(v)) {
         // z.int()'s own bounds (the safe integers) say nothing to a reader
         if ((k === "minimum" && x === Number.MIN_SAFE_INTEGER) || (k === "maximum" && x === Number.MAX_SAFE_INTEGER)) continue;

@@ -47,13 +47,16 @@ describe("local/own-keys", () => {
     expect(lint(code)).toEqual(["1: local/own-keys", "6: local/own-keys", "7: local/own-keys"]);
   });
 
-  it("the project's config applies it where maps are keyed by names people type", async () => {
+  it("the project's config applies it to every source file, not to the tests", async () => {
     const eslint = new ESLint();
     const code = "export function f(names: string[]) {\n  const out: Record<string, number> = {};\n  for (const n of names) out[n] = 1;\n  return out;\n}\n";
     const ids = async (filePath: string) => (await eslint.lintText(code, { filePath }))[0].messages.map((m) => m.ruleId);
     expect(await ids("lib/client/model-pricing.ts")).toContain("local/own-keys");
     expect(await ids("lib/model-mapping/schema.ts")).toContain("local/own-keys");
     expect(await ids("lib/relay/formats/openai-chat.ts")).toContain("local/own-keys");
-    expect(await ids("lib/openapi/x.ts")).not.toContain("local/own-keys");
+    expect(await ids("lib/openapi/x.ts")).toContain("local/own-keys");
+    expect(await ids("components/settings/x.tsx")).toContain("local/own-keys");
+    expect(await ids("app/api/x/route.ts")).toContain("local/own-keys");
+    expect(await ids("tests/unit/x.test.ts")).not.toContain("local/own-keys");
   }, 60_000);
 });
