@@ -11,11 +11,9 @@ import { defineConfig } from "vitest/config";
 // cores they measure the neighbours' load rather than the server, so they run alone after
 // everything else.
 const TIMED = ["tests/integration/relay-body-bound.test.ts", "tests/integration/console-scale.test.ts"];
-// The browser file that times every page's cold load (docs/console-ui.md, "Cold load"): alone,
-// after everything else, for the same reason; and only with COLD_LOAD=1 until the pages meet
-// its 1 s bound (they do not yet: docs/console-ui.md, "Cold load").
+// The browser file that times every page's cold load against its 1 s bound (docs/console-ui.md,
+// "Cold load"): alone, after everything else, for the same reason.
 const TIMED_E2E = ["tests/e2e/cold-load.test.ts"];
-const COLD_LOAD = process.env.COLD_LOAD === "1";
 
 export default defineConfig({
   // `server-only` throws unless resolved for React Server Components; tests import server
@@ -80,7 +78,7 @@ export default defineConfig({
           sequence: { groupOrder: 2 + i },
         },
       })),
-      ...(COLD_LOAD ? [timedE2e()] : []),
+      timedE2e(),
     ],
   },
 });

@@ -23,8 +23,12 @@ export const PROMPT_BOUND_BASE = 262_144;
 export const PROMPT_PER_REFERENCE = 1_048_576;
 // Images one call may be billed for (a per-call price is multiplied by it).
 export const MAX_CALL_IMAGES = 10_000;
-// Seconds of audio one call may report (a transcription's duration): 24 hours.
+// Seconds of audio one call may report (a transcription's duration): 24 hours, and at most
+// AUDIO_SECONDS_BASE + one second per AUDIO_BYTES_PER_SECOND bytes of the upload (100 bytes a
+// second is 0.8 kbit/s, below any speech codec's lowest rate).
 export const MAX_CALL_AUDIO_SECONDS = 86_400;
+export const AUDIO_SECONDS_BASE = 60;
+export const AUDIO_BYTES_PER_SECOND = 100;
 // Quota units one call may cost, and so the most one call may reserve or charge: 100,000 USD
 // at the default 500,000 units per USD. Far above any real call, far below the 64-bit range.
 export const MAX_CALL_QUOTA = 50_000_000_000n;
@@ -59,8 +63,18 @@ function bound(v: number, max: number): number {
 // above its bound. Cached and cache-creation tokens are part of the prompt, reasoning tokens
 // part of the completion.
 type Counts = { prompt_tokens: number; completion_tokens: number; cached_tokens: number; cache_creation_tokens: number; reasoning_tokens: number };
+// The meters are bounded by the call too: images by what it asked for (`imagesMax`: its `n`),
+// characters (text to speech) by the body's bytes (a character is at least one), seconds by
+// the body's bytes (AUDIO_BYTES_PER_SECOND).
 type Meters = { images?: number; characters?: number; seconds?: number };
-export function boundUsage(u: Counts, meter: Meters | undefined, promptMax: number, completionMax: number): boolean {
+export function boundUsage(
+  u: Counts,
+  meter: Meters | undefined,
+  promptMax: number,
+  completionMax: number,
+  imagesMax = MAX_CALL_IMAGES,
+  bodyBytes = Infinity,
+): boolean {
   cut = false;
   const p = promptMax < MAX_USAGE_TOKENS ? promptMax : MAX_USAGE_TOKENS;
   const c = completionMax < MAX_USAGE_TOKENS ? completionMax : MAX_USAGE_TOKENS;
@@ -70,11 +84,13 @@ export function boundUsage(u: Counts, meter: Meters | undefined, promptMax: numb
   u.cache_creation_tokens = bound(u.cache_creation_tokens, p);
   u.reasoning_tokens = bound(u.reasoning_tokens, c);
   if (meter) {
-    if (meter.images !== undefined) meter.images = bound(meter.images, MAX_CALL_IMAGES);
-    if (meter.characters !== undefined) meter.characters = bound(meter.characters, MAX_USAGE_TOKENS);
+    if (meter.images !== undefined) meter.images = bound(meter.images, imagesMax < MAX_CALL_IMAGES ? imagesMax : MAX_CALL_IMAGES);
+    if (meter.characters !== undefined) meter.characters = bound(meter.characters, bodyBytes < MAX_USAGE_TOKENS ? bodyBytes : MAX_USAGE_TOKENS);
     if (meter.seconds !== undefined) {
       const s = meter.seconds;
-      meter.seconds = s > MAX_CALL_AUDIO_SECONDS ? bound(s, MAX_CALL_AUDIO_SECONDS) : s >= 0 ? s : 0; // fractions kept
+      const byBytes = AUDIO_SECONDS_BASE + bodyBytes / AUDIO_BYTES_PER_SECOND;
+      const max = byBytes < MAX_CALL_AUDIO_SECONDS ? Math.ceil(byBytes) : MAX_CALL_AUDIO_SECONDS;
+      meter.seconds = s > max ? bound(s, max) : s >= 0 ? s : 0; // fractions kept
     }
   }
   return cut;

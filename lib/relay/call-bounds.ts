@@ -3,7 +3,8 @@
 // lib/billing/bounds.ts). Plain arithmetic on what the handler already has: the canonical
 // request and the body's size in bytes; nothing is serialised again.
 import "server-only";
-import { DEFAULT_OUTPUT_BOUND, MAX_USAGE_TOKENS, PROMPT_BOUND_BASE, PROMPT_PER_REFERENCE, PROMPT_TOKENS_PER_BYTE } from "@/lib/billing/bounds";
+import { DEFAULT_OUTPUT_BOUND, MAX_CALL_IMAGES, MAX_USAGE_TOKENS, PROMPT_BOUND_BASE, PROMPT_PER_REFERENCE, PROMPT_TOKENS_PER_BYTE } from "@/lib/billing/bounds";
+import type { PassthroughEndpoint } from "@/lib/relay/providers/types";
 import type { PassthroughRequest } from "@/lib/relay/pipeline";
 import type { ProviderAdapter } from "@/lib/relay/providers/types";
 import { isEmbeddingRequest, type ChannelView, type ChatRequest, type EmbeddingRequest } from "@/lib/relay/types";
@@ -11,6 +12,10 @@ import { isEmbeddingRequest, type ChannelView, type ChatRequest, type EmbeddingR
 type CallRequest = ChatRequest | PassthroughRequest | EmbeddingRequest;
 
 const positive = (v: unknown): number => (typeof v === "number" && v > 0 ? v : 0);
+
+// Endpoints whose answer is no text the model wrote: vectors, scores, flags, audio from the
+// given text. Their calls produce no completion tokens.
+const NO_COMPLETION = new Set<PassthroughEndpoint>(["embeddings", "moderations", "rerank", "audio/speech"]);
 
 /**
  * Completion tokens the call could have produced: its output budget (max_tokens,
@@ -23,8 +28,9 @@ const positive = (v: unknown): number => (typeof v === "number" && v > 0 ? v : 0
 export function completionBound(request: CallRequest, reported: number, adapter: ProviderAdapter | undefined, ch: ChannelView): number {
   let budget = 0;
   let choices = 1;
-  if (isEmbeddingRequest(request)) return DEFAULT_OUTPUT_BOUND;
+  if (isEmbeddingRequest(request)) return 0;
   if ("endpoint" in request) {
+    if (NO_COMPLETION.has(request.endpoint)) return 0;
     const j = request.json;
     if (j) {
       budget = positive(j.max_tokens) || positive(j.max_completion_tokens) || positive(j.max_output_tokens);
@@ -54,4 +60,11 @@ export function promptBound(request: CallRequest, bodyBytes: number, reported: n
     for (const m of request.messages) for (const p of m.content) if (p.type === "image" && p.data === undefined) b += PROMPT_PER_REFERENCE;
   }
   return b < MAX_USAGE_TOKENS ? b : MAX_USAGE_TOKENS;
+}
+
+/** Images the call could have been answered with: the `n` of an image request (1 when unset). */
+export function imagesBound(request: CallRequest): number {
+  if (!("endpoint" in request) || request.endpoint !== "images/generations") return MAX_CALL_IMAGES;
+  const n = positive(request.json?.n);
+  return n ? Math.ceil(n) : 1;
 }

@@ -27,7 +27,7 @@ import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { logOther } from "@/lib/logs/other";
 import { getBool, getNumber, getOption } from "@/lib/options/store";
 import { COUNT_FROM, depthWithin, JsonTokenCount, MAX_JSON_DEPTH } from "@/lib/relay/body-bound";
-import { completionBound, promptBound } from "@/lib/relay/call-bounds";
+import { completionBound, imagesBound, promptBound } from "@/lib/relay/call-bounds";
 import { Canceller } from "@/lib/relay/cancel";
 import { estimateEmbeddingTokens, estimateInputTokens, estimatePromptTokens } from "@/lib/relay/estimate";
 import { checkPassthroughParams, formats, parseGeminiEmbeddings, type IngressName } from "@/lib/relay/formats";
@@ -648,13 +648,15 @@ async function relayCall(
 
     // The upstream's figures, bounded by what the call could have used before anything prices
     // or logs them (lib/relay/call-bounds.ts, lib/billing/bounds.ts). A Responses call may name
-    // a prompt stored upstream, which no size of its body bounds.
-    const storedPrompt = route.kind === "chat" && route.ingress === "openai-responses";
+    // a prompt stored upstream (previous_response_id, hosted tools...), which no size of its body bounds.
+    const storedPrompt = route.kind === "chat" && (request as ChatRequest).promptKeptUpstream === true;
     let usageBounded = boundUsage(
       outcome.usage,
       outcome.meter,
       promptBound(request, raw.length, outcome.usage.prompt_tokens, storedPrompt),
       completionBound(request, outcome.usage.completion_tokens, adapterFor(channel.type), channel),
+      imagesBound(request),
+      raw.length,
     );
 
     // 5. settle or refund, log, and answer a failure in the client's format

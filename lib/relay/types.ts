@@ -69,6 +69,12 @@ export interface ChatRequest {
   responsesBody?: Record<string, unknown>;
   /** why the request cannot be served on another wire (a Responses feature that needs the upstream's stored state) */
   untranslatable?: string;
+  /**
+   * the prompt holds what the upstream keeps or fetches itself (a previous response, a
+   * conversation, a stored prompt or file, hosted tools' results), which no size of the body
+   * bounds (lib/relay/call-bounds.ts)
+   */
+  promptKeptUpstream?: boolean;
   /** structured output (the Responses API's text.format): JSON mode, or JSON following a schema */
   responseFormat?: ResponseFormat;
 }

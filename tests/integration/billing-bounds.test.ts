@@ -324,6 +324,19 @@ describe("usage from the upstream is bounded", () => {
     expect(JSON.parse(rows[0].other).usage_bounded).toBeUndefined();
   });
 
+  it("bounds a Responses call's prompt by its body when it names nothing stored upstream", async () => {
+    usageJson = '{"prompt_tokens":5000000,"completion_tokens":2}';
+    const body = '{"model":"responses-model","input":"hi"}';
+    const before = await quota();
+    const r = await post("/v1/responses", body);
+    expect(r.status).toBe(200);
+    await r.text();
+    expect(before - (await quota())).toBe(promptBoundOf(body) + 2);
+    const rows = await logsOf(2, "responses-model", 2); // the previous test's row is the other
+    expect(rows[0].prompt_tokens).toBe(promptBoundOf(body));
+    expect(JSON.parse(rows[0].other).usage_bounded).toBe(true);
+  });
+
   it("does not flag a call whose usage is within the bounds", async () => {
     const before = await quota();
     const r = await chat("gpt-4o-mini");
@@ -346,6 +359,24 @@ describe("the numeric parameters of a pass-through body", () => {
     ];
     for (const [body, field] of cases) {
       const r = await post("/v1/completions", body);
+      expect(r.status, body).toBe(400);
+      const j = (await r.json()) as { error: { message: string; type: string } };
+      expect(j.error.type).toBe("invalid_request_error");
+      expect(j.error.message, body).toContain(`: ${field}: `);
+    }
+    expect(await quota()).toBe(before);
+  });
+
+  it("answer 400 naming the field on the other JSON pass-through routes", async () => {
+    const before = await quota();
+    const cases: Array<[string, string, string]> = [
+      ["/v1/images/generations", '{"model":"gpt-4o-mini","prompt":"a cat","n":1e20}', "n"],
+      ["/v1/embeddings", '{"model":"gpt-4o-mini","input":"hi","dimensions":"x"}', "dimensions"],
+      ["/v1/rerank", '{"model":"gpt-4o-mini","query":"q","documents":["a"],"top_n":-1}', "top_n"],
+      ["/v1/moderations", '{"model":"gpt-4o-mini","input":"hi","temperature":9}', "temperature"],
+    ];
+    for (const [path, body, field] of cases) {
+      const r = await post(path, body);
       expect(r.status, body).toBe(400);
       const j = (await r.json()) as { error: { message: string; type: string } };
       expect(j.error.type).toBe("invalid_request_error");

@@ -71,7 +71,7 @@ type Item = Record<string, unknown> & { type?: string };
 const bad = (where: string, what: string) => new RelayError(400, `Invalid request: ${where}: ${what}`, "invalid_request_error", "invalid_request");
 
 /** The parts of a message's content (a string, or input_text / input_image / output_text / refusal parts). */
-function contentParts(content: unknown, where: string, untranslatable: (why: string) => void): ContentPart[] {
+function contentParts(content: unknown, where: string, untranslatable: (why: string, keptUpstream?: boolean) => void): ContentPart[] {
   if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
   if (!Array.isArray(content)) throw bad(where, "content must be a string or an array of content parts");
   const out: ContentPart[] = [];
@@ -92,7 +92,7 @@ function contentParts(content: unknown, where: string, untranslatable: (why: str
       case "input_image": {
         const url = part.image_url;
         if (typeof url !== "string" || !url) {
-          if (typeof part.file_id === "string") untranslatable(`${at}: an input_image by file_id needs OpenAI's file storage`);
+          if (typeof part.file_id === "string") untranslatable(`${at}: an input_image by file_id needs OpenAI's file storage`, true);
           else throw bad(at, "input_image needs image_url");
           return;
         }
@@ -103,7 +103,7 @@ function contentParts(content: unknown, where: string, untranslatable: (why: str
       }
       case "input_file":
       case "input_audio":
-        untranslatable(`${at}: ${part.type} is served only by a channel with the Responses API`);
+        untranslatable(`${at}: ${part.type} is served only by a channel with the Responses API`, part.type === "input_file");
         return;
       default:
         // a part this relay does not know may still be OpenAI's: a native channel serves it
@@ -123,13 +123,15 @@ function parse(body: unknown): ChatRequest {
   if (!r.success) throw zodToRelayError(r.error, "request");
   const b = r.data;
   const reasons: string[] = [];
-  const untranslatable = (why: string) => {
+  let keptUpstream = false;
+  const untranslatable = (why: string, upstream = false) => {
+    if (upstream) keptUpstream = true;
     if (reasons.length < 3) reasons.push(why);
   };
-  if (b.previous_response_id) untranslatable("previous_response_id: this relay keeps no conversation state; send the whole conversation in input");
-  if (b.conversation != null) untranslatable("conversation: this relay keeps no conversation state; send the whole conversation in input");
+  if (b.previous_response_id) untranslatable("previous_response_id: this relay keeps no conversation state; send the whole conversation in input", true);
+  if (b.conversation != null) untranslatable("conversation: this relay keeps no conversation state; send the whole conversation in input", true);
   if (b.background) untranslatable("background: background responses need the upstream's stored state");
-  if (b.prompt != null) untranslatable("prompt: stored prompt templates live with OpenAI");
+  if (b.prompt != null) untranslatable("prompt: stored prompt templates live with OpenAI", true);
 
   const systems: string[] = [];
   if (b.instructions) systems.push(b.instructions);
@@ -177,7 +179,7 @@ function parse(body: unknown): ChatRequest {
         // whole output): the model cannot take its own image back on every wire, so it is dropped
         return;
       case "item_reference":
-        untranslatable(`${at}: item_reference points into the upstream's stored items; this relay keeps none`);
+        untranslatable(`${at}: item_reference points into the upstream's stored items; this relay keeps none`, true);
         return;
       default:
         untranslatable(`${at}: input items of type ${JSON.stringify(type)} are served only by a channel with the Responses API`);
@@ -188,7 +190,8 @@ function parse(body: unknown): ChatRequest {
   const tools: ToolDef[] = [];
   for (const [i, t] of (b.tools ?? []).entries()) {
     if (t.type !== "function") {
-      untranslatable(`tools[${i}]: the hosted tool ${JSON.stringify(t.type)} is served only by a channel with the Responses API`);
+      // a hosted tool's results (a search, a file, a container) join the prompt upstream
+      untranslatable(`tools[${i}]: the hosted tool ${JSON.stringify(t.type)} is served only by a channel with the Responses API`, true);
       continue;
     }
     if (typeof t.name !== "string" || !t.name) throw bad(`tools[${i}].name`, "a function tool needs a name");
@@ -231,6 +234,7 @@ function parse(body: unknown): ChatRequest {
     untranslatable(`text.format: the format ${JSON.stringify(format.type)} is served only by a channel with the Responses API`);
   if (b.parallel_tool_calls != null && tools.length) req.extra = { wire: "openai", fields: { parallel_tool_calls: b.parallel_tool_calls } };
   if (reasons.length) req.untranslatable = `This request cannot be served by this channel: ${reasons.join("; ")}`;
+  if (keptUpstream) req.promptKeptUpstream = true;
   return req;
 }
 

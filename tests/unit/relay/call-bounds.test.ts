@@ -1,8 +1,17 @@
 // What one call could have used (lib/relay/call-bounds.ts): the bounds of the usage an upstream
 // may report for it, and the pass-through routes' parameter checks that feed them.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OUTPUT_BOUND, MAX_USAGE_TOKENS, PROMPT_BOUND_BASE, PROMPT_PER_REFERENCE, PROMPT_TOKENS_PER_BYTE } from "@/lib/billing/bounds";
-import { completionBound, promptBound } from "@/lib/relay/call-bounds";
+import {
+  boundUsage,
+  DEFAULT_OUTPUT_BOUND,
+  MAX_CALL_IMAGES,
+  MAX_USAGE_TOKENS,
+  PROMPT_BOUND_BASE,
+  PROMPT_PER_REFERENCE,
+  PROMPT_TOKENS_PER_BYTE,
+} from "@/lib/billing/bounds";
+import { completionBound, imagesBound, promptBound } from "@/lib/relay/call-bounds";
+import { openaiResponses } from "@/lib/relay/formats/openai-responses";
 import { checkPassthroughParams } from "@/lib/relay/formats";
 import { RelayError, type ChannelView, type ChatRequest } from "@/lib/relay/types";
 import { adapterFor } from "@/lib/relay/providers/registry";
@@ -41,6 +50,27 @@ describe("completion bound", () => {
   });
 });
 
+describe("calls that write no text", () => {
+  it("have no completion tokens: embeddings, moderations, rerank, speech", () => {
+    for (const endpoint of ["embeddings", "moderations", "rerank", "audio/speech"] as const)
+      expect(completion({ endpoint, json: { max_tokens: 50 }, contentType: "application/json" }), endpoint).toBe(0);
+    expect(completion({ endpoint: "audio/transcriptions", json: {}, contentType: "application/json" })).toBe(DEFAULT_OUTPUT_BOUND);
+  });
+  it("bound the images by the request's n, and speech and transcription meters by the body's bytes", () => {
+    const images = (json: Record<string, unknown>) => imagesBound({ endpoint: "images/generations", json, contentType: "application/json" });
+    expect(images({})).toBe(1);
+    expect(images({ n: 3 })).toBe(3);
+    expect(imagesBound(chat({}))).toBe(MAX_CALL_IMAGES);
+    const u = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+    const meter = { images: 10_000, characters: 5_000, seconds: 10_000 };
+    expect(boundUsage(u, meter, 1, 1, 1, 1_000)).toBe(true);
+    expect(meter).toEqual({ images: 1, characters: 1_000, seconds: 70 });
+    const fine = { images: 1, characters: 900, seconds: 65.5 };
+    expect(boundUsage(u, fine, 1, 1, 1, 1_000)).toBe(false);
+    expect(fine.seconds).toBe(65.5);
+  });
+});
+
 describe("prompt bound", () => {
   const plain = PROMPT_BOUND_BASE + PROMPT_TOKENS_PER_BYTE * 100;
   it("grows with the body's bytes", () => {
@@ -64,6 +94,17 @@ describe("prompt bound", () => {
   });
   it("is MAX_USAGE_TOKENS for a prompt stored upstream (the Responses API)", () => {
     expect(promptBound(chat({}), 100, 1e9, true)).toBe(MAX_USAGE_TOKENS);
+  });
+  it("knows a Responses request's prompt is kept upstream only when it names stored state or hosted tools", () => {
+    const parse = (body: Record<string, unknown>) => openaiResponses.parse(Object.assign({ model: "m", input: "hi" }, body)) as ChatRequest;
+    expect(parse({}).promptKeptUpstream).toBeUndefined();
+    expect(parse({ tools: [{ type: "function", name: "f" }] }).promptKeptUpstream).toBeUndefined();
+    expect(parse({ previous_response_id: "resp_1" }).promptKeptUpstream).toBe(true);
+    expect(parse({ conversation: "conv_1" }).promptKeptUpstream).toBe(true);
+    expect(parse({ prompt: { id: "pmpt_1" } }).promptKeptUpstream).toBe(true);
+    expect(parse({ tools: [{ type: "web_search" }] }).promptKeptUpstream).toBe(true);
+    expect(parse({ input: [{ role: "user", content: [{ type: "input_file", file_id: "file_1" }] }] }).promptKeptUpstream).toBe(true);
+    expect(parse({ input: [{ type: "item_reference", id: "msg_1" }] }).promptKeptUpstream).toBe(true);
   });
 });
 
