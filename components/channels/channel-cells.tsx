@@ -7,6 +7,7 @@ import { Input } from "@/components/ui/input";
 import { Tooltip } from "@/components/ui/tooltip";
 import { formatTimestamp } from "@/lib/client/format";
 import { CHANNEL_STATUS_COLOR, parseOtherInfo } from "@/lib/client/channels";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 // An input that commits on blur or Enter when its text changed.
 export function InlineNumber({ value, label, onCommit }: { value: number | null; label: string; onCommit: (text: string) => Promise<boolean> }) {
@@ -35,7 +36,7 @@ export function InlineNumber({ value, label, onCommit }: { value: number | null;
 export function StatusBadge({ status, otherInfo }: { status: number; otherInfo?: string }) {
   const t = useTranslations("channels.status");
   const badge = <Badge color={CHANNEL_STATUS_COLOR[status] ?? "gray"}>{t(String(status in CHANNEL_STATUS_COLOR ? status : 0))}</Badge>;
-  if (status !== 3) return badge;
+  if (status !== CHANNEL_STATUS.autoDisabled) return badge;
   const info = parseOtherInfo(otherInfo);
   return (
     <Tooltip

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Dropdown, DropdownItem, DropdownSeparator } from "@/components/ui/dropdown";
 import type { ChannelActions } from "./use-channel-actions";
 import type { Channel, TagRow } from "./types";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 export type Confirmation = { title: string; description: string; confirm: string; run: () => void };
 
@@ -27,7 +28,7 @@ export function ChannelRowActions({ channel: c, actions, dialogs }: { channel: C
         <FlaskConical aria-hidden className="h-3.5 w-3.5" />
         {t("actions.test")}
       </Button>
-      {c.status === 1 ? (
+      {c.status === CHANNEL_STATUS.enabled ? (
         <Button size="sm" variant="secondary" disabled={busy} onClick={() => actions.setStatus(c, 2)} aria-label={t("disableChannel", { name: c.name })}>
           <PowerOff aria-hidden className="h-3.5 w-3.5" />
           {t("actions.disable")}

@@ -9,6 +9,7 @@ import { inlinePriority, inlineWeight } from "@/lib/client/channels";
 import { replaceToast, toast } from "@/lib/client/toast";
 import { testChannelModel } from "./model-test-dialog";
 import type { Channel, TagRow } from "./types";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 export type ChannelActions = ReturnType<typeof useChannelActions>;
 
@@ -53,12 +54,12 @@ export function useChannelActions({ refresh, revalidate, errorText }: { refresh:
     setStatus: (c: Channel, status: 1 | 2) =>
       act(
         () => api.put("/api/channel/", { id: c.id, status }),
-        () => toast.success({ key: status === 1 ? "channels.enabled" : "channels.disabled" }),
+        () => toast.success({ key: status === CHANNEL_STATUS.enabled ? "channels.enabled" : "channels.disabled" }),
       ),
     setTagStatus: (tag: string, status: 1 | 2) =>
       act(
-        () => api.post(`/api/channel/tag/${status === 1 ? "enabled" : "disabled"}`, { tag }),
-        () => toast.success({ key: status === 1 ? "channels.enabled" : "channels.disabled" }),
+        () => api.post(`/api/channel/tag/${status === CHANNEL_STATUS.enabled ? "enabled" : "disabled"}`, { tag }),
+        () => toast.success({ key: status === CHANNEL_STATUS.enabled ? "channels.enabled" : "channels.disabled" }),
       ),
     // Test one channel with its test model (or its first model): the server's answer is shown.
     testOne: async (c: Channel) => {

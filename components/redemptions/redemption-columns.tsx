@@ -6,6 +6,7 @@ import { Badge, type BadgeColor } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
 import type { Redemption } from "./types";
+import { REDEMPTION_STATUS } from "@/lib/statuses";
 
 const STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "gray" };
 type T = (key: string, values?: Record<string, string | number>) => string;
@@ -73,7 +74,7 @@ export function redemptionColumns({ t, display, actions }: { t: T; display: Quot
       meta: { label: t("col.actions"), hideable: false },
       cell: ({ row: { original: c } }) => (
         <div className="flex gap-1">
-          {c.status === 1 ? (
+          {c.status === REDEMPTION_STATUS.unused ? (
             <Button
               size="sm"
               variant="secondary"
@@ -88,7 +89,7 @@ export function redemptionColumns({ t, display, actions }: { t: T; display: Quot
             <Button
               size="sm"
               variant="secondary"
-              disabled={actions.busy || c.status === 3}
+              disabled={actions.busy || c.status === REDEMPTION_STATUS.used}
               onClick={() => actions.setStatus(c, 1)}
               aria-label={t("enableOf", { name: c.name, id: c.id })}
             >
@@ -96,7 +97,13 @@ export function redemptionColumns({ t, display, actions }: { t: T; display: Quot
               {t("enable")}
             </Button>
           )}
-          <Button size="sm" variant="secondary" disabled={c.status !== 1} onClick={() => actions.edit(c)} aria-label={t("editOf", { name: c.name, id: c.id })}>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={c.status !== REDEMPTION_STATUS.unused}
+            onClick={() => actions.edit(c)}
+            aria-label={t("editOf", { name: c.name, id: c.id })}
+          >
             <Pencil aria-hidden className="h-3.5 w-3.5" />
             {t("edit")}
           </Button>

@@ -19,6 +19,7 @@ import { redemptionColumns } from "./redemption-columns";
 import { RedemptionDrawer } from "./redemption-drawer";
 import { CreatedKeysDialog } from "./created-keys-dialog";
 import { isGreyed, type Redemption, type RedemptionPage } from "./types";
+import { REDEMPTION_STATUS } from "@/lib/statuses";
 
 function listPath(keyword: string, page: number, size: number): string {
   const k = keyword.trim();
@@ -63,7 +64,7 @@ export function RedemptionsPage() {
   const setStatus = (c: Redemption, status: 1 | 2) =>
     run(async () => {
       await api.put("/api/redemption/?status_only=true", { id: c.id, status });
-      toast.success({ key: status === 1 ? "redemptions.enabled" : "redemptions.disabled" });
+      toast.success({ key: status === REDEMPTION_STATUS.unused ? "redemptions.enabled" : "redemptions.disabled" });
     });
 
   async function ask(title: string, description: string): Promise<boolean> {

@@ -1,4 +1,6 @@
 // Shapes of the redemption API (lib/redemptions/shared.ts redemptionView: no code, a hint).
+import { REDEMPTION_STATUS } from "@/lib/statuses";
+
 export type Redemption = {
   id: number;
   name: string;
@@ -18,4 +20,4 @@ export type Redemption = {
 export type RedemptionPage = { items: Redemption[]; total: number; page: number; page_size: number };
 
 // Greyed: disabled, or a gift code whose uses are all taken.
-export const isGreyed = (c: Redemption) => c.status === 2 || (c.is_gift && c.max_uses !== -1 && c.used_count >= c.max_uses);
+export const isGreyed = (c: Redemption) => c.status === REDEMPTION_STATUS.disabled || (c.is_gift && c.max_uses !== -1 && c.used_count >= c.max_uses);

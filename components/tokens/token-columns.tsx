@@ -8,6 +8,7 @@ import { Badge, type BadgeColor } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
 import type { Token } from "./types";
+import { TOKEN_STATUS } from "@/lib/statuses";
 
 const STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "yellow", 4: "gray" };
 export const TOKEN_COLUMNS = ["name", "status", "key", "used", "remaining", "limits", "created", "expires", "actions"] as const;
@@ -59,7 +60,7 @@ export function tokenColumns({
     expires: ({ row: { original: tok } }) => (tok.expired_time === -1 ? t("never") : formatTimestamp(tok.expired_time)),
     actions: ({ row: { original: tok } }) => (
       <div className="flex gap-1">
-        {tok.status === 1 ? (
+        {tok.status === TOKEN_STATUS.enabled ? (
           <Button
             size="sm"
             variant="secondary"

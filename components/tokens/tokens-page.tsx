@@ -20,6 +20,7 @@ import { hasLimits } from "@/components/limits/token-limits-cell";
 import { useTokensLimitUsage } from "@/components/limits/use-limit-usage";
 import { TokenDrawer } from "./token-drawer";
 import type { Token, TokenPage } from "./types";
+import { TOKEN_STATUS } from "@/lib/statuses";
 
 function listPath(q: { keyword: string; token: string }, page: number, size: number): string {
   if (q.keyword.trim() || q.token.trim()) {
@@ -61,7 +62,7 @@ export function TokensPage() {
     setBusy(true);
     try {
       await api.put("/api/token/?status_only=true", { id: tok.id, status });
-      toast.success({ key: status === 1 ? "tokens.enabled" : "tokens.disabled" });
+      toast.success({ key: status === TOKEN_STATUS.enabled ? "tokens.enabled" : "tokens.disabled" });
       void mutate();
     } catch {
       // the server's refusal (expired or exhausted) was shown by the API helper
@@ -137,7 +138,7 @@ export function TokensPage() {
         onRetry={() => void mutate()}
         emptyText={t("empty")}
         errorText={t("loadFailed")}
-        rowProps={(tok) => ({ "data-testid": `token-row-${tok.name}`, className: tok.status !== 1 ? "opacity-50" : undefined })}
+        rowProps={(tok) => ({ "data-testid": `token-row-${tok.name}`, className: tok.status !== TOKEN_STATUS.enabled ? "opacity-50" : undefined })}
         paging={
           paging.pageSize === null
             ? undefined

@@ -9,6 +9,7 @@ import { api } from "@/lib/client/api";
 import { isRootRole } from "@/lib/client/navigation";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
+import { USER_STATUS } from "@/lib/statuses";
 
 export type ManageAction = "promote" | "demote" | "enable" | "disable" | "delete";
 export type ManageResult = { status: number; role: number };
@@ -51,7 +52,7 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
   // server refuses all of it, so such rows offer nothing.
   if (!viewerIsRoot && user.role >= viewerRole) return null;
   const roleAction: ManageAction = user.role < 10 ? "promote" : "demote";
-  const statusAction: ManageAction = user.status === 1 ? "disable" : "enable";
+  const statusAction: ManageAction = user.status === USER_STATUS.enabled ? "disable" : "enable";
   return (
     <div className="flex gap-1">
       {!protectedRoot && viewerIsRoot && (
@@ -64,7 +65,7 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
           size="sm"
           variant="secondary"
           // A user in status 3 ("other") cannot simply be enabled.
-          disabled={busy || (statusAction === "enable" && user.status === 3)}
+          disabled={busy || (statusAction === "enable" && user.status === USER_STATUS.other)}
           onClick={() => ask(statusAction)}
           aria-label={t(`${statusAction}User`, { name })}
         >

@@ -1,11 +1,12 @@
 // User groups and their ratios, read from the options cache (memory only).
 import "server-only";
 import { getJson } from "@/lib/options/store";
+import { dict } from "@/lib/own-keys";
 
 // Groups a user may put on a token or pick in the playground: UserUsableGroups (group ->
 // description) plus the user's own group.
 export function usableGroups(userGroup: string): Record<string, string> {
-  const groups: Record<string, string> = Object.assign({}, getJson<Record<string, string>>("UserUsableGroups", {}));
+  const groups = dict(getJson<Record<string, string>>("UserUsableGroups", {}));
   if (userGroup && !Object.hasOwn(groups, userGroup)) groups[userGroup] = userGroup;
   return groups;
 }

@@ -1,6 +1,7 @@
 // Pure helpers of the channel pages (docs/product-rules.md, "Relay console pages"): status colours, the
 // status reason, the inline priority and weight edits. The server checks everything again.
 import type { BadgeColor } from "@/lib/client/badge-color";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 // Channel types and their names: lib/channels/channel-types.ts (shared with the server); what
 // each type's key, address and `other` look like: its adapter's profile, served by
@@ -22,7 +23,7 @@ export function parseOtherInfo(raw: string | null | undefined): ChannelOtherInfo
 export function latestDisabledInfo(children: ReadonlyArray<{ status: number; other_info: string }>): string | undefined {
   let latest: { info: string; time: number } | undefined;
   for (const c of children) {
-    if (c.status !== 3) continue;
+    if (c.status !== CHANNEL_STATUS.autoDisabled) continue;
     const time = Number(parseOtherInfo(c.other_info).status_time ?? 0);
     if (!latest || time > latest.time) latest = { info: c.other_info, time };
   }

@@ -3,6 +3,7 @@
 // for the desktop clients that import a provider from a link.
 import { readItem, removeItem, STORAGE_KEYS, writeJson } from "@/lib/client/storage";
 import { nowSeconds } from "@/lib/time";
+import { TOKEN_STATUS } from "@/lib/statuses";
 
 export type ChatEntry = { name: string; link: string };
 
@@ -102,7 +103,10 @@ export type ChatToken = { id: number; status: number; expired_time: number; rema
 
 // The first token that can be used now: enabled, not expired, not exhausted.
 export function firstUsableToken(tokens: readonly ChatToken[], now = nowSeconds()): ChatToken | null {
-  return tokens.find((t) => t.status === 1 && (t.expired_time === -1 || t.expired_time > now) && (t.unlimited_quota || t.remain_quota > 0)) ?? null;
+  return (
+    tokens.find((t) => t.status === TOKEN_STATUS.enabled && (t.expired_time === -1 || t.expired_time > now) && (t.unlimited_quota || t.remain_quota > 0)) ??
+    null
+  );
 }
 
 // After the "no enabled token" message the page goes to /app/tokens.

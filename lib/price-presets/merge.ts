@@ -9,13 +9,14 @@
 // - fill (the unset-model list): as merge, for the models named only.
 import "server-only";
 import { PRICE_MAP_KEYS, type PriceMaps } from "@/lib/client/model-pricing";
+import { dict } from "@/lib/own-keys";
 
 function copy(maps: PriceMaps): PriceMaps {
   return {
-    ModelRatio: Object.assign({}, maps.ModelRatio),
-    CompletionRatio: Object.assign({}, maps.CompletionRatio),
-    CacheRatio: Object.assign({}, maps.CacheRatio),
-    ModelPrice: Object.assign({}, maps.ModelPrice),
+    ModelRatio: dict(maps.ModelRatio),
+    CompletionRatio: dict(maps.CompletionRatio),
+    CacheRatio: dict(maps.CacheRatio),
+    ModelPrice: dict(maps.ModelPrice),
   };
 }
 

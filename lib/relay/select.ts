@@ -8,6 +8,7 @@ import "server-only";
 import { AppError } from "@/lib/errors";
 import { channelIndex, routeKey, type Candidate, type CachedChannel } from "@/lib/channels/channel-cache";
 import { adapterFor } from "@/lib/relay/providers/registry";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 export type SelectedChannel = {
   id: number;
@@ -133,7 +134,7 @@ export async function pinnedChannel(channelId: number, model: string, group: str
   const idx = await channelIndex();
   const c = idx.channels.get(channelId);
   if (!c) throw new AppError("NO_CHANNEL", "channel_not_found");
-  if (c.status !== 1) throw new AppError("NO_CHANNEL", "channel_disabled");
+  if (c.status !== CHANNEL_STATUS.enabled) throw new AppError("NO_CHANNEL", "channel_disabled");
   const v = view(c, group, model, c.priority);
   if (!v) throw new AppError("NO_CHANNEL", "channel_disabled");
   return v;
@@ -148,7 +149,7 @@ export async function pinnedChannel(channelId: number, model: string, group: str
 export async function anotherKey(ch: SelectedChannel, tried: Set<number>): Promise<SelectedChannel | null> {
   if (ch.keyIndex === undefined) return null;
   const c = (await channelIndex()).channels.get(ch.id);
-  if (!c || c.status !== 1 || !c.keys) return null;
+  if (!c || c.status !== CHANNEL_STATUS.enabled || !c.keys) return null;
   const k = pickKey(c, tried);
   return k ? Object.assign({}, ch, { key: k.key, keyIndex: k.index }) : null;
 }

@@ -25,6 +25,7 @@ import { adapterFor } from "@/lib/relay/providers/registry";
 import { mapModel } from "@/lib/relay/select";
 import { undiciTransport } from "@/lib/relay/transport";
 import { RelayError, type ChatRequest } from "@/lib/relay/types";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 // isRetryable (docs/product-rules.md, "Relay console pages"): decided here, where the upstream status is
 // known. A bad key (401, 403), an unknown model (404) or another refusal of the request
@@ -94,7 +95,7 @@ export async function testChannel({ ctx, input: { id, model } }: { ctx?: UserCtx
         const seconds = (n: number, digits: number) => n.toLocaleString(LOCALE_TAGS[locale], { minimumFractionDigits: digits, maximumFractionDigits: 2 });
         const message = renderMessage(locale, "channel_test_too_slow", { time: seconds(time, 2), limit: seconds(limit, 0) });
         result = { success: false, message, time, isRetryable: true };
-        if (getBool("AutomaticDisableChannelEnabled") && c.auto_ban !== 0 && c.status === 1) await autoDisableChannel(id, message);
+        if (getBool("AutomaticDisableChannelEnabled") && c.auto_ban !== 0 && c.status === CHANNEL_STATUS.enabled) await autoDisableChannel(id, message);
       } else result = { success: true, message: "", time, isRetryable: false };
     }
   } catch (e) {
@@ -125,7 +126,7 @@ export async function testChannel({ ctx, input: { id, model } }: { ctx?: UserCtx
   await recordChannelFigures(id, { response_time: Math.round(result.time * 1000) });
   if (result.success) {
     noteChannelSuccess(id);
-    if (c.status === 3 && getBool("AutomaticEnableChannelEnabled")) await autoEnableChannel(id);
+    if (c.status === CHANNEL_STATUS.autoDisabled && getBool("AutomaticEnableChannelEnabled")) await autoEnableChannel(id);
   }
   return result;
 }
@@ -133,5 +134,7 @@ export async function testChannel({ ctx, input: { id, model } }: { ctx?: UserCtx
 // The channels "test all" covers: those that route traffic, and those the system disabled
 // (so that a pass can bring them back).
 export async function channelsToTest(): Promise<number[]> {
-  return [...(await channelIndex()).channels.values()].filter((c) => c.status === 1 || c.status === 3).map((c) => c.id);
+  return [...(await channelIndex()).channels.values()]
+    .filter((c) => c.status === CHANNEL_STATUS.enabled || c.status === CHANNEL_STATUS.autoDisabled)
+    .map((c) => c.id);
 }

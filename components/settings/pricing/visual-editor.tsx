@@ -28,6 +28,7 @@ import {
 import { putOption, toastSaveResult } from "@/components/forms/put-option";
 import { saveOptions, unsavedValues, type OptionChange } from "@/lib/client/save-options";
 import { toast } from "@/lib/client/toast";
+import { dict } from "@/lib/own-keys";
 import { BatchDialog, RowDialog } from "./price-dialogs";
 
 export const EDITOR_PAGE_SIZE = 10;
@@ -76,7 +77,7 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
     if (!parsed.ok) return;
     setMaps((m) => {
       const key = CELL_MAP[field];
-      const next = Object.assign({}, m, { [key]: Object.assign({}, m[key]) }) as PriceMaps;
+      const next = Object.assign({}, m, { [key]: dict(m[key]) }) as PriceMaps;
       if (parsed.value === undefined) delete next[key][row.name];
       else next[key][row.name] = parsed.value;
       return next;

@@ -19,5 +19,8 @@ describe("usable groups", () => {
     for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) expect(canUseGroup("default", name)).toBe(false);
     // a user whose own group has such a name still gets it listed
     expect(usableGroups("toString")).toEqual({ default: "Default", toString: "toString" });
+    // a group named __proto__ in the option is listed as a group, not lost to the prototype
+    applyOption("UserUsableGroups", '{"default":"Default","__proto__":"Odd"}');
+    expect(Object.hasOwn(usableGroups("default"), "__proto__")).toBe(true);
   });
 });

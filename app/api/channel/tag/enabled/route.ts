@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { setTagStatus } from "@/lib/channels/set-tag-status";
+import { CHANNEL_STATUS } from "@/lib/statuses";
 
 export const POST = route({ access: "admin", body: z.object({ tag: z.string().max(200) }) }, async ({ ctx, body }) =>
-  setTagStatus({ ctx, input: { tag: body.tag, status: 1 } }),
+  setTagStatus({ ctx, input: { tag: body.tag, status: CHANNEL_STATUS.enabled } }),
 );
