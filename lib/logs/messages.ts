@@ -1,5 +1,5 @@
 // Log rows the server writes for a person (a redemption, a check-in, an online top-up, an
-// admin's quota change) keep their English `content` for old readers and the CSV export, and
+// admin's quota change, a failed task's refund, a crashed call's refund) keep their English `content` for old readers and the CSV export, and
 // name what happened in `other.message`: a key and its parameters, which the usage log renders
 // in the reader's language, quota amounts by the display rule (docs/channels-tokens-billing.md,
 // "Log rows in the reader's language"). The browser loads this module too: no server-only import.
@@ -11,6 +11,9 @@ export const LOG_MESSAGE_QUOTAS = {
   check_in: ["quota"],
   online_topup: ["quota"],
   admin_set_quota: ["from", "to"],
+  task_refund: ["quota"],
+  sweep_node_stopped: [],
+  sweep_left_open: [],
 } as const satisfies Record<string, readonly string[]>;
 
 export type LogMessageKey = keyof typeof LOG_MESSAGE_QUOTAS;

@@ -21,6 +21,7 @@ import { enqueueLog, LOG_TYPE } from "@/lib/logs/writer";
 import { getBool } from "@/lib/options/store";
 import { AppError, describeError } from "@/lib/errors";
 import { nowSeconds } from "@/lib/time";
+import { logMessage } from "@/lib/logs/messages";
 
 const log = logger("tasks");
 
@@ -157,6 +158,7 @@ export async function refundTask(table: TaskTable, row: Row, reason: string, fin
       group: info.group,
       request_id: info.request_id ?? row.billing_ref,
       content: `task failed, refunded ${row.quota}: ${reason.slice(0, 200)}`,
+      other: JSON.stringify({ message: logMessage("task_refund", { quota: row.quota, reason: reason.slice(0, 200) }) }),
     });
   }
   return done;

@@ -144,7 +144,10 @@ describe("a node killed in the middle of relay calls", () => {
     expect(refunded).toBeGreaterThan(0);
 
     // every refund here is the sweeper's, each with its usage log row saying why
-    const swept = await query(server, `SELECT "request_id", "type", "user_id" FROM "logs" WHERE "content" = 'refunded: the node handling this call stopped'`);
+    const swept = await query(
+      server,
+      `SELECT "request_id", "type", "user_id", "other" FROM "logs" WHERE "content" = 'refunded: the node handling this call stopped'`,
+    );
     expect(swept).toHaveLength(refunded);
     // each names its call: the client's X-Request-Id when it sent one, else the gateway's id (the ref)
     const refundedRefs = new Set([...byRef].filter(([, k]) => k.relay_refund).map(([ref]) => ref));
@@ -154,6 +157,8 @@ describe("a node killed in the middle of relay calls", () => {
     expect(byClient.length).toBeGreaterThan(0);
     for (const id of sweptIds.filter((x) => !byClient.includes(x))) expect(refundedRefs.has(id), id).toBe(true);
     expect(swept.every((r) => Number(r.type) === 6)).toBe(true);
+    // and is rendered in the reader's language from its message key
+    expect(swept.every((r) => JSON.parse(String(r.other)).message?.key === "sweep_node_stopped")).toBe(true);
 
     // the restarted node serves calls as before, and closes their holds
     upstream.behavior.delayMs = 0;

@@ -371,6 +371,14 @@ describe("Midjourney", () => {
     expect(row.progress).toBe("50%");
     expect(await ledgerKinds(row.billing_ref)).toEqual([`relay_reserve:${-units(PRICES.mj_imagine)}`, `relay_refund:${units(PRICES.mj_imagine)}`]);
     expect(await ledgerSum(alice.id)).toBe(before);
+    // the refund's log row names what happened in the reader's language (a key and parameters)
+    const refundRows = await until(
+      "refund log row",
+      async () => (await root.get<{ items: Array<{ other: string }> }>("/api/log/?p=1&page_size=50&type=4")).data.items,
+      (items) => items.some((l) => l.other.includes("banned by the mock")),
+    );
+    const refundRow = refundRows.find((l) => l.other.includes("banned by the mock"))!;
+    expect(JSON.parse(refundRow.other).message).toEqual({ key: "task_refund", params: { quota: units(PRICES.mj_imagine), reason: "banned by the mock" } });
     await setOptions(root, { MjNotifyEnabled: "false" });
   });
 

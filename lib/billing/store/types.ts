@@ -13,6 +13,7 @@
 // HoldGone and moves nothing, so a reservation is closed exactly once.
 
 import { AppError } from "@/lib/errors";
+import { logMessage } from "@/lib/logs/messages";
 
 export type ReserveInput = {
   userId: number;
@@ -71,7 +72,12 @@ export const SWEEP_TEXT: Record<SweepReason, string> = {
   left_open: "refunded: the reservation of this call was left open after its refund failed",
 };
 // The usage log row of a sweep: an error row, like the relay's other billing failures.
-export const sweepLogOther = (reason: SweepReason) => JSON.stringify({ error_type: "billing_error", error_code: reason });
+export const sweepLogOther = (reason: SweepReason) =>
+  JSON.stringify({
+    error_type: "billing_error",
+    error_code: reason,
+    message: logMessage(reason === "node_stopped" ? "sweep_node_stopped" : "sweep_left_open", {}),
+  });
 
 export type SettleInput = ReserveInput & { actual: bigint; channelId: number };
 
