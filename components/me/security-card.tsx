@@ -270,6 +270,7 @@ function PasskeySection({ reload }: { reload: () => void }) {
     }
   }
   async function remove(p: Passkey) {
+    if (!(await ensureFreshFactor())) return;
     try {
       await api.del(`/api/user/passkey/${p.id}`);
       toast.success({ key: "twofa.passkeyRemoved" });

@@ -215,6 +215,23 @@ describe.each(["zh", "en"] as Locale[])("two-factor authentication and passkeys 
       } finally {
         await setOption("TurnstileCheckEnabled", "false");
       }
+
+      // The passkey removed: the fresh factor is asked first (the passkey itself answers it),
+      // and the removal is among the user's security events (the audit log).
+      await page.goto(`${site}/app/me`);
+      await card.getByRole("button", { name: fmt(t.removePasskeyNamed, { name: `Laptop ${locale}` }) }).click();
+      const freshAgain = page.getByRole("dialog", { name: t.freshTitle });
+      await freshAgain.waitFor();
+      await freshAgain.getByRole("button", { name: t.usePasskey }).click();
+      await page.locator("[data-toast]").filter({ hasText: t.passkeyRemoved }).first().waitFor();
+      await expect.poll(() => card.getByText(`Laptop ${locale}`).count()).toBe(0);
+      const events = await page.evaluate(async () => {
+        const id = (JSON.parse(localStorage.getItem("user") ?? "{}") as { id?: number }).id;
+        const r = await fetch("/api/audit/self?p=1&page_size=50", { headers: { "New-Api-User": String(id) } });
+        return ((await r.json()) as { data: { items: Array<{ action: string }> } }).data.items.map((e) => e.action);
+      });
+      expect(events).toContain("passkey_remove");
+      expect(events).toContain("passkey_add");
       expect(pageErrors).toEqual([]);
     } finally {
       await ctx.close();
