@@ -3,6 +3,6 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { setTagStatus } from "@/lib/channels/set-tag-status";
 
-export const POST = route({ access: "admin", body: z.object({ tag: z.string().max(200) }) }, async ({ ctx, body }) =>
+export const POST = route({ access: "admin", gate: "POST /api/channel/tag/disabled", body: z.object({ tag: z.string().max(200) }) }, async ({ ctx, body }) =>
   setTagStatus({ ctx, input: { tag: body.tag, status: 2 } }),
 );
