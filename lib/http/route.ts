@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { Ctx, UserCtx } from "@/lib/ctx";
 import { hasPermission } from "@/lib/auth/permissions";
 import { isAdmin, isRoot } from "@/lib/auth/roles";
-import { ROUTE_PERMISSIONS, type AdminRoute, type RouteRule } from "@/lib/auth/route-permissions";
+import { ROUTE_PERMISSIONS, type AdminRoute, type RouteRule } from "@/lib/http/route-permissions";
 import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
 import { AppError, consoleStatus, isAppError, describeError } from "@/lib/errors";
@@ -31,7 +31,7 @@ export type { Ctx, UserCtx };
 
 type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P extends z.ZodType | undefined = undefined> = {
   access: Access;
-  // An admin route's row of the permission table (lib/auth/route-permissions.ts, docs/permissions.md),
+  // An admin route's row of the permission table (lib/http/route-permissions.ts, docs/permissions.md),
   // "METHOD /path" as its place under app/ names it: required with access "admin".
   gate?: AdminRoute;
   params?: P; // path parameters ([id] folders)

@@ -1,8 +1,9 @@
 // Which permission every admin console route needs (docs/permissions.md): the route table of
 // the permission sets, whose names and default set are lib/auth/permissions.ts. route()
 // (lib/http/route.ts) checks a route's row after authentication, for an admin (the root holds
-// every permission). Pure and free of "server-only" (the tests read it), but not loaded by
-// the browser: the console hides what an admin cannot do from the names alone.
+// every permission). Server side only: the console hides what an admin cannot do from the
+// names alone (lib/client/navigation.ts, `can`).
+import "server-only";
 import { SETTINGS_PERMISSIONS, settingsPermission, type Permission } from "@/lib/auth/permissions";
 import { isOptionKey, optionSpec } from "@/lib/options/registry";
 
