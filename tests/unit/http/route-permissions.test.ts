@@ -57,17 +57,17 @@ describe("route permissions", () => {
   });
   it("narrows by input: an option's tab, an enable that is only an operation", () => {
     const option = ROUTE_PERMISSIONS["PUT /api/option"];
-    expect(option.byInput({ body: { key: "Footer", value: "" }, query: undefined })).toBe("settings:system");
-    expect(option.byInput({ body: { key: "SystemName", value: "" }, query: undefined })).toBe("settings:other");
-    expect(option.byInput({ body: { key: "QuotaPerUnit", value: "" }, query: undefined })).toBe("settings:operation");
-    expect(option.byInput({ body: { key: "constructor", value: "" }, query: undefined })).toBeNull();
+    expect(option.byInput({ body: { key: "Footer", value: "" } })).toBe("settings:system");
+    expect(option.byInput({ body: { key: "SystemName", value: "" } })).toBe("settings:other");
+    expect(option.byInput({ body: { key: "QuotaPerUnit", value: "" } })).toBe("settings:operation");
+    expect(option.byInput({ body: { key: "constructor", value: "" } })).toBeNull();
     const channel = ROUTE_PERMISSIONS["PUT /api/channel"];
-    expect(channel.byInput({ body: { id: 1, status: 2 }, query: undefined })).toBe("channels:operate");
-    expect(channel.byInput({ body: { id: 1, status: 2, name: "x" }, query: undefined })).toBe("channels:write");
-    expect(channel.byInput({ body: { id: 1, priority: 3 }, query: undefined })).toBe("channels:write");
+    expect(channel.byInput({ body: { id: 1, status: 2 } })).toBe("channels:operate");
+    expect(channel.byInput({ body: { id: 1, status: 2, name: "x" } })).toBe("channels:write");
+    expect(channel.byInput({ body: { id: 1, priority: 3 } })).toBe("channels:write");
     const keys = ROUTE_PERMISSIONS["POST /api/channel/multi_key/manage"];
-    expect(keys.byInput({ body: { channel_id: 1, action: "disable_key", key_index: 0 }, query: undefined })).toBe("channels:operate");
-    expect(keys.byInput({ body: { channel_id: 1, action: "delete_key", key_index: 0 }, query: undefined })).toBe("channels:write");
+    expect(keys.byInput({ body: { channel_id: 1, action: "disable_key", key_index: 0 } })).toBe("channels:operate");
+    expect(keys.byInput({ body: { channel_id: 1, action: "delete_key", key_index: 0 } })).toBe("channels:write");
   });
 });
 
