@@ -3,4 +3,6 @@ import { route } from "@/lib/http/route";
 import { listAudit } from "@/lib/audit/list-audit";
 import { auditQuery } from "@/lib/audit/query";
 
-export const GET = route({ access: "admin", gate: "GET /api/audit", query: auditQuery }, async ({ ctx, query }) => listAudit({ ctx, input: { query, all: true } }));
+export const GET = route({ access: "admin", gate: "GET /api/audit", query: auditQuery }, async ({ ctx, query }) =>
+  listAudit({ ctx, input: { query, all: true } }),
+);

@@ -8,6 +8,7 @@ import { deleteLogsBefore } from "@/lib/rollups/maintain";
 
 export const GET = route({ access: "admin", gate: "GET /api/log", query: logQuery }, async ({ ctx, query }) => listLogs({ ctx, input: { query, all: true } }));
 
-export const DELETE = route({ access: "admin", gate: "DELETE /api/log", query: z.object({ target_timestamp: queryInt(MAX_TIMESTAMP) }), demoBlocked: true }, async ({ ctx, query }) =>
-  deleteLogsBefore({ ctx, input: query.target_timestamp }),
+export const DELETE = route(
+  { access: "admin", gate: "DELETE /api/log", query: z.object({ target_timestamp: queryInt(MAX_TIMESTAMP) }), demoBlocked: true },
+  async ({ ctx, query }) => deleteLogsBefore({ ctx, input: query.target_timestamp }),
 );

@@ -12,4 +12,6 @@ const optionBody = z.object({
 });
 
 // PUT /api/option/: save one option after validation; root-only keys refused to admins (admin; docs/settings.md)
-export const PUT = route({ access: "admin", gate: "PUT /api/option", body: optionBody, demoBlocked: true }, async ({ ctx, body }) => updateOption({ ctx, input: body }));
+export const PUT = route({ access: "admin", gate: "PUT /api/option", body: optionBody, demoBlocked: true }, async ({ ctx, body }) =>
+  updateOption({ ctx, input: body }),
+);

@@ -15,7 +15,9 @@ export const GET = route({ access: "admin", gate: "GET /api/redemption", query: 
   listRedemptions({ ctx, input: { page: query.p, size: query.page_size } }),
 );
 
-export const POST = route({ access: "admin", gate: "POST /api/redemption", body: createRedemptionBody }, async ({ ctx, body }) => createRedemptions({ ctx, input: body }));
+export const POST = route({ access: "admin", gate: "POST /api/redemption", body: createRedemptionBody }, async ({ ctx, body }) =>
+  createRedemptions({ ctx, input: body }),
+);
 
 export const PUT = route(
   { access: "admin", gate: "PUT /api/redemption", body: updateRedemptionBody, query: z.object({ status_only: z.string().optional() }) },

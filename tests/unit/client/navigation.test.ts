@@ -25,7 +25,14 @@ describe("sidebar groups", () => {
   });
   it("shows an admin the entries of the areas they may read (docs/permissions.md)", () => {
     // the default set, given by the server
-    expect(keys(sidebarGroups({}, { role: 10, permissions: DEFAULT_ADMIN_PERMISSIONS })).admin).toEqual(["channels", "redemptions", "plans", "messages", "users", "settings"]);
+    expect(keys(sidebarGroups({}, { role: 10, permissions: DEFAULT_ADMIN_PERMISSIONS })).admin).toEqual([
+      "channels",
+      "redemptions",
+      "plans",
+      "messages",
+      "users",
+      "settings",
+    ]);
     // widened: the top-ups and the audit log
     const wide = { role: 10, permissions: [...DEFAULT_ADMIN_PERMISSIONS, "billing:topups", "audit:read"] };
     expect(keys(sidebarGroups({}, wide)).admin).toEqual(["channels", "redemptions", "plans", "topups", "audit", "messages", "users", "settings"]);

@@ -17,7 +17,13 @@ function routeFiles(dir: string): string[] {
 // "METHOD /api/a/{id}" of each exported handler, with its access and its gate
 function handlers(file: string) {
   const text = readFileSync(file, "utf8");
-  const at = "/" + path.dirname(file).replace(/\\/g, "/").replace(/^app\//, "").replace(/\[([^\]]+)\]/g, "{$1}");
+  const at =
+    "/" +
+    path
+      .dirname(file)
+      .replace(/\\/g, "/")
+      .replace(/^app\//, "")
+      .replace(/\[([^\]]+)\]/g, "{$1}");
   const out: { key: string; access: string | undefined; gate: string | undefined }[] = [];
   const starts = [...text.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = route\(/g)];
   starts.forEach((m, i) => {

@@ -12,4 +12,6 @@ const listQuery = z.object({ p: page, page_size: pageSize(10) });
 export const GET = route({ access: "admin", gate: "GET /api/admin/messages", query: listQuery }, async ({ ctx, query }) =>
   listMessages({ ctx, input: { page: query.p, size: query.page_size } }),
 );
-export const POST = route({ access: "admin", gate: "POST /api/admin/messages", body: createMessageBody }, async ({ ctx, body }) => createMessage({ ctx, input: body }));
+export const POST = route({ access: "admin", gate: "POST /api/admin/messages", body: createMessageBody }, async ({ ctx, body }) =>
+  createMessage({ ctx, input: body }),
+);
