@@ -57,7 +57,7 @@ describe.each(["zh", "en"] as Locale[])("admin permissions (%s)", (locale) => {
     try {
       const page = rootSide.page;
       await page.goto(`${server.url}/user/edit/${id}`);
-      const section = page.locator("section", { has: page.getByRole("heading", { name: p.title, exact: true }) });
+      const section = page.getByRole("region", { name: p.title, exact: true });
       await section.waitFor();
       const operate = section.getByRole("checkbox", { name: p.levels.channels_operate });
       const reveal = section.getByRole("checkbox", { name: p.levels.channels_reveal });
