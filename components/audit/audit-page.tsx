@@ -1,5 +1,5 @@
 "use client";
-// /admin/audit (root, docs/audit.md): the audit log, newest first, filtered by time, actor,
+// /admin/audit (root, or an admin with audit:read; docs/audit.md): the audit log, newest first, filtered by time, actor,
 // action and target, a page at a time from the server, with the filtered rows' CSV export.
 import type { ColumnDef } from "@tanstack/react-table";
 import { useTranslations } from "next-intl";

@@ -3,7 +3,8 @@
 // the options GET /api/option/ lists for the caller. The frame (components/forms) indexes a
 // long tab's sections, saves the changed ones from one sticky bar and asks before edits are
 // left behind. Admin check: proxy.ts redirects non-admins; the tabs render only for
-// a stored user with role >= 10.
+// a stored user with role >= 10, and only the tabs of their settings:<tab> permissions
+// (docs/permissions.md).
 import * as T from "@radix-ui/react-tabs";
 import { RotateCw } from "lucide-react";
 import { useTranslations } from "next-intl";

@@ -1,5 +1,5 @@
 "use client";
-// /admin/topups (root, docs/payments.md): every top-up order, searched by trade number, user id
+// /admin/topups (root, or an admin with billing:topups; docs/payments.md): every top-up order, searched by trade number, user id
 // or username, with a confirmed "complete" action for a pending order (credited once: a
 // repeated completion credits nothing).
 import type { ColumnDef } from "@tanstack/react-table";
