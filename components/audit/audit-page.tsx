@@ -1,5 +1,5 @@
 "use client";
-// /admin/audit (root, docs/audit.md): the audit log, newest first, filtered by time, actor,
+// /admin/audit (root, or an admin with audit:read; docs/audit.md): the audit log, newest first, filtered by time, actor,
 // action and target, a page at a time from the server, with the filtered rows' CSV export.
 import type { ColumnDef } from "@tanstack/react-table";
 import { useTranslations } from "next-intl";
@@ -13,7 +13,7 @@ import { Field, SelectField } from "@/components/ui/input";
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from "@/lib/audit/actions";
 import { useCsvExport } from "@/lib/client/download-csv";
 import { formatTimestamp } from "@/lib/client/format";
-import { isRootRole } from "@/lib/client/navigation";
+import { can } from "@/lib/client/navigation";
 import { ActionBadge, actionLabel, detailText, targetLabel, type AuditT } from "./labels";
 import type { AuditPage as Page, AuditRow } from "./types";
 
@@ -106,7 +106,8 @@ function columns(t: AuditT): ColumnDef<AuditRow>[] {
 export function AuditLogPage() {
   const t = useTranslations("audit");
   const user = useSessionUser();
-  const root = isRootRole(user?.role);
+  // the root, or an admin granted audit:read (docs/permissions.md)
+  const root = can(user, "audit:read");
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const csv = useCsvExport("x-audit-rows-capped", { capped: "audit.exportCapped", done: "audit.exported" });

@@ -11,7 +11,7 @@ import { enabledKeyCount } from "@/lib/channels/multi-key-rules";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
 import { latestDisabledInfo, responseTimeColor } from "@/lib/client/channels";
 import { GroupBadges, InlineNumber, StatusBadge } from "./channel-cells";
-import { ChannelRowActions, TagRowActions, type ChannelDialogs } from "./channel-row-actions";
+import { ChannelRowActions, TagRowActions, type ChannelDialogs, type ChannelRights } from "./channel-row-actions";
 import type { ChannelActions } from "./use-channel-actions";
 import { CHANNEL_COLUMNS, type Channel, type ChannelColumn, type TagRow } from "./types";
 
@@ -25,11 +25,13 @@ export function channelColumns({
   display,
   actions,
   dialogs,
+  rights,
 }: {
   t: T;
   display: QuotaDisplay;
   actions: ChannelActions;
   dialogs: ChannelDialogs;
+  rights: ChannelRights;
 }): ColumnDef<ChannelRow>[] {
   const cells: Record<ChannelColumn, ColumnDef<ChannelRow>["cell"]> = {
     id: ({ row }) => (row.original.is_tag ? null : row.original.id),
@@ -98,16 +100,22 @@ export function channelColumns({
     priority: ({ row }) => {
       const r = row.original;
       const name = r.is_tag ? r.tag : r.name;
+      if (!rights.write) return r.priority;
       return <InlineNumber value={r.priority} label={t("priorityOf", { name })} onCommit={(v) => actions.commitNumber(r, "priority", v)} />;
     },
     weight: ({ row }) => {
       const r = row.original;
       const name = r.is_tag ? r.tag : r.name;
+      if (!rights.write) return r.weight;
       return <InlineNumber value={r.weight} label={t("weightOf", { name })} onCommit={(v) => actions.commitNumber(r, "weight", v)} />;
     },
     operate: ({ row }) => {
       const r = row.original;
-      return r.is_tag ? <TagRowActions row={r} actions={actions} dialogs={dialogs} /> : <ChannelRowActions channel={r} actions={actions} dialogs={dialogs} />;
+      return r.is_tag ? (
+        <TagRowActions row={r} actions={actions} dialogs={dialogs} rights={rights} />
+      ) : (
+        <ChannelRowActions channel={r} actions={actions} dialogs={dialogs} rights={rights} />
+      );
     },
   };
   const classes: Partial<Record<ChannelColumn, string>> = { name: "whitespace-nowrap", type: "whitespace-nowrap", balance: "text-xs whitespace-nowrap" };

@@ -1,5 +1,5 @@
 "use client";
-// Small dialogs of the channel list: confirmation, edit models, batch tag, tag edit.
+// Small dialogs of the channel list: confirmation, edit models, batch tag, tag edit, the key.
 import { useTranslations } from "next-intl";
 import { useEffect, useState, type ReactNode } from "react";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
@@ -8,6 +8,7 @@ import { TextareaField } from "@/components/ui/textarea";
 import { api } from "@/lib/client/api";
 import { splitList } from "@/lib/channels/split-list";
 import { isJsonObjectText } from "@/lib/client/channels";
+import { copyText } from "@/lib/client/clipboard";
 import { toast } from "@/lib/client/toast";
 import { GroupCheckboxes } from "./group-checkboxes";
 import type { Channel, TagRow } from "./types";
@@ -181,6 +182,51 @@ export function TagEditDialog({ row, groups, onClose, onSaved }: { row: TagRow |
         error={mappingBad ? t("mappingInvalid") : undefined}
         onChange={(e) => setMapping(e.target.value)}
       />
+    </Dialog>
+  );
+}
+
+// The channel's stored key, asked for when the dialog opens (POST /api/channel/{id}/key: the
+// root, or an admin with channels:reveal; each reveal is an audit row, docs/permissions.md).
+// Kept in this dialog's state only, dropped when it closes.
+export function RevealKeyDialog({ channel, onClose }: { channel: Channel | null; onClose: () => void }) {
+  const t = useTranslations("channels");
+  const [key, setKey] = useState<string | null>(null);
+  useEffect(() => {
+    setKey(null);
+    if (!channel) return;
+    let live = true;
+    api
+      .post<{ key: string }>(`/api/channel/${channel.id}/key`)
+      .then((r) => live && setKey(r.data.key))
+      .catch(() => live && onClose());
+    return () => {
+      live = false;
+    };
+    // the channel alone starts a reveal
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [channel]);
+  return (
+    <Dialog
+      open={channel !== null}
+      onOpenChange={(o) => !o && onClose()}
+      title={channel ? t("revealKeyTitle", { name: channel.name }) : ""}
+      description={t("revealKeyHint")}
+      footer={
+        <DialogActions
+          cancel={t("cancel")}
+          onCancel={onClose}
+          action={t("copyKey")}
+          busy={key === null}
+          onAction={() => key !== null && void copyText(key, "channels.keyCopied")}
+        />
+      }
+    >
+      {key === null ? (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">{t("revealKeyLoading")}</p>
+      ) : (
+        <TextareaField label={t("revealKeyLabel")} readOnly value={key} rows={Math.min(8, Math.max(2, key.split("\n").length))} className="font-mono" />
+      )}
     </Dialog>
   );
 }

@@ -8,15 +8,16 @@ import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import useSWR from "swr";
 import { DataTable, useServerPaging } from "@/components/data-table";
-import { useQuotaDisplay } from "@/components/layout/providers";
+import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
+import { can } from "@/lib/client/navigation";
 import { PageTitle } from "@/components/ui/card";
 import { Switch } from "@/components/ui/switch";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
 import { ChannelBatchActions } from "./channel-batch-actions";
 import { channelColumns, type ChannelRow } from "./channel-columns";
-import { BatchTagDialog, ConfirmDialog, EditModelsDialog, TagEditDialog } from "./channel-dialogs";
+import { BatchTagDialog, ConfirmDialog, EditModelsDialog, RevealKeyDialog, TagEditDialog } from "./channel-dialogs";
 import { ChannelFilterForm, channelListPath, EMPTY_FILTERS, type ChannelFilters } from "./channel-filters";
-import type { ChannelDialogs, Confirmation } from "./channel-row-actions";
+import type { ChannelDialogs, ChannelRights, Confirmation } from "./channel-row-actions";
 import { ModelTestDialog } from "./model-test-dialog";
 import { useChannelActions } from "./use-channel-actions";
 import { useTestAll } from "./use-test-all";
@@ -52,6 +53,9 @@ export function ChannelsPage() {
   const [editingTag, setEditingTag] = useState<TagRow | null>(null);
   const [batchTag, setBatchTag] = useState(false);
   const [confirm, setConfirm] = useState<Confirmation | null>(null);
+  const [revealing, setRevealing] = useState<Channel | null>(null);
+  const viewer = useSessionUser();
+  const rights: ChannelRights = { operate: can(viewer, "channels:operate"), write: can(viewer, "channels:write"), reveal: can(viewer, "channels:reveal") };
 
   const { data: groups } = useSWR<string[]>("/api/group/");
   const { data: tags, mutate: mutateTags } = useSWR<string[]>("/api/channel/tags?offset=0&limit=200");
@@ -65,8 +69,14 @@ export function ChannelsPage() {
   };
   const actions = useChannelActions({ refresh, revalidate: () => void mutate(), errorText: te });
   const testAll = useTestAll(te, refresh);
-  const dialogs: ChannelDialogs = { testModels: setTesting, editModels: setEditingModels, editTag: setEditingTag, confirm: setConfirm };
-  const columns = channelColumns({ t, display, actions, dialogs });
+  const dialogs: ChannelDialogs = {
+    testModels: setTesting,
+    editModels: setEditingModels,
+    editTag: setEditingTag,
+    confirm: setConfirm,
+    revealKey: setRevealing,
+  };
+  const columns = channelColumns({ t, display, actions, dialogs, rights });
   const selectedIds = useMemo(() => selected.map(Number), [selected]);
 
   return (
@@ -79,6 +89,7 @@ export function ChannelsPage() {
             onTestAll={() => void testAll.start()}
             onBatchTag={() => setBatchTag(true)}
             confirm={setConfirm}
+            rights={rights}
           />
         }
       >
@@ -140,6 +151,7 @@ export function ChannelsPage() {
       <ModelTestDialog channel={testing} onClose={() => setTesting(null)} onModelsChanged={refresh} />
       <EditModelsDialog channel={editingModels} onClose={() => setEditingModels(null)} onSaved={refresh} />
       <TagEditDialog row={editingTag} groups={groups ?? []} onClose={() => setEditingTag(null)} onSaved={refresh} />
+      <RevealKeyDialog channel={revealing} onClose={() => setRevealing(null)} />
       <BatchTagDialog open={batchTag} ids={selectedIds} onClose={() => setBatchTag(false)} onSaved={refresh} />
       <ConfirmDialog
         open={confirm !== null}

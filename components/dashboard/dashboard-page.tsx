@@ -17,7 +17,7 @@ import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker"
 import { api } from "@/lib/client/api";
 import { failureText } from "@/lib/client/failure";
 import { localDateTime, renderQuota, shortenNumber } from "@/lib/client/format";
-import { isAdminRole } from "@/lib/client/navigation";
+import { can } from "@/lib/client/navigation";
 import {
   buildSeries,
   granularityOf,
@@ -61,7 +61,8 @@ export function DashboardPage() {
   const errorText = useTranslations("errors");
   const status = useStatus();
   const display = useQuotaDisplay();
-  const admin = isAdminRole(useSessionUser()?.role);
+  // the admin view: every user's rows (logs:read, docs/permissions.md); else the own view
+  const admin = can(useSessionUser(), "logs:read");
   const [granularity, setGranularity] = useState<Granularity>(granularityOf(status.data_export_default_time));
   // It opens on the recent traffic: a range fit for the default granularity, and for admins
   // every user's usage (docs/dashboard.md, "The page").

@@ -64,7 +64,7 @@ export function SidebarNav({ collapsed = false, className, onNavigate }: { colla
   const label = (key: string) => (key.startsWith("chat:") ? key.slice(5) : t(`sidebar.${key}`));
   return (
     <nav className={className}>
-      {sidebarGroups(status, user?.role).map((group) => (
+      {sidebarGroups(status, user).map((group) => (
         <div key={group.key} className="mb-3">
           {!collapsed && <div className="px-2 pb-1 text-xs font-medium text-zinc-400 dark:text-zinc-500">{t(`sidebar.group.${group.key}`)}</div>}
           {group.items.map((item) => {

@@ -11,7 +11,7 @@ import { useQuotaDisplay, useSessionUser, useStatus } from "@/components/layout/
 import { Badge } from "@/components/ui/badge";
 import { Alert, PageTitle } from "@/components/ui/card";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
-import { isAdminRole } from "@/lib/client/navigation";
+import { can } from "@/lib/client/navigation";
 import { logColumns } from "./log-columns";
 import { LogDetail, UserInfoDialog } from "./log-detail";
 import { initialLogFilters, LogFilterForm, logQuery, type LogFilters } from "./log-filters";
@@ -24,7 +24,8 @@ export function UsageLogsPage() {
   const tokens = useTranslations("tokens");
   const chatContentLogged = useStatus().log_chat_content_enabled;
   const display = useQuotaDisplay();
-  const admin = isAdminRole(useSessionUser()?.role);
+  // the admin view: every user's rows (logs:read, docs/permissions.md); else the own view
+  const admin = can(useSessionUser(), "logs:read");
   const [draft, setDraft] = useState<LogFilters | null>(null);
   const [filters, setFilters] = useState<LogFilters | null>(null);
   const paging = useServerPaging(filters);

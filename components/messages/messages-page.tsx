@@ -3,6 +3,8 @@
 // range; the table (id, title, format, recipients, created, edit, delete with the
 // irreversible confirmation); page sizes 10/20/50/100 remembered under message-page-size;
 // the create and edit drawers.
+import { useSessionUser } from "@/components/layout/providers";
+import { can } from "@/lib/client/navigation";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Pencil, Plus, Search, Trash } from "lucide-react";
 import { useTranslations } from "next-intl";
@@ -39,6 +41,8 @@ function listPath(f: Filters, page: number, size: number): string {
 }
 
 export function MessagesPage() {
+  // sending, editing and deleting are writes (messages:write, docs/permissions.md)
+  const write = can(useSessionUser(), "messages:write");
   const t = useTranslations("messages");
   const [draft, setDraft] = useState<Filters>({ keyword: "", start: null, end: null });
   const [filters, setFilters] = useState<Filters>(draft);
@@ -90,18 +94,19 @@ export function MessagesPage() {
       {
         id: "actions",
         meta: { label: t("col.actions"), hideable: false },
-        cell: ({ row: { original: m } }) => (
-          <div className="flex gap-1">
-            <Button size="sm" variant="secondary" onClick={() => setEditing(m.id)} aria-label={t("editOf", { title: m.title, id: m.id })}>
-              <Pencil aria-hidden className="h-3.5 w-3.5" />
-              {t("edit")}
-            </Button>
-            <Button size="sm" variant="danger" onClick={() => void remove(m)} aria-label={t("deleteOf", { title: m.title, id: m.id })}>
-              <Trash aria-hidden className="h-3.5 w-3.5" />
-              {t("delete")}
-            </Button>
-          </div>
-        ),
+        cell: ({ row: { original: m } }) =>
+          write && (
+            <div className="flex gap-1">
+              <Button size="sm" variant="secondary" onClick={() => setEditing(m.id)} aria-label={t("editOf", { title: m.title, id: m.id })}>
+                <Pencil aria-hidden className="h-3.5 w-3.5" />
+                {t("edit")}
+              </Button>
+              <Button size="sm" variant="danger" onClick={() => void remove(m)} aria-label={t("deleteOf", { title: m.title, id: m.id })}>
+                <Trash aria-hidden className="h-3.5 w-3.5" />
+                {t("delete")}
+              </Button>
+            </div>
+          ),
       },
     ];
     return cols.map((c) => Object.assign(c, { header: c.meta?.label ?? "" }) as ColumnDef<AdminMessage>);
@@ -111,10 +116,12 @@ export function MessagesPage() {
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <PageTitle
         actions={
-          <Button onClick={() => setCreating(true)}>
-            <Plus aria-hidden className="h-4 w-4" />
-            {t("add")}
-          </Button>
+          write && (
+            <Button onClick={() => setCreating(true)}>
+              <Plus aria-hidden className="h-4 w-4" />
+              {t("add")}
+            </Button>
+          )
         }
       >
         {t("title")}

@@ -8,7 +8,8 @@ import { useState } from "react";
 import useSWR from "swr";
 import { DataTable, useClientPaging } from "@/components/data-table";
 import { useConfirm } from "@/components/forms";
-import { useQuotaDisplay } from "@/components/layout/providers";
+import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
+import { can } from "@/lib/client/navigation";
 import { Button } from "@/components/ui/button";
 import { PageTitle } from "@/components/ui/card";
 import { api } from "@/lib/client/api";
@@ -20,6 +21,8 @@ import { SubscribersDrawer } from "./subscribers-drawer";
 import type { Plan } from "./types";
 
 export function PlansPage() {
+  // adding a plan is a write (billing:write, docs/permissions.md)
+  const write = can(useSessionUser(), "billing:write");
   const t = useTranslations("plans");
   const display = useQuotaDisplay();
   const { data, error, isLoading, isValidating, mutate } = useSWR<Plan[]>(ADMIN_PLANS);
@@ -72,10 +75,12 @@ export function PlansPage() {
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <PageTitle
         actions={
-          <Button onClick={() => setEditing("new")}>
-            <Plus aria-hidden className="h-4 w-4" />
-            {t("add")}
-          </Button>
+          write && (
+            <Button onClick={() => setEditing("new")}>
+              <Plus aria-hidden className="h-4 w-4" />
+              {t("add")}
+            </Button>
+          )
         }
       >
         {t("title")}

@@ -9,7 +9,8 @@ import { useEffect, useState, type FormEvent } from "react";
 import useSWR from "swr";
 import { DataTable, useServerPaging } from "@/components/data-table";
 import { useConfirm } from "@/components/forms";
-import { useQuotaDisplay } from "@/components/layout/providers";
+import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
+import { can } from "@/lib/client/navigation";
 import { Button } from "@/components/ui/button";
 import { PageTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -28,6 +29,8 @@ function listPath(keyword: string, page: number, size: number): string {
 }
 
 export function RedemptionsPage() {
+  // adding, disabling and deleting codes are writes (billing:write, docs/permissions.md)
+  const write = can(useSessionUser(), "billing:write");
   const t = useTranslations("redemptions");
   const display = useQuotaDisplay();
   const [draft, setDraft] = useState("");
@@ -125,15 +128,17 @@ export function RedemptionsPage() {
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <PageTitle
         actions={
-          <Button onClick={() => setEditing("new")}>
-            <Plus aria-hidden className="h-4 w-4" />
-            {t("add")}
-          </Button>
+          write && (
+            <Button onClick={() => setEditing("new")}>
+              <Plus aria-hidden className="h-4 w-4" />
+              {t("add")}
+            </Button>
+          )
         }
       >
         {t("title")}
       </PageTitle>
-      <div className="mb-3 flex flex-wrap items-center gap-2">
+      <div className={write ? "mb-3 flex flex-wrap items-center gap-2" : "hidden"}>
         <Button variant="secondary" disabled={busy || selected.length === 0} onClick={() => void batchDisable()}>
           <Ban aria-hidden className="h-4 w-4" />
           {t("batchDisable", { count: selected.length })}

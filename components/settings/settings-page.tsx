@@ -3,7 +3,8 @@
 // the options GET /api/option/ lists for the caller. The frame (components/forms) indexes a
 // long tab's sections, saves the changed ones from one sticky bar and asks before edits are
 // left behind. Admin check: proxy.ts redirects non-admins; the tabs render only for
-// a stored user with role >= 10.
+// a stored user with role >= 10, and only the tabs of their settings:<tab> permissions
+// (docs/permissions.md).
 import * as T from "@radix-ui/react-tabs";
 import { RotateCw } from "lucide-react";
 import { useTranslations } from "next-intl";
@@ -14,7 +15,8 @@ import { OptionsProvider, SettingsBody, SettingsFrame, useSettingsFrame, type Op
 import { Button } from "@/components/ui/button";
 import { Alert, PageTitle } from "@/components/ui/card";
 import { fetchData } from "@/lib/client/api";
-import { isAdminRole } from "@/lib/client/navigation";
+import { settingsPermission } from "@/lib/auth/permissions";
+import { can, isAdminRole } from "@/lib/client/navigation";
 import { useSessionUser } from "@/components/layout/providers";
 import { ModelsTab } from "./models/models-tab";
 import { OperationTab } from "./operation-tab";
@@ -32,8 +34,11 @@ export function SettingsPage() {
   const t = useTranslations("settings");
   const params = useSearchParams();
   const raw = params.get("tab");
-  const tab: SettingsTab = (SETTINGS_TABS as readonly string[]).includes(raw ?? "") ? (raw as SettingsTab) : "operation";
-  const role = useSessionUser()?.role ?? 0;
+  const user = useSessionUser();
+  const role = user?.role ?? 0;
+  // the tabs of the admin's settings permissions (settings:<tab>, docs/permissions.md): the root all
+  const tabs = SETTINGS_TABS.filter((v) => can(user, settingsPermission(v)));
+  const tab: SettingsTab = (tabs as readonly string[]).includes(raw ?? "") ? (raw as SettingsTab) : (tabs[0] ?? "operation");
   const tTable = useTranslations("dataTable");
   const { data, error, mutate, isValidating } = useSWR<Listed[]>(isAdminRole(role) ? "/api/option/" : null, fetchData, { revalidateOnFocus: false });
 
@@ -78,7 +83,7 @@ export function SettingsPage() {
       {state && (
         <OptionsProvider value={state}>
           <SettingsFrame>
-            <SettingsTabs tab={tab} options={state.options} reload={reload} />
+            <SettingsTabs tabs={tabs} tab={tab} options={state.options} reload={reload} />
           </SettingsFrame>
         </OptionsProvider>
       )}
@@ -87,7 +92,17 @@ export function SettingsPage() {
 }
 
 // The tabs; leaving one with unsaved edits asks first (its sections unmount with it).
-function SettingsTabs({ tab, options, reload }: { tab: SettingsTab; options: Record<string, string>; reload: () => Promise<void> }) {
+function SettingsTabs({
+  tabs,
+  tab,
+  options,
+  reload,
+}: {
+  tabs: readonly SettingsTab[];
+  tab: SettingsTab;
+  options: Record<string, string>;
+  reload: () => Promise<void>;
+}) {
   const t = useTranslations("settings");
   const router = useRouter();
   const pathname = usePathname();
@@ -102,7 +117,7 @@ function SettingsTabs({ tab, options, reload }: { tab: SettingsTab; options: Rec
   return (
     <T.Root value={tab} onValueChange={(v) => void select(v)} className="flex flex-col gap-5">
       <T.List aria-label={t("title")} className="flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
-        {SETTINGS_TABS.map((v) => (
+        {tabs.map((v) => (
           <T.Trigger
             key={v}
             value={v}
@@ -113,21 +128,31 @@ function SettingsTabs({ tab, options, reload }: { tab: SettingsTab; options: Rec
         ))}
       </T.List>
       <SettingsBody>
-        <T.Content value="operation">
-          <OperationTab options={options} reload={reload} />
-        </T.Content>
-        <T.Content value="ratelimit">
-          <RateLimitTab />
-        </T.Content>
-        <T.Content value="models">
-          <ModelsTab />
-        </T.Content>
-        <T.Content value="system">
-          <SystemTab />
-        </T.Content>
-        <T.Content value="other">
-          <OtherTab />
-        </T.Content>
+        {tabs.includes("operation") && (
+          <T.Content value="operation">
+            <OperationTab options={options} reload={reload} />
+          </T.Content>
+        )}
+        {tabs.includes("ratelimit") && (
+          <T.Content value="ratelimit">
+            <RateLimitTab />
+          </T.Content>
+        )}
+        {tabs.includes("models") && (
+          <T.Content value="models">
+            <ModelsTab />
+          </T.Content>
+        )}
+        {tabs.includes("system") && (
+          <T.Content value="system">
+            <SystemTab />
+          </T.Content>
+        )}
+        {tabs.includes("other") && (
+          <T.Content value="other">
+            <OtherTab />
+          </T.Content>
+        )}
       </SettingsBody>
     </T.Root>
   );

@@ -15,7 +15,7 @@ import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker"
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/input";
 import { formatTimestamp } from "@/lib/client/format";
-import { isAdminRole } from "@/lib/client/navigation";
+import { can } from "@/lib/client/navigation";
 import { defaultDrawingRange, elapsedColor, elapsedSeconds, mjCodeColor } from "@/lib/client/tasks";
 import { ChannelTag, ProgressCircle, StatusBadge, TextCell, TextDialog } from "./task-cells";
 
@@ -55,7 +55,8 @@ const msToSec = (ms: number) => (ms ? Math.floor(ms / 1000) : 0);
 
 export function DrawingLogsPage() {
   const t = useTranslations("tasks");
-  const admin = isAdminRole(useSessionUser()?.role);
+  // the admin view: every user's rows (logs:read, docs/permissions.md); else the own view
+  const admin = can(useSessionUser(), "logs:read");
   const status = useStatus() as { mj_notify_enabled?: boolean };
   const [draft, setDraft] = useState<Filters | null>(null);
   const [filters, setFilters] = useState<Filters | null>(null);

@@ -14,7 +14,7 @@ import { DateTimeField, UnixTimePicker } from "@/components/ui/date-time-picker"
 import { Field } from "@/components/ui/input";
 import { api } from "@/lib/client/api";
 import { formatTimestamp } from "@/lib/client/format";
-import { isAdminRole } from "@/lib/client/navigation";
+import { can } from "@/lib/client/navigation";
 import { defaultTaskRange, elapsedColor, elapsedSeconds } from "@/lib/client/tasks";
 import { ChannelTag, JsonDialog, ProgressCircle, StatusBadge, TextCell, TextDialog } from "./task-cells";
 
@@ -53,7 +53,8 @@ function queryOf(f: Filters, admin: boolean, p: number): string {
 
 export function TaskLogsPage() {
   const t = useTranslations("tasks");
-  const admin = isAdminRole(useSessionUser()?.role);
+  // the admin view: every user's rows (logs:read, docs/permissions.md); else the own view
+  const admin = can(useSessionUser(), "logs:read");
   const [draft, setDraft] = useState<Filters | null>(null);
   const [filters, setFilters] = useState<Filters | null>(null);
   const [rows, setRows] = useState<CreativeTaskRow[] | undefined>(undefined);

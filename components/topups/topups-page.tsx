@@ -1,5 +1,5 @@
 "use client";
-// /admin/topups (root, docs/payments.md): every top-up order, searched by trade number, user id
+// /admin/topups (root, or an admin with billing:topups; docs/payments.md): every top-up order, searched by trade number, user id
 // or username, with a confirmed "complete" action for a pending order (credited once: a
 // repeated completion credits nothing).
 import type { ColumnDef } from "@tanstack/react-table";
@@ -17,14 +17,15 @@ import { methodLabel, OrderStatus, orderMoney } from "@/components/wallet/order-
 import type { TopUpOrder, TopUpPage } from "@/components/wallet/types";
 import { api } from "@/lib/client/api";
 import { formatTimestamp, renderQuota } from "@/lib/client/format";
-import { isRootRole } from "@/lib/client/navigation";
+import { can } from "@/lib/client/navigation";
 import { toast } from "@/lib/client/toast";
 
 export function TopUpsPage() {
   const t = useTranslations("payments");
   const display = useQuotaDisplay();
   const user = useSessionUser();
-  const root = isRootRole(user?.role);
+  // the root, or an admin granted billing:topups (docs/permissions.md)
+  const root = can(user, "billing:topups");
   const [draft, setDraft] = useState("");
   const [keyword, setKeyword] = useState("");
   const paging = useServerPaging(keyword);

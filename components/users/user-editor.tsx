@@ -15,13 +15,14 @@ import { SessionsAdmin } from "./sessions-admin";
 import { UserLimits } from "@/components/limits/user-limits";
 import { TwoFactorAdmin } from "./two-factor-admin";
 import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
-import { isRootRole } from "@/lib/client/navigation";
+import { can, isRootRole } from "@/lib/client/navigation";
 import { api } from "@/lib/client/api";
 import { renderQuota } from "@/lib/client/format";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
 import { blankLimitTexts } from "@/lib/client/limits";
 import { USERNAME_MAX } from "@/lib/users/field-rules";
+import { PermissionsAdmin } from "./permissions-admin";
 import { TestNotification } from "./test-notification";
 import { userEditorSchema, userLimitsBody, userToForm, type UserEditorForm } from "./user-form";
 
@@ -46,7 +47,12 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
   const [statement, setStatement] = useState(false);
   const display = useQuotaDisplay();
   const other = userId !== undefined;
-  const viewerIsRoot = isRootRole(useSessionUser()?.role ?? 0);
+  const viewer = useSessionUser();
+  const viewerIsRoot = isRootRole(viewer?.role ?? 0);
+  // an admin without users:write reads the user; without users:quota the quota stays as it is
+  // (docs/permissions.md); the server refuses either way
+  const canWrite = !other || can(viewer, "users:write");
+  const canQuota = can(viewer, "users:quota");
   const { data: user, error, mutate } = useSWR<User>(other ? `/api/user/${userId}` : "/api/user/self");
   const { displayInCurrency, quotaPerUnit } = display;
   const schema = useMemo(() => userEditorSchema(other, { displayInCurrency, quotaPerUnit }), [other, displayInCurrency, quotaPerUnit]);
@@ -124,7 +130,7 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
         {other && (
           <>
             <GroupSelect label={t("group")} />
-            <FormQuota name="quota" label={t("quota")} />
+            <FormQuota name="quota" label={t("quota")} disabled={!canQuota} />
             <FormText name="remark" label={t("remark")} hint={t("remarkHint")} />
             {userId !== undefined && <UserLimits userId={userId} />}
             <div>
@@ -142,13 +148,15 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
         {other && userId !== undefined && <TwoFactorAdmin userId={userId} viewerIsRoot={viewerIsRoot} />}
         {other && userId !== undefined && <SessionsAdmin userId={userId} />}
         {other && viewerIsRoot && <TestNotification user={user} />}
+        {/* the permission set: the root edits an admin's (role 10) */}
+        {other && viewerIsRoot && userId !== undefined && user.role === 10 && <PermissionsAdmin userId={userId} />}
         <div className="flex justify-end gap-2">
           {onCancel && (
             <Button variant="secondary" onClick={onCancel}>
               {t("cancel")}
             </Button>
           )}
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={busy || !canWrite}>
             {t("save")}
           </Button>
         </div>

@@ -6,7 +6,7 @@ import { useSessionUser } from "@/components/layout/providers";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { api } from "@/lib/client/api";
-import { isRootRole } from "@/lib/client/navigation";
+import { can, isRootRole } from "@/lib/client/navigation";
 import { toast } from "@/lib/client/toast";
 import type { User } from "@/lib/client/user";
 import { USER_STATUS } from "@/lib/statuses";
@@ -46,8 +46,11 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
   const protectedRoot = isRootRole(user.role);
   // Only the super admin promotes or demotes (docs/product-rules.md, "Accounts"): a regular admin acts on
   // lower levels only, where demote has nothing to do and promote is always refused.
-  const viewerRole = useSessionUser()?.role ?? 0;
+  const viewer = useSessionUser();
+  const viewerRole = viewer?.role ?? 0;
   const viewerIsRoot = isRootRole(viewerRole);
+  // disable, enable and delete are writes (users:write, docs/permissions.md)
+  const write = can(viewer, "users:write");
   // Nor does a regular admin act on the same or a higher level (read, edit, manage): the
   // server refuses all of it, so such rows offer nothing.
   if (!viewerIsRoot && user.role >= viewerRole) return null;
@@ -60,7 +63,7 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
           {t(roleAction)}
         </Button>
       )}
-      {!protectedRoot && (
+      {!protectedRoot && write && (
         <Button
           size="sm"
           variant="secondary"
@@ -76,7 +79,7 @@ export function UserRowActions({ user, onEdit, onManaged }: { user: User; onEdit
         <Pencil aria-hidden className="h-3.5 w-3.5" />
         {t("edit")}
       </Button>
-      {!protectedRoot && (
+      {!protectedRoot && write && (
         <Button size="sm" variant="danger" disabled={busy} onClick={() => ask("delete")} aria-label={t("deleteUser", { name })}>
           <Trash aria-hidden className="h-3.5 w-3.5" />
           {t("delete")}

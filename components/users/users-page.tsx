@@ -9,7 +9,8 @@ import { Button } from "@/components/ui/button";
 import { PageTitle } from "@/components/ui/card";
 import { Drawer } from "@/components/ui/dialog";
 import { Input, Select } from "@/components/ui/input";
-import { useQuotaDisplay } from "@/components/layout/providers";
+import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
+import { can } from "@/lib/client/navigation";
 import { userListPath, type Page, type User } from "@/lib/client/user";
 import { AddUserDrawer } from "./add-user-drawer";
 import { UserEditor } from "./user-editor";
@@ -48,16 +49,20 @@ export function UsersPage() {
     );
   }
 
+  // adding a user is a write (users:write, docs/permissions.md)
+  const canCreate = can(useSessionUser(), "users:write");
   const columns = userColumns({ t, display, onEdit: setEditing, onManaged: applyManaged });
 
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <PageTitle
         actions={
-          <Button onClick={() => setAdding(true)}>
-            <Plus aria-hidden className="h-4 w-4" />
-            {t("addUser")}
-          </Button>
+          canCreate && (
+            <Button onClick={() => setAdding(true)}>
+              <Plus aria-hidden className="h-4 w-4" />
+              {t("addUser")}
+            </Button>
+          )
         }
       >
         {t("title")}

@@ -3,7 +3,7 @@
 // (docs/audit.md, "API"). The rows are read and never changed here: the audit log has no
 // route that edits or deletes a row (docs/audit.md, "Append-only").
 import "server-only";
-import { isRoot } from "@/lib/auth/roles";
+import { hasPermission } from "@/lib/auth/permissions";
 import { auditView, auditWhere, type AuditQuery } from "@/lib/audit/query";
 import { csvLine, csvText, isoUtc, keysetCsvResponse } from "@/lib/billing/csv";
 import type { UserCtx } from "@/lib/ctx";
@@ -37,9 +37,9 @@ const CSV_HEADER = [
 
 function ownerOf(ctx: UserCtx, all: boolean): number | null {
   if (!all) return ctx.user.id;
-  // the root alone reads every row: admins get their permission with issue 29's permission
-  // sets (docs/audit.md, "Who reads it")
-  if (!isRoot(ctx.user.role)) throw new AppError("FORBIDDEN", "permission_denied");
+  // the root, or an admin granted audit:read (docs/audit.md, "Who reads it"); route() checked
+  // it too
+  if (!hasPermission(ctx.user, "audit:read")) throw new AppError("FORBIDDEN", "permission_denied");
   return null;
 }
 

@@ -41,8 +41,9 @@ export function tableColumnsKey(tableId: string): StorageKey {
 }
 
 // The user kept locally after login: enough to name the caller in the New-Api-User header
-// and to draw the shell. The server decides everything else.
-export type LocalUser = { id: number; username: string; display_name: string; role: number; group: string };
+// and to draw the shell, with the admin's effective permission set (docs/permissions.md) for
+// hiding what they cannot do. The server decides everything else.
+export type LocalUser = { id: number; username: string; display_name: string; role: number; group: string; permissions?: readonly string[] };
 
 function store(): Storage | null {
   try {
@@ -79,7 +80,7 @@ export function writeJson(key: StorageKey, value: unknown): void {
 }
 
 export function toLocalUser(u: LocalUser): LocalUser {
-  return { id: u.id, username: u.username, display_name: u.display_name, role: u.role, group: u.group };
+  return { id: u.id, username: u.username, display_name: u.display_name, role: u.role, group: u.group, permissions: u.permissions };
 }
 
 // A browser without usable storage (private mode, sandboxed frame) still needs the header:

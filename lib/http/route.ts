@@ -6,7 +6,9 @@ import "server-only";
 import { logger } from "@/lib/logger";
 import type { z } from "zod";
 import type { Ctx, UserCtx } from "@/lib/ctx";
+import { hasPermission } from "@/lib/auth/permissions";
 import { isAdmin, isRoot } from "@/lib/auth/roles";
+import { ROUTE_PERMISSIONS, type AdminRoute, type RouteRule } from "@/lib/http/route-permissions";
 import { ensureReady } from "@/lib/boot";
 import { env } from "@/lib/env";
 import { AppError, consoleStatus, isAppError, describeError } from "@/lib/errors";
@@ -29,6 +31,9 @@ export type { Ctx, UserCtx };
 
 type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P extends z.ZodType | undefined = undefined> = {
   access: Access;
+  // An admin route's row of the permission table (lib/http/route-permissions.ts, docs/permissions.md),
+  // "METHOD /path" as its place under app/ names it: required with access "admin".
+  gate?: AdminRoute;
   params?: P; // path parameters ([id] folders)
   query?: Q;
   body?: B;
@@ -143,6 +148,7 @@ export type RouteMeta = {
   rateLimit?: "critical";
   demoBlocked?: boolean;
   humanCheck?: boolean;
+  gate?: AdminRoute;
 };
 
 export type RouteHandler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & { meta: RouteMeta };
@@ -152,7 +158,13 @@ export function route<
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(options: Options<Q, B, P> & { access: A }, handler: (args: HandlerArgs<A, Q, B, P>) => Promise<unknown>): RouteHandler {
+>(
+  options: Options<Q, B, P> & { access: A } & (A extends "admin" ? { gate: AdminRoute } : { gate?: undefined }),
+  handler: (args: HandlerArgs<A, Q, B, P>) => Promise<unknown>,
+): RouteHandler {
+  // every admin route names its permission (tests/unit/http/route-permissions.test.ts too)
+  const rule: RouteRule | null = options.gate ? ROUTE_PERMISSIONS[options.gate] : null;
+  if (options.access === "admin" && !rule) throw new Error("an admin route needs its permission (gate)");
   const meta: RouteMeta = {
     access: options.access,
     params: options.params,
@@ -161,6 +173,7 @@ export function route<
     rateLimit: options.rateLimit,
     demoBlocked: options.demoBlocked,
     humanCheck: options.humanCheck,
+    gate: options.gate,
   };
   const serve = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     const ctx = contextOf(request);
@@ -176,6 +189,8 @@ export function route<
       if (options.access !== "public") {
         const user = await authenticate(request.headers);
         if (options.access === "admin" && !isAdmin(user.role)) throw new AppError("FORBIDDEN", "permission_denied");
+        // the admin's permission set is on the user row authenticate() read: no other read
+        if (rule && !rule.anyOf.some((p) => hasPermission(user, p))) throw new AppError("FORBIDDEN", "permission_denied");
         if (options.access === "root" && !isRoot(user.role)) throw new AppError("FORBIDDEN", "permission_denied");
         full = Object.assign({}, ctx, { user });
       }
@@ -200,6 +215,11 @@ export function route<
         const parsed = options.body.safeParse(await readBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY));
         if (!parsed.success) return invalid(ctx, parsed.error);
         body = parsed.data;
+      }
+      // a rule that depends on the input (an option's tab, an enable that is only an operation)
+      if (rule?.byInput && "user" in full) {
+        const needed = rule.byInput({ body, query });
+        if (needed && !hasPermission(full.user, needed)) throw new AppError("FORBIDDEN", "permission_denied");
       }
       const result = await handler({ ctx: full, query, body, params, request } as HandlerArgs<A, Q, B, P>);
       if (result instanceof Response) return result;

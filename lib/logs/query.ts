@@ -4,6 +4,7 @@ import "server-only";
 import type { Log, Prisma } from "@/generated/sqlite/client";
 import { z } from "zod";
 import { logDb } from "@/lib/db/client";
+import { hasPermission } from "@/lib/auth/permissions";
 import { isAdmin } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { page, pageSize } from "@/lib/http/params";
@@ -54,20 +55,34 @@ export function logWhere(q: LogQuery, userId: number | null): Prisma.LogWhereInp
   return w;
 }
 
-function view(row: Log, admin: boolean) {
-  const { channel_id, channel_name, ip, ...rest } = row;
-  if (admin) return Object.assign(rest, { channel: channel_id, channel_name, ip, client_ip: ip });
-  let other = row.other;
-  if (other) {
-    try {
-      const o = JSON.parse(other) as Record<string, unknown>;
-      delete o.admin_info;
-      other = JSON.stringify(o);
-    } catch {
-      other = "";
+// The chat content a row keeps when LogChatContentEnabled is on (lib/logs/other.ts): in the
+// admin view, only for the root or an admin with logs:content (docs/permissions.md).
+const CONTENT_FIELDS = ["input_content", "output_content"];
+
+function withoutFields(other: string, fields: string[]): string {
+  if (!other) return other;
+  try {
+    const o = JSON.parse(other) as Record<string, unknown>;
+    let hit = false;
+    for (const f of fields) {
+      if (f in o) {
+        delete o[f];
+        hit = true;
+      }
     }
+    return hit ? JSON.stringify(o) : other;
+  } catch {
+    return "";
   }
-  return Object.assign(rest, { other, ip, client_ip: ip });
+}
+
+function view(row: Log, admin: boolean, content: boolean) {
+  const { channel_id, channel_name, ip, ...rest } = row;
+  if (admin) {
+    if (!content && rest.other) rest.other = withoutFields(rest.other, CONTENT_FIELDS);
+    return Object.assign(rest, { channel: channel_id, channel_name, ip, client_ip: ip });
+  }
+  return Object.assign(rest, { other: withoutFields(row.other, ["admin_info"]), ip, client_ip: ip });
 }
 
 // All rows (GET /api/log, admins only) or the caller's own (GET /api/log/self).
@@ -117,6 +132,7 @@ export async function scanWindowStart(q: LogQuery, userId: number | null): Promi
 
 export async function listLogs({ ctx, input: { query: q, all } }: { ctx: UserCtx; input: { query: LogQuery; all: boolean } }) {
   const userId = ownerOf(ctx, all);
+  const content = hasPermission(ctx.user, "logs:content");
   const w = logWhere(q, userId);
   const skip = (q.p - 1) * q.page_size;
   if (skip > MAX_LOG_OFFSET) throw new AppError("INVALID_INPUT", "log_page_too_deep", { max: MAX_LOG_OFFSET });
@@ -132,7 +148,7 @@ export async function listLogs({ ctx, input: { query: q, all } }: { ctx: UserCtx
   ]);
   const exact = counted <= bound;
   return {
-    items: rows.map((r) => view(r, userId === null)),
+    items: rows.map((r) => view(r, userId === null, content)),
     page: q.p,
     page_size: q.page_size,
     total: exact ? counted : bound,

@@ -3,6 +3,7 @@
 // route() validates with, kept on the handler as `meta`) and its `// METHOD /path: purpose`
 // comment line. Every answer is the {success, message, data} envelope.
 import type { Access, RouteMeta } from "@/lib/http/route";
+import { ROUTE_PERMISSIONS } from "@/lib/http/route-permissions";
 import { objectProperties, SchemaBag, type JsonSchema } from "@/lib/openapi/schema";
 import { dict } from "@/lib/own-keys";
 
@@ -86,6 +87,8 @@ export function consoleDocument(files: ConsoleRouteFile[], version: string): Jso
         ...(op.description ? { description: op.description } : {}),
         tags: [tag],
         "x-auth": authOf(meta.access),
+        // an admin route's permissions, one of which the admin's set must hold (docs/permissions.md)
+        ...(meta.gate ? { "x-permissions": [...ROUTE_PERMISSIONS[meta.gate].anyOf] } : {}),
         ...(meta.rateLimit ? { "x-rate-limit": meta.rateLimit } : {}),
         ...(meta.demoBlocked ? { "x-demo-blocked": true } : {}),
         security:

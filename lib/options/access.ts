@@ -7,6 +7,8 @@
 //   content, models); sign-in, payment, mail, network and security, modes, and the custom
 //   code injected into every console page are `write: "root"`.
 // - Nobody reads a secret's value.
+// - An admin's permission set (docs/permissions.md) narrows the writes to the tabs it holds
+//   (`settings:<tab>`); it never opens a `write: "root"` entry.
 import { ROLE } from "@/lib/auth/roles";
 import { optionSpec, type OptionKey } from "@/lib/options/registry";
 
@@ -23,9 +25,15 @@ export function canSeeSecretSet(role: number): boolean {
   return isRootRole(role);
 }
 
-/** Whether a caller of this role may save the option. */
-export function canWriteOption(key: OptionKey, role: number): boolean {
+/**
+ * Whether a caller of this role may save the option. An admin also needs the permission of
+ * the option's tab, `settings:<tab>` (docs/permissions.md), when `permissions` (their
+ * effective set) is given; a set never lifts a root-only key.
+ */
+export function canWriteOption(key: OptionKey, role: number, permissions?: readonly string[]): boolean {
   if (isRootRole(role)) return true;
   if (role < ROLE.admin) return false;
-  return optionSpec(key).write === "admin";
+  const spec = optionSpec(key);
+  if (permissions && !permissions.includes(`settings:${spec.tab}`)) return false;
+  return spec.write === "admin";
 }

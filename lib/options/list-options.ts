@@ -4,6 +4,7 @@
 // can say "set" and leave the field empty (an empty field is not resent); an admin does not
 // see them at all. `writable` tells the page which fields the caller may save.
 import "server-only";
+import { effectivePermissions } from "@/lib/auth/permissions";
 import { canReadOption, canSeeSecretSet, canWriteOption } from "@/lib/options/access";
 import { SECRET_OPTION_KEYS } from "@/lib/options/rules";
 import { allOptions } from "@/lib/options/store";
@@ -20,9 +21,10 @@ export interface ListedOption {
 
 export async function listOptions({ ctx }: { ctx: UserCtx }): Promise<ListedOption[]> {
   const role = ctx.user.role;
+  const permissions = effectivePermissions(role, ctx.user.permissions);
   const out: ListedOption[] = [];
   for (const [key, value] of [...allOptions()].sort(([a], [b]) => a.localeCompare(b))) {
-    const writable = canWriteOption(key, role);
+    const writable = canWriteOption(key, role, permissions);
     if (SECRET_OPTION_KEYS.has(key)) {
       if (canSeeSecretSet(role)) out.push({ key, value: "", set: value !== "", writable });
     } else if (canReadOption(key, role)) out.push({ key, value, writable });

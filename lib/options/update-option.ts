@@ -27,6 +27,7 @@ export function optionChangeDetail(key: OptionKey, before: string, after: string
 export async function updateOption({ ctx, input }: { ctx: UserCtx; input: { key: string; value: string } }): Promise<void> {
   const key = input.key;
   if (!isOptionKey(key)) throw new AppError("INVALID_INPUT", "invalid_parameter");
+  // route() refused an admin without the key's tab (settings:<tab>, docs/permissions.md)
   if (!canWriteOption(key, ctx.user.role)) throw new AppError("FORBIDDEN", "option_root_only");
   const check = validateOption(key, input.value, getOption);
   if (!check.ok) throw new AppError("INVALID_INPUT", check.key, check.params);

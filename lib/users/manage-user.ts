@@ -28,7 +28,13 @@ export async function manageUser({ ctx, input }: { ctx: UserCtx; input: { id: nu
   await transactionWithLogs(async (tx) => {
     const changed = await tx.user.updateMany({
       where: { id: target.id, role: target.role, status: target.status, deleted_at: null },
-      data: plan.delete ? { deleted_at: now, access_token_hash: null } : { role: plan.role, status: plan.status },
+      // a role change drops a stored permission set: a promoted admin starts at the default set
+      // (docs/permissions.md)
+      data: plan.delete
+        ? { deleted_at: now, access_token_hash: null }
+        : plan.role !== target.role
+          ? { role: plan.role, status: plan.status, permissions: null }
+          : { role: plan.role, status: plan.status },
     });
     if (changed.count !== 1) throw new AppError("RULE", "user_changed_concurrently");
     if (plan.delete) await eraseAccount(tx, target.id, now);

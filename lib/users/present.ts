@@ -3,6 +3,7 @@
 // can never leak, and the setting JSON loses its webhook secret.
 import "server-only";
 import type { User } from "@/generated/sqlite/client";
+import { effectivePermissions } from "@/lib/auth/permissions";
 
 // The stored setting JSON without webhook_secret; webhook_secret_set says whether one is kept.
 export function publicSetting(raw: string): string {
@@ -54,6 +55,8 @@ export function presentUser(u: User) {
     quota_day: u.quota_day,
     quota_week: u.quota_week,
     quota_month: u.quota_month,
+    // the effective admin permission set (docs/permissions.md): all for the root, none for a user
+    permissions: effectivePermissions(u.role, u.permissions),
   };
 }
 

@@ -5,6 +5,7 @@
 import "server-only";
 import type { Prisma } from "@/generated/sqlite/client";
 import { hashPassword } from "@/lib/auth/password";
+import { hasPermission } from "@/lib/auth/permissions";
 import { endUserSessions } from "@/lib/sessions/end";
 import { changeUserQuota } from "@/lib/billing/ledger";
 import { db } from "@/lib/db/client";
@@ -73,6 +74,9 @@ export async function updateUser({ ctx, input }: { ctx: UserCtx; input: UpdateUs
         const { quota: old } = await tx.user.findUniqueOrThrow({ where: { id: target.id }, select: { quota: true } });
         const delta = BigInt(input.quota) - old;
         if (delta !== 0n) {
+          // a quota change asks for users:quota beside users:write (docs/permissions.md); the
+          // editor sends the unchanged quota with every save, so only a change is refused
+          if (!hasPermission(ctx.user, "users:quota")) throw new AppError("FORBIDDEN", "quota_change_not_permitted");
           // Pin the old value: if another transaction changed the balance since we read it,
           // refuse instead of applying a delta computed from a stale balance.
           const pinned = await tx.user.updateMany({ where: { id: target.id, quota: old }, data: { quota: old } });

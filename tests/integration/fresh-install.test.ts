@@ -26,7 +26,7 @@ const status = async () => (await root.get<Status>("/api/status")).data;
 describe("a fresh install", () => {
   it("opens every sidebar chat link as a web page or an app link, never as a misconfigured one", async () => {
     const s = await status();
-    const items = sidebarGroups(s, 100).flatMap((g) => g.items.filter((i) => i.href.startsWith("/chat/")));
+    const items = sidebarGroups(s, { role: 100 }).flatMap((g) => g.items.filter((i) => i.href.startsWith("/chat/")));
     expect(items.length).toBe(s.chats.length);
     expect(items.length).toBeGreaterThan(0);
     for (const item of items) {
@@ -47,7 +47,7 @@ describe("a fresh install", () => {
       const page = await root.raw("GET", path);
       expect(page.status, path).toBe(200);
     }
-    const nav = sidebarGroups(s, 100).flatMap((g) => g.items.map((i) => i.href));
+    const nav = sidebarGroups(s, { role: 100 }).flatMap((g) => g.items.map((i) => i.href));
     expect(nav).toEqual(expect.arrayContaining(["/app/logs/drawing", "/app/logs/tasks"]));
   });
 

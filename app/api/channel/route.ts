@@ -9,13 +9,13 @@ import { createBody, updateBody } from "@/lib/channels/schemas";
 import { createChannels } from "@/lib/channel-admin/create-channels";
 import { updateChannel } from "@/lib/channel-admin/update-channel";
 
-export const GET = route({ access: "admin", query: channelListQuery }, async ({ ctx, query }) =>
+export const GET = route({ access: "admin", gate: "GET /api/channel", query: channelListQuery }, async ({ ctx, query }) =>
   listChannels({ ctx, input: { page: query.p, pageSize: query.page_size, idSort: query.id_sort, tagMode: query.tag_mode, filter: filterOf(query) } }),
 );
 
-export const POST = route({ access: "admin", body: createBody, maxBodyBytes: CHANNEL_MAX_BODY_BYTES }, async ({ ctx, body }) => {
+export const POST = route({ access: "admin", gate: "POST /api/channel", body: createBody, maxBodyBytes: CHANNEL_MAX_BODY_BYTES }, async ({ ctx, body }) => {
   const created = await createChannels({ ctx, input: body });
   return created.length === 1 && body.mode !== "batch" ? created[0] : created;
 });
 
-export const PUT = route({ access: "admin", body: updateBody }, async ({ ctx, body }) => updateChannel({ ctx, input: body }));
+export const PUT = route({ access: "admin", gate: "PUT /api/channel", body: updateBody }, async ({ ctx, body }) => updateChannel({ ctx, input: body }));

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { allData, dataQuery } from "@/lib/rollups/data";
 
-export const GET = route({ access: "admin", query: dataQuery }, async ({ ctx, query }) => allData({ ctx, input: query }));
+export const GET = route({ access: "admin", gate: "GET /api/data", query: dataQuery }, async ({ ctx, query }) => allData({ ctx, input: query }));

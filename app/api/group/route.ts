@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { listGroupNames } from "@/lib/users/list-groups";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => listGroupNames({ ctx }));
+export const GET = route({ access: "admin", gate: "GET /api/group" }, async ({ ctx }) => listGroupNames({ ctx }));

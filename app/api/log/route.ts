@@ -6,8 +6,9 @@ import { route } from "@/lib/http/route";
 import { listLogs, logQuery } from "@/lib/logs/query";
 import { deleteLogsBefore } from "@/lib/rollups/maintain";
 
-export const GET = route({ access: "admin", query: logQuery }, async ({ ctx, query }) => listLogs({ ctx, input: { query, all: true } }));
+export const GET = route({ access: "admin", gate: "GET /api/log", query: logQuery }, async ({ ctx, query }) => listLogs({ ctx, input: { query, all: true } }));
 
-export const DELETE = route({ access: "admin", query: z.object({ target_timestamp: queryInt(MAX_TIMESTAMP) }), demoBlocked: true }, async ({ ctx, query }) =>
-  deleteLogsBefore({ ctx, input: query.target_timestamp }),
+export const DELETE = route(
+  { access: "admin", gate: "DELETE /api/log", query: z.object({ target_timestamp: queryInt(MAX_TIMESTAMP) }), demoBlocked: true },
+  async ({ ctx, query }) => deleteLogsBefore({ ctx, input: query.target_timestamp }),
 );

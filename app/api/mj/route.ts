@@ -2,4 +2,6 @@
 import { route } from "@/lib/http/route";
 import { listImageTasks, mjQuery } from "@/lib/tasks/query";
 
-export const GET = route({ access: "admin", query: mjQuery }, async ({ ctx, query }) => listImageTasks({ ctx, input: { query, all: true } }));
+export const GET = route({ access: "admin", gate: "GET /api/mj", query: mjQuery }, async ({ ctx, query }) =>
+  listImageTasks({ ctx, input: { query, all: true } }),
+);

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { modelsByType } from "@/lib/channels/channel-cache";
 
-export const GET = route({ access: "admin" }, async () => modelsByType());
+export const GET = route({ access: "admin", gate: "GET /api/models" }, async () => modelsByType());

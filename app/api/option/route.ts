@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { listOptions } from "@/lib/options/list-options";
 import { updateOption } from "@/lib/options/update-option";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => listOptions({ ctx }));
+export const GET = route({ access: "admin", gate: "GET /api/option" }, async ({ ctx }) => listOptions({ ctx }));
 
 const optionBody = z.object({
   key: z.string({ error: "msg:invalid_parameter" }).min(1, "msg:invalid_parameter").max(200),
@@ -12,4 +12,6 @@ const optionBody = z.object({
 });
 
 // PUT /api/option/: save one option after validation; root-only keys refused to admins (admin; docs/settings.md)
-export const PUT = route({ access: "admin", body: optionBody, demoBlocked: true }, async ({ ctx, body }) => updateOption({ ctx, input: body }));
+export const PUT = route({ access: "admin", gate: "PUT /api/option", body: optionBody, demoBlocked: true }, async ({ ctx, body }) =>
+  updateOption({ ctx, input: body }),
+);

@@ -11,13 +11,15 @@ import { updateRedemption } from "@/lib/redemptions/update-redemption";
 
 const listQuery = z.object({ p: page, page_size: pageSize(10) });
 
-export const GET = route({ access: "admin", query: listQuery }, async ({ ctx, query }) =>
+export const GET = route({ access: "admin", gate: "GET /api/redemption", query: listQuery }, async ({ ctx, query }) =>
   listRedemptions({ ctx, input: { page: query.p, size: query.page_size } }),
 );
 
-export const POST = route({ access: "admin", body: createRedemptionBody }, async ({ ctx, body }) => createRedemptions({ ctx, input: body }));
+export const POST = route({ access: "admin", gate: "POST /api/redemption", body: createRedemptionBody }, async ({ ctx, body }) =>
+  createRedemptions({ ctx, input: body }),
+);
 
 export const PUT = route(
-  { access: "admin", body: updateRedemptionBody, query: z.object({ status_only: z.string().optional() }) },
+  { access: "admin", gate: "PUT /api/redemption", body: updateRedemptionBody, query: z.object({ status_only: z.string().optional() }) },
   async ({ ctx, body, query }) => updateRedemption({ ctx, input: { fields: body, statusOnly: query.status_only === "true" || query.status_only === "1" } }),
 );

@@ -2,4 +2,6 @@
 import { route } from "@/lib/http/route";
 import { listCreativeTasks, taskQuery } from "@/lib/tasks/query";
 
-export const GET = route({ access: "admin", query: taskQuery }, async ({ ctx, query }) => listCreativeTasks({ ctx, input: { query, all: true } }));
+export const GET = route({ access: "admin", gate: "GET /api/task", query: taskQuery }, async ({ ctx, query }) =>
+  listCreativeTasks({ ctx, input: { query, all: true } }),
+);

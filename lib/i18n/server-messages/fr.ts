@@ -54,6 +54,10 @@ export const fr: ServerCatalogue = {
   cannot_demote_root: "Le super-administrateur ne peut pas être rétrogradé",
   already_admin: "Cet utilisateur est déjà administrateur",
   already_common: "Cet utilisateur est déjà un utilisateur ordinaire",
+  permissions_admin_only:
+    "Les ensembles de permissions ne concernent que les administrateurs : le super administrateur a toutes les permissions et un utilisateur aucune",
+  permission_unknown: "Nom de permission inconnu",
+  quota_change_not_permitted: "Le quota d'un utilisateur ne peut être modifié qu'avec la permission de modifier les quotas",
   user_not_found: "Utilisateur introuvable",
   user_deregistered: "Cet utilisateur a été radié",
   session_not_found: "Session introuvable ou déjà fermée",

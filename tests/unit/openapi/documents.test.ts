@@ -104,6 +104,11 @@ describe("the console document", () => {
     expect(paths["/api/token"].get.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(["p", "size"]));
     expect(paths["/api/token"].post.requestBody).toBeDefined();
     expect(paths["/api/ledger/check"].get["x-auth"]).toBe("root");
+    // an admin route's permissions (docs/permissions.md)
+    const gated = paths as unknown as Record<string, Record<string, { "x-permissions"?: string[] }>>;
+    expect(gated["/api/channel/{id}/key"].post["x-permissions"]).toEqual(["channels:reveal"]);
+    expect(gated["/api/group"].get["x-permissions"]).toEqual(["channels:read", "users:read", "billing:read"]);
+    expect(gated["/api/ledger/check"].get["x-permissions"]).toBeUndefined();
     expect(paths["/api/user/{id}"].get.parameters).toEqual([expect.objectContaining({ name: "id", in: "path" })]);
     // tags: the first folder under /api; the document itself is "Meta", as in the relay's
     const tagged = paths as unknown as Record<string, Record<string, { tags: string[] }>>;

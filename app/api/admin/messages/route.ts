@@ -9,7 +9,9 @@ import { createMessageBody } from "@/lib/messages/schemas";
 
 const listQuery = z.object({ p: page, page_size: pageSize(10) });
 
-export const GET = route({ access: "admin", query: listQuery }, async ({ ctx, query }) =>
+export const GET = route({ access: "admin", gate: "GET /api/admin/messages", query: listQuery }, async ({ ctx, query }) =>
   listMessages({ ctx, input: { page: query.p, size: query.page_size } }),
 );
-export const POST = route({ access: "admin", body: createMessageBody }, async ({ ctx, body }) => createMessage({ ctx, input: body }));
+export const POST = route({ access: "admin", gate: "POST /api/admin/messages", body: createMessageBody }, async ({ ctx, body }) =>
+  createMessage({ ctx, input: body }),
+);

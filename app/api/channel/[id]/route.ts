@@ -5,8 +5,10 @@ import { idParams } from "@/lib/http/params";
 import { getChannel } from "@/lib/channels/list";
 import { deleteChannel } from "@/lib/channels/delete-channel";
 
-export const GET = route({ access: "admin", params: idParams }, async ({ ctx, params }) => getChannel({ ctx, input: params.id }));
-export const DELETE = route({ access: "admin", params: idParams }, async ({ ctx, params }) => {
+export const GET = route({ access: "admin", gate: "GET /api/channel/{id}", params: idParams }, async ({ ctx, params }) =>
+  getChannel({ ctx, input: params.id }),
+);
+export const DELETE = route({ access: "admin", gate: "DELETE /api/channel/{id}", params: idParams }, async ({ ctx, params }) => {
   await deleteChannel({ ctx, input: params.id });
   return null;
 });

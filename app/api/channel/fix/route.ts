@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { fixAbilities } from "@/lib/channels/fix-abilities";
 
-export const POST = route({ access: "admin" }, async ({ ctx }) => fixAbilities({ ctx }));
+export const POST = route({ access: "admin", gate: "POST /api/channel/fix" }, async ({ ctx }) => fixAbilities({ ctx }));

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { allChannelModels } from "@/lib/channels/list";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => allChannelModels({ ctx }));
+export const GET = route({ access: "admin", gate: "GET /api/channel/models" }, async ({ ctx }) => allChannelModels({ ctx }));

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { enabledModels } from "@/lib/channels/channel-cache";
 
-export const GET = route({ access: "admin" }, async () => enabledModels());
+export const GET = route({ access: "admin", gate: "GET /api/channel/models_enabled" }, async () => enabledModels());

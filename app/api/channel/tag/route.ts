@@ -13,4 +13,4 @@ const body = z.object({
   weight: z.unknown().optional(),
 });
 
-export const PUT = route({ access: "admin", body }, async ({ ctx, body }) => editTag({ ctx, input: body }));
+export const PUT = route({ access: "admin", gate: "PUT /api/channel/tag", body }, async ({ ctx, body }) => editTag({ ctx, input: body }));

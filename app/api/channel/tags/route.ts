@@ -8,6 +8,6 @@ const query = z.object({
   offset: z.coerce.number().int().min(0).max(MAX_INT32).optional().catch(0),
   limit: z.coerce.number().int().max(MAX_INT32).optional().catch(200),
 });
-export const GET = route({ access: "admin", query }, async ({ ctx, query }) =>
+export const GET = route({ access: "admin", gate: "GET /api/channel/tags", query }, async ({ ctx, query }) =>
   listTags({ ctx, input: { offset: query.offset ?? 0, limit: Math.min(200, Math.max(1, query.limit ?? 200)) } }),
 );

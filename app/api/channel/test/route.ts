@@ -4,7 +4,7 @@
 import { Reply, route } from "@/lib/http/route";
 import { startTestAll } from "@/lib/relay/test-all-job";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => {
+export const GET = route({ access: "admin", gate: "GET /api/channel/test" }, async ({ ctx }) => {
   const { started, progress } = await startTestAll({ ctx });
   return new Reply({ data: progress, message: ctx.t(started ? "channel_test_all_started" : "channel_test_all_running") });
 });

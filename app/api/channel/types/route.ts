@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { channelTypeList } from "@/lib/channel-admin/type-profiles";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => channelTypeList({ ctx }));
+export const GET = route({ access: "admin", gate: "GET /api/channel/types" }, async ({ ctx }) => channelTypeList({ ctx }));

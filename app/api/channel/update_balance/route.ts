@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { updateAllBalances } from "@/lib/channel-admin/upstream";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => updateAllBalances({ ctx }));
+export const GET = route({ access: "admin", gate: "GET /api/channel/update_balance" }, async ({ ctx }) => updateAllBalances({ ctx }));

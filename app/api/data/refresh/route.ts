@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { refreshRollups } from "@/lib/rollups/data";
 
-export const POST = route({ access: "admin" }, async ({ ctx }) => refreshRollups({ ctx }));
+export const POST = route({ access: "admin", gate: "POST /api/data/refresh" }, async ({ ctx }) => refreshRollups({ ctx }));

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { rollupStatus } from "@/lib/rollups/data";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => rollupStatus({ ctx }));
+export const GET = route({ access: "admin", gate: "GET /api/data/state" }, async ({ ctx }) => rollupStatus({ ctx }));

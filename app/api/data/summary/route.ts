@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { dataQuery, dataSummary } from "@/lib/rollups/data";
 
-export const GET = route({ access: "admin", query: dataQuery }, async ({ ctx, query }) => dataSummary({ ctx, input: query }));
+export const GET = route({ access: "admin", gate: "GET /api/data/summary", query: dataQuery }, async ({ ctx, query }) => dataSummary({ ctx, input: query }));

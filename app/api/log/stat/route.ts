@@ -3,4 +3,6 @@ import { route } from "@/lib/http/route";
 import { logQuery } from "@/lib/logs/query";
 import { logStat } from "@/lib/rollups/log-stat";
 
-export const GET = route({ access: "admin", query: logQuery }, async ({ ctx, query }) => logStat({ ctx, input: { query, all: true } }));
+export const GET = route({ access: "admin", gate: "GET /api/log/stat", query: logQuery }, async ({ ctx, query }) =>
+  logStat({ ctx, input: { query, all: true } }),
+);

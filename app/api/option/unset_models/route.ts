@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { listUnsetModels } from "@/lib/price-presets/unset-models";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => listUnsetModels({ ctx }));
+export const GET = route({ access: "admin", gate: "GET /api/option/unset_models" }, async ({ ctx }) => listUnsetModels({ ctx }));

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { checkUpdate } from "@/lib/settings/check-update";
 
-export const POST = route({ access: "admin", rateLimit: "critical" }, async ({ ctx }) => checkUpdate({ ctx }));
+export const POST = route({ access: "admin", gate: "POST /api/option/update_check", rateLimit: "critical" }, async ({ ctx }) => checkUpdate({ ctx }));

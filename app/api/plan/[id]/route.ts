@@ -3,7 +3,7 @@ import { idParams } from "@/lib/http/params";
 import { route } from "@/lib/http/route";
 import { deletePlan } from "@/lib/plans/admin-plans";
 
-export const DELETE = route({ access: "admin", params: idParams }, async ({ ctx, params }) => {
+export const DELETE = route({ access: "admin", gate: "DELETE /api/plan/{id}", params: idParams }, async ({ ctx, params }) => {
   await deletePlan({ ctx, input: params });
   return null;
 });

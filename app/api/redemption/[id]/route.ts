@@ -5,8 +5,10 @@ import { idParams } from "@/lib/http/params";
 import { deleteRedemption } from "@/lib/redemptions/delete-redemption";
 import { getRedemption } from "@/lib/redemptions/get-redemption";
 
-export const GET = route({ access: "admin", params: idParams }, async ({ ctx, params }) => getRedemption({ ctx, input: params.id }));
-export const DELETE = route({ access: "admin", params: idParams }, async ({ ctx, params }) => {
+export const GET = route({ access: "admin", gate: "GET /api/redemption/{id}", params: idParams }, async ({ ctx, params }) =>
+  getRedemption({ ctx, input: params.id }),
+);
+export const DELETE = route({ access: "admin", gate: "DELETE /api/redemption/{id}", params: idParams }, async ({ ctx, params }) => {
   await deleteRedemption({ ctx, input: params.id });
   return null;
 });

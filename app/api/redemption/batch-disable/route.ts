@@ -3,4 +3,6 @@ import { route } from "@/lib/http/route";
 import { batchDisable } from "@/lib/redemptions/batch-disable";
 import { batchIdsBody } from "@/lib/redemptions/schemas";
 
-export const PUT = route({ access: "admin", body: batchIdsBody }, async ({ ctx, body }) => batchDisable({ ctx, input: body.ids }));
+export const PUT = route({ access: "admin", gate: "PUT /api/redemption/batch-disable", body: batchIdsBody }, async ({ ctx, body }) =>
+  batchDisable({ ctx, input: body.ids }),
+);

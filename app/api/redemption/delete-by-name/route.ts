@@ -3,6 +3,7 @@ import { z } from "zod";
 import { route } from "@/lib/http/route";
 import { deleteByName } from "@/lib/redemptions/delete-by-name";
 
-export const DELETE = route({ access: "admin", query: z.object({ name: z.string().max(200).optional() }) }, async ({ ctx, query }) =>
-  deleteByName({ ctx, input: query }),
+export const DELETE = route(
+  { access: "admin", gate: "DELETE /api/redemption/delete-by-name", query: z.object({ name: z.string().max(200).optional() }) },
+  async ({ ctx, query }) => deleteByName({ ctx, input: query }),
 );

@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { deleteDisabled } from "@/lib/redemptions/delete-disabled";
 
-export const DELETE = route({ access: "admin" }, async ({ ctx }) => deleteDisabled({ ctx }));
+export const DELETE = route({ access: "admin", gate: "DELETE /api/redemption/delete-disabled" }, async ({ ctx }) => deleteDisabled({ ctx }));

@@ -3,4 +3,4 @@ import { route } from "@/lib/http/route";
 import { manageUser } from "@/lib/users/manage-user";
 import { manageBody } from "@/lib/users/schemas";
 
-export const POST = route({ access: "admin", body: manageBody }, async ({ ctx, body }) => manageUser({ ctx, input: body }));
+export const POST = route({ access: "admin", gate: "POST /api/user/manage", body: manageBody }, async ({ ctx, body }) => manageUser({ ctx, input: body }));

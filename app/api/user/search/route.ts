@@ -3,4 +3,4 @@ import { route } from "@/lib/http/route";
 import { searchUsers } from "@/lib/users/list-users";
 import { searchQuery } from "@/lib/users/schemas";
 
-export const GET = route({ access: "admin", query: searchQuery }, async ({ ctx, query }) => searchUsers({ ctx, input: query }));
+export const GET = route({ access: "admin", gate: "GET /api/user/search", query: searchQuery }, async ({ ctx, query }) => searchUsers({ ctx, input: query }));

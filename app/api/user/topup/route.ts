@@ -1,5 +1,5 @@
 // POST /api/user/topup?turnstile: redeem a code ({key}); answers {quota, is_gift} (docs/redemptions.md)
-// GET /api/user/topup?p&page_size&keyword: every top-up order (root), searched by trade number, user id or username
+// GET /api/user/topup?p&page_size&keyword: every top-up order (root, or an admin with billing:topups), searched by trade number, user id or username
 import { z } from "zod";
 import { page, pageSize } from "@/lib/http/params";
 import { route } from "@/lib/http/route";
@@ -15,6 +15,6 @@ export const POST = route(
 
 const listQuery = z.object({ p: page, page_size: pageSize(10), keyword: z.string().trim().max(128).optional() });
 
-export const GET = route({ access: "root", query: listQuery }, async ({ ctx, query }) =>
+export const GET = route({ access: "admin", gate: "GET /api/user/topup", query: listQuery }, async ({ ctx, query }) =>
   listAllTopUps({ ctx, input: { page: query.p, size: query.page_size, keyword: query.keyword } }),
 );

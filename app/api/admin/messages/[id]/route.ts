@@ -8,8 +8,12 @@ import { getMessage } from "@/lib/messages/get-message";
 import { updateMessageBody } from "@/lib/messages/schemas";
 import { updateMessage } from "@/lib/messages/update-message";
 
-export const GET = route({ access: "admin", params: idParams }, async ({ ctx, params }) => getMessage({ ctx, input: params.id }));
-export const PUT = route({ access: "admin", params: idParams, body: updateMessageBody }, async ({ ctx, params, body }) =>
+export const GET = route({ access: "admin", gate: "GET /api/admin/messages/{id}", params: idParams }, async ({ ctx, params }) =>
+  getMessage({ ctx, input: params.id }),
+);
+export const PUT = route({ access: "admin", gate: "PUT /api/admin/messages/{id}", params: idParams, body: updateMessageBody }, async ({ ctx, params, body }) =>
   updateMessage({ ctx, input: { id: params.id, fields: body } }),
 );
-export const DELETE = route({ access: "admin", params: idParams }, async ({ ctx, params }) => deleteMessage({ ctx, input: params.id }));
+export const DELETE = route({ access: "admin", gate: "DELETE /api/admin/messages/{id}", params: idParams }, async ({ ctx, params }) =>
+  deleteMessage({ ctx, input: params.id }),
+);

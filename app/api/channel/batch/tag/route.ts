@@ -4,4 +4,6 @@ import { route } from "@/lib/http/route";
 import { batchSetTag } from "@/lib/channels/batch-set-tag";
 
 const body = z.object({ ids: z.array(z.coerce.number().int().positive()).max(10_000), tag: z.string().max(200).nullish() });
-export const POST = route({ access: "admin", body }, async ({ ctx, body }) => batchSetTag({ ctx, input: { ids: body.ids, tag: body.tag } }));
+export const POST = route({ access: "admin", gate: "POST /api/channel/batch/tag", body }, async ({ ctx, body }) =>
+  batchSetTag({ ctx, input: { ids: body.ids, tag: body.tag } }),
+);

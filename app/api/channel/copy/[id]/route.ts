@@ -9,7 +9,7 @@ const copyQuery = z.object({
   reset_balance: z.enum(["true", "false", "1", "0", ""]).optional(),
 });
 
-export const POST = route({ access: "admin", params: idParams, query: copyQuery }, async ({ ctx, params, query }) => {
+export const POST = route({ access: "admin", gate: "POST /api/channel/copy/{id}", params: idParams, query: copyQuery }, async ({ ctx, params, query }) => {
   const reset = query.reset_balance === undefined || query.reset_balance === "" ? true : query.reset_balance === "true" || query.reset_balance === "1";
   return copyChannel({ ctx, input: { id: params.id, suffix: query.suffix, resetBalance: reset } });
 });

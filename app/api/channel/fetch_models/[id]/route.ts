@@ -3,4 +3,6 @@ import { route } from "@/lib/http/route";
 import { idParams } from "@/lib/http/params";
 import { fetchModelsOfChannel } from "@/lib/channel-admin/upstream";
 
-export const GET = route({ access: "admin", params: idParams }, async ({ ctx, params }) => fetchModelsOfChannel({ ctx, input: params.id }));
+export const GET = route({ access: "admin", gate: "GET /api/channel/fetch_models/{id}", params: idParams }, async ({ ctx, params }) =>
+  fetchModelsOfChannel({ ctx, input: params.id }),
+);

@@ -5,4 +5,6 @@ import { route } from "@/lib/http/route";
 import { manageKeysBody } from "@/lib/channels/multi-key-rules";
 import { manageKeys } from "@/lib/channels/multi-key";
 
-export const POST = route({ access: "admin", body: manageKeysBody }, async ({ ctx, body }) => manageKeys({ ctx, input: body }));
+export const POST = route({ access: "admin", gate: "POST /api/channel/multi_key/manage", body: manageKeysBody }, async ({ ctx, body }) =>
+  manageKeys({ ctx, input: body }),
+);

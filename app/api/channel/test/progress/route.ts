@@ -3,4 +3,4 @@
 import { route } from "@/lib/http/route";
 import { testAllProgress } from "@/lib/relay/test-all-job";
 
-export const GET = route({ access: "admin" }, async ({ ctx }) => testAllProgress({ ctx }));
+export const GET = route({ access: "admin", gate: "GET /api/channel/test/progress" }, async ({ ctx }) => testAllProgress({ ctx }));

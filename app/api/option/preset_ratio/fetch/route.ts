@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { fetchPresets } from "@/lib/price-presets/fetch-presets";
 
-export const POST = route({ access: "admin", demoBlocked: true }, async ({ ctx }) => fetchPresets({ ctx }));
+export const POST = route({ access: "admin", gate: "POST /api/option/preset_ratio/fetch", demoBlocked: true }, async ({ ctx }) => fetchPresets({ ctx }));

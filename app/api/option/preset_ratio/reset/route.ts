@@ -2,4 +2,4 @@
 import { route } from "@/lib/http/route";
 import { resetPresets } from "@/lib/price-presets/reset-presets";
 
-export const POST = route({ access: "admin", demoBlocked: true }, async ({ ctx }) => resetPresets({ ctx }));
+export const POST = route({ access: "admin", gate: "POST /api/option/preset_ratio/reset", demoBlocked: true }, async ({ ctx }) => resetPresets({ ctx }));

@@ -5,4 +5,6 @@ import { fillUnsetModels } from "@/lib/price-presets/fill-unset";
 
 const fillBody = z.object({ models: z.array(z.string().min(1).max(200)).max(5000).optional() });
 
-export const POST = route({ access: "admin", body: fillBody, demoBlocked: true }, async ({ ctx, body }) => fillUnsetModels({ ctx, input: body }));
+export const POST = route({ access: "admin", gate: "POST /api/option/unset_models/fill", body: fillBody, demoBlocked: true }, async ({ ctx, body }) =>
+  fillUnsetModels({ ctx, input: body }),
+);

@@ -3,4 +3,6 @@ import { idParams } from "@/lib/http/params";
 import { route } from "@/lib/http/route";
 import { getUserInfo } from "@/lib/users/get-user-info";
 
-export const GET = route({ access: "admin", params: idParams }, async ({ ctx, params }) => getUserInfo({ ctx, input: params }));
+export const GET = route({ access: "admin", gate: "GET /api/user/{id}/info", params: idParams }, async ({ ctx, params }) =>
+  getUserInfo({ ctx, input: params }),
+);

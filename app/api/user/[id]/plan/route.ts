@@ -4,6 +4,6 @@ import { route } from "@/lib/http/route";
 import { grantBody } from "@/lib/plans/schemas";
 import { grantPlan } from "@/lib/plans/subscriptions";
 
-export const POST = route({ access: "admin", params: idParams, body: grantBody }, async ({ ctx, params, body }) =>
+export const POST = route({ access: "admin", gate: "POST /api/user/{id}/plan", params: idParams, body: grantBody }, async ({ ctx, params, body }) =>
   grantPlan({ ctx, input: { id: params.id, plan_id: body.plan_id } }),
 );

@@ -4,6 +4,7 @@ import { idParams } from "@/lib/http/params";
 import { exportStatement } from "@/lib/billing/export-statement";
 import { statementFilters } from "@/lib/billing/statement-query";
 
-export const GET = route({ access: "admin", params: idParams, query: statementFilters }, async ({ ctx, params, query }) =>
-  exportStatement({ ctx, input: { filters: query, userId: params.id } }),
+export const GET = route(
+  { access: "admin", gate: "GET /api/user/{id}/ledger/export", params: idParams, query: statementFilters },
+  async ({ ctx, params, query }) => exportStatement({ ctx, input: { filters: query, userId: params.id } }),
 );

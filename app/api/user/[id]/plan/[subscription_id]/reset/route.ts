@@ -3,4 +3,6 @@ import { route } from "@/lib/http/route";
 import { subscriptionParams } from "@/lib/plans/schemas";
 import { resetPlanPeriod } from "@/lib/plans/subscriptions";
 
-export const POST = route({ access: "admin", params: subscriptionParams }, async ({ ctx, params }) => resetPlanPeriod({ ctx, input: params }));
+export const POST = route({ access: "admin", gate: "POST /api/user/{id}/plan/{subscription_id}/reset", params: subscriptionParams }, async ({ ctx, params }) =>
+  resetPlanPeriod({ ctx, input: params }),
+);
