@@ -346,7 +346,7 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   const givenId = clientRequestId(req.headers[REQUEST_ID_HEADER]);
   const requestId = givenId ?? newRequestId();
   res.setHeader(REQUEST_ID_HEADER, requestId);
-  // tracing (docs/tracing.md): off, this is the one check a call makes
+  // tracing (docs/tracing.md): off, `span` is null and a few `if (span)` tests are all a call pays
   const t = tracing;
   if (!t) return relayRequest(req, res, startedAt, givenId, requestId, null);
   const span = t.relay(req, requestId);
@@ -716,7 +716,11 @@ async function relayCall(
 
     if (span) {
       const u = outcome.usage;
-      const failure = outcome.ok ? undefined : outcome.status === 499 ? "client_closed" : (outcome.upstreamError?.code ?? outcome.upstreamError?.type ?? "upstream_error");
+      const failure = outcome.ok
+        ? undefined
+        : outcome.status === 499
+          ? "client_closed"
+          : (outcome.upstreamError?.code ?? outcome.upstreamError?.type ?? "upstream_error");
       span.outcome(
         served,
         channel.id,

@@ -4,6 +4,7 @@
 // A value it does not know stops the start with a message naming the variable, as lib/env.ts
 // does for the gateway's own variables (the specification lets an SDK fall back to a default
 // instead; a typo in a sampler then went unnoticed, tracing everything or nothing).
+import "server-only";
 
 export type SamplerKind = "always_on" | "always_off" | "traceidratio" | "parentbased_always_on" | "parentbased_always_off" | "parentbased_traceidratio";
 const SAMPLERS: readonly SamplerKind[] = [
@@ -14,6 +15,9 @@ const SAMPLERS: readonly SamplerKind[] = [
   "parentbased_always_off",
   "parentbased_traceidratio",
 ];
+
+/** an environment: process.env, or a test's own */
+type Env = Readonly<Record<string, string | undefined>>;
 
 export type OtlpProtocol = "http/protobuf" | "http/json";
 
@@ -35,7 +39,7 @@ function invalid(name: string, value: string, expected: string): Error {
   return new Error(`Invalid configuration: ${name}: "${value}" ${expected}`);
 }
 
-function integer(e: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+function integer(e: Env, name: string, fallback: number, min: number): number {
   const raw = e[name]?.trim();
   if (!raw) return fallback;
   const n = Number(raw);
@@ -43,7 +47,7 @@ function integer(e: NodeJS.ProcessEnv, name: string, fallback: number, min: numb
   return n;
 }
 
-export function tracingConfig(e: NodeJS.ProcessEnv): TracingConfig {
+export function tracingConfig(e: Env): TracingConfig {
   const rawProtocol = (e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || e.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() || "http/protobuf").toLowerCase();
   if (rawProtocol !== "http/protobuf" && rawProtocol !== "http/json") {
     const name = e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" : "OTEL_EXPORTER_OTLP_PROTOCOL";

@@ -61,7 +61,7 @@ export let tracing: Tracing | null = null;
 const on = (v: string | undefined) => typeof v === "string" && v.trim().length > 0;
 
 /** Whether the environment asks for traces (docs/tracing.md, "Turning it on"). */
-export function tracingWanted(e: NodeJS.ProcessEnv = process.env): boolean {
+export function tracingWanted(e: Readonly<Record<string, string | undefined>> = process.env): boolean {
   if ((e.OTEL_SDK_DISABLED ?? "").trim().toLowerCase() === "true") return false;
   return on(e.OTEL_EXPORTER_OTLP_ENDPOINT) || on(e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }

@@ -130,11 +130,7 @@ class RelayCallSpan implements RelaySpan {
   attempt(channelId: number, provider: string | undefined, model: string): AttemptSpan {
     const attributes: Attributes = { [ATTR.channelId]: channelId, [ATTR.requestModel]: model };
     if (provider) attributes[ATTR.provider] = providerName(provider);
-    const child = this.tracer.startSpan(
-      `upstream ${model}`,
-      { kind: this.api.SpanKind.CLIENT, attributes },
-      this.api.trace.setSpan(this.parent, this.span),
-    );
+    const child = this.tracer.startSpan(`upstream ${model}`, { kind: this.api.SpanKind.CLIENT, attributes }, this.api.trace.setSpan(this.parent, this.span));
     const api = this.api;
     return {
       end(status: number, errorType: string | undefined) {
