@@ -358,7 +358,8 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     span.end(500);
     throw err;
   }
-  span.end(res.statusCode);
+  // a client that went away before any answer: 499, as the usage log says
+  span.end(res.headersSent ? res.statusCode : 499);
 }
 
 async function relayRequest(

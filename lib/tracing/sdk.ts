@@ -296,6 +296,7 @@ export async function createTracing(serviceVersion: string): Promise<Tracing> {
     async shutdown(): Promise<void> {
       setConsoleNote(undefined);
       await provider.shutdown();
+      api.diag.disable();
     },
   };
 }
