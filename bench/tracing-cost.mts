@@ -29,7 +29,11 @@ process.env.OTEL_BSP_MAX_QUEUE_SIZE = "8192";
 process.env.LOG_LEVEL = "warn";
 
 const lib = await import("@/lib/tracing");
-const req = { method: "POST", url: "/v1/chat/completions", headers: { "content-type": "application/json", authorization: "Bearer sk-x" } } as unknown as IncomingMessage;
+const req = {
+  method: "POST",
+  url: "/v1/chat/completions",
+  headers: { "content-type": "application/json", authorization: "Bearer sk-x" },
+} as unknown as IncomingMessage;
 
 function call(t: typeof lib.tracing, i: number): void {
   if (!t) return;
