@@ -257,11 +257,15 @@ describe("console spans", () => {
     });
 
     // a path parameter becomes its [name] in the route
-    const c = await root.raw("GET", `/api/channel/${channelId}`);
+    // (and a client's traceparent parents a console span too)
+    const traceId = "5b8efff798038103d269b633813fc60c";
+    const c = await root.raw("GET", `/api/channel/${channelId}`, undefined, { traceparent: `00-${traceId}-eee19b7ec3c1b174-01` });
     expect(c.status).toBe(200);
     const cs = await spanOf(c.headers.get("x-request-id")!);
     expect(cs.name).toBe("GET /api/channel/[id]");
     expect(cs.attrs["url.path"]).toBe(`/api/channel/${channelId}`);
+    expect(cs.traceId).toBe(traceId);
+    expect(cs.parentSpanId).toBe("eee19b7ec3c1b174");
   });
 });
 
