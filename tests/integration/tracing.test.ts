@@ -37,6 +37,7 @@ type Span = {
   spanId: string;
   parentSpanId: string;
   attrs: Record<string, unknown>;
+  resource: Record<string, unknown>;
   service: string;
   status: number;
 };
@@ -70,7 +71,9 @@ async function startReceiver(): Promise<void> {
         resourceSpans: { resource?: { attributes?: { key: string; value: AnyValue }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
       };
       for (const rs of body.resourceSpans) {
-        const service = String(valueOf(rs.resource?.attributes?.find((a) => a.key === "service.name")?.value ?? {}) ?? "");
+        const resource: Record<string, unknown> = {};
+        for (const a of rs.resource?.attributes ?? []) resource[a.key] = valueOf(a.value);
+        const service = String(resource["service.name"] ?? "");
         for (const ss of rs.scopeSpans)
           for (const s of ss.spans) {
             const attrs: Record<string, unknown> = {};
@@ -82,6 +85,7 @@ async function startReceiver(): Promise<void> {
               spanId: s.spanId,
               parentSpanId: s.parentSpanId ?? "",
               attrs,
+              resource,
               service,
               status: s.status?.code ?? 0,
             });
@@ -197,6 +201,9 @@ describe("relay spans", () => {
     expect(attempts).toHaveLength(1);
     expect(attempts[0].traceId).toBe(s.traceId);
     expect(attempts[0].attrs).toMatchObject({ "gateway.channel.id": channelId, "http.response.status_code": 200, "gen_ai.provider.name": "openai" });
+    // the resource: OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, the gateway's version
+    expect(s.resource).toMatchObject({ "service.name": "gw-trace-test", "deployment.environment.name": "test" });
+    expect(s.resource["service.version"]).toMatch(/^v\d/);
     // the exporter sent OTEL_EXPORTER_OTLP_HEADERS
     expect(exportHeaders.some((h) => h["x-receiver-token"] === "trace-secret")).toBe(true);
   });
