@@ -19,6 +19,7 @@ const PER_REQUEST = [
   "lib/cache/**/*.ts",
   "lib/db/**/*.ts",
   "lib/metrics/**/*.ts",
+  "lib/tracing/**/*.ts",
   "lib/ops/**/*.ts",
   "lib/channels/channel-cache.ts",
 ];

@@ -11,7 +11,7 @@ import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-address";
 import { CLIENT_IP_HEADER, CLIENT_PROTO_HEADER } from "@/lib/http/request-info";
 import { clientRequestId, newRequestId, REQUEST_ID_HEADER } from "@/lib/http/request-id";
-import { callEnded, callStarted, callsSettled, exit, registerShutdown } from "@/lib/lifecycle";
+import { callEnded, callStarted, callsSettled, exit, registerFlusher, registerShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/logger";
 import { handleRelay } from "@/lib/relay/handler";
 import { isRelayPath } from "@/lib/relay/routes";
@@ -29,6 +29,7 @@ import { startAuditRetentionJob, stopAuditRetentionJob } from "@/lib/audit-reten
 import { handleOps, initOps, opsEndpoint } from "@/lib/ops/endpoints";
 import { relayDocumentJson } from "@/lib/openapi/relay";
 import { APP_VERSION } from "@/lib/version";
+import { startTracing, stopTracing, tracing } from "@/lib/tracing";
 
 const log = logger("server");
 
@@ -58,6 +59,9 @@ async function main() {
   const dev = config.NODE_ENV !== "production";
   await ensureReady();
   await initOps();
+  // OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT asks for them (docs/tracing.md); the
+  // spans still buffered are exported at the graceful shutdown, after the other flushes
+  if (await startTracing(APP_VERSION)) registerFlusher(stopTracing);
   if (!dev) applyBuiltNextConfig(process.cwd());
   const app = next({ dev, hostname: "localhost", port: config.PORT, dir: process.cwd() });
   const handle = app.getRequestHandler();
@@ -140,6 +144,9 @@ async function main() {
     const requestId = clientRequestId(req.headers[REQUEST_ID_HEADER]) ?? newRequestId();
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    // tracing on: one span per console API request (docs/tracing.md)
+    const t = tracing;
+    if (t && url.startsWith("/api/")) t.console(req, res, requestId);
     // new-api's paths keep a trailing slash (POST /api/user/); Next's routes do not.
     if (url.startsWith("/api/")) {
       const q = url.indexOf("?");

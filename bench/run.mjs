@@ -61,6 +61,9 @@ const SENSITIVE_WORDS = Math.min(1_000_000, Math.max(0, Math.floor(Number(args["
 // being refused; --redis-url=redis://...: the gateway counts them (and its rate limits) in that
 // Redis, under a prefix of its own, instead of its memory
 const LIMITS = args.limits === "true";
+// --tracing: the gateway runs with OpenTelemetry tracing on (docs/tracing.md), every call
+// sampled, its spans exported over OTLP/HTTP (protobuf) to bench/otlp-receiver.mjs
+const TRACING = args.tracing === "true";
 const REDIS_URL = args["redis-url"];
 const BENCH_LIMITS = {
   rpm_limit: 2_000_000_000,
@@ -368,6 +371,7 @@ const startMock = () => startScript("mock-upstream", "mock-upstream.mjs", { HOST
 const startFloor = (mockPort) => startScript("bare-proxy", "bare-proxy.mjs", { UPSTREAM_PORT: String(mockPort) });
 
 async function startGateway(mockPort) {
+  const otlp = TRACING ? await startScript("otlp-receiver", "otlp-receiver.mjs", {}) : null;
   if (BUILD) {
     console.log("building (npm run build) ...");
     const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
@@ -391,6 +395,7 @@ async function startGateway(mockPort) {
       DATABASE_URL: `file:${path.join(dataDir, "gateway.db")}`,
       CRITICAL_RATE_LIMIT: "1000",
       ...(REDIS_URL ? { REDIS_URL, REDIS_PREFIX: `gwbench:${process.pid}:${port}:` } : {}),
+      ...(otlp ? { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlp.port}`, OTEL_TRACES_SAMPLER: "always_on" } : {}),
     },
   });
   await waitFor("gateway", () => proc.output().includes(READY_LINE), 60_000, proc);
@@ -440,7 +445,7 @@ async function startGateway(mockPort) {
     expired_time: -1,
     ...(LIMITS ? BENCH_LIMITS : {}),
   });
-  return { proc, base, root, bench, token, dataDir, logConsumeEnabled: logConsume ?? "default" };
+  return { proc, otlp, base, root, bench, token, dataDir, logConsumeEnabled: logConsume ?? "default" };
 }
 
 // The figures behind "billing and logging were on": the token's used quota and the log count.
@@ -747,6 +752,11 @@ async function main() {
     );
     await stop(gw.proc);
     if (GATEWAY_LOG) writeFileSync(GATEWAY_LOG, gw.proc.output());
+    if (gw.otlp) {
+      // the gateway exported its last spans when it stopped: what the receiver got
+      await stop(gw.otlp.proc);
+      console.log(gw.otlp.proc.output().trim().split("\n").at(-1));
+    }
     // the measurement's window, in seconds before the process's (and the profile's) end
     const stoppedAt = Date.now();
     if (PROFILE) {

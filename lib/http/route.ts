@@ -22,6 +22,7 @@ import { consoleRequestId } from "@/lib/http/request-id";
 import { pickLocale, LOCALE_COOKIE } from "@/lib/i18n/locale";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import { getBool } from "@/lib/options/store";
+import { consoleNote, TRACE_SLOT_HEADER } from "@/lib/tracing/console-bridge";
 
 const log = logger("api");
 
@@ -177,6 +178,9 @@ export function route<
   };
   const serve = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     const ctx = contextOf(request);
+    // what the request's trace span learns here (docs/tracing.md): its parameters and its user
+    let rawParams: unknown;
+    let userId: number | undefined;
     try {
       await ensureReady();
       if (options.rateLimit === "critical") {
@@ -188,6 +192,7 @@ export function route<
       let full: Ctx | UserCtx = ctx;
       if (options.access !== "public") {
         const user = await authenticate(request.headers);
+        userId = user.id;
         if (options.access === "admin" && !isAdmin(user.role)) throw new AppError("FORBIDDEN", "permission_denied");
         // the admin's permission set is on the user row authenticate() read: no other read
         if (rule && !rule.anyOf.some((p) => hasPermission(user, p))) throw new AppError("FORBIDDEN", "permission_denied");
@@ -197,7 +202,7 @@ export function route<
       if (options.demoBlocked && getBool("DemoSiteEnabled") && !("user" in full && isRoot(full.user.role))) {
         throw new AppError("DEMO_REFUSED", "demo_refused");
       }
-      let params: unknown = (await context?.params) ?? {};
+      let params: unknown = (rawParams = (await context?.params) ?? {});
       if (options.params) {
         const parsed = options.params.safeParse(params);
         if (!parsed.success) return invalid(ctx, parsed.error);
@@ -231,6 +236,10 @@ export function route<
       return respond(200, { success: true, message: "", data: result ?? null });
     } catch (err) {
       return errorResponse(ctx, err);
+    } finally {
+      // tracing on (lib/tracing/console-bridge.ts): the span's route and user
+      const note = consoleNote();
+      if (note) note(request.headers.get(TRACE_SLOT_HEADER), new URL(request.url).pathname, rawParams ?? (await context?.params), userId);
     }
   };
   return Object.assign(serve, { meta });

@@ -50,6 +50,7 @@ import { isEmbeddingRequest, RelayError, type ChatRequest, type EmbeddingRequest
 import { metrics, OUTCOME, type OutcomeIndex } from "@/lib/metrics";
 import { admit, callChecks, countsTokens, finish, limitArray, LimitExceeded, type LimitSubject } from "@/lib/limits/engine";
 import { clientRequestId, newRequestId, REQUEST_ID_HEADER, withRequestId } from "@/lib/http/request-id";
+import { tracing, type AttemptSpan, type RelaySpan } from "@/lib/tracing";
 
 const log = logger("relay");
 
@@ -321,6 +322,23 @@ function answerError(format: IngressName, res: ServerResponse, err: UpstreamErro
   writeError(format, res, { status: err.status, message: withRequestId(err.message, requestId), type: err.type, code: err.code });
 }
 
+// The GenAI operation of a call (docs/tracing.md): the semantic conventions' names where one
+// fits, else the pass-through endpoint's own.
+function operationOf(route: CallRoute): string {
+  if (route.kind === "chat") return route.ingress === "gemini" ? "generate_content" : "chat";
+  if (route.kind === "embeddings") return "embeddings";
+  return route.endpoint === "completions" ? "text_completion" : route.endpoint;
+}
+
+// What a span says of a failure: the error's code or class, never its message.
+function errorTypeOf(err: unknown): string {
+  if (isAppError(err)) return err.key;
+  if (err instanceof RelayError) return err.code ?? err.type;
+  return err instanceof Error ? err.name : "error";
+}
+
+const numberOr = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
 export async function handleRelay(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const startedAt = Date.now();
   // The request id (lib/http/request-id.ts), in the header of every answer: setHeader here is
@@ -328,6 +346,30 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
   const givenId = clientRequestId(req.headers[REQUEST_ID_HEADER]);
   const requestId = givenId ?? newRequestId();
   res.setHeader(REQUEST_ID_HEADER, requestId);
+  // tracing (docs/tracing.md): off, `span` is null and a few `if (span)` tests are all a call pays
+  const t = tracing;
+  if (!t) return relayRequest(req, res, startedAt, givenId, requestId, null);
+  const span = t.relay(req, requestId);
+  try {
+    await relayRequest(req, res, startedAt, givenId, requestId, span);
+  } catch (err) {
+    // server.ts answers it with a 500
+    span.error(errorTypeOf(err));
+    span.end(500);
+    throw err;
+  }
+  // a client that went away before any answer: 499, as the usage log says
+  span.end(res.headersSent ? res.statusCode : 499);
+}
+
+async function relayRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  startedAt: number,
+  givenId: string | undefined,
+  requestId: string,
+  span: RelaySpan | null,
+): Promise<void> {
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
@@ -365,8 +407,9 @@ export async function handleRelay(req: IncomingMessage, res: ServerResponse): Pr
     }
     // the reservation's ledger ref: the generated request id, or a new one when the client
     // chose it (a client's id need not be unique; the ledger's refs are, docs/statement.md)
-    await relayCall(req, res, route, search, abort, startedAt, requestId, givenId ? randomUUID() : requestId);
+    await relayCall(req, res, route, search, abort, startedAt, requestId, givenId ? randomUUID() : requestId, span);
   } catch (err) {
+    if (span) span.error(errorTypeOf(err));
     // a call refused or failed before its outcome was counted (relayCall counts the others)
     if (route.kind === "chat" || route.kind === "passthrough" || route.kind === "embeddings") {
       const outcome = isAppError(err) || err instanceof RelayError ? OUTCOME.rejected : OUTCOME.error;
@@ -394,6 +437,7 @@ async function relayCall(
   startedAt: number,
   requestId: string,
   ledgerRef: string,
+  span: RelaySpan | null,
 ): Promise<void> {
   // GET /metrics: timings in ms from performance.now(), observed once the outcome is known
   const t0 = performance.now();
@@ -441,6 +485,18 @@ async function relayCall(
   // 3. may they call this model, within their limits, and how much to hold
   if (token) checkTokenModel(token.token, model);
   const caller = token ? tokenCaller(token) : playgroundCaller(sessionUser!, json?.group);
+  if (span) {
+    // the request's parameters as the client sent them (a pass-through's from its JSON body)
+    const chat = route.kind === "chat" ? (request as ChatRequest) : null;
+    span.request(
+      operationOf(route),
+      model,
+      chat ? chat.maxTokens : numberOr(json?.max_tokens ?? json?.max_output_tokens),
+      chat ? chat.temperature : numberOr(json?.temperature),
+      "stream" in request ? request.stream === true : json?.stream === true,
+    );
+    span.user(caller.userId);
+  }
   // the word filter, before anything is counted or reserved (lib/relay/sensitive.ts)
   if (promptCheckApplies(caller.group) && promptHasSensitiveWord(request)) throw new AppError("INVALID_INPUT", "relay_sensitive_refused");
   await checkRateLimit(caller.rate);
@@ -517,7 +573,8 @@ async function relayCall(
     attemptAt = performance.now();
     tried.push(ch.id);
     exclude.add(ch.id);
-    return forward({
+    const traced = span ? span.attempt(ch.id, adapterFor(ch.type)?.name, ch.upstreamModel) : null;
+    const attempt = forward({
       ingress: route.ingress,
       request,
       channel: ch,
@@ -528,6 +585,7 @@ async function relayCall(
       pingMs,
       captureOutput: logContent ? MAX_LOGGED_CONTENT : 0,
     });
+    return traced ? endAttempt(traced, attempt) : attempt;
   };
   let started: Promise<ForwardOutcome> | undefined;
   const promptTokens = promptTokensOnce(request, large?.strings);
@@ -659,6 +717,26 @@ async function relayCall(
       raw.length,
     );
 
+    if (span) {
+      const u = outcome.usage;
+      const failure = outcome.ok
+        ? undefined
+        : outcome.status === 499
+          ? "client_closed"
+          : (outcome.upstreamError?.code ?? outcome.upstreamError?.type ?? "upstream_error");
+      span.outcome(
+        served,
+        channel.id,
+        adapterFor(channel.type)?.name,
+        u.prompt_tokens,
+        u.completion_tokens,
+        u.cached_tokens,
+        outcome.finishReasons,
+        outcome.responseModel,
+        failure,
+      );
+    }
+
     // 5. settle or refund, log, and answer a failure in the client's format
     const base = {
       username: caller.username,
@@ -789,6 +867,20 @@ async function modelInfoOrCount(
   }
   res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
+}
+
+// An upstream attempt's CLIENT span, ended with the attempt's outcome (tracing on only).
+function endAttempt(traced: AttemptSpan, attempt: Promise<ForwardOutcome>): Promise<ForwardOutcome> {
+  return attempt.then(
+    (o) => {
+      traced.end(o.status, o.ok ? undefined : (o.upstreamError?.code ?? o.upstreamError?.type ?? "upstream_error"));
+      return o;
+    },
+    (err: unknown) => {
+      traced.end(0, errorTypeOf(err));
+      throw err;
+    },
+  );
 }
 
 function showIp(setting: string): boolean {

@@ -20,6 +20,7 @@ import { openaiUsage } from "@/lib/relay/providers/openai";
 import type { PassthroughEndpoint, ProviderAdapter, UpstreamRequest } from "@/lib/relay/providers/types";
 import { readSse, startSse, write } from "@/lib/relay/sse";
 import { undiciTransport, type Transport, type UpstreamResponse } from "@/lib/relay/transport";
+import { tracing } from "@/lib/tracing";
 import {
   RelayError,
   eachSegment,
@@ -31,6 +32,7 @@ import {
   type ChatResponse,
   type Choice,
   type EmbeddingRequest,
+  type FinishReason,
   type StreamEvent,
   type UpstreamError,
   type Usage,
@@ -100,6 +102,9 @@ export interface ForwardOutcome {
   retryable: boolean;
   /** the answer's text (choice 0) when captureOutput asked for it, cut to that length */
   output?: string;
+  /** tracing on (lib/tracing): a chat answer's finish reasons, one per choice, and the model its upstream named */
+  finishReasons?: FinishReason[];
+  responseModel?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -344,6 +349,10 @@ async function chat(opts: ForwardOptions, adapter: ProviderAdapter, req: ChatReq
     }
     const outcome: ForwardOutcome = { ok: true, status: 200, usage, usageEstimated, firstByteSentToClient: true, frtMs, retryable: false };
     if (opts.captureOutput) outcome.output = loggedText(parsed.choices[0]).slice(0, opts.captureOutput);
+    if (tracing) {
+      outcome.finishReasons = parsed.choices.map((c) => c.finishReason);
+      outcome.responseModel = parsed.model;
+    }
     return outcome;
   }
 
@@ -370,9 +379,19 @@ async function streamChat(
   let firstChunk = true;
   const capture = opts.captureOutput ?? 0;
   let output = "";
+  // tracing on (lib/tracing): the finish reasons and the upstream's model, for the call's span
+  const traced = tracing !== null;
+  let finishReasons: FinishReason[] | undefined;
+  let responseModel: string | undefined;
 
   const emit = (e: StreamEvent) => {
     switch (e.type) {
+      case "start":
+        if (traced) responseModel = e.model;
+        break;
+      case "finish":
+        if (traced) (finishReasons ??= []).push(e.reason);
+        break;
       case "usage":
         addUsage(usage, e.usage);
         gotUsage = true;
@@ -483,6 +502,10 @@ async function streamChat(
   clientRes.end(out + renderer.end(u));
   const outcome: ForwardOutcome = { ok: true, status: 200, usage: u, usageEstimated: estimated, firstByteSentToClient: true, frtMs, retryable: false };
   if (capture) outcome.output = output.slice(0, capture);
+  if (traced) {
+    outcome.finishReasons = finishReasons;
+    outcome.responseModel = responseModel;
+  }
   return outcome;
 }
 

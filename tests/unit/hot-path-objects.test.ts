@@ -27,6 +27,7 @@ const PER_REQUEST = [
   "lib/cache",
   "lib/db",
   "lib/metrics",
+  "lib/tracing",
   "lib/ops",
   "lib/channels/channel-cache.ts",
 ];

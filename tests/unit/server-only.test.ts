@@ -22,6 +22,7 @@ const SERVER = [
   "lib/status",
   "lib/pricing",
   "lib/metrics",
+  "lib/tracing",
   "lib/ops",
   "lib/env.ts",
   "lib/boot.ts",
