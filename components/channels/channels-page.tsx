@@ -7,6 +7,8 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import useSWR from "swr";
+import { nowSeconds } from "@/lib/time";
+import type { PerfRow } from "@/lib/client/perf";
 import { DataTable, useServerPaging } from "@/components/data-table";
 import { useQuotaDisplay } from "@/components/layout/providers";
 import { PageTitle } from "@/components/ui/card";
@@ -57,6 +59,13 @@ export function ChannelsPage() {
   const { data: tags, mutate: mutateTags } = useSWR<string[]>("/api/channel/tags?offset=0&limit=200");
   const path = paging.pageSize === null || tagMode === null ? null : channelListPath(filters, paging.page, paging.pageSize, idSort, tagMode);
   const { data, error, isLoading, mutate } = useSWR<ChannelList>(path);
+  // the last 24 hours of every channel (docs/performance.md): the success rate and TTFT columns
+  const [perfEnd, setPerfEnd] = useState<number | null>(null);
+  useEffect(() => setPerfEnd(nowSeconds()), []);
+  const { data: perfRows } = useSWR<PerfRow[]>(
+    perfEnd === null ? null : `/api/perf/channels?start_timestamp=${perfEnd - 86_399}&end_timestamp=${perfEnd}&granularity=total`,
+  );
+  const perf = useMemo(() => new Map((perfRows ?? []).map((r) => [r.channel_id ?? 0, r])), [perfRows]);
   useEffect(() => setSelected([]), [data]);
 
   const refresh = () => {
@@ -66,7 +75,7 @@ export function ChannelsPage() {
   const actions = useChannelActions({ refresh, revalidate: () => void mutate(), errorText: te });
   const testAll = useTestAll(te, refresh);
   const dialogs: ChannelDialogs = { testModels: setTesting, editModels: setEditingModels, editTag: setEditingTag, confirm: setConfirm };
-  const columns = channelColumns({ t, display, actions, dialogs });
+  const columns = channelColumns({ t, display, actions, dialogs, perf });
   const selectedIds = useMemo(() => selected.map(Number), [selected]);
 
   return (
