@@ -10,6 +10,7 @@
 // bin; "" for no value). The library's own protobuf form needs protobufjs, which it does not
 // ship, and the text is shorter for the few hundred bins that times in milliseconds fill.
 // Times are whole milliseconds of at least 1, so the sketch never holds zeros or negatives.
+import "server-only";
 import { DDSketch } from "@datadog/sketches-js";
 
 /** The sketch's relative accuracy: a percentile read is within 1% of the true one. */
