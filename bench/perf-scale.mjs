@@ -87,7 +87,7 @@ async function benchDb(kind) {
     const r = new Client(s.url);
     await r.login("root", "root-pass-123");
     const models = Array.from({ length: MODELS }, (_, i) => `model-${i}`).join(",");
-    await r.call("POST", "/api/channel/", { name: "served", type: 1, key: "sk-none", base_url: "http://127.0.0.1:9", models, group: "default" });
+    await r.call("POST", "/api/channel/", { name: "served", type: 1, key: "sk-none", base_url: "https://api.openai.com", models, group: "default" });
     await r.call("PUT", "/api/option/", { key: "StatusPageEnabled", value: "true" });
     const q = (what, seconds, g, extra = "") => `/api/perf/${what}?start_timestamp=${now - seconds + 1}&end_timestamp=${now}&granularity=${g}${extra}`;
     const calls = [

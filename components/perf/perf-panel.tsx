@@ -121,7 +121,7 @@ export function PerfPanel({ admin }: { admin: boolean }) {
         </div>
       )}
       {totals && totals.length > 0 && (
-        <Card title={view === "models" ? t("tableModels") : t("tableChannels")}>
+        <Card title={view === "models" ? t("tableModels") : t("tableChannels")} className="mt-4">
           <div className="overflow-x-auto">
             <table className="w-full text-sm" data-testid="perf-table">
               <thead>

@@ -64,7 +64,7 @@ async function insertCalls(channel: number, now: number): Promise<void> {
     'INSERT INTO "logs" ("user_id", "username", "type", "created_at", "model_name", "completion_tokens", "token_name", "group", "channel_id", "is_stream", "latency_ms", "other") VALUES ';
   const rows: unknown[][] = [];
   for (let i = 0; i < 120; i++) {
-    const model = MODELS[i % 2];
+    const model = MODELS[Math.floor(i / 10) % 2];
     const t = now - 60 - (i % 20) * 1800;
     const ok = i % 10 !== 9;
     const frt = 300 + (i % 7) * 60 + (model === MODELS[0] ? 0 : 400);

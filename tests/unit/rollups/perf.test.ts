@@ -2,6 +2,7 @@
 // and its merge; what a log row counts for; the fold into hour and day buckets; the hours and
 // days that cover a range; the console's formatting.
 import { describe, expect, it } from "vitest";
+import { DDSketch } from "@datadog/sketches-js";
 import { PerfSketch, RELATIVE_ACCURACY } from "@/lib/rollups/perf-sketch";
 import { foldRows, outcomeOf } from "@/lib/rollups/perf";
 import { perfSpans } from "@/lib/rollups/perf-read";
@@ -23,6 +24,21 @@ describe("the sketch", () => {
       const want = exact(values, q);
       expect(Math.abs((back.quantile(q) as number) - want)).toBeLessThanOrEqual(want * RELATIVE_ACCURACY);
     }
+  });
+
+  it("holds the bins of the library's DDSketch and answers its quantiles", () => {
+    const values = Array.from({ length: 700 }, () => Math.round(1 + rnd() * rnd() * 90_000));
+    const lib = new DDSketch({ relativeAccuracy: RELATIVE_ACCURACY });
+    const s = new PerfSketch();
+    for (const v of values) {
+      lib.accept(v);
+      s.add(v);
+    }
+    const st = lib.store;
+    const parts: string[] = [];
+    for (let k = st.minKey; k <= st.maxKey; k++) parts.push(st.bins[k - st.offset] ? String(st.bins[k - st.offset]) : "");
+    expect(s.toText()).toBe(`${st.minKey}:${parts.join(",")}`);
+    for (const q of [0, 0.25, 0.5, 0.95, 0.99, 1]) expect(s.quantile(q)).toBe(lib.getValueAtQuantile(q));
   });
 
   it("merges: two halves' sketches are the sketch of the whole", () => {
