@@ -51,9 +51,11 @@ export function PerfPanel({ admin }: { admin: boolean }) {
     end === null
       ? null
       : `/api/perf/${view}?start_timestamp=${end - seconds + 1}&end_timestamp=${end}${view === "models" && group ? `&group=${encodeURIComponent(group)}` : ""}`;
-  const { data: rows, error } = useSWR<PerfRow[]>(base ? `${base}&granularity=${hourly ? "hour" : "day"}` : null);
-  const { data: totals } = useSWR<PerfRow[]>(base ? `${base}&granularity=total` : null);
+  const { data: totals, error } = useSWR<PerfRow[]>(base ? `${base}&granularity=total` : null);
   const keys = useMemo(() => topKeys(totals ?? [], SHOWN), [totals]);
+  // the charts' points: the rows of the charted models only (docs/performance.md, "Console")
+  const only = view === "models" && keys.length ? `&model_name=${encodeURIComponent(keys.join(","))}` : "";
+  const { data: rows } = useSWR<PerfRow[]>(base && totals?.length ? `${base}&granularity=${hourly ? "hour" : "day"}${only}` : null);
   const sorted = useMemo(() => [...(totals ?? [])].sort((a, b) => b.calls - a.calls || keyOf(a).localeCompare(keyOf(b))), [totals]);
 
   const charts = [

@@ -8,6 +8,7 @@ import { isAdmin } from "@/lib/auth/roles";
 import { usableGroups } from "@/lib/billing/groups";
 import { perfRows } from "@/lib/rollups/perf-read";
 import { checkPerfRange, type PerfQuery } from "@/lib/perf/query";
+import { splitList } from "@/lib/channels/split-list";
 
 export async function perfModels({ ctx, input: q }: { ctx: UserCtx; input: PerfQuery }) {
   checkPerfRange(q);
@@ -18,5 +19,6 @@ export async function perfModels({ ctx, input: q }: { ctx: UserCtx; input: PerfQ
     if (q.group && !mine.includes(q.group)) throw new AppError("FORBIDDEN", "permission_denied");
     groups = q.group ? [q.group] : mine;
   }
-  return perfRows({ dim: "model", groups, model: q.model_name || undefined }, q.start_timestamp, q.end_timestamp, q.granularity);
+  const models = q.model_name ? splitList(q.model_name) : undefined;
+  return perfRows({ dim: "model", groups, models: models?.length ? models : undefined }, q.start_timestamp, q.end_timestamp, q.granularity);
 }

@@ -16,7 +16,9 @@ export const perfQuery = z.object({
   end_timestamp: stamp,
   granularity: z.enum(["hour", "day", "total"]).default("hour"),
   group: z.string().trim().max(64).optional(),
-  model_name: z.string().trim().max(200).optional(),
+  // one model, or several separated by commas (as a channel's model list): the performance
+  // tab asks the hourly rows of its charts' models only
+  model_name: z.string().trim().max(4000).optional(),
   channel_id: z.coerce.number().int().min(1).optional(),
 });
 export type PerfQuery = z.infer<typeof perfQuery>;

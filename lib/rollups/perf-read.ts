@@ -14,7 +14,7 @@ export type PerfFilter = {
   dim: "model" | "channel";
   /** model rows: these groups only (absent: every group) */
   groups?: string[];
-  model?: string;
+  models?: string[];
   channelId?: number;
 };
 export type PerfRow = {
@@ -54,9 +54,9 @@ function select(f: PerfFilter, span: number, from: number, to: number): Stmt {
       where.push(f.groups.length ? `"group" IN (${f.groups.map(() => "?").join(", ")})` : "1 = 0");
       params.push(...f.groups);
     }
-    if (f.model !== undefined) {
-      where.push('"model_name" = ?');
-      params.push(f.model);
+    if (f.models) {
+      where.push(`"model_name" IN (${f.models.map(() => "?").join(", ")})`);
+      params.push(...f.models);
     }
     return { sql: `SELECT "bucket", "model_name" AS "k", ${COLS} FROM "${PERF_MODEL_TABLE}" WHERE ${where.join(" AND ")}`, params };
   }
