@@ -10,6 +10,7 @@ import { splitList } from "@/lib/channels/split-list";
 import { enabledKeyCount } from "@/lib/channels/multi-key-rules";
 import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/format";
 import { latestDisabledInfo, responseTimeColor } from "@/lib/client/channels";
+import { formatMs, formatRate, rateColor, type PerfRow } from "@/lib/client/perf";
 import { GroupBadges, InlineNumber, StatusBadge } from "./channel-cells";
 import { ChannelRowActions, TagRowActions, type ChannelDialogs, type ChannelRights } from "./channel-row-actions";
 import type { ChannelActions } from "./use-channel-actions";
@@ -26,13 +27,27 @@ export function channelColumns({
   actions,
   dialogs,
   rights,
+  perf,
 }: {
   t: T;
   display: QuotaDisplay;
   actions: ChannelActions;
   dialogs: ChannelDialogs;
   rights: ChannelRights;
+  /** each channel's last 24 hours (GET /api/perf/channels, docs/performance.md) */
+  perf: Map<number, PerfRow>;
 }): ColumnDef<ChannelRow>[] {
+  // a tag row: its channels' calls together (their TTFT sketches are not in the list)
+  const rateOf = (r: ChannelRow): number | null => {
+    if (!r.is_tag) return perf.get(r.id)?.success_rate ?? null;
+    let calls = 0;
+    let ok = 0;
+    for (const c of r.children) {
+      calls += perf.get(c.id)?.calls ?? 0;
+      ok += perf.get(c.id)?.successes ?? 0;
+    }
+    return calls ? ok / calls : null;
+  };
   const cells: Record<ChannelColumn, ColumnDef<ChannelRow>["cell"]> = {
     id: ({ row }) => (row.original.is_tag ? null : row.original.id),
     name: ({ row }) => {
@@ -79,6 +94,15 @@ export function channelColumns({
         </Tooltip>
       );
     },
+    successRate24h: ({ row }) => {
+      const rate = rateOf(row.original);
+      return (
+        <span data-testid={row.original.is_tag ? undefined : `channel-success-${row.original.id}`}>
+          <Badge color={rateColor(rate)}>{formatRate(rate)}</Badge>
+        </span>
+      );
+    },
+    ttft24h: ({ row }) => (row.original.is_tag ? "—" : formatMs(perf.get(row.original.id)?.ttft_p50_ms)),
     balance: ({ row }) => {
       const r = row.original;
       const used = <div>{t("used", { quota: renderQuota(r.used_quota, display) })}</div>;
@@ -118,6 +142,11 @@ export function channelColumns({
       );
     },
   };
-  const classes: Partial<Record<ChannelColumn, string>> = { name: "whitespace-nowrap", type: "whitespace-nowrap", balance: "text-xs whitespace-nowrap" };
+  const classes: Partial<Record<ChannelColumn, string>> = {
+    name: "whitespace-nowrap",
+    type: "whitespace-nowrap",
+    balance: "text-xs whitespace-nowrap",
+    ttft24h: "text-xs whitespace-nowrap tabular-nums",
+  };
   return CHANNEL_COLUMNS.map((id) => ({ id, header: t(`col.${id}`), meta: { label: t(`col.${id}`), className: classes[id] }, cell: cells[id] }));
 }

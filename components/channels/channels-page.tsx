@@ -7,6 +7,8 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import useSWR from "swr";
+import { nowSeconds } from "@/lib/time";
+import type { PerfRow } from "@/lib/client/perf";
 import { DataTable, useServerPaging } from "@/components/data-table";
 import { useQuotaDisplay, useSessionUser } from "@/components/layout/providers";
 import { can } from "@/lib/client/navigation";
@@ -61,6 +63,13 @@ export function ChannelsPage() {
   const { data: tags, mutate: mutateTags } = useSWR<string[]>("/api/channel/tags?offset=0&limit=200");
   const path = paging.pageSize === null || tagMode === null ? null : channelListPath(filters, paging.page, paging.pageSize, idSort, tagMode);
   const { data, error, isLoading, mutate } = useSWR<ChannelList>(path);
+  // the last 24 hours of every channel (docs/performance.md): the success rate and TTFT columns
+  const [perfEnd, setPerfEnd] = useState<number | null>(null);
+  useEffect(() => setPerfEnd(nowSeconds()), []);
+  const { data: perfRows } = useSWR<PerfRow[]>(
+    perfEnd === null ? null : `/api/perf/channels?start_timestamp=${perfEnd - 86_399}&end_timestamp=${perfEnd}&granularity=total`,
+  );
+  const perf = useMemo(() => new Map((perfRows ?? []).map((r) => [r.channel_id ?? 0, r])), [perfRows]);
   useEffect(() => setSelected([]), [data]);
 
   const refresh = () => {
@@ -76,7 +85,7 @@ export function ChannelsPage() {
     confirm: setConfirm,
     revealKey: setRevealing,
   };
-  const columns = channelColumns({ t, display, actions, dialogs, rights });
+  const columns = channelColumns({ t, display, actions, dialogs, rights, perf });
   const selectedIds = useMemo(() => selected.map(Number), [selected]);
 
   return (

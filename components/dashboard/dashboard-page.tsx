@@ -3,7 +3,8 @@
 // granularity (hour, day, week; default DataExportDefaultTime), stat cards (balance, used,
 // calls, average RPM and TPM), quota and calls over time by model, tokens over time, each
 // model's share; admins choose themselves, all users or one user, and see the top users and
-// models. Rows come from GET /api/data/self or GET /api/data/ (hourly, per model).
+// models. Rows come from GET /api/data/self or GET /api/data/ (hourly, per model). A second
+// tab shows the models' and channels' performance (components/perf/perf-panel.tsx).
 import { useFormatter, useLocale, useTranslations } from "next-intl";
 import dynamic from "next/dynamic";
 import { useEffect, useMemo, useState } from "react";
@@ -35,6 +36,8 @@ import {
 } from "@/lib/client/dashboard";
 import type { QuotaFormat } from "./charts";
 import { nowSeconds } from "@/lib/time";
+import { Tabs } from "@/components/ui/tabs";
+import { PerfPanel } from "@/components/perf/perf-panel";
 
 // recharts (about 135 kB gzipped) is a chunk of its own, fetched while the numbers above the
 // charts are shown; each chart keeps its height meanwhile (docs/console-ui.md, "Page weight").
@@ -73,6 +76,8 @@ export function DashboardPage() {
   const [userDraft, setUserDraft] = useState("");
   const [username, setUsername] = useState("");
   const [refreshing, setRefreshing] = useState(false);
+  // the usage charts or the performance tab (docs/performance.md)
+  const [tab, setTab] = useState<"usage" | "performance">("usage");
 
   // The range depends on the browser's clock: set after mount.
   useEffect(() => {
@@ -129,21 +134,8 @@ export function DashboardPage() {
     }
   };
 
-  return (
-    <div className="mx-auto w-full max-w-[90rem] px-4 py-6">
-      <PageTitle
-        actions={
-          admin && (
-            <Button variant="secondary" size="sm" onClick={() => void refresh()} disabled={refreshing}>
-              <RefreshCw className={refreshing ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
-              {t("refresh")}
-            </Button>
-          )
-        }
-      >
-        {t("title")}
-      </PageTitle>
-
+  const usageTab = (
+    <>
       <div className="mb-5 flex flex-wrap items-end gap-3" role="group" aria-label={t("filters")}>
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium text-zinc-700 dark:text-zinc-300">{t("range")}</span>
@@ -296,6 +288,32 @@ export function DashboardPage() {
           )}
         </div>
       )}
+    </>
+  );
+
+  return (
+    <div className="mx-auto w-full max-w-[90rem] px-4 py-6">
+      <PageTitle
+        actions={
+          admin && (
+            <Button variant="secondary" size="sm" onClick={() => void refresh()} disabled={refreshing}>
+              <RefreshCw className={refreshing ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
+              {t("refresh")}
+            </Button>
+          )
+        }
+      >
+        {t("title")}
+      </PageTitle>
+
+      <Tabs
+        value={tab}
+        onValueChange={(v) => setTab(v === "performance" ? "performance" : "usage")}
+        items={[
+          { value: "usage", label: t("tabs.usage"), content: tab === "usage" ? usageTab : null },
+          { value: "performance", label: t("tabs.performance"), content: tab === "performance" ? <PerfPanel admin={admin} /> : null },
+        ]}
+      />
     </div>
   );
 }

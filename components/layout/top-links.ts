@@ -5,7 +5,7 @@ import { useStatus } from "./providers";
 
 export type TopLink = { key: string; href: string; active: boolean; external?: boolean };
 
-// The top bar's links in their order (home, console, pricing, docs when set, about): drawn
+// The top bar's links in their order (home, console, pricing, status when on, docs when set, about): drawn
 // in the bar from md up and in the phone's menu drawer below it.
 export function useTopLinks(): TopLink[] {
   const status = useStatus();
@@ -18,6 +18,8 @@ export function useTopLinks(): TopLink[] {
       active: /^\/(app|admin|user|channel)(\/|$)/.test(pathname),
     },
     { key: "pricing", href: "/pricing", active: isActive("/pricing", pathname) },
+    // the public status page, when it is on (docs/performance.md)
+    ...(status.status_page_enabled ? [{ key: "status", href: "/status", active: isActive("/status", pathname) }] : []),
     ...(status.docs_link ? [{ key: "docs", href: status.docs_link, active: false, external: true }] : []),
     { key: "about", href: "/about", active: isActive("/about", pathname) },
   ];

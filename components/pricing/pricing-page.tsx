@@ -6,7 +6,7 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import useSWR from "swr";
-import { useSessionUser } from "@/components/layout/providers";
+import { useSessionUser, useStatus } from "@/components/layout/providers";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Alert, PageTitle } from "@/components/ui/card";
@@ -18,11 +18,15 @@ import { copyText } from "@/lib/client/clipboard";
 import { fetchPricing, PRICING_PATH, type Pricing } from "@/lib/client/pricing";
 import { completionPrice, formatUsd, fuzzyMatch, perCallPrice, promptPrice, ratioColor } from "@/lib/client/prices";
 import { readItem, STORAGE_KEYS, writeItem } from "@/lib/client/storage";
+import { formatMs, formatRate, rateColor, STATUS_MODELS_PATH, type StatusModels } from "@/lib/client/perf";
 
 export function PricingPage() {
   const t = useTranslations("pricing");
   const user = useSessionUser();
   const { data, error, isLoading } = useSWR<Pricing>(PRICING_PATH, fetchPricing);
+  // the status page's badges (24-hour availability and median TTFT of the default group), when it is on
+  const { data: health } = useSWR<StatusModels>(useStatus().status_page_enabled ? STATUS_MODELS_PATH : null);
+  const healthOf = useMemo(() => new Map((health?.models ?? []).map((m) => [m.model_name, m.day])), [health]);
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string[]>([]);
   const [showRatio, setShowRatio] = useState(false);
@@ -115,6 +119,14 @@ export function PricingPage() {
                 <Td>
                   {available ? <Badge color="green">{t("available")}</Badge> : <Badge color="gray">{t("unavailable")}</Badge>}
                   <div className="mt-1 text-xs text-zinc-500">{r.enable_groups.join(", ")}</div>
+                  {healthOf.get(r.model_name) && (
+                    <div className="mt-1 flex flex-wrap items-center gap-1" data-testid={`pricing-health-${r.model_name}`}>
+                      <Badge color={rateColor(healthOf.get(r.model_name)!.success_rate)}>
+                        {t("uptime", { rate: formatRate(healthOf.get(r.model_name)!.success_rate) })}
+                      </Badge>
+                      <Badge color="gray">{t("ttft", { ttft: formatMs(healthOf.get(r.model_name)!.ttft_p50_ms) })}</Badge>
+                    </div>
+                  )}
                 </Td>
                 {showRatio && (
                   <Td className="text-xs">

@@ -188,8 +188,9 @@ export function OperationTab({ options, reload }: SettingsPlugInProps) {
         <LogCleanup />
       </SettingsSection>
 
-      <SettingsSection title={t("dashboard")} keys={["DataExportEnabled", "DataExportInterval", "DataExportDefaultTime"]}>
+      <SettingsSection title={t("dashboard")} keys={["DataExportEnabled", "DataExportInterval", "DataExportDefaultTime", "StatusPageEnabled"]}>
         <OptionSwitch name="DataExportEnabled" label={L("DataExportEnabled")} />
+        <OptionSwitch name="StatusPageEnabled" label={L("StatusPageEnabled")} />
         <FieldGrid cols={2}>
           <OptionNumber name="DataExportInterval" label={L("DataExportInterval")} suffix={t("minutes")} />
           <OptionSelect

@@ -56,6 +56,7 @@ export const ROUTE_PERMISSIONS = {
   "GET /api/channel/{id}": one("channels:read"),
   "DELETE /api/channel/{id}": one("channels:write"),
   "POST /api/channel/{id}/key": one("channels:reveal"),
+  "GET /api/perf/channels": one("channels:read"),
   "POST /api/channel/batch": one("channels:write"),
   "POST /api/channel/batch/tag": one("channels:write"),
   "POST /api/channel/copy/{id}": one("channels:write"),

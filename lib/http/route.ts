@@ -59,7 +59,8 @@ type HandlerArgs<A extends Access, Q, B, P = undefined> = {
 // What a handler may return: the data of a successful envelope, or a Reply for a message,
 // extra headers (Set-Cookie) or a bare body.
 export class Reply {
-  constructor(readonly init: { data?: unknown; message?: string; headers?: Record<string, string | string[]>; raw?: unknown }) {}
+  // status: another HTTP status than 200 (the status page's data answers 404 while it is off)
+  constructor(readonly init: { data?: unknown; message?: string; headers?: Record<string, string | string[]>; raw?: unknown; status?: number }) {}
 }
 
 // server.ts refuses bodies past the same limits while they arrive (lib/http/body-limit.ts).
@@ -229,9 +230,10 @@ export function route<
       const result = await handler({ ctx: full, query, body, params, request } as HandlerArgs<A, Q, B, P>);
       if (result instanceof Response) return result;
       if (result instanceof Reply) {
-        const { data, message, headers, raw } = result.init;
-        if (raw !== undefined) return respond(200, raw, headers);
-        return respond(200, { success: true, message: message ?? "", data: data ?? null }, headers);
+        const { data, message, headers, raw, status } = result.init;
+        if (raw !== undefined) return respond(status ?? 200, raw, headers);
+        if (status && status >= 400) return respond(status, { success: false, message: message ?? "" }, headers);
+        return respond(status ?? 200, { success: true, message: message ?? "", data: data ?? null }, headers);
       }
       return respond(200, { success: true, message: "", data: result ?? null });
     } catch (err) {

@@ -26,6 +26,7 @@ export type LogRow = {
   ip: string;
   request_id: string;
   other: string;
+  latency_ms: number;
 };
 
 const COLUMNS = [
@@ -48,6 +49,7 @@ const COLUMNS = [
   "ip",
   "request_id",
   "other",
+  "latency_ms",
 ] as const satisfies readonly (keyof LogRow)[];
 
 const INSERT_HEAD = `INSERT INTO "logs" (${COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES `;

@@ -28,6 +28,7 @@ export type LogInput = {
   prompt_tokens?: number;
   completion_tokens?: number;
   use_time?: number;
+  latency_ms?: number; // a relay call's answering attempt, ms (docs/performance.md)
   is_stream?: boolean;
   channel_id?: number;
   channel_name?: string;
@@ -87,6 +88,7 @@ function toLogRow(e: LogInput): Row {
     ip: e.ip ?? "",
     request_id: e.request_id ?? "",
     other: typeof e.other === "string" ? e.other : e.other ? JSON.stringify(e.other) : "",
+    latency_ms: e.latency_ms ?? 0,
   };
 }
 

@@ -171,6 +171,8 @@ export const OPTION_REGISTRY = {
   DataExportEnabled: op("true", BOOL),
   DataExportInterval: op("5", atLeast(1)),
   DataExportDefaultTime: op("hour", { kind: "enum", values: ["hour", "day", "week"] }),
+  // the public status page /status and GET /api/status/models (docs/performance.md)
+  StatusPageEnabled: op("false", BOOL),
 
   // modes
   DemoSiteEnabled: root("operation", "false", BOOL),

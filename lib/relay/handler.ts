@@ -744,6 +744,8 @@ async function relayCall(
       token_id: caller.tokenId,
       model_name: served,
       use_time: Math.round((Date.now() - startedAt) / 1000),
+      // the answering attempt's time in ms, the base of the performance buckets (docs/performance.md)
+      latency_ms: Math.max(1, Math.round(performance.now() - attemptAt)),
       is_stream: isStream,
       channel_id: channel.id,
       channel_name: channel.name,

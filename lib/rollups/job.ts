@@ -2,7 +2,8 @@
 // written since the last run into log_rollups (per hour, user and model), log_model_rollups
 // (per hour and model, all users together), log_user_day_rollups (per day and user),
 // log_token_rollups (per hour, user, token name, group and model) and log_channel_rollups
-// (per hour, channel, group and model), by a watermark over log ids.
+// (per hour, channel, group and model), by a watermark over log ids; and the performance
+// buckets of the same logs (lib/rollups/perf.ts, docs/performance.md).
 //
 // Each step takes the logs with last_log_id < id <= to, adds their sums to their hours' and
 // days' rows and moves last_log_id to `to`, all in one transaction: the five tables are
@@ -31,10 +32,11 @@ import { getNumber } from "@/lib/options/store";
 import { describeError } from "@/lib/errors";
 import { logPgPool } from "@/lib/db/raw";
 import { withClusterLease } from "@/lib/db/lease";
-import { asBig, BatchSizer, isSqlite, pgAll, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, type Row } from "@/lib/rollups/store";
+import { asBig, BatchSizer, isSqlite, pgAll, pgExec, pgRun, pgStep, sqliteAll, sqliteExec, sqliteRun, sqliteStep, type Row } from "@/lib/rollups/store";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { DAY } from "@/lib/rollups/usage";
 import { nowSeconds } from "@/lib/time";
+import { foldSteps, runAsync, runSync } from "@/lib/rollups/perf";
 
 const log = logger("rollups");
 
@@ -123,6 +125,9 @@ ON CONFLICT ("hour", ${keys}) DO UPDATE SET ${add}`;
 // The job's step for each of DIM_ROLLUPS: the logs with lo < id <= hi.
 const SUMMARIZE_DIMS_RANGE = DIM_ROLLUPS.map((t) => summarizeInto(t, '"id" > ? AND "id" <= ?', true));
 
+// The performance buckets' step: the same ids.
+const ID_RANGE = '"id" > ? AND "id" <= ?';
+
 export type RunResult = { ran: boolean; last_log_id: number; steps: number };
 
 // The backfill of the state row: the ids in (done, to] are still to add to DIM_ROLLUPS, or null.
@@ -180,6 +185,7 @@ async function runSqlite(force: boolean): Promise<RunResult> {
         sqliteRun(conn, SUMMARIZE_MODELS_RANGE, [w, to]);
         sqliteRun(conn, SUMMARIZE_USER_DAYS_RANGE, [w, to]);
         for (const sql of SUMMARIZE_DIMS_RANGE) sqliteRun(conn, sql, [w, to]);
+        runSync(foldSteps(ID_RANGE, [w, to]), sqliteExec(conn));
         sqliteRun(conn, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [to, nowSeconds()]);
         last = to;
         return "more" as const; // the next step finds the rest, or the backfill, or nothing
@@ -231,6 +237,7 @@ async function runPostgres(force: boolean): Promise<RunResult> {
           await pgRun(client, SUMMARIZE_MODELS_RANGE, [w, to]);
           await pgRun(client, SUMMARIZE_USER_DAYS_RANGE, [w, to]);
           for (const sql of SUMMARIZE_DIMS_RANGE) await pgRun(client, sql, [w, to]);
+          await runAsync(foldSteps(ID_RANGE, [w, to]), pgExec(client));
         }
         await pgRun(client, 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ? WHERE "id" = 1', [Math.max(w, to), nowSeconds()]);
         return { to: Math.max(w, to), more: to < max };

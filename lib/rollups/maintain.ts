@@ -1,5 +1,6 @@
-// Keeping the rollups (log_rollups, log_model_rollups, log_user_day_rollups and the tables of
-// DIM_ROLLUPS: log_token_rollups, log_channel_rollups) equal to the logs
+// Keeping the rollups (log_rollups, log_model_rollups, log_user_day_rollups, the tables of
+// DIM_ROLLUPS: log_token_rollups, log_channel_rollups, and the performance buckets of
+// lib/rollups/perf.ts) equal to the logs
 // when logs are deleted or rewritten (docs/dashboard.md):
 // the log clean-up and an account's erasure change the logs and the rollups in one
 // transaction, with the state row locked so that a job step cannot interleave, and the
@@ -11,7 +12,8 @@ import { isAdmin } from "@/lib/auth/roles";
 import type { UserCtx } from "@/lib/ctx";
 import { LOG_TYPE } from "@/lib/logs/writer";
 import { logPgPool } from "@/lib/db/raw";
-import { asBig, isSqlite, pgRun, pgStep, sqliteAll, sqliteRun, sqliteStep, txAll, txRun } from "@/lib/rollups/store";
+import { asBig, isSqlite, pgExec, pgRun, pgStep, sqliteAll, sqliteExec, sqliteRun, sqliteStep, txAll, txExec, txRun } from "@/lib/rollups/store";
+import { daysFromHours, deleteBefore, foldSteps, PERF_TABLES, runAsync, runSync } from "@/lib/rollups/perf";
 import { backfillOf, CHANNEL_ROLLUPS, DIM_ROLLUPS, pgSafeMaxId, summarizeInto, TOKEN_ROLLUPS, type HourlyDims } from "@/lib/rollups/job";
 import { LOCK_IDS } from "@/lib/db/lease";
 import { DAY, HOUR } from "@/lib/rollups/usage";
@@ -59,7 +61,16 @@ const REBUILD: { sql: string; params: boolean; counts?: true }[] = [
   { sql: DAYS_FROM_HOURS, params: false },
   { sql: REBUILD_DIMS(CHANNEL_ROLLUPS), params: true },
 ];
-const REBUILT = ["log_rollups", "log_model_rollups", "log_user_day_rollups", ...DIM_ROLLUPS.map((t) => t.table)];
+const REBUILT = ["log_rollups", "log_model_rollups", "log_user_day_rollups", ...DIM_ROLLUPS.map((t) => t.table), ...PERF_TABLES];
+// The performance buckets are folded in JavaScript (their sketches): the rebuild reads the logs
+// in ranges of this many ids, each added to the buckets written before it.
+const PERF_REBUILD_IDS = 50_000;
+const perfChunks = (max: number) => {
+  const out: [number, number][] = [];
+  for (let lo = 0; lo < max; lo += PERF_REBUILD_IDS) out.push([lo, Math.min(max, lo + PERF_REBUILD_IDS)]);
+  return out;
+};
+const PERF_ID_RANGE = '"id" > ? AND "id" <= ?';
 // the backfill of DIM_ROLLUPS (lib/rollups/job.ts) has nothing left to do after a rebuild
 const REBUILT_STATE = 'UPDATE "log_rollup_state" SET "last_log_id" = ?, "last_run_at" = ?, "dims_backfilled" = 0, "dims_backfill_to" = 0 WHERE "id" = 1';
 
@@ -113,6 +124,13 @@ export async function deleteLogsBefore({ ctx, input: target }: { ctx: UserCtx; i
         await txRun(tx, 'DELETE FROM "log_user_day_rollups" WHERE "day" = ?', [dayCut]);
         await txRun(tx, DAYS_FROM_HOURS_SELECT + ' WHERE "hour" >= ? AND "hour" < ?' + DAYS_GROUP, [dayCut, dayCut + DAY]);
       }
+      // the performance buckets the same way: the cut hour folded again from the logs that
+      // stay (up to the watermark), the cut day merged again from its hours
+      const perf = txExec(tx);
+      await runAsync(deleteBefore(HOUR, cut, cut < target ? cut : undefined), perf);
+      if (cut < target) await runAsync(foldSteps('"id" <= ? AND "created_at" >= ? AND "created_at" < ?', [w, cut, cut + HOUR], [HOUR]), perf);
+      await runAsync(deleteBefore(DAY, dayCut), perf);
+      if (dayCut < target) await runAsync(daysFromHours(dayCut, dayCut + DAY), perf);
       return n;
     },
     { maxWait: 30_000, timeout: 30 * 60_000 },
@@ -152,6 +170,7 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
         const n = sqliteRun(conn, r.sql, r.params ? [max] : []);
         if (r.counts) rows = n;
       }
+      for (const [lo, hi] of perfChunks(max)) runSync(foldSteps(PERF_ID_RANGE, [lo, hi]), sqliteExec(conn));
       sqliteRun(conn, REBUILT_STATE, [max, nowSeconds()]);
       return { last_log_id: max, rows };
     });
@@ -167,6 +186,7 @@ export async function rebuildRollups(): Promise<{ last_log_id: number; rows: num
       const n = await pgRun(client, r.sql, r.params ? [max] : []);
       if (r.counts) rows = n;
     }
+    for (const [lo, hi] of perfChunks(max)) await runAsync(foldSteps(PERF_ID_RANGE, [lo, hi]), pgExec(client));
     await pgRun(client, REBUILT_STATE, [max, nowSeconds()]);
     return { last_log_id: max, rows };
   });

@@ -26,6 +26,7 @@ import { BatchSizer, isSqlite, pgRun, pgStep, sqliteRun, sqliteStep } from "@/li
 import { describeError } from "@/lib/errors";
 import { dropLogPartitionsBefore, ensureLogPartitions } from "@/lib/logs/partitions";
 import { DIM_ROLLUPS } from "@/lib/rollups/job";
+import { PERF_TABLES } from "@/lib/rollups/perf";
 import { nowSeconds } from "@/lib/time";
 
 const log = logger("logs");
@@ -86,6 +87,8 @@ const ROLLUPS: [table: string, column: string][] = [
   ["log_model_rollups", "hour"],
   ["log_user_day_rollups", "day"],
   ...DIM_ROLLUPS.map((t): [string, string] => [t.table, "hour"]),
+  // the performance buckets: hours and days alike start at their bucket, the cut is a UTC day
+  ...PERF_TABLES.map((t): [string, string] => [t, "bucket"]),
 ];
 
 // SQLite: in batches sized like the logs' (a year of rollups is about as many rows as a

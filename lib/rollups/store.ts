@@ -108,6 +108,16 @@ export async function pgRun(client: pg.PoolClient, sql: string, params: Param[] 
   );
 }
 
+/** The statement runners of a SQLite connection, a PostgreSQL client, a Prisma transaction. */
+export const sqliteExec = (conn: BetterSqlite3.Database) => ({
+  all: (sql: string, p: Param[]) => sqliteAll(conn, sql, p),
+  run: (sql: string, p: Param[]) => sqliteRun(conn, sql, p),
+});
+export const pgExec = (client: pg.PoolClient) => ({
+  all: (sql: string, p: Param[]) => pgAll(client, sql, p),
+  run: (sql: string, p: Param[]) => pgRun(client, sql, p),
+});
+
 export type Stmt = { sql: string; params: Param[] };
 
 /**
@@ -143,3 +153,8 @@ export function txRun(tx: RawTx, sql: string, params: Param[] = []): Promise<num
 export function txAll(tx: RawTx, sql: string, params: Param[] = []): Promise<Row[]> {
   return tx.$queryRawUnsafe<Row[]>(isSqlite() ? sql : numbered(sql), ...params);
 }
+
+export const txExec = (tx: RawTx) => ({
+  all: (sql: string, p: Param[]) => txAll(tx, sql, p),
+  run: (sql: string, p: Param[]) => txRun(tx, sql, p),
+});

@@ -38,6 +38,8 @@ export async function siteStatus() {
     enable_task: getBool("TaskEnabled"),
     enable_data_export: getBool("DataExportEnabled"),
     data_export_default_time: getOption("DataExportDefaultTime"),
+    // the public status page /status and its badges on the pricing page (docs/performance.md)
+    status_page_enabled: getBool("StatusPageEnabled"),
     mj_notify_enabled: getBool("MjNotifyEnabled"),
     aff_enabled: getBool("AffEnabled"),
     check_in_enabled: getBool("CheckInEnabled"),

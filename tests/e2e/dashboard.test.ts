@@ -1,7 +1,9 @@
 // Browser test of the data dashboard (docs/dashboard.md): a user's dashboard (stat cards equal
 // to the sums of the user's logs, the four charts drawn, granularity hour / day / week), and an
 // admin's view of all users and of one user with the top users and models, in zh and en,
-// light and dark. Screenshots go to test-results/screenshots (dashboard-*).
+// light and dark; and the performance tab, the channel list's 24-hour columns, the status page
+// and the pricing page's badges (docs/performance.md) from relay-like log rows with known times.
+// Screenshots go to test-results/screenshots (dashboard-*, perf-*).
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,6 +57,37 @@ async function loggedIn(locale: Locale, username: string, password: string): Pro
 
 const quotaText = (q: number) => "$" + (q / 500000).toFixed(2);
 
+// Relay calls' rows (docs/performance.md): erin's streamed successes with known TTFT and
+// latency on channel `channel`, and upstream failures; 9 in 10 succeed.
+async function insertCalls(channel: number, now: number): Promise<void> {
+  const head =
+    'INSERT INTO "logs" ("user_id", "username", "type", "created_at", "model_name", "completion_tokens", "token_name", "group", "channel_id", "is_stream", "latency_ms", "other") VALUES ';
+  const rows: unknown[][] = [];
+  for (let i = 0; i < 120; i++) {
+    const model = MODELS[Math.floor(i / 10) % 2];
+    const t = now - 60 - (i % 20) * 1800;
+    const ok = i % 10 !== 9;
+    const frt = 300 + (i % 7) * 60 + (model === MODELS[0] ? 0 : 400);
+    const other = JSON.stringify(ok ? { frt, status_code: 200 } : { status_code: 502, error_type: "upstream_error" });
+    rows.push([erin.id, "erin", ok ? 2 : 6, t, model, ok ? 200 : 0, "main", "default", channel, server.dbKind === "postgresql" ? true : 1, frt * 3, other]);
+  }
+  if (server.dbKind === "postgresql") {
+    const c = new pg.Client({ connectionString: server.databaseUrl });
+    await c.connect();
+    const params: unknown[] = [];
+    const tuples = rows.map((r) => `(${r.map((v) => (params.push(v), `$${params.length}`)).join(", ")})`);
+    await c.query(head + tuples.join(", "), params);
+    await c.end();
+    return;
+  }
+  const conn = new Database(server.databaseUrl.replace(/^file:/, ""));
+  conn.pragma("busy_timeout = 5000");
+  const stmt = conn.prepare(head + `(${rows[0].map(() => "?").join(", ")})`);
+  conn.transaction(() => rows.forEach((r) => stmt.run(...r)))();
+  conn.close();
+}
+let channelId = 0;
+
 beforeAll(async () => {
   server = await startServer();
   browser = await launch();
@@ -90,6 +123,21 @@ beforeAll(async () => {
     if (h % 10 === 0) rows.push([dana.id, "dana", 6, t + 5, "gpt-4o-mini", 0, 999, 0, "main", "default"]);
   }
   await insertLogs(rows);
+  // a channel serving two of the models to the default group (the status page lists them)
+  expect(
+    (
+      await root.post("/api/channel/", {
+        name: "perf",
+        type: 1,
+        key: "sk-perf",
+        base_url: "http://127.0.0.1:9",
+        models: MODELS.slice(0, 2).join(","),
+        group: "default",
+      })
+    ).success,
+  ).toBe(true);
+  channelId = (await root.get<{ items: { id: number }[] }>("/api/channel/?p=1&page_size=10")).data.items[0].id;
+  await insertCalls(channelId, now);
   expect((await root.post("/api/data/refresh")).success).toBe(true);
   // and a few written after the job ran: read from the logs until the next run
   await insertLogs([[dana.id, "dana", 2, now - 30, "gpt-4o-mini", 77_777, 1234, 321, "main", "default"]]);
@@ -187,6 +235,44 @@ describe("the data dashboard", () => {
         await shoot(page, locale, "dashboard-admin-user");
       } finally {
         await ctx.close();
+      }
+    });
+  }
+
+  for (const locale of ["zh", "en"] as const) {
+    it(`shows the performance tab, the channels' 24 hours, the status page and the pricing badges (${locale})`, async () => {
+      const m = MESSAGES[locale];
+      const { ctx, page } = await loggedIn(locale, "root", ROOT_PASSWORD);
+      try {
+        await page.goto(`${server.url}/app/dashboard`);
+        await page.getByRole("tab", { name: m.dashboard.tabs.performance }).click();
+        for (const chart of ["perf-chart-success_rate", "perf-chart-ttft_p50_ms"])
+          await page.getByTestId(chart).locator("svg.recharts-surface").first().waitFor();
+        // 60 calls of each model, 54 successes: 90.0%
+        await expect.poll(() => page.getByTestId(`perf-row-${MODELS[0]}`).textContent()).toContain("90.0%");
+        expect(await page.getByTestId("perf-table").locator("tbody tr").count()).toBe(2);
+        await shoot(page, locale, "perf-tab-models");
+        await page.getByLabel(m.perf.view, { exact: true }).selectOption("channels");
+        await expect.poll(() => page.getByTestId(`perf-row-#${channelId}`).textContent()).toContain("90.0%");
+        await shoot(page, locale, "perf-tab-channels");
+
+        await page.goto(`${server.url}/admin/channels`);
+        await expect.poll(() => page.getByTestId(`channel-success-${channelId}`).textContent()).toBe("90.0%");
+        await shoot(page, locale, "perf-channel-list", false);
+
+        // the status page: a 404 while off
+        await setOptions(root, { StatusPageEnabled: "false" });
+        expect((await page.goto(`${server.url}/status`))?.status()).toBe(404);
+        await setOptions(root, { StatusPageEnabled: "true" });
+        expect((await page.goto(`${server.url}/status`))?.status()).toBe(200);
+        await expect.poll(() => page.getByTestId(`status-day-${MODELS[1]}`).textContent()).toContain("90.0%");
+        await shoot(page, locale, "perf-status-page");
+        await page.goto(`${server.url}/pricing`);
+        await expect.poll(() => page.getByTestId(`pricing-health-${MODELS[0]}`).textContent()).toContain("90.0%");
+        await shoot(page, locale, "perf-pricing-badges", false);
+      } finally {
+        await ctx.close();
+        await setOptions(root, { StatusPageEnabled: "false" });
       }
     });
   }

@@ -64,95 +64,98 @@ import * as r60 from "@/app/api/option/test_mail/route";
 import * as r61 from "@/app/api/option/unset_models/fill/route";
 import * as r62 from "@/app/api/option/unset_models/route";
 import * as r63 from "@/app/api/option/update_check/route";
-import * as r64 from "@/app/api/plan/[id]/route";
-import * as r65 from "@/app/api/plan/[id]/subscribers/route";
-import * as r66 from "@/app/api/plan/route";
-import * as r67 from "@/app/api/plans/route";
-import * as r68 from "@/app/api/pricing/route";
-import * as r69 from "@/app/api/redemption/[id]/route";
-import * as r70 from "@/app/api/redemption/batch-disable/route";
-import * as r71 from "@/app/api/redemption/count-by-name/route";
-import * as r72 from "@/app/api/redemption/delete-by-name/route";
-import * as r73 from "@/app/api/redemption/delete-disabled/route";
-import * as r74 from "@/app/api/redemption/route";
-import * as r75 from "@/app/api/redemption/search/route";
-import * as r76 from "@/app/api/reset_password/route";
-import * as r77 from "@/app/api/setup/route";
-import * as r78 from "@/app/api/status/route";
-import * as r79 from "@/app/api/stripe/webhook/route";
-import * as r80 from "@/app/api/task/route";
-import * as r81 from "@/app/api/task/self/route";
-import * as r82 from "@/app/api/token/[id]/key/route";
-import * as r83 from "@/app/api/token/[id]/route";
-import * as r84 from "@/app/api/token/route";
-import * as r85 from "@/app/api/token/search/route";
-import * as r86 from "@/app/api/usage/limits/route";
-import * as r87 from "@/app/api/user/2fa/backup_codes/route";
-import * as r88 from "@/app/api/user/2fa/disable/route";
-import * as r89 from "@/app/api/user/2fa/enable/route";
-import * as r90 from "@/app/api/user/2fa/setup/route";
-import * as r91 from "@/app/api/user/2fa/status/route";
-import * as r92 from "@/app/api/user/2fa/verify/route";
-import * as r93 from "@/app/api/user/[id]/2fa/route";
-import * as r94 from "@/app/api/user/[id]/binding/[provider]/route";
-import * as r95 from "@/app/api/user/[id]/info/route";
-import * as r96 from "@/app/api/user/[id]/ledger/export/route";
-import * as r97 from "@/app/api/user/[id]/ledger/route";
-import * as r98 from "@/app/api/user/[id]/permissions/route";
-import * as r99 from "@/app/api/user/[id]/plan/[subscription_id]/reset/route";
-import * as r100 from "@/app/api/user/[id]/plan/[subscription_id]/route";
-import * as r101 from "@/app/api/user/[id]/plan/route";
-import * as r102 from "@/app/api/user/[id]/route";
-import * as r103 from "@/app/api/user/[id]/sessions/revoke_all/route";
-import * as r104 from "@/app/api/user/[id]/test_notification/route";
-import * as r105 from "@/app/api/user/[id]/tokens/route";
-import * as r106 from "@/app/api/user/aff/route";
-import * as r107 from "@/app/api/user/aff_transfer/route";
-import * as r108 from "@/app/api/user/amount/route";
-import * as r109 from "@/app/api/user/check_in/route";
-import * as r110 from "@/app/api/user/check_in_status/route";
-import * as r111 from "@/app/api/user/epay/notify/route";
-import * as r112 from "@/app/api/user/ledger/self/export/route";
-import * as r113 from "@/app/api/user/ledger/self/route";
-import * as r114 from "@/app/api/user/login/2fa/route";
-import * as r115 from "@/app/api/user/login/route";
-import * as r116 from "@/app/api/user/logout/route";
-import * as r117 from "@/app/api/user/manage/route";
-import * as r118 from "@/app/api/user/messages/[id]/read/route";
-import * as r119 from "@/app/api/user/messages/[id]/route";
-import * as r120 from "@/app/api/user/messages/route";
-import * as r121 from "@/app/api/user/messages/unread_count/route";
-import * as r122 from "@/app/api/user/models/route";
-import * as r123 from "@/app/api/user/passkey/[id]/route";
-import * as r124 from "@/app/api/user/passkey/login/begin/route";
-import * as r125 from "@/app/api/user/passkey/login/finish/route";
-import * as r126 from "@/app/api/user/passkey/register/begin/route";
-import * as r127 from "@/app/api/user/passkey/register/finish/route";
-import * as r128 from "@/app/api/user/passkey/route";
-import * as r129 from "@/app/api/user/passkey/verify/begin/route";
-import * as r130 from "@/app/api/user/passkey/verify/finish/route";
-import * as r131 from "@/app/api/user/pay/route";
-import * as r132 from "@/app/api/user/plan/[id]/cancel/route";
-import * as r133 from "@/app/api/user/plan/preference/route";
-import * as r134 from "@/app/api/user/plan/purchase/route";
-import * as r135 from "@/app/api/user/plan/route";
-import * as r136 from "@/app/api/user/register/route";
-import * as r137 from "@/app/api/user/reset/route";
-import * as r138 from "@/app/api/user/route";
-import * as r139 from "@/app/api/user/search/route";
-import * as r140 from "@/app/api/user/self/groups/route";
-import * as r141 from "@/app/api/user/self/route";
-import * as r142 from "@/app/api/user/sessions/[id]/route";
-import * as r143 from "@/app/api/user/sessions/revoke_all/route";
-import * as r144 from "@/app/api/user/sessions/route";
-import * as r145 from "@/app/api/user/setting/route";
-import * as r146 from "@/app/api/user/stripe/amount/route";
-import * as r147 from "@/app/api/user/stripe/pay/route";
-import * as r148 from "@/app/api/user/token/route";
-import * as r149 from "@/app/api/user/topup/complete/route";
-import * as r150 from "@/app/api/user/topup/route";
-import * as r151 from "@/app/api/user/topup/self/route";
-import * as r152 from "@/app/api/verification/route";
+import * as r64 from "@/app/api/perf/channels/route";
+import * as r65 from "@/app/api/perf/models/route";
+import * as r66 from "@/app/api/plan/[id]/route";
+import * as r67 from "@/app/api/plan/[id]/subscribers/route";
+import * as r68 from "@/app/api/plan/route";
+import * as r69 from "@/app/api/plans/route";
+import * as r70 from "@/app/api/pricing/route";
+import * as r71 from "@/app/api/redemption/[id]/route";
+import * as r72 from "@/app/api/redemption/batch-disable/route";
+import * as r73 from "@/app/api/redemption/count-by-name/route";
+import * as r74 from "@/app/api/redemption/delete-by-name/route";
+import * as r75 from "@/app/api/redemption/delete-disabled/route";
+import * as r76 from "@/app/api/redemption/route";
+import * as r77 from "@/app/api/redemption/search/route";
+import * as r78 from "@/app/api/reset_password/route";
+import * as r79 from "@/app/api/setup/route";
+import * as r80 from "@/app/api/status/models/route";
+import * as r81 from "@/app/api/status/route";
+import * as r82 from "@/app/api/stripe/webhook/route";
+import * as r83 from "@/app/api/task/route";
+import * as r84 from "@/app/api/task/self/route";
+import * as r85 from "@/app/api/token/[id]/key/route";
+import * as r86 from "@/app/api/token/[id]/route";
+import * as r87 from "@/app/api/token/route";
+import * as r88 from "@/app/api/token/search/route";
+import * as r89 from "@/app/api/usage/limits/route";
+import * as r90 from "@/app/api/user/2fa/backup_codes/route";
+import * as r91 from "@/app/api/user/2fa/disable/route";
+import * as r92 from "@/app/api/user/2fa/enable/route";
+import * as r93 from "@/app/api/user/2fa/setup/route";
+import * as r94 from "@/app/api/user/2fa/status/route";
+import * as r95 from "@/app/api/user/2fa/verify/route";
+import * as r96 from "@/app/api/user/[id]/2fa/route";
+import * as r97 from "@/app/api/user/[id]/binding/[provider]/route";
+import * as r98 from "@/app/api/user/[id]/info/route";
+import * as r99 from "@/app/api/user/[id]/ledger/export/route";
+import * as r100 from "@/app/api/user/[id]/ledger/route";
+import * as r101 from "@/app/api/user/[id]/permissions/route";
+import * as r102 from "@/app/api/user/[id]/plan/[subscription_id]/reset/route";
+import * as r103 from "@/app/api/user/[id]/plan/[subscription_id]/route";
+import * as r104 from "@/app/api/user/[id]/plan/route";
+import * as r105 from "@/app/api/user/[id]/route";
+import * as r106 from "@/app/api/user/[id]/sessions/revoke_all/route";
+import * as r107 from "@/app/api/user/[id]/test_notification/route";
+import * as r108 from "@/app/api/user/[id]/tokens/route";
+import * as r109 from "@/app/api/user/aff/route";
+import * as r110 from "@/app/api/user/aff_transfer/route";
+import * as r111 from "@/app/api/user/amount/route";
+import * as r112 from "@/app/api/user/check_in/route";
+import * as r113 from "@/app/api/user/check_in_status/route";
+import * as r114 from "@/app/api/user/epay/notify/route";
+import * as r115 from "@/app/api/user/ledger/self/export/route";
+import * as r116 from "@/app/api/user/ledger/self/route";
+import * as r117 from "@/app/api/user/login/2fa/route";
+import * as r118 from "@/app/api/user/login/route";
+import * as r119 from "@/app/api/user/logout/route";
+import * as r120 from "@/app/api/user/manage/route";
+import * as r121 from "@/app/api/user/messages/[id]/read/route";
+import * as r122 from "@/app/api/user/messages/[id]/route";
+import * as r123 from "@/app/api/user/messages/route";
+import * as r124 from "@/app/api/user/messages/unread_count/route";
+import * as r125 from "@/app/api/user/models/route";
+import * as r126 from "@/app/api/user/passkey/[id]/route";
+import * as r127 from "@/app/api/user/passkey/login/begin/route";
+import * as r128 from "@/app/api/user/passkey/login/finish/route";
+import * as r129 from "@/app/api/user/passkey/register/begin/route";
+import * as r130 from "@/app/api/user/passkey/register/finish/route";
+import * as r131 from "@/app/api/user/passkey/route";
+import * as r132 from "@/app/api/user/passkey/verify/begin/route";
+import * as r133 from "@/app/api/user/passkey/verify/finish/route";
+import * as r134 from "@/app/api/user/pay/route";
+import * as r135 from "@/app/api/user/plan/[id]/cancel/route";
+import * as r136 from "@/app/api/user/plan/preference/route";
+import * as r137 from "@/app/api/user/plan/purchase/route";
+import * as r138 from "@/app/api/user/plan/route";
+import * as r139 from "@/app/api/user/register/route";
+import * as r140 from "@/app/api/user/reset/route";
+import * as r141 from "@/app/api/user/route";
+import * as r142 from "@/app/api/user/search/route";
+import * as r143 from "@/app/api/user/self/groups/route";
+import * as r144 from "@/app/api/user/self/route";
+import * as r145 from "@/app/api/user/sessions/[id]/route";
+import * as r146 from "@/app/api/user/sessions/revoke_all/route";
+import * as r147 from "@/app/api/user/sessions/route";
+import * as r148 from "@/app/api/user/setting/route";
+import * as r149 from "@/app/api/user/stripe/amount/route";
+import * as r150 from "@/app/api/user/stripe/pay/route";
+import * as r151 from "@/app/api/user/token/route";
+import * as r152 from "@/app/api/user/topup/complete/route";
+import * as r153 from "@/app/api/user/topup/route";
+import * as r154 from "@/app/api/user/topup/self/route";
+import * as r155 from "@/app/api/verification/route";
 
 export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
   {
@@ -645,111 +648,135 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     },
   },
   {
+    file: "app/api/perf/channels/route.ts",
+    path: "/api/perf/channels",
+    methods: {
+      GET: { summary: "each channel's calls, success rate, TTFT, latency and output speed (admin)", meta: r64.GET.meta },
+    },
+  },
+  {
+    file: "app/api/perf/models/route.ts",
+    path: "/api/perf/models",
+    methods: {
+      GET: { summary: "each model's calls, success rate, TTFT, latency and output speed", meta: r65.GET.meta },
+    },
+  },
+  {
     file: "app/api/plan/[id]/route.ts",
     path: "/api/plan/{id}",
     methods: {
-      DELETE: { summary: "take a plan off sale for good (admin; its subscriptions run on)", meta: r64.DELETE.meta },
+      DELETE: { summary: "take a plan off sale for good (admin; its subscriptions run on)", meta: r66.DELETE.meta },
     },
   },
   {
     file: "app/api/plan/[id]/subscribers/route.ts",
     path: "/api/plan/{id}/subscribers",
     methods: {
-      GET: { summary: "a plan's subscribers (admin)", meta: r65.GET.meta },
+      GET: { summary: "a plan's subscribers (admin)", meta: r67.GET.meta },
     },
   },
   {
     file: "app/api/plan/route.ts",
     path: "/api/plan",
     methods: {
-      GET: { summary: "every plan, for the admin (disabled ones too)", meta: r66.GET.meta },
-      POST: { summary: "create a plan (admin)", meta: r66.POST.meta },
-      PUT: { summary: "update a plan's fields (admin)", meta: r66.PUT.meta },
+      GET: { summary: "every plan, for the admin (disabled ones too)", meta: r68.GET.meta },
+      POST: { summary: "create a plan (admin)", meta: r68.POST.meta },
+      PUT: { summary: "update a plan's fields (admin)", meta: r68.PUT.meta },
     },
   },
   {
     file: "app/api/plans/route.ts",
     path: "/api/plans",
     methods: {
-      GET: { summary: "the subscription plans for sale (signed in)", meta: r67.GET.meta },
+      GET: { summary: "the subscription plans for sale (signed in)", meta: r69.GET.meta },
     },
   },
   {
     file: "app/api/pricing/route.ts",
     path: "/api/pricing",
     methods: {
-      GET: { summary: "model prices, group ratios and the viewer's usable groups (public)", meta: r68.GET.meta },
+      GET: { summary: "model prices, group ratios and the viewer's usable groups (public)", meta: r70.GET.meta },
     },
   },
   {
     file: "app/api/redemption/[id]/route.ts",
     path: "/api/redemption/{id}",
     methods: {
-      GET: { summary: "one code (admin; the code itself is never shown again)", meta: r69.GET.meta },
-      DELETE: { summary: "delete one code (admin)", meta: r69.DELETE.meta },
+      GET: { summary: "one code (admin; the code itself is never shown again)", meta: r71.GET.meta },
+      DELETE: { summary: "delete one code (admin)", meta: r71.DELETE.meta },
     },
   },
   {
     file: "app/api/redemption/batch-disable/route.ts",
     path: "/api/redemption/batch-disable",
     methods: {
-      PUT: { summary: "disable the given unused codes; answers the count (admin)", meta: r70.PUT.meta },
+      PUT: { summary: "disable the given unused codes; answers the count (admin)", meta: r72.PUT.meta },
     },
   },
   {
     file: "app/api/redemption/count-by-name/route.ts",
     path: "/api/redemption/count-by-name",
     methods: {
-      GET: { summary: "how many codes carry exactly this name (admin)", meta: r71.GET.meta },
+      GET: { summary: "how many codes carry exactly this name (admin)", meta: r73.GET.meta },
     },
   },
   {
     file: "app/api/redemption/delete-by-name/route.ts",
     path: "/api/redemption/delete-by-name",
     methods: {
-      DELETE: { summary: "delete the codes that carry exactly this name; answers the count (admin)", meta: r72.DELETE.meta },
+      DELETE: { summary: "delete the codes that carry exactly this name; answers the count (admin)", meta: r74.DELETE.meta },
     },
   },
   {
     file: "app/api/redemption/delete-disabled/route.ts",
     path: "/api/redemption/delete-disabled",
     methods: {
-      DELETE: { summary: "delete every disabled code; answers the count (admin)", meta: r73.DELETE.meta },
+      DELETE: { summary: "delete every disabled code; answers the count (admin)", meta: r75.DELETE.meta },
     },
   },
   {
     file: "app/api/redemption/route.ts",
     path: "/api/redemption",
     methods: {
-      GET: { summary: "every code, newest first (admin; codes never shown)", meta: r74.GET.meta },
-      POST: { summary: "create count (1..100) codes, or one with the given key; answers the codes, once", meta: r74.POST.meta },
-      PUT: { summary: "edit an unused code, or only enable / disable it", meta: r74.PUT.meta },
+      GET: { summary: "every code, newest first (admin; codes never shown)", meta: r76.GET.meta },
+      POST: { summary: "create count (1..100) codes, or one with the given key; answers the codes, once", meta: r76.POST.meta },
+      PUT: { summary: "edit an unused code, or only enable / disable it", meta: r76.PUT.meta },
     },
   },
   {
     file: "app/api/redemption/search/route.ts",
     path: "/api/redemption/search",
     methods: {
-      GET: { summary: "codes by id, name, or the whole code (admin)", meta: r75.GET.meta },
+      GET: { summary: "codes by id, name, or the whole code (admin)", meta: r77.GET.meta },
     },
   },
   {
     file: "app/api/reset_password/route.ts",
     path: "/api/reset_password",
     methods: {
-      GET: { summary: "mails a password reset link (same answer for any address)", meta: r76.GET.meta },
+      GET: { summary: "mails a password reset link (same answer for any address)", meta: r78.GET.meta },
     },
   },
   {
     file: "app/api/setup/route.ts",
     path: "/api/setup",
     methods: {
-      GET: { summary: "setup status (done, root exists, database kind)", meta: r77.GET.meta },
+      GET: { summary: "setup status (done, root exists, database kind)", meta: r79.GET.meta },
       POST: {
         summary: "first-run setup (root account and usage mode); signs the new root in",
         description:
           "first-run setup (root account and usage mode); signs the new root in Rate limited like login: it takes a password and is open to anyone until done.",
-        meta: r77.POST.meta,
+        meta: r79.POST.meta,
+      },
+    },
+  },
+  {
+    file: "app/api/status/models/route.ts",
+    path: "/api/status/models",
+    methods: {
+      GET: {
+        summary: "the default group's models with their 24-hour and 7-day availability and median TTFT (public when StatusPageEnabled, else 404)",
+        meta: r80.GET.meta,
       },
     },
   },
@@ -757,59 +784,59 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     file: "app/api/status/route.ts",
     path: "/api/status",
     methods: {
-      GET: { summary: "the public site status record (docs/product-rules.md)", meta: r78.GET.meta },
+      GET: { summary: "the public site status record (docs/product-rules.md)", meta: r81.GET.meta },
     },
   },
   {
     file: "app/api/stripe/webhook/route.ts",
     path: "/api/stripe/webhook",
     methods: {
-      POST: { summary: "Stripe's signed events; 400 on a bad signature, else {received: true}", meta: r79.POST.meta },
+      POST: { summary: "Stripe's signed events; 400 on a bad signature, else {received: true}", meta: r82.POST.meta },
     },
   },
   {
     file: "app/api/task/route.ts",
     path: "/api/task",
     methods: {
-      GET: { summary: "creative tasks (Suno, video) of every user, with filters (admin)", meta: r80.GET.meta },
+      GET: { summary: "creative tasks (Suno, video) of every user, with filters (admin)", meta: r83.GET.meta },
     },
   },
   {
     file: "app/api/task/self/route.ts",
     path: "/api/task/self",
     methods: {
-      GET: { summary: "the caller's own creative tasks (Suno, video), with filters", meta: r81.GET.meta },
+      GET: { summary: "the caller's own creative tasks (Suno, video), with filters", meta: r84.GET.meta },
     },
   },
   {
     file: "app/api/token/[id]/key/route.ts",
     path: "/api/token/{id}/key",
     methods: {
-      POST: { summary: "the full key of one of the caller's tokens, for copying", meta: r82.POST.meta },
+      POST: { summary: "the full key of one of the caller's tokens, for copying", meta: r85.POST.meta },
     },
   },
   {
     file: "app/api/token/[id]/route.ts",
     path: "/api/token/{id}",
     methods: {
-      GET: { summary: "one of the caller's tokens (key masked)", meta: r83.GET.meta },
-      DELETE: { summary: "delete one of the caller's tokens", meta: r83.DELETE.meta },
+      GET: { summary: "one of the caller's tokens (key masked)", meta: r86.GET.meta },
+      DELETE: { summary: "delete one of the caller's tokens", meta: r86.DELETE.meta },
     },
   },
   {
     file: "app/api/token/route.ts",
     path: "/api/token",
     methods: {
-      GET: { summary: "the caller's tokens (keys masked)", meta: r84.GET.meta },
-      POST: { summary: "create one token, or count (1..100) with suffixed names; answers them with full keys", meta: r84.POST.meta },
-      PUT: { summary: "update a token of the caller", meta: r84.PUT.meta },
+      GET: { summary: "the caller's tokens (keys masked)", meta: r87.GET.meta },
+      POST: { summary: "create one token, or count (1..100) with suffixed names; answers them with full keys", meta: r87.POST.meta },
+      PUT: { summary: "update a token of the caller", meta: r87.PUT.meta },
     },
   },
   {
     file: "app/api/token/search/route.ts",
     path: "/api/token/search",
     methods: {
-      GET: { summary: "the caller's tokens by name and by a fragment of the key", meta: r85.GET.meta },
+      GET: { summary: "the caller's tokens by name and by a fragment of the key", meta: r88.GET.meta },
     },
   },
   {
@@ -820,7 +847,7 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
         summary: "the caller's own usage limits, each with max, used, left and reset_at",
         description:
           "the caller's own usage limits, each with max, used, left and reset_at A session (or a system access token) sees the user's limits; Authorization: Bearer sk-... (a relay token) sees the token's and its user's. Entries: {scope: token|user|plan, limit: rpm|tpm|concurrency|quota_5h|quota_day|quota_week|quota_month|plan, max, used, left, reset_at (unix seconds or null)}.",
-        meta: r86.GET.meta,
+        meta: r89.GET.meta,
       },
     },
   },
@@ -828,180 +855,180 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     file: "app/api/user/2fa/backup_codes/route.ts",
     path: "/api/user/2fa/backup_codes",
     methods: {
-      POST: { summary: "ten new backup codes replace the old ones (shown once)", meta: r87.POST.meta },
+      POST: { summary: "ten new backup codes replace the old ones (shown once)", meta: r90.POST.meta },
     },
   },
   {
     file: "app/api/user/2fa/disable/route.ts",
     path: "/api/user/2fa/disable",
     methods: {
-      POST: { summary: "a TOTP or backup code turns two-factor authentication off", meta: r88.POST.meta },
+      POST: { summary: "a TOTP or backup code turns two-factor authentication off", meta: r91.POST.meta },
     },
   },
   {
     file: "app/api/user/2fa/enable/route.ts",
     path: "/api/user/2fa/enable",
     methods: {
-      POST: { summary: "the first TOTP code turns two-factor authentication on", meta: r89.POST.meta },
+      POST: { summary: "the first TOTP code turns two-factor authentication on", meta: r92.POST.meta },
     },
   },
   {
     file: "app/api/user/2fa/setup/route.ts",
     path: "/api/user/2fa/setup",
     methods: {
-      POST: { summary: "a new TOTP secret, its otpauth URI and ten backup codes (shown once)", meta: r90.POST.meta },
+      POST: { summary: "a new TOTP secret, its otpauth URI and ten backup codes (shown once)", meta: r93.POST.meta },
     },
   },
   {
     file: "app/api/user/2fa/status/route.ts",
     path: "/api/user/2fa/status",
     methods: {
-      GET: { summary: "TOTP on or not, backup codes left, passkeys, fresh-factor window", meta: r91.GET.meta },
+      GET: { summary: "TOTP on or not, backup codes left, passkeys, fresh-factor window", meta: r94.GET.meta },
     },
   },
   {
     file: "app/api/user/2fa/verify/route.ts",
     path: "/api/user/2fa/verify",
     methods: {
-      POST: { summary: "a fresh second factor for the sensitive actions of the next minutes", meta: r92.POST.meta },
+      POST: { summary: "a fresh second factor for the sensitive actions of the next minutes", meta: r95.POST.meta },
     },
   },
   {
     file: "app/api/user/[id]/2fa/route.ts",
     path: "/api/user/{id}/2fa",
     methods: {
-      GET: { summary: "(admin) whether the user has TOTP on and how many passkeys", meta: r93.GET.meta },
-      DELETE: { summary: "(root) turn a user's TOTP off and remove their passkeys", meta: r93.DELETE.meta },
+      GET: { summary: "(admin) whether the user has TOTP on and how many passkeys", meta: r96.GET.meta },
+      DELETE: { summary: "(root) turn a user's TOTP off and remove their passkeys", meta: r96.DELETE.meta },
     },
   },
   {
     file: "app/api/user/[id]/binding/[provider]/route.ts",
     path: "/api/user/{id}/binding/{provider}",
     methods: {
-      DELETE: { summary: "the root clears one third-party binding of a user", meta: r94.DELETE.meta },
+      DELETE: { summary: "the root clears one third-party binding of a user", meta: r97.DELETE.meta },
     },
   },
   {
     file: "app/api/user/[id]/info/route.ts",
     path: "/api/user/{id}/info",
     methods: {
-      GET: { summary: "the read-only user card of the usage logs (admin, any level)", meta: r95.GET.meta },
+      GET: { summary: "the read-only user card of the usage logs (admin, any level)", meta: r98.GET.meta },
     },
   },
   {
     file: "app/api/user/[id]/ledger/export/route.ts",
     path: "/api/user/{id}/ledger/export",
     methods: {
-      GET: { summary: "a user's filtered statement as CSV, for an admin", meta: r96.GET.meta },
+      GET: { summary: "a user's filtered statement as CSV, for an admin", meta: r99.GET.meta },
     },
   },
   {
     file: "app/api/user/[id]/ledger/route.ts",
     path: "/api/user/{id}/ledger",
     methods: {
-      GET: { summary: "a user's statement for an admin (users strictly below the caller)", meta: r97.GET.meta },
+      GET: { summary: "a user's statement for an admin (users strictly below the caller)", meta: r100.GET.meta },
     },
   },
   {
     file: "app/api/user/[id]/permissions/route.ts",
     path: "/api/user/{id}/permissions",
     methods: {
-      GET: { summary: "a user's effective permission set and whether it is the default admin set (root)", meta: r98.GET.meta },
-      PUT: { summary: "replace an admin's permission set {permissions: [...]}; audited (root; admins only)", meta: r98.PUT.meta },
+      GET: { summary: "a user's effective permission set and whether it is the default admin set (root)", meta: r101.GET.meta },
+      PUT: { summary: "replace an admin's permission set {permissions: [...]}; audited (root; admins only)", meta: r101.PUT.meta },
     },
   },
   {
     file: "app/api/user/[id]/plan/[subscription_id]/reset/route.ts",
     path: "/api/user/{id}/plan/{subscription_id}/reset",
     methods: {
-      POST: { summary: "start the subscriber's period again from now (admin)", meta: r99.POST.meta },
+      POST: { summary: "start the subscriber's period again from now (admin)", meta: r102.POST.meta },
     },
   },
   {
     file: "app/api/user/[id]/plan/[subscription_id]/route.ts",
     path: "/api/user/{id}/plan/{subscription_id}",
     methods: {
-      DELETE: { summary: "revoke a subscription now (admin)", meta: r100.DELETE.meta },
+      DELETE: { summary: "revoke a subscription now (admin)", meta: r103.DELETE.meta },
     },
   },
   {
     file: "app/api/user/[id]/plan/route.ts",
     path: "/api/user/{id}/plan",
     methods: {
-      POST: { summary: "grant a plan without payment (admin)", meta: r101.POST.meta },
+      POST: { summary: "grant a plan without payment (admin)", meta: r104.POST.meta },
     },
   },
   {
     file: "app/api/user/[id]/route.ts",
     path: "/api/user/{id}",
     methods: {
-      GET: { summary: "one user for the admin editor", meta: r102.GET.meta },
+      GET: { summary: "one user for the admin editor", meta: r105.GET.meta },
     },
   },
   {
     file: "app/api/user/[id]/sessions/revoke_all/route.ts",
     path: "/api/user/{id}/sessions/revoke_all",
     methods: {
-      POST: { summary: "(admin) end every session of a user of a lower level", meta: r103.POST.meta },
+      POST: { summary: "(admin) end every session of a user of a lower level", meta: r106.POST.meta },
     },
   },
   {
     file: "app/api/user/[id]/test_notification/route.ts",
     path: "/api/user/{id}/test_notification",
     methods: {
-      POST: { summary: "the root sends the user a test notification through their channel", meta: r104.POST.meta },
+      POST: { summary: "the root sends the user a test notification through their channel", meta: r107.POST.meta },
     },
   },
   {
     file: "app/api/user/[id]/tokens/route.ts",
     path: "/api/user/{id}/tokens",
     methods: {
-      GET: { summary: "a user's API tokens, keys masked (root, or an admin with tokens:read)", meta: r105.GET.meta },
+      GET: { summary: "a user's API tokens, keys masked (root, or an admin with tokens:read)", meta: r108.GET.meta },
     },
   },
   {
     file: "app/api/user/aff/route.ts",
     path: "/api/user/aff",
     methods: {
-      GET: { summary: "the caller's invitation code", meta: r106.GET.meta },
+      GET: { summary: "the caller's invitation code", meta: r109.GET.meta },
     },
   },
   {
     file: "app/api/user/aff_transfer/route.ts",
     path: "/api/user/aff_transfer",
     methods: {
-      POST: { summary: "move invitation earnings into the balance", meta: r107.POST.meta },
+      POST: { summary: "move invitation earnings into the balance", meta: r110.POST.meta },
     },
   },
   {
     file: "app/api/user/amount/route.ts",
     path: "/api/user/amount",
     methods: {
-      POST: { summary: "the epay price of an amount for the caller's group {amount, unit_price}", meta: r108.POST.meta },
+      POST: { summary: "the epay price of an amount for the caller's group {amount, unit_price}", meta: r111.POST.meta },
     },
   },
   {
     file: "app/api/user/check_in/route.ts",
     path: "/api/user/check_in",
     methods: {
-      POST: { summary: "daily check-in, credits a random reward once per day", meta: r109.POST.meta },
+      POST: { summary: "daily check-in, credits a random reward once per day", meta: r112.POST.meta },
     },
   },
   {
     file: "app/api/user/check_in_status/route.ts",
     path: "/api/user/check_in_status",
     methods: {
-      GET: { summary: "whether the caller can check in today", meta: r110.GET.meta },
+      GET: { summary: "whether the caller can check in today", meta: r113.GET.meta },
     },
   },
   {
     file: "app/api/user/epay/notify/route.ts",
     path: "/api/user/epay/notify",
     methods: {
-      GET: { summary: 'the epay provider\'s signed payment notice (a top-up or a plan order); answers "success" or "fail" as plain text', meta: r111.GET.meta },
+      GET: { summary: 'the epay provider\'s signed payment notice (a top-up or a plan order); answers "success" or "fail" as plain text', meta: r114.GET.meta },
       POST: {
         summary: 'the epay provider\'s signed payment notice (a top-up or a plan order); answers "success" or "fail" as plain text',
-        meta: r111.POST.meta,
+        meta: r114.POST.meta,
       },
     },
   },
@@ -1009,21 +1036,21 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     file: "app/api/user/ledger/self/export/route.ts",
     path: "/api/user/ledger/self/export",
     methods: {
-      GET: { summary: "the caller's filtered statement as CSV", meta: r112.GET.meta },
+      GET: { summary: "the caller's filtered statement as CSV", meta: r115.GET.meta },
     },
   },
   {
     file: "app/api/user/ledger/self/route.ts",
     path: "/api/user/ledger/self",
     methods: {
-      GET: { summary: "the caller's statement (quota ledger rows), paged and filtered", meta: r113.GET.meta },
+      GET: { summary: "the caller's statement (quota ledger rows), paged and filtered", meta: r116.GET.meta },
     },
   },
   {
     file: "app/api/user/login/2fa/route.ts",
     path: "/api/user/login/2fa",
     methods: {
-      POST: { summary: "completes a password login that answered require_2fa", meta: r114.POST.meta },
+      POST: { summary: "completes a password login that answered require_2fa", meta: r117.POST.meta },
     },
   },
   {
@@ -1034,7 +1061,7 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
         summary: "password login; sets the session cookie and returns the user, or, for",
         description:
           "password login; sets the session cookie and returns the user, or, for a user with two-factor authentication on, answers {require_2fa: true} and no session",
-        meta: r115.POST.meta,
+        meta: r118.POST.meta,
       },
     },
   },
@@ -1042,42 +1069,42 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     file: "app/api/user/logout/route.ts",
     path: "/api/user/logout",
     methods: {
-      GET: { summary: "ends the caller's session for good and clears the session cookie", meta: r116.GET.meta },
+      GET: { summary: "ends the caller's session for good and clears the session cookie", meta: r119.GET.meta },
     },
   },
   {
     file: "app/api/user/manage/route.ts",
     path: "/api/user/manage",
     methods: {
-      POST: { summary: "admin promote / demote / disable / enable / delete a user", meta: r117.POST.meta },
+      POST: { summary: "admin promote / demote / disable / enable / delete a user", meta: r120.POST.meta },
     },
   },
   {
     file: "app/api/user/messages/[id]/read/route.ts",
     path: "/api/user/messages/{id}/read",
     methods: {
-      PUT: { summary: "mark one of the caller's messages read (the first read time is kept)", meta: r118.PUT.meta },
+      PUT: { summary: "mark one of the caller's messages read (the first read time is kept)", meta: r121.PUT.meta },
     },
   },
   {
     file: "app/api/user/messages/[id]/route.ts",
     path: "/api/user/messages/{id}",
     methods: {
-      GET: { summary: "one message of the caller's inbox", meta: r119.GET.meta },
+      GET: { summary: "one message of the caller's inbox", meta: r122.GET.meta },
     },
   },
   {
     file: "app/api/user/messages/route.ts",
     path: "/api/user/messages",
     methods: {
-      GET: { summary: "the caller's inbox, newest first", meta: r120.GET.meta },
+      GET: { summary: "the caller's inbox, newest first", meta: r123.GET.meta },
     },
   },
   {
     file: "app/api/user/messages/unread_count/route.ts",
     path: "/api/user/messages/unread_count",
     methods: {
-      GET: { summary: "unread inbox messages of the caller", meta: r121.GET.meta },
+      GET: { summary: "unread inbox messages of the caller", meta: r124.GET.meta },
     },
   },
   {
@@ -1086,7 +1113,7 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     methods: {
       GET: {
         summary: "model names the caller can use (enabled channels in the caller's usable groups, and the virtual models they reach)",
-        meta: r122.GET.meta,
+        meta: r125.GET.meta,
       },
     },
   },
@@ -1094,7 +1121,7 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     file: "app/api/user/passkey/[id]/route.ts",
     path: "/api/user/passkey/{id}",
     methods: {
-      DELETE: { summary: "remove one of the caller's passkeys", meta: r123.DELETE.meta },
+      DELETE: { summary: "remove one of the caller's passkeys", meta: r126.DELETE.meta },
     },
   },
   {
@@ -1105,7 +1132,7 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
         summary: "request options for signing in with a passkey (PasskeyLoginEnabled).",
         description:
           "request options for signing in with a passkey (PasskeyLoginEnabled). A sign-in like the password login, so it carries the same human check (docs/oauth.md); the finish call needs this call's challenge cookie, so checking here covers the whole ceremony.",
-        meta: r124.POST.meta,
+        meta: r127.POST.meta,
       },
     },
   },
@@ -1113,172 +1140,172 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     file: "app/api/user/passkey/login/finish/route.ts",
     path: "/api/user/passkey/login/finish",
     methods: {
-      POST: { summary: "sign in with a passkey; sets the session cookie", meta: r125.POST.meta },
+      POST: { summary: "sign in with a passkey; sets the session cookie", meta: r128.POST.meta },
     },
   },
   {
     file: "app/api/user/passkey/register/begin/route.ts",
     path: "/api/user/passkey/register/begin",
     methods: {
-      POST: { summary: "creation options for a new passkey (challenge bound to this browser)", meta: r126.POST.meta },
+      POST: { summary: "creation options for a new passkey (challenge bound to this browser)", meta: r129.POST.meta },
     },
   },
   {
     file: "app/api/user/passkey/register/finish/route.ts",
     path: "/api/user/passkey/register/finish",
     methods: {
-      POST: { summary: "verify the attestation and store the passkey", meta: r127.POST.meta },
+      POST: { summary: "verify the attestation and store the passkey", meta: r130.POST.meta },
     },
   },
   {
     file: "app/api/user/passkey/route.ts",
     path: "/api/user/passkey",
     methods: {
-      GET: { summary: "the caller's passkeys", meta: r128.GET.meta },
+      GET: { summary: "the caller's passkeys", meta: r131.GET.meta },
     },
   },
   {
     file: "app/api/user/passkey/verify/begin/route.ts",
     path: "/api/user/passkey/verify/begin",
     methods: {
-      POST: { summary: "request options for the caller's passkeys (a fresh second factor)", meta: r129.POST.meta },
+      POST: { summary: "request options for the caller's passkeys (a fresh second factor)", meta: r132.POST.meta },
     },
   },
   {
     file: "app/api/user/passkey/verify/finish/route.ts",
     path: "/api/user/passkey/verify/finish",
     methods: {
-      POST: { summary: "check the assertion; sets the fresh-factor cookie", meta: r130.POST.meta },
+      POST: { summary: "check the assertion; sets the fresh-factor cookie", meta: r133.POST.meta },
     },
   },
   {
     file: "app/api/user/pay/route.ts",
     path: "/api/user/pay",
     methods: {
-      POST: { summary: "creates a pending epay order; answers {url, data: signed form fields}", meta: r131.POST.meta },
+      POST: { summary: "creates a pending epay order; answers {url, data: signed form fields}", meta: r134.POST.meta },
     },
   },
   {
     file: "app/api/user/plan/[id]/cancel/route.ts",
     path: "/api/user/plan/{id}/cancel",
     methods: {
-      POST: { summary: "the caller stops the Stripe renewal of a subscription", meta: r132.POST.meta },
+      POST: { summary: "the caller stops the Stripe renewal of a subscription", meta: r135.POST.meta },
     },
   },
   {
     file: "app/api/user/plan/preference/route.ts",
     path: "/api/user/plan/preference",
     methods: {
-      PUT: { summary: "which pot a call spends first", meta: r133.PUT.meta },
+      PUT: { summary: "which pot a call spends first", meta: r136.PUT.meta },
     },
   },
   {
     file: "app/api/user/plan/purchase/route.ts",
     path: "/api/user/plan/purchase",
     methods: {
-      POST: { summary: "balance (done at once), epay (the signed form), stripe (the Checkout URL)", meta: r134.POST.meta },
+      POST: { summary: "balance (done at once), epay (the signed form), stripe (the Checkout URL)", meta: r137.POST.meta },
     },
   },
   {
     file: "app/api/user/plan/route.ts",
     path: "/api/user/plan",
     methods: {
-      GET: { summary: "the caller's subscriptions with their meters, and the billing preference", meta: r135.GET.meta },
+      GET: { summary: "the caller's subscriptions with their meters, and the billing preference", meta: r138.GET.meta },
     },
   },
   {
     file: "app/api/user/register/route.ts",
     path: "/api/user/register",
     methods: {
-      POST: { summary: "self-registration with a password (optional invitation code)", meta: r136.POST.meta },
+      POST: { summary: "self-registration with a password (optional invitation code)", meta: r139.POST.meta },
     },
   },
   {
     file: "app/api/user/reset/route.ts",
     path: "/api/user/reset",
     methods: {
-      POST: { summary: "uses a reset link; data is the new password", meta: r137.POST.meta },
+      POST: { summary: "uses a reset link; data is the new password", meta: r140.POST.meta },
     },
   },
   {
     file: "app/api/user/route.ts",
     path: "/api/user",
     methods: {
-      GET: { summary: "admin user list, newest first (p is 0-based)", meta: r138.GET.meta },
-      POST: { summary: "admin creates a user below their own level", meta: r138.POST.meta },
-      PUT: { summary: "admin edits a user below their own level (quota through the ledger)", meta: r138.PUT.meta },
+      GET: { summary: "admin user list, newest first (p is 0-based)", meta: r141.GET.meta },
+      POST: { summary: "admin creates a user below their own level", meta: r141.POST.meta },
+      PUT: { summary: "admin edits a user below their own level (quota through the ledger)", meta: r141.PUT.meta },
     },
   },
   {
     file: "app/api/user/search/route.ts",
     path: "/api/user/search",
     methods: {
-      GET: { summary: "admin user search by id, name or e-mail and group (p is 1-based)", meta: r139.GET.meta },
+      GET: { summary: "admin user search by id, name or e-mail and group (p is 1-based)", meta: r142.GET.meta },
     },
   },
   {
     file: "app/api/user/self/groups/route.ts",
     path: "/api/user/self/groups",
     methods: {
-      GET: { summary: "groups the caller may use, with description and ratio", meta: r140.GET.meta },
+      GET: { summary: "groups the caller may use, with description and ratio", meta: r143.GET.meta },
     },
   },
   {
     file: "app/api/user/self/route.ts",
     path: "/api/user/self",
     methods: {
-      GET: { summary: "the caller's own user record", meta: r141.GET.meta },
-      PUT: { summary: "change display name and/or password (a new session cookie after a password change)", meta: r141.PUT.meta },
-      DELETE: { summary: "deregister the caller's account and end the session", meta: r141.DELETE.meta },
+      GET: { summary: "the caller's own user record", meta: r144.GET.meta },
+      PUT: { summary: "change display name and/or password (a new session cookie after a password change)", meta: r144.PUT.meta },
+      DELETE: { summary: "deregister the caller's account and end the session", meta: r144.DELETE.meta },
     },
   },
   {
     file: "app/api/user/sessions/[id]/route.ts",
     path: "/api/user/sessions/{id}",
     methods: {
-      DELETE: { summary: "end one of the caller's sessions for good (the current one signs the caller out)", meta: r142.DELETE.meta },
+      DELETE: { summary: "end one of the caller's sessions for good (the current one signs the caller out)", meta: r145.DELETE.meta },
     },
   },
   {
     file: "app/api/user/sessions/revoke_all/route.ts",
     path: "/api/user/sessions/revoke_all",
     methods: {
-      POST: { summary: 'end every session of the caller but the current one ("sign out everywhere else")', meta: r143.POST.meta },
+      POST: { summary: 'end every session of the caller but the current one ("sign out everywhere else")', meta: r146.POST.meta },
     },
   },
   {
     file: "app/api/user/sessions/route.ts",
     path: "/api/user/sessions",
     methods: {
-      GET: { summary: "the caller's console sessions (device, address, created, last seen; the current one marked)", meta: r144.GET.meta },
+      GET: { summary: "the caller's console sessions (device, address, created, last seen; the current one marked)", meta: r147.GET.meta },
     },
   },
   {
     file: "app/api/user/setting/route.ts",
     path: "/api/user/setting",
     methods: {
-      PUT: { summary: "the caller's notification and display settings", meta: r145.PUT.meta },
+      PUT: { summary: "the caller's notification and display settings", meta: r148.PUT.meta },
     },
   },
   {
     file: "app/api/user/stripe/amount/route.ts",
     path: "/api/user/stripe/amount",
     methods: {
-      POST: { summary: "the Stripe price (USD) of an amount for the caller {amount, unit_price}", meta: r146.POST.meta },
+      POST: { summary: "the Stripe price (USD) of an amount for the caller {amount, unit_price}", meta: r149.POST.meta },
     },
   },
   {
     file: "app/api/user/stripe/pay/route.ts",
     path: "/api/user/stripe/pay",
     methods: {
-      POST: { summary: "creates a pending Stripe order and its Checkout Session; answers {pay_link}", meta: r147.POST.meta },
+      POST: { summary: "creates a pending Stripe order and its Checkout Session; answers {pay_link}", meta: r150.POST.meta },
     },
   },
   {
     file: "app/api/user/token/route.ts",
     path: "/api/user/token",
     methods: {
-      GET: { summary: "issue a new system access token (shown once)", meta: r148.GET.meta },
+      GET: { summary: "issue a new system access token (shown once)", meta: r151.GET.meta },
     },
   },
   {
@@ -1287,7 +1314,7 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     methods: {
       POST: {
         summary: "the root (or an admin with billing:topups) completes a pending order by hand (once; repeated calls credit nothing)",
-        meta: r149.POST.meta,
+        meta: r152.POST.meta,
       },
     },
   },
@@ -1295,22 +1322,22 @@ export const CONSOLE_ROUTE_FILES: ConsoleRouteFile[] = [
     file: "app/api/user/topup/route.ts",
     path: "/api/user/topup",
     methods: {
-      GET: { summary: "every top-up order (root, or an admin with billing:topups), searched by trade number, user id or username", meta: r150.GET.meta },
-      POST: { summary: "redeem a code ({key}); answers {quota, is_gift} (docs/redemptions.md)", meta: r150.POST.meta },
+      GET: { summary: "every top-up order (root, or an admin with billing:topups), searched by trade number, user id or username", meta: r153.GET.meta },
+      POST: { summary: "redeem a code ({key}); answers {quota, is_gift} (docs/redemptions.md)", meta: r153.POST.meta },
     },
   },
   {
     file: "app/api/user/topup/self/route.ts",
     path: "/api/user/topup/self",
     methods: {
-      GET: { summary: "the caller's top-up orders, newest first", meta: r151.GET.meta },
+      GET: { summary: "the caller's top-up orders, newest first", meta: r154.GET.meta },
     },
   },
   {
     file: "app/api/verification/route.ts",
     path: "/api/verification",
     methods: {
-      GET: { summary: "mails an e-mail verification code (registration, binding)", meta: r152.GET.meta },
+      GET: { summary: "mails an e-mail verification code (registration, binding)", meta: r155.GET.meta },
     },
   },
 ];

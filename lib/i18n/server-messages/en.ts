@@ -300,6 +300,7 @@ export const en = {
   data_range_invalid: "The end time cannot be earlier than the start time",
   data_time_zone_invalid: "Unknown time zone",
   data_range_too_long: "The time range cannot exceed {days} days",
+  status_page_disabled: "The status page is not enabled",
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: "Task not found",
   task_not_succeeded: "The task has not succeeded; this action is refused",

@@ -305,6 +305,7 @@ export const es: ServerCatalogue = {
   data_range_invalid: "La hora de fin no puede ser anterior a la de inicio",
   data_time_zone_invalid: "Zona horaria desconocida",
   data_range_too_long: "El intervalo de tiempo no puede superar los {days} días",
+  status_page_disabled: "La página de estado no está activada",
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: "No se encontró la tarea",
   task_not_succeeded: "La tarea no ha terminado correctamente; se rechaza esta acción",

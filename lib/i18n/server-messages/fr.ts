@@ -308,6 +308,7 @@ export const fr: ServerCatalogue = {
   data_range_invalid: "La date de fin ne peut pas précéder la date de début",
   data_time_zone_invalid: "Fuseau horaire inconnu",
   data_range_too_long: "La période ne peut pas dépasser {days} jours",
+  status_page_disabled: "La page d'état n'est pas activée",
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: "Tâche introuvable",
   task_not_succeeded: "La tâche n’a pas réussi ; cette action est refusée",

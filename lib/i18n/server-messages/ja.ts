@@ -304,6 +304,7 @@ export const ja: ServerCatalogue = {
   data_range_invalid: "終了日時を開始日時より前にすることはできません",
   data_time_zone_invalid: "不明なタイムゾーンです",
   data_range_too_long: "期間は {days} 日以内にしてください",
+  status_page_disabled: "ステータスページは有効になっていません",
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: "タスクが見つかりません",
   task_not_succeeded: "タスクが成功していないため、この操作は拒否されました",

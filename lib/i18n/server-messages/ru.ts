@@ -304,6 +304,7 @@ export const ru: ServerCatalogue = {
   data_range_invalid: "Время окончания не может быть раньше времени начала",
   data_time_zone_invalid: "Неизвестный часовой пояс",
   data_range_too_long: "Период не может превышать {days} дн.",
+  status_page_disabled: "Страница состояния не включена",
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: "Задача не найдена",
   task_not_succeeded: "Задача не завершилась успешно; действие отклонено",

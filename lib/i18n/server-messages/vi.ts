@@ -302,6 +302,7 @@ export const vi: ServerCatalogue = {
   data_range_invalid: "Thời gian kết thúc không được sớm hơn thời gian bắt đầu",
   data_time_zone_invalid: "Múi giờ không xác định",
   data_range_too_long: "Khoảng thời gian không được vượt quá {days} ngày",
+  status_page_disabled: "Trang trạng thái chưa được bật",
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: "Không tìm thấy tác vụ",
   task_not_succeeded: "Tác vụ chưa thành công; thao tác này bị từ chối",

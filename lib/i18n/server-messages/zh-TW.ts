@@ -301,6 +301,7 @@ export const zhTW: ServerCatalogue = {
   data_range_invalid: "結束時間不能早於開始時間",
   data_time_zone_invalid: "未知的時區",
   data_range_too_long: "時間範圍不能超過 {days} 天",
+  status_page_disabled: "狀態頁未開啟",
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: "任務不存在",
   task_not_succeeded: "任務尚未成功，無法執行此操作",

@@ -301,6 +301,7 @@ export const zh: ServerCatalogue = {
   data_range_invalid: "结束时间不能早于开始时间",
   data_time_zone_invalid: "未知的时区",
   data_range_too_long: "时间范围不能超过 {days} 天",
+  status_page_disabled: "状态页未开启",
   // ---- the task relay: Midjourney, Suno, video (docs/tasks.md) ----
   task_not_found: "任务不存在",
   task_not_succeeded: "任务状态不是成功，不能执行此操作",
