@@ -206,12 +206,16 @@ function anthropicCacheWire(req: WireRequest, res: http.ServerResponse): void {
   };
   if (!req.json?.stream) {
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: "msg_cw", type: "message", role: "assistant", model, content: [{ type: "text", text: WIRE_TEXT }], stop_reason: "end_turn", usage }));
+    res.end(
+      JSON.stringify({ id: "msg_cw", type: "message", role: "assistant", model, content: [{ type: "text", text: WIRE_TEXT }], stop_reason: "end_turn", usage }),
+    );
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" });
   const ev = (name: string, data: object) => res.write(`event: ${name}\ndata: ${JSON.stringify(Object.assign({ type: name }, data))}\n\n`);
-  ev("message_start", { message: { id: "msg_cw", type: "message", role: "assistant", model, content: [], usage: Object.assign({}, usage, { output_tokens: 1 }) } });
+  ev("message_start", {
+    message: { id: "msg_cw", type: "message", role: "assistant", model, content: [], usage: Object.assign({}, usage, { output_tokens: 1 }) },
+  });
   ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
   ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: WIRE_TEXT } });
   ev("content_block_stop", { index: 0 });
@@ -275,7 +279,8 @@ describe("prompt-cache writes, billed as the providers bill them", () => {
   async function checkBilled(u: { id: number; client: ApiClient }, model: string) {
     let rows: Record<string, unknown>[] = [];
     for (let i = 0; i < 60 && rows.length < 2; i++) {
-      rows = (await u.client.get<{ items: Record<string, unknown>[] }>(`/api/log/self/?p=1&page_size=10&type=2&model_name=${encodeURIComponent(model)}`)).data.items;
+      rows = (await u.client.get<{ items: Record<string, unknown>[] }>(`/api/log/self/?p=1&page_size=10&type=2&model_name=${encodeURIComponent(model)}`)).data
+        .items;
       if (rows.length < 2) await new Promise((r) => setTimeout(r, 100));
     }
     expect(rows).toHaveLength(2);
@@ -305,7 +310,12 @@ describe("prompt-cache writes, billed as the providers bill them", () => {
     const { u, key: k } = await cacheUser("cw-anthropic", 14, CW_CLAUDE, anthropicCacheWire, "sk-ant-cw-0123456789");
     const client = new Anthropic({ apiKey: k, baseURL: server.url, maxRetries: 0 });
     const r = await client.messages.create({ model: CW_CLAUDE, max_tokens: 100, messages: [{ role: "user", content: "hi" }] });
-    expect(r.usage).toMatchObject({ input_tokens: CW.plain, cache_read_input_tokens: CW.read, cache_creation_input_tokens: CW.write5m + CW.write1h, output_tokens: CW.out });
+    expect(r.usage).toMatchObject({
+      input_tokens: CW.plain,
+      cache_read_input_tokens: CW.read,
+      cache_creation_input_tokens: CW.write5m + CW.write1h,
+      output_tokens: CW.out,
+    });
     const stream = client.messages.stream({ model: CW_CLAUDE, max_tokens: 100, messages: [{ role: "user", content: "hi" }] });
     const done = await stream.finalMessage();
     expect(done.usage).toMatchObject({ cache_read_input_tokens: CW.read, output_tokens: CW.out });
@@ -313,11 +323,22 @@ describe("prompt-cache writes, billed as the providers bill them", () => {
   });
 
   it("Bedrock Converse: cacheWriteInputTokens split by cacheDetails, streamed and not", async () => {
-    const { u, key: k } = await cacheUser("cw-bedrock", 33, CW_BEDROCK, bedrockCacheWire, "AKIACWTEST0EXAMPLE00|cwSecretKeyForTheCacheWriteTest012345678|us-west-2");
+    const { u, key: k } = await cacheUser(
+      "cw-bedrock",
+      33,
+      CW_BEDROCK,
+      bedrockCacheWire,
+      "AKIACWTEST0EXAMPLE00|cwSecretKeyForTheCacheWriteTest012345678|us-west-2",
+    );
     const client = new OpenAI({ apiKey: k, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const chat = await client.chat.completions.create({ model: CW_BEDROCK, messages: [{ role: "user", content: "hi" }] });
     expect(chat.usage).toMatchObject({ prompt_tokens: CW_PROMPT, completion_tokens: CW.out, prompt_tokens_details: { cached_tokens: CW.read } });
-    const stream = await client.chat.completions.create({ model: CW_BEDROCK, messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: CW_BEDROCK,
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     for await (const _c of stream) void _c;
     await checkBilled(u, CW_BEDROCK);
   });

@@ -182,9 +182,12 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
       meta: { label: t("columns.completionRatio"), hideable: false },
       cell: ({ row }) => cell(row.original, "completionRatio"),
     },
-    ...CACHE_FIELDS.map(
-      (f): ColumnDef<PricingRow> => ({ id: f, header: t(`columns.${f}`), meta: { label: t(`columns.${f}`), hideable: true }, cell: ({ row }) => cell(row.original, f) }),
-    ),
+    ...CACHE_FIELDS.map((f): ColumnDef<PricingRow> => ({
+      id: f,
+      header: t(`columns.${f}`),
+      meta: { label: t(`columns.${f}`), hideable: true },
+      cell: ({ row }) => cell(row.original, f),
+    })),
     {
       id: "actions",
       header: t("actions"),

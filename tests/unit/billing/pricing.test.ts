@@ -72,7 +72,7 @@ describe("quota of a call (docs/product-rules.md)", () => {
   });
 });
 
-describe("prompt-cache writes (docs/pricing.md, \"Prompt-cache writes\")", () => {
+describe('prompt-cache writes (docs/pricing.md, "Prompt-cache writes")', () => {
   beforeEach(() => {
     set("ModelRatio", { "gpt-4o": 1.25, claude: 1.5, "claude-5m-only": 1.5 });
     set("CompletionRatio", { claude: 5, "claude-5m-only": 5 });

@@ -76,7 +76,8 @@ describe("rows", () => {
     expect(b.ModelRatio["gpt-4o"]).toBe(2);
     expect(maps().ModelRatio["gpt-4o"]).toBe(1.25);
     const c = removeRow(b, "gpt-4o");
-    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "CreateCacheRatio", "CreateCache1hRatio", "ModelPrice"] as const) expect(c[k]["gpt-4o"]).toBeUndefined();
+    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "CreateCacheRatio", "CreateCache1hRatio", "ModelPrice"] as const)
+      expect(c[k]["gpt-4o"]).toBeUndefined();
   });
 });
 

@@ -66,13 +66,18 @@ describe("merge (fetch presets)", () => {
 
 describe("a model named __proto__", () => {
   it('keeps its entries through merge, fill and remove (docs/conventions.md, "Own keys")', () => {
-    const saved = JSON.parse('{"ModelRatio":{"__proto__":2},"CompletionRatio":{},"CacheRatio":{},"CreateCacheRatio":{},"CreateCache1hRatio":{},"ModelPrice":{}}') as PriceMaps;
+    const saved = JSON.parse(
+      '{"ModelRatio":{"__proto__":2},"CompletionRatio":{},"CacheRatio":{},"CreateCacheRatio":{},"CreateCache1hRatio":{},"ModelPrice":{}}',
+    ) as PriceMaps;
     const merged = mergePresets(saved, preset()).maps;
     expect(Object.hasOwn(merged.ModelRatio, "__proto__")).toBe(true);
     expect(merged.ModelRatio["__proto__"]).toBe(2);
     expect(Object.hasOwn(fillFromPresets(saved, preset(), ["gpt-4o"]).maps.ModelRatio, "__proto__")).toBe(true);
     expect(Object.hasOwn(removePresets(merged, preset()).maps.ModelRatio, "__proto__")).toBe(true);
-    const fromPreset = mergePresets(empty(), JSON.parse('{"ModelRatio":{"__proto__":3},"CompletionRatio":{},"CacheRatio":{},"CreateCacheRatio":{},"CreateCache1hRatio":{},"ModelPrice":{}}')).maps;
+    const fromPreset = mergePresets(
+      empty(),
+      JSON.parse('{"ModelRatio":{"__proto__":3},"CompletionRatio":{},"CacheRatio":{},"CreateCacheRatio":{},"CreateCache1hRatio":{},"ModelPrice":{}}'),
+    ).maps;
     expect(JSON.parse(JSON.stringify(fromPreset.ModelRatio))).toEqual(JSON.parse('{"__proto__":3}'));
   });
 });
