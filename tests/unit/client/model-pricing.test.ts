@@ -54,7 +54,15 @@ describe("rows", () => {
   it("one row per model of the price, ratio and completion maps, sorted", () => {
     const rows = rowsFromMaps(maps());
     expect(rows.map((r) => r.name)).toEqual(["dall-e-3", "deepseek-chat", "gpt-4o"]);
-    expect(rows[2]).toEqual({ name: "gpt-4o", price: undefined, ratio: 1.25, completionRatio: 4, cacheRatio: 0.5, createCacheRatio: 1.25, createCache1hRatio: 2 });
+    expect(rows[2]).toEqual({
+      name: "gpt-4o",
+      price: undefined,
+      ratio: 1.25,
+      completionRatio: 4,
+      cacheRatio: 0.5,
+      createCacheRatio: 1.25,
+      createCache1hRatio: 2,
+    });
   });
 
   it("maps that do not parse read as empty", () => {
