@@ -30,6 +30,11 @@ export function LogDetail({ log, admin }: { log: Log; admin: boolean }) {
   add(t("cacheRatio"), other.cache_ratio);
   add(t("cacheCreationTokens"), other.cache_creation_tokens);
   add(t("cacheCreationRatio"), other.cache_creation_ratio);
+  // the writes by lifetime, each at its own ratio (docs/pricing.md, "Prompt-cache writes")
+  add(t("cacheCreationTokens5m"), other.cache_creation_tokens_5m);
+  add(t("cacheCreationRatio5m"), other.cache_creation_ratio_5m);
+  add(t("cacheCreationTokens1h"), other.cache_creation_tokens_1h);
+  add(t("cacheCreationRatio1h"), other.cache_creation_ratio_1h);
   add(t("audioInput"), other.audio_input);
   add(t("audioOutput"), other.audio_output);
   add(t("audioRatio"), other.audio_ratio);

@@ -62,7 +62,14 @@ function bound(v: number, max: number): number {
 // completionMax: lib/relay/call-bounds.ts) and by MAX_USAGE_TOKENS; true when one of them was
 // above its bound. Cached and cache-creation tokens are part of the prompt, reasoning tokens
 // part of the completion.
-type Counts = { prompt_tokens: number; completion_tokens: number; cached_tokens: number; cache_creation_tokens: number; reasoning_tokens: number };
+type Counts = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  cache_creation_tokens: number;
+  cache_creation_1h_tokens: number;
+  reasoning_tokens: number;
+};
 // The meters are bounded by the call too: images by what it asked for (`imagesMax`: its `n`),
 // characters (text to speech) by the body's bytes (a character is at least one), seconds by
 // the body's bytes (AUDIO_BYTES_PER_SECOND).
@@ -82,6 +89,8 @@ export function boundUsage(
   u.completion_tokens = bound(u.completion_tokens, c);
   u.cached_tokens = bound(u.cached_tokens, p);
   u.cache_creation_tokens = bound(u.cache_creation_tokens, p);
+  // the 1-hour writes are part of the writes
+  u.cache_creation_1h_tokens = bound(u.cache_creation_1h_tokens, u.cache_creation_tokens);
   u.reasoning_tokens = bound(u.reasoning_tokens, c);
   if (meter) {
     if (meter.images !== undefined) meter.images = bound(meter.images, imagesMax < MAX_CALL_IMAGES ? imagesMax : MAX_CALL_IMAGES);

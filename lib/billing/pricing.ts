@@ -3,10 +3,15 @@
 //
 //   per call   (ModelPrice set):  quota = round(modelPrice × groupRatio × QuotaPerUnit)
 //   per token  (ModelRatio set):  quota = round(groupRatio × modelRatio ×
-//                                   (prompt − cached + cached × cacheRatio + completion × completionRatio))
+//                                   (prompt − cached − written + cached × cacheRatio
+//                                    + written5m × createCacheRatio + written1h × createCache1hRatio
+//                                    + completion × completionRatio))
 //
-// prompt counts the cached prompt tokens (as OpenAI reports them), which are billed at
-// cacheRatio instead of 1. ModelPrice wins over ModelRatio. A model with neither is, in
+// prompt counts the cached prompt tokens (as OpenAI reports them) and the tokens written to the
+// prompt cache (written = written5m + written1h, Anthropic's and Bedrock's cache writes), which
+// are billed at cacheRatio, CreateCacheRatio and CreateCache1hRatio instead of 1; a model
+// missing from one of these maps bills those tokens as plain input (docs/pricing.md,
+// "Prompt-cache writes"). ModelPrice wins over ModelRatio. A model with neither is, in
 // order: priced by fallback pricing when that is enabled and valid; free in self-use mode;
 // billed at new-api's default ratio 37.5 when the user accepts unset-ratio models
 // (setting accept_unset_model_ratio_model); otherwise refused.
@@ -28,11 +33,14 @@ export type ResolvedPrice = {
   modelRatio: number;
   completionRatio: number;
   cacheRatio: number;
+  createCacheRatio: number; // prompt-cache writes of five minutes (and of an unstated lifetime)
+  createCache1hRatio: number; // prompt-cache writes of one hour
   groupRatio: number;
   source: PriceSource;
 };
 
-export type Usage = { promptTokens: number; completionTokens: number; cachedTokens?: number };
+// cacheCreationTokens: every prompt-cache write; cacheCreation1hTokens: those of one hour among them.
+export type Usage = { promptTokens: number; completionTokens: number; cachedTokens?: number; cacheCreationTokens?: number; cacheCreation1hTokens?: number };
 
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
 
@@ -87,6 +95,8 @@ export function resolvePrice(input: { model: string; group: string; userSetting?
   const ratios = getJson<Record<string, number>>("ModelRatio", {});
   const completion = getJson<Record<string, number>>("CompletionRatio", {});
   const cache = getJson<Record<string, number>>("CacheRatio", {});
+  const create = getJson<Record<string, number>>("CreateCacheRatio", {});
+  const create1h = getJson<Record<string, number>>("CreateCache1hRatio", {});
   // One literal with every field, then the source's figures: an object literal that starts
   // with a spread gets a hidden class of its own on each call on Node 20 (docs/relay.md).
   const price: ResolvedPrice = {
@@ -96,6 +106,8 @@ export function resolvePrice(input: { model: string; group: string; userSetting?
     modelRatio: 0,
     completionRatio: finite(completion[model]) ? completion[model] : 1,
     cacheRatio: finite(cache[model]) ? cache[model] : 1,
+    createCacheRatio: finite(create[model]) ? create[model] : 1,
+    createCache1hRatio: finite(create1h[model]) ? create1h[model] : 1,
     groupRatio: ratioOfGroup(input.group),
     source: "ratio",
   };
@@ -144,7 +156,17 @@ export function quotaFor(price: ResolvedPrice, usage: Usage): bigint {
   const prompt = nonNegativeInt(usage.promptTokens, "promptTokens");
   const completionTokens = nonNegativeInt(usage.completionTokens, "completionTokens");
   const cached = Math.min(prompt, nonNegativeInt(usage.cachedTokens ?? 0, "cachedTokens"));
-  const weighted = prompt - cached + cached * price.cacheRatio + completionTokens * price.completionRatio;
+  // the writes are part of the prompt beside the reads, the 1-hour ones part of the writes
+  const written = Math.min(prompt - cached, nonNegativeInt(usage.cacheCreationTokens ?? 0, "cacheCreationTokens"));
+  const written1h = Math.min(written, nonNegativeInt(usage.cacheCreation1hTokens ?? 0, "cacheCreation1hTokens"));
+  const weighted =
+    prompt -
+    cached -
+    written +
+    cached * price.cacheRatio +
+    (written - written1h) * price.createCacheRatio +
+    written1h * price.createCache1hRatio +
+    completionTokens * price.completionRatio;
   const q = checkedQuota(price.groupRatio * price.modelRatio * weighted);
   if (q <= 0n) return price.groupRatio > 0 && price.modelRatio > 0 && prompt + completionTokens > 0 ? 1n : 0n;
   return q;

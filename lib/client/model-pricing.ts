@@ -1,6 +1,6 @@
 // The model pricing rules both sides apply (docs/pricing.md, "Conversions" and "The visual
 // editor"): the conversions between prices in USD per 1M tokens and ratios, the rows of the
-// visual editor built from the four price maps and written back into them, the checks of its
+// visual editor built from the price maps and written back into them, the checks of its
 // cells and dialogs, and the ratio badge colour. Pure and free of "server-only": the settings
 // page loads it, and the preset sources (lib/price-presets) convert prices with it.
 import type { BadgeColor } from "@/lib/client/badge-color";
@@ -54,10 +54,10 @@ export function parsePriceMap(text: string): Record<string, number> | null {
 }
 
 export function emptyMaps(): PriceMaps {
-  return { ModelRatio: dict(), CompletionRatio: dict(), CacheRatio: dict(), ModelPrice: dict() };
+  return { ModelRatio: dict(), CompletionRatio: dict(), CacheRatio: dict(), CreateCacheRatio: dict(), CreateCache1hRatio: dict(), ModelPrice: dict() };
 }
 
-/** The four maps from the options (a map that does not parse reads as empty). */
+/** The price maps from the options (a map that does not parse reads as empty). */
 export function mapsFromOptions(options: Record<string, string>): PriceMaps {
   const out = emptyMaps();
   for (const k of PRICE_MAP_KEYS) out[k] = parsePriceMap(options[k] ?? "{}") ?? dict();
@@ -76,6 +76,9 @@ export type PricingRow = {
   ratio?: number;
   completionRatio?: number;
   cacheRatio?: number;
+  /** prompt-cache writes of five minutes and of one hour (docs/pricing.md, "Prompt-cache writes") */
+  createCacheRatio?: number;
+  createCache1hRatio?: number;
 };
 
 export function rowsFromMaps(maps: PriceMaps): PricingRow[] {
@@ -86,6 +89,8 @@ export function rowsFromMaps(maps: PriceMaps): PricingRow[] {
     ratio: own(maps.ModelRatio, name),
     completionRatio: own(maps.CompletionRatio, name),
     cacheRatio: own(maps.CacheRatio, name),
+    createCacheRatio: own(maps.CreateCacheRatio, name),
+    createCache1hRatio: own(maps.CreateCache1hRatio, name),
   }));
 }
 
@@ -97,13 +102,15 @@ export function modeOf(row: PricingRow): PricingMode {
 /**
  * Writes one row back into copies of the maps. Per request: the price only (the ratios of the
  * model are dropped, a price wins over them anyway). Per token: the ratios, and the price is
- * dropped. The cache ratio is kept as it was (the editor does not edit it).
+ * dropped. The cache ratios (reads and writes) are kept as they were (the JSON editors edit them).
  */
 export function putRow(maps: PriceMaps, row: PricingRow): PriceMaps {
   const next: PriceMaps = {
     ModelRatio: dict(maps.ModelRatio),
     CompletionRatio: dict(maps.CompletionRatio),
     CacheRatio: dict(maps.CacheRatio),
+    CreateCacheRatio: dict(maps.CreateCacheRatio),
+    CreateCache1hRatio: dict(maps.CreateCache1hRatio),
     ModelPrice: dict(maps.ModelPrice),
   };
   const set = (k: PriceMapKey, v: number | undefined) => {

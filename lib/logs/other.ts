@@ -6,7 +6,15 @@ import { getBool } from "@/lib/options/store";
 
 // The price figures the log records. Structural, so that logs do not import billing (billing
 // writes logs); lib/billing/pricing.ts's ResolvedPrice fits it.
-type LoggedPrice = { modelRatio: number; modelPrice: number; completionRatio: number; groupRatio: number; cacheRatio: number };
+type LoggedPrice = {
+  modelRatio: number;
+  modelPrice: number;
+  completionRatio: number;
+  groupRatio: number;
+  cacheRatio: number;
+  createCacheRatio?: number;
+  createCache1hRatio?: number;
+};
 
 /** Characters kept of each chat content field when LogChatContentEnabled (lib/relay/content-log.ts). */
 export const MAX_LOGGED_CONTENT = 16_384;
@@ -15,8 +23,8 @@ export type LogOtherInput = {
   price: LoggedPrice;
   userGroupRatio?: number;
   cacheTokens?: number;
-  cacheCreationTokens?: number;
-  cacheCreationRatio?: number;
+  cacheCreationTokens?: number; // every prompt-cache write
+  cacheCreation1hTokens?: number; // the 1-hour writes among them
   audioInputTokens?: number;
   audioOutputTokens?: number;
   audioRatio?: number;
@@ -58,9 +66,21 @@ export function logOther(i: LogOtherInput): Record<string, unknown> {
     o.cache_tokens = i.cacheTokens;
     o.cache_ratio = i.price.cacheRatio;
   }
+  // prompt-cache writes (docs/pricing.md, "Prompt-cache writes"): the total and the 5-minute
+  // ratio, then each lifetime's tokens and ratio (new-api's names)
   if (i.cacheCreationTokens) {
+    const hour = Math.min(i.cacheCreation1hTokens ?? 0, i.cacheCreationTokens);
+    const five = i.cacheCreationTokens - hour;
     o.cache_creation_tokens = i.cacheCreationTokens;
-    put("cache_creation_ratio", i.cacheCreationRatio);
+    put("cache_creation_ratio", i.price.createCacheRatio);
+    if (five > 0) {
+      o.cache_creation_tokens_5m = five;
+      put("cache_creation_ratio_5m", i.price.createCacheRatio);
+    }
+    if (hour > 0) {
+      o.cache_creation_tokens_1h = hour;
+      put("cache_creation_ratio_1h", i.price.createCache1hRatio);
+    }
   }
   if (i.audioInputTokens || i.audioOutputTokens) {
     o.audio_input = i.audioInputTokens ?? 0;

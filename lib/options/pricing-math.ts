@@ -3,7 +3,7 @@
 // (lib/options/presets/ratios.ts), the preset sources (lib/price-presets) and the console's
 // visual editor (lib/client/model-pricing.ts) all convert with these. Pure and free of
 // "server-only" (exempt in tests/unit/server-only.test.ts) so that the browser loads it too.
-export const PRICE_MAP_KEYS = ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"] as const;
+export const PRICE_MAP_KEYS = ["ModelRatio", "CompletionRatio", "CacheRatio", "CreateCacheRatio", "CreateCache1hRatio", "ModelPrice"] as const;
 export type PriceMapKey = (typeof PRICE_MAP_KEYS)[number];
 export type PriceMaps = Record<PriceMapKey, Record<string, number>>;
 

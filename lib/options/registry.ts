@@ -89,6 +89,9 @@ export const OPTION_REGISTRY = {
   // pricing: the preset price table (lib/options/presets/models.ts, docs/pricing.md)
   ModelRatio: op(PRESET_TABLE, NUMBER_MAP),
   CacheRatio: op(PRESET_TABLE, NUMBER_MAP),
+  // prompt-cache writes of five minutes and of one hour, per model (docs/pricing.md, "Prompt-cache writes")
+  CreateCacheRatio: op(PRESET_TABLE, NUMBER_MAP),
+  CreateCache1hRatio: op(PRESET_TABLE, NUMBER_MAP),
   CompletionRatio: op(PRESET_TABLE, NUMBER_MAP),
   ModelPrice: op(PRESET_TABLE, NUMBER_MAP),
   // where "fetch presets" reads from instead of the built-in table: a URL the server fetches

@@ -1,5 +1,5 @@
 // The root puts the model prices back to the server defaults (the preset price table,
-// docs/pricing.md): the saved rows of ModelRatio, CompletionRatio, CacheRatio and ModelPrice
+// docs/pricing.md): the saved rows of the price options (PRICE_MAP_KEYS: ModelRatio, CompletionRatio, the cache ratios, ModelPrice)
 // are deleted, so these options read their defaults again, here at once and on the other
 // nodes after the invalidation message (they reload every option from defaults and rows).
 // Deleting rather than saving the defaults keeps a later update of the table in effect.

@@ -1,4 +1,4 @@
-// The four price options as maps: read from the options cache (saved rows over the
+// The price options (PRICE_MAP_KEYS) as maps: read from the options cache (saved rows over the
 // defaults), and written back together (docs/pricing.md, "Fetch, reset and fill"): the
 // changed options in one transaction, then this node's cache, then one invalidation message
 // so that the other nodes reload their options.

@@ -1,10 +1,10 @@
 // How presets meet the saved price maps (docs/pricing.md, "Fetch, reset and fill"). A model
 // is the admin's when a saved entry of it differs from the preset or is absent from it:
 // - merge (fetch presets): every model the admin has not priced (no saved ModelRatio nor
-//   ModelPrice entry) gets the preset's entries in the four maps, an entry it already has
+//   ModelPrice entry) gets the preset's entries in the price maps (PRICE_MAP_KEYS), an entry it already has
 //   kept; a model the admin priced is left whole, so its bill does not change;
 // - remove (reset presets): a model whose every saved entry equals the preset's is removed
-//   from the four maps; a model with one entry of its own (changed, or where the preset has
+//   from the price maps; a model with one entry of its own (changed, or where the preset has
 //   none) keeps all its entries;
 // - fill (the unset-model list): as merge, for the models named only.
 import "server-only";
@@ -16,6 +16,8 @@ function copy(maps: PriceMaps): PriceMaps {
     ModelRatio: dict(maps.ModelRatio),
     CompletionRatio: dict(maps.CompletionRatio),
     CacheRatio: dict(maps.CacheRatio),
+    CreateCacheRatio: dict(maps.CreateCacheRatio),
+    CreateCache1hRatio: dict(maps.CreateCache1hRatio),
     ModelPrice: dict(maps.ModelPrice),
   };
 }

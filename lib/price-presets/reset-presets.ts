@@ -1,5 +1,5 @@
 // "Reset presets" (docs/pricing.md, "Fetch, reset and fill"): the models whose saved entries
-// are all the presets' own values are removed from the four price options; a model the admin
+// are all the presets' own values are removed from the price options (PRICE_MAP_KEYS); a model the admin
 // changed keeps every entry. Unlike POST /api/option/rest_model_ratio (back to the server
 // defaults, which are the presets), the result is saved: a model left without a price is
 // refused in external-operation mode until the admin prices it.

@@ -67,6 +67,9 @@ export function parseOpenRouter(body: unknown): PriceMaps {
       if (completion !== null) out.CompletionRatio[name] = completionRatioFromPrices(inputPerMillion, completion * 1e6);
       const cached = positive(p.input_cache_read);
       if (cached !== null && cached <= prompt) out.CacheRatio[name] = round6(cached / prompt);
+      // OpenRouter lists one cache-write price: the 5-minute write (docs/pricing.md, "Preset sources")
+      const write = positive(p.input_cache_write);
+      if (write !== null) out.CreateCacheRatio[name] = round6(write / prompt);
       continue;
     }
     const request = positive(p.request);

@@ -225,6 +225,8 @@ function costOf(price: ResolvedPrice, o: ForwardOutcome): bigint {
     promptTokens: u.prompt_tokens || o.meter?.characters || 0,
     completionTokens: u.completion_tokens,
     cachedTokens: u.cached_tokens,
+    cacheCreationTokens: u.cache_creation_tokens,
+    cacheCreation1hTokens: u.cache_creation_1h_tokens,
   });
 }
 
@@ -766,6 +768,8 @@ async function relayCall(
         frtMs: outcome.frtMs ? Math.round(outcome.frtMs) : undefined,
         channelIds: tried,
         cacheTokens: outcome.usage.cached_tokens || undefined,
+        cacheCreationTokens: outcome.usage.cache_creation_tokens || undefined,
+        cacheCreation1hTokens: outcome.usage.cache_creation_1h_tokens || undefined,
         statusCode: outcome.status,
         retryCount: tried.length - 1,
         audioSeconds: outcome.meter?.seconds,

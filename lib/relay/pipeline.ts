@@ -249,6 +249,7 @@ function addUsage(acc: Usage, u: Partial<Usage>): void {
   if (u.completion_tokens !== undefined) acc.completion_tokens = u.completion_tokens;
   if (u.cached_tokens !== undefined) acc.cached_tokens = u.cached_tokens;
   if (u.cache_creation_tokens !== undefined) acc.cache_creation_tokens = u.cache_creation_tokens;
+  if (u.cache_creation_1h_tokens !== undefined) acc.cache_creation_1h_tokens = u.cache_creation_1h_tokens;
   if (u.reasoning_tokens !== undefined) acc.reasoning_tokens = u.reasoning_tokens;
 }
 

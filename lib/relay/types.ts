@@ -90,8 +90,11 @@ export interface Usage {
   completion_tokens: number;
   /** input tokens read from the provider's prompt cache (part of prompt_tokens) */
   cached_tokens: number;
-  /** input tokens written to the prompt cache (part of prompt_tokens) */
+  /** input tokens written to the prompt cache (part of prompt_tokens), of every lifetime */
   cache_creation_tokens: number;
+  /** of cache_creation_tokens, those written for one hour (Anthropic's and Bedrock's 1-hour
+   *  cache, billed at CreateCache1hRatio; the rest at CreateCacheRatio: docs/pricing.md) */
+  cache_creation_1h_tokens: number;
   /** reasoning tokens (part of completion_tokens) */
   reasoning_tokens: number;
 }
@@ -230,6 +233,7 @@ export const emptyUsage = (): Usage => ({
   completion_tokens: 0,
   cached_tokens: 0,
   cache_creation_tokens: 0,
+  cache_creation_1h_tokens: 0,
   reasoning_tokens: 0,
 });
 

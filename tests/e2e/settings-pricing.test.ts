@@ -173,6 +173,14 @@ describe("operation tab: preset ratios and the visual editor", () => {
       await dialog(page).getByRole("button", { name: m.confirm, exact: true }).click();
       await dialog(page).waitFor({ state: "detached" });
 
+      // a prompt-cache write ratio in its cell (docs/pricing.md, "Prompt-cache writes")
+      const claude = "claude-haiku-4-5-20251001";
+      await editor.getByRole("searchbox").fill(claude);
+      const writes = editor.locator(`tr[data-model="${claude}"]`).getByLabel(`${claude} ${m.columns.createCache1hRatio}`);
+      await expect(writes.inputValue()).resolves.toBe("2");
+      await writes.fill("2.5");
+      await shoot(page, "zh", "pricing-cache-write-cells", false);
+
       await editor.getByRole("button", { name: m.save, exact: true }).click();
       await expectToast(page, MESSAGES.zh.settingsKit.saved);
       await expect.poll(async () => (await map("ModelRatio"))["my-model"]).toBe(2);
@@ -181,6 +189,8 @@ describe("operation tab: preset ratios and the visual editor", () => {
       expect((await map("CompletionRatio"))["my-model"]).toBe(3);
       expect((await map("ModelRatio"))["gpt-4o-mini"]).toBe(0.1);
       expect((await map("ModelRatio"))["gpt-4o"]).toBe(1.25);
+      expect((await map("CreateCache1hRatio"))[claude]).toBe(2.5);
+      expect((await map("CreateCacheRatio"))[claude]).toBe(1.25);
     } finally {
       await ctx.close();
     }

@@ -1,6 +1,7 @@
 "use client";
 // The operation tab's model ratio block (docs/pricing.md, "The visual editor"): three
-// sub-tabs, the raw JSON editors of ModelPrice, ModelRatio, CompletionRatio and CacheRatio
+// sub-tabs, the raw JSON editors of ModelPrice, ModelRatio, CompletionRatio, CacheRatio and the
+// prompt-cache writes' CreateCacheRatio and CreateCache1hRatio
 // (pretty-printed, saved with the settings kit, 不是合法的 JSON 字符串 for text that does not
 // parse), the visual editor, and the unset-model list.
 import type { OptionKey } from "@/lib/options/registry";
@@ -13,12 +14,12 @@ import { PRICE_MAP_KEYS, mapsFromOptions } from "@/lib/client/model-pricing";
 import { UnsetModels } from "./unset-models";
 import { VisualEditor } from "./visual-editor";
 
-const JSON_KEYS: OptionKey[] = ["ModelPrice", "ModelRatio", "CompletionRatio", "CacheRatio"];
+const JSON_KEYS: OptionKey[] = ["ModelPrice", "ModelRatio", "CompletionRatio", "CacheRatio", "CreateCacheRatio", "CreateCache1hRatio"];
 
 export function ModelRatioBlock({ options, reload }: SettingsPlugInProps) {
   const t = useTranslations("pricingEditor");
   const version = PRICE_MAP_KEYS.map((k) => options[k] ?? "").join("\u0000");
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the four options' text
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the price options' text
   const base = useMemo(() => mapsFromOptions(options), [version]);
   return (
     <section className="flex flex-col gap-3" aria-labelledby="model-ratio-title">

@@ -1,8 +1,9 @@
 "use client";
 // The visual pricing editor (docs/pricing.md, "The visual editor"): one row per model, 10 to
-// a page, with search; price, ratio and completion ratio edited in their cells (请输入数字
+// a page, with search; price, ratio, completion ratio and the prompt-cache ratios (reads,
+// 5-minute and 1-hour writes) edited in their cells (请输入数字
 // for anything but a number ≥ 0); add, edit (pricing mode), delete and batch set. It edits a
-// copy of the four maps; Save writes the changed options as the settings kit does.
+// copy of the price maps; Save writes the changed options as the settings kit does.
 import type { ColumnDef } from "@tanstack/react-table";
 import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
@@ -33,8 +34,17 @@ import { BatchDialog, RowDialog } from "./price-dialogs";
 
 export const EDITOR_PAGE_SIZE = 10;
 
-type CellField = "price" | "ratio" | "completionRatio";
-const CELL_MAP: Record<CellField, PriceMapKey> = { price: "ModelPrice", ratio: "ModelRatio", completionRatio: "CompletionRatio" };
+type CellField = "price" | "ratio" | "completionRatio" | "cacheRatio" | "createCacheRatio" | "createCache1hRatio";
+const CELL_MAP: Record<CellField, PriceMapKey> = {
+  price: "ModelPrice",
+  ratio: "ModelRatio",
+  completionRatio: "CompletionRatio",
+  cacheRatio: "CacheRatio",
+  createCacheRatio: "CreateCacheRatio",
+  createCache1hRatio: "CreateCache1hRatio",
+};
+// the prompt-cache columns (reads, 5-minute and 1-hour writes: docs/pricing.md, "Prompt-cache writes"), hideable
+const CACHE_FIELDS = ["cacheRatio", "createCacheRatio", "createCache1hRatio"] as const;
 
 export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => Promise<void> }) {
   const t = useTranslations("pricingEditor");
@@ -172,6 +182,12 @@ export function VisualEditor({ base, reload }: { base: PriceMaps; reload: () => 
       meta: { label: t("columns.completionRatio"), hideable: false },
       cell: ({ row }) => cell(row.original, "completionRatio"),
     },
+    ...CACHE_FIELDS.map((f): ColumnDef<PricingRow> => ({
+      id: f,
+      header: t(`columns.${f}`),
+      meta: { label: t(`columns.${f}`), hideable: true },
+      cell: ({ row }) => cell(row.original, f),
+    })),
     {
       id: "actions",
       header: t("actions"),

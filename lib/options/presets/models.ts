@@ -6,6 +6,9 @@
 // Prices are USD per 1M tokens at the vendor's standard tier (the smallest context tier,
 // no batch discount); cachedInput is the price of a cache hit (null when the vendor lists
 // none). Per-call models (images) have perRequest in USD per call and no token prices.
+// cacheWrite and cacheWrite1h are the prices of a prompt-cache write kept five minutes and one
+// hour, for the models whose vendor bills writes (Anthropic's Claude: CACHE_WRITES below);
+// OpenAI, Gemini (implicit caching), DeepSeek and the others bill no write.
 // Qwen cache hits are the implicit cache (20 % of input) on the models that have it.
 import "server-only";
 
@@ -18,6 +21,8 @@ export type PresetModel = {
   output: number | null;
   cachedInput: number | null;
   perRequest?: number;
+  cacheWrite?: number;
+  cacheWrite1h?: number;
 };
 
 export const PRESET_TABLE_DATE = "2026-11-23";
@@ -228,10 +233,43 @@ const rows: Record<Vendor, Row[]> = {
   ],
 };
 
+// Prompt-cache write prices, USD per 1M tokens: [5-minute write, 1-hour write], as Anthropic's
+// pricing page lists them ("5m cache writes", "1h cache writes"; checked 2026-11-28,
+// docs/pricing.md). Mostly 1.25× and 2× input, but not always (Claude Haiku 3: 1.2×).
+const CACHE_WRITES: Record<string, [fiveMinutes: number, oneHour: number]> = {
+  "claude-opus-4-5": [6.25, 10],
+  "claude-opus-4-5-20251101": [6.25, 10],
+  "claude-sonnet-4-5": [3.75, 6],
+  "claude-sonnet-4-5-20250929": [3.75, 6],
+  "claude-haiku-4-5": [1.25, 2],
+  "claude-haiku-4-5-20251001": [1.25, 2],
+  "claude-opus-4-1": [18.75, 30],
+  "claude-opus-4-1-20250805": [18.75, 30],
+  "claude-opus-4-0": [18.75, 30],
+  "claude-opus-4-20250514": [18.75, 30],
+  "claude-sonnet-4-0": [3.75, 6],
+  "claude-sonnet-4-20250514": [3.75, 6],
+  "claude-3-7-sonnet-latest": [3.75, 6],
+  "claude-3-7-sonnet-20250219": [3.75, 6],
+  "claude-3-5-sonnet-latest": [3.75, 6],
+  "claude-3-5-sonnet-20241022": [3.75, 6],
+  "claude-3-5-sonnet-20240620": [3.75, 6],
+  "claude-3-5-haiku-latest": [1, 1.6],
+  "claude-3-5-haiku-20241022": [1, 1.6],
+  "claude-3-opus-latest": [18.75, 30],
+  "claude-3-opus-20240229": [18.75, 30],
+  "claude-3-haiku-20240307": [0.3, 0.5],
+};
+
 export const PRESET_MODELS: readonly PresetModel[] = Object.entries(rows).flatMap(([vendor, list]) =>
   list.map(([model, input, output, cachedInput, perRequest]): PresetModel => {
     const entry: PresetModel = { vendor: vendor as Vendor, model, input, output, cachedInput };
     if (perRequest !== undefined) entry.perRequest = perRequest;
+    const writes = Object.hasOwn(CACHE_WRITES, model) ? CACHE_WRITES[model] : undefined;
+    if (writes) {
+      entry.cacheWrite = writes[0];
+      entry.cacheWrite1h = writes[1];
+    }
     return entry;
   }),
 );

@@ -3,6 +3,8 @@
 //   ModelRatio      = input USD per 1M tokens / 2
 //   CompletionRatio = output price / input price
 //   CacheRatio      = cached-input price / input price
+//   CreateCacheRatio   = 5-minute cache-write price / input price
+//   CreateCache1hRatio = 1-hour cache-write price / input price
 //   ModelPrice      = USD per call, for the per-call models
 // The conversions themselves are those of lib/options/pricing-math.ts (one implementation,
 // shared with the console and the preset sources); a missing output or cache price leaves
@@ -14,7 +16,7 @@ import { completionRatioFromPrices, PRICE_MAP_KEYS, ratioFromInputPrice, round6,
 export type PresetRatios = PriceMaps;
 
 export function presetRatios(models: readonly PresetModel[] = PRESET_MODELS): PresetRatios {
-  const out: PresetRatios = { ModelRatio: {}, CompletionRatio: {}, CacheRatio: {}, ModelPrice: {} };
+  const out: PresetRatios = { ModelRatio: {}, CompletionRatio: {}, CacheRatio: {}, CreateCacheRatio: {}, CreateCache1hRatio: {}, ModelPrice: {} };
   for (const m of models) {
     if (m.perRequest !== undefined) {
       out.ModelPrice[m.model] = round6(m.perRequest);
@@ -24,6 +26,8 @@ export function presetRatios(models: readonly PresetModel[] = PRESET_MODELS): Pr
     out.ModelRatio[m.model] = ratioFromInputPrice(m.input);
     if (m.output !== null) out.CompletionRatio[m.model] = completionRatioFromPrices(m.input, m.output);
     if (m.cachedInput !== null) out.CacheRatio[m.model] = round6(m.cachedInput / m.input);
+    if (m.cacheWrite !== undefined) out.CreateCacheRatio[m.model] = round6(m.cacheWrite / m.input);
+    if (m.cacheWrite1h !== undefined) out.CreateCache1hRatio[m.model] = round6(m.cacheWrite1h / m.input);
   }
   return out;
 }

@@ -172,13 +172,25 @@ function thinkingForEffort(req: ChatRequest, body: Json): void {
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
-/** Anthropic's input_tokens excludes cache reads and writes; canonical prompt_tokens includes them. */
+/** Anthropic's input_tokens excludes cache reads and writes; canonical prompt_tokens includes them.
+ *  cache_creation splits the writes by lifetime (ephemeral_5m_input_tokens,
+ *  ephemeral_1h_input_tokens), priced apart (docs/pricing.md, "Prompt-cache writes"). */
 function usageOf(u: Json): Partial<Usage> {
   const out: Partial<Usage> = {};
   if ("output_tokens" in u) out.completion_tokens = num(u.output_tokens);
   if ("input_tokens" in u || "cache_read_input_tokens" in u || "cache_creation_input_tokens" in u) {
     const cached = num(u.cache_read_input_tokens);
-    const created = num(u.cache_creation_input_tokens);
+    let created = num(u.cache_creation_input_tokens);
+    // The split is set only when sent: a stream's message_delta repeats the totals without it,
+    // and the split of its message_start stands (billing caps it by the total).
+    const split = u.cache_creation;
+    if (split && typeof split === "object") {
+      const s = split as Json;
+      const hour = num(s.ephemeral_1h_input_tokens);
+      // the split alone, without the total: the total is its sum
+      if (created === 0) created = num(s.ephemeral_5m_input_tokens) + hour;
+      out.cache_creation_1h_tokens = hour < created ? hour : created;
+    }
     out.prompt_tokens = num(u.input_tokens) + cached + created;
     out.cached_tokens = cached;
     out.cache_creation_tokens = created;
@@ -218,6 +230,7 @@ export function parseAnthropicChat(body: unknown): ChatResponse {
       completion_tokens: u.completion_tokens ?? 0,
       cached_tokens: u.cached_tokens ?? 0,
       cache_creation_tokens: u.cache_creation_tokens ?? 0,
+      cache_creation_1h_tokens: u.cache_creation_1h_tokens ?? 0,
       reasoning_tokens: 0,
     };
   }

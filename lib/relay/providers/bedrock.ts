@@ -241,15 +241,20 @@ function claudeThinking(req: ChatRequest, inference: Json, body: Json): void {
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
-/** Converse's inputTokens excludes cache reads and writes; canonical prompt_tokens includes them. */
+/** Converse's inputTokens excludes cache reads and writes; canonical prompt_tokens includes them.
+ *  cacheDetails ([{ttl: "5m" | "1h", inputTokens}]) splits the writes by lifetime, priced apart
+ *  (docs/pricing.md, "Prompt-cache writes"). */
 function usageOf(u: Json): Usage {
   const read = num(u.cacheReadInputTokens);
   const write = num(u.cacheWriteInputTokens);
+  let hour = 0;
+  if (Array.isArray(u.cacheDetails)) for (const d of u.cacheDetails as Json[]) if (d && d.ttl === "1h") hour += num(d.inputTokens);
   return {
     prompt_tokens: num(u.inputTokens) + read + write,
     completion_tokens: num(u.outputTokens),
     cached_tokens: read,
     cache_creation_tokens: write,
+    cache_creation_1h_tokens: hour < write ? hour : write,
     reasoning_tokens: 0,
   };
 }

@@ -226,7 +226,14 @@ export function plainUsage(u: unknown, promptField: string, completionField: str
   if (!u || typeof u !== "object") return undefined;
   const x = u as Record<string, unknown>;
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
-  return { prompt_tokens: n(x[promptField]), completion_tokens: n(x[completionField]), cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+  return {
+    prompt_tokens: n(x[promptField]),
+    completion_tokens: n(x[completionField]),
+    cached_tokens: 0,
+    cache_creation_tokens: 0,
+    cache_creation_1h_tokens: 0,
+    reasoning_tokens: 0,
+  };
 }
 
 /** An embedding vector from an upstream answer, refused (502) unless it is all numbers. */

@@ -227,6 +227,7 @@ function usageOf(u: Json): Usage {
     completion_tokens: num(u.candidatesTokenCount) + thoughts,
     cached_tokens: num(u.cachedContentTokenCount),
     cache_creation_tokens: 0,
+    cache_creation_1h_tokens: 0,
     reasoning_tokens: thoughts,
   };
 }

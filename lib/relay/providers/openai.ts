@@ -91,6 +91,7 @@ export function openaiUsage(u: unknown): Usage | undefined {
       x.prompt_tokens_details?.cached_tokens ?? (x as { input_tokens_details?: Json }).input_tokens_details?.cached_tokens ?? x.prompt_cache_hit_tokens,
     ),
     cache_creation_tokens: 0,
+    cache_creation_1h_tokens: 0,
     reasoning_tokens: num(x.completion_tokens_details?.reasoning_tokens ?? (x as { output_tokens_details?: Json }).output_tokens_details?.reasoning_tokens),
   };
 }

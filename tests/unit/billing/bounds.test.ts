@@ -20,6 +20,7 @@ const usage = (p: number, c: number, cached = 0, created = 0, reasoning = 0) => 
   completion_tokens: c,
   cached_tokens: cached,
   cache_creation_tokens: created,
+  cache_creation_1h_tokens: 0,
   reasoning_tokens: reasoning,
 });
 

@@ -72,6 +72,56 @@ describe("quota of a call (docs/product-rules.md)", () => {
   });
 });
 
+describe('prompt-cache writes (docs/pricing.md, "Prompt-cache writes")', () => {
+  beforeEach(() => {
+    set("ModelRatio", { "gpt-4o": 1.25, claude: 1.5, "claude-5m-only": 1.5 });
+    set("CompletionRatio", { claude: 5, "claude-5m-only": 5 });
+    set("CacheRatio", { "gpt-4o": 0.5, claude: 0.1, "claude-5m-only": 0.1 });
+    set("CreateCacheRatio", { claude: 1.25, "claude-5m-only": 1.25 });
+    set("CreateCache1hRatio", { claude: 2 });
+  });
+  const cost = (model: string, group: string, u: { prompt: number; completion: number; read: number; write: number; write1h: number }) =>
+    quotaFor(resolvePrice({ model, group }), {
+      promptTokens: u.prompt,
+      completionTokens: u.completion,
+      cachedTokens: u.read,
+      cacheCreationTokens: u.write,
+      cacheCreation1hTokens: u.write1h,
+    });
+
+  it("bills plain input, reads, 5-minute and 1-hour writes each at its ratio", () => {
+    // prompt 10000 = 1000 plain + 4000 reads + 3000 5-minute writes + 2000 1-hour writes
+    const u = { prompt: 10000, completion: 800, read: 4000, write: 5000, write1h: 2000 };
+    // 1.5 × (1000 + 4000×0.1 + 3000×1.25 + 2000×2 + 800×5) = 1.5 × 13150 = 19725
+    expect(cost("claude", "default", u)).toBe(19725n);
+    // group ratio 0.5: 9862.5 → 9863
+    expect(cost("claude", "vip", u)).toBe(9863n);
+    expect(resolvePrice({ model: "claude", group: "default" })).toMatchObject({ cacheRatio: 0.1, createCacheRatio: 1.25, createCache1hRatio: 2 });
+  });
+
+  it("bills the writes of a model without write ratios as plain input, each map on its own", () => {
+    const u = { prompt: 10000, completion: 0, read: 0, write: 5000, write1h: 2000 };
+    expect(cost("gpt-4o", "default", u)).toBe(12500n); // 1.25 × 10000: writes at 1
+    // 1.5 × (5000 + 3000×1.25 + 2000×1) = 1.5 × 10750 = 16125
+    expect(cost("claude-5m-only", "default", u)).toBe(16125n);
+    expect(resolvePrice({ model: "gpt-4o", group: "default" })).toMatchObject({ createCacheRatio: 1, createCache1hRatio: 1 });
+  });
+
+  it("caps the writes by the prompt the reads leave, and the 1-hour writes by the writes", () => {
+    // reads 8000 leave 2000 for writes: 1.5 × (8000×0.1 + 2000×2) = 1.5 × 4800 = 7200 (every write is a 1-hour one)
+    expect(cost("claude", "default", { prompt: 10000, completion: 0, read: 8000, write: 9000, write1h: 9000 })).toBe(7200n);
+    // 1-hour writes above the writes: 1.5 × (7000 + 3000×2) = 19500
+    expect(cost("claude", "default", { prompt: 10000, completion: 0, read: 0, write: 3000, write1h: 5000 })).toBe(19500n);
+    expect(() => cost("claude", "default", { prompt: 10, completion: 0, read: 0, write: -1, write1h: 0 })).toThrow();
+  });
+
+  it("leaves the reservation's estimate unchanged: the prompt as plain input", () => {
+    const price = resolvePrice({ model: "claude", group: "default" });
+    // 1.5 × (1000 + 100×5)
+    expect(estimateQuota(price, { promptTokens: 1000, maxTokens: 100 })).toBe(2250n);
+  });
+});
+
 describe("models without a price", () => {
   const unset = { model: "mystery", group: "default" };
   const cost = (setting?: string) => quotaFor(resolvePrice({ ...unset, userSetting: setting }), { promptTokens: 100, completionTokens: 10 });

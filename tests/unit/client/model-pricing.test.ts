@@ -26,6 +26,8 @@ const maps = (): PriceMaps => ({
   ModelRatio: { "gpt-4o": 1.25, "deepseek-chat": 0.14 },
   CompletionRatio: { "gpt-4o": 4 },
   CacheRatio: { "gpt-4o": 0.5 },
+  CreateCacheRatio: { "gpt-4o": 1.25 },
+  CreateCache1hRatio: { "gpt-4o": 2 },
   ModelPrice: { "dall-e-3": 0.04 },
 });
 
@@ -52,7 +54,15 @@ describe("rows", () => {
   it("one row per model of the price, ratio and completion maps, sorted", () => {
     const rows = rowsFromMaps(maps());
     expect(rows.map((r) => r.name)).toEqual(["dall-e-3", "deepseek-chat", "gpt-4o"]);
-    expect(rows[2]).toEqual({ name: "gpt-4o", price: undefined, ratio: 1.25, completionRatio: 4, cacheRatio: 0.5 });
+    expect(rows[2]).toEqual({
+      name: "gpt-4o",
+      price: undefined,
+      ratio: 1.25,
+      completionRatio: 4,
+      cacheRatio: 0.5,
+      createCacheRatio: 1.25,
+      createCache1hRatio: 2,
+    });
   });
 
   it("maps that do not parse read as empty", () => {
@@ -60,18 +70,22 @@ describe("rows", () => {
     expect(mapsFromOptions({ ModelRatio: "{bad" }).ModelRatio).toEqual({});
   });
 
-  it("a per-request row drops the ratios, a per-token row the price; the cache ratio stays", () => {
+  it("a per-request row drops the ratios, a per-token row the price; the cache ratios stay", () => {
     const a = putRow(maps(), { name: "gpt-4o", price: 0.1 });
     expect(a.ModelPrice["gpt-4o"]).toBe(0.1);
     expect(a.ModelRatio["gpt-4o"]).toBeUndefined();
     expect(a.CompletionRatio["gpt-4o"]).toBeUndefined();
     expect(a.CacheRatio["gpt-4o"]).toBe(0.5);
+    expect(a.CreateCacheRatio["gpt-4o"]).toBe(1.25);
+    expect(a.CreateCache1hRatio["gpt-4o"]).toBe(2);
+    expect(rowsFromMaps(maps()).find((r) => r.name === "gpt-4o")).toMatchObject({ cacheRatio: 0.5, createCacheRatio: 1.25, createCache1hRatio: 2 });
     const b = putRow(a, { name: "gpt-4o", ratio: 2, completionRatio: 3 });
     expect(b.ModelPrice["gpt-4o"]).toBeUndefined();
     expect(b.ModelRatio["gpt-4o"]).toBe(2);
     expect(maps().ModelRatio["gpt-4o"]).toBe(1.25);
     const c = removeRow(b, "gpt-4o");
-    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"] as const) expect(c[k]["gpt-4o"]).toBeUndefined();
+    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "CreateCacheRatio", "CreateCache1hRatio", "ModelPrice"] as const)
+      expect(c[k]["gpt-4o"]).toBeUndefined();
   });
 });
 

@@ -3,7 +3,18 @@ import { applyOption } from "@/lib/options/store";
 import { logOther } from "@/lib/logs/other";
 import type { ResolvedPrice } from "@/lib/billing/pricing";
 
-const price: ResolvedPrice = { model: "m", quotaType: 0, modelPrice: -1, modelRatio: 2, completionRatio: 3, cacheRatio: 0.5, groupRatio: 1, source: "ratio" };
+const price: ResolvedPrice = {
+  model: "m",
+  quotaType: 0,
+  modelPrice: -1,
+  modelRatio: 2,
+  completionRatio: 3,
+  cacheRatio: 0.5,
+  createCacheRatio: 1.25,
+  createCache1hRatio: 2,
+  groupRatio: 1,
+  source: "ratio",
+};
 
 afterEach(() => applyOption("LogChatContentEnabled", "false"));
 
@@ -30,6 +41,23 @@ describe("logOther", () => {
       frt: 420,
       admin_info: { use_channel: ["3", "7"] },
     });
+  });
+
+  it("writes the prompt-cache writes, in all and by lifetime, with the ratios that priced them", () => {
+    const o = logOther({ price, requestModel: "m", upstreamModel: "m", channelIds: [1], cacheCreationTokens: 300, cacheCreation1hTokens: 200 });
+    expect(o).toMatchObject({
+      cache_creation_tokens: 300,
+      cache_creation_ratio: 1.25,
+      cache_creation_tokens_5m: 100,
+      cache_creation_ratio_5m: 1.25,
+      cache_creation_tokens_1h: 200,
+      cache_creation_ratio_1h: 2,
+    });
+    // writes of five minutes only: no 1-hour figures; no writes: none at all
+    const five = logOther({ price, requestModel: "m", upstreamModel: "m", channelIds: [1], cacheCreationTokens: 40 });
+    expect(five).toMatchObject({ cache_creation_tokens: 40, cache_creation_tokens_5m: 40 });
+    expect(five).not.toHaveProperty("cache_creation_tokens_1h");
+    expect(logOther({ price, requestModel: "m", upstreamModel: "m", channelIds: [1] })).not.toHaveProperty("cache_creation_tokens");
   });
 
   it("keeps chat content only when LogChatContentEnabled", () => {

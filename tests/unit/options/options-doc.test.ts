@@ -17,6 +17,8 @@ const SPEC_KEYS = [
   // Pricing
   "ModelRatio",
   "CacheRatio",
+  "CreateCacheRatio",
+  "CreateCache1hRatio",
   "CompletionRatio",
   "ModelPrice",
   "GroupRatio",

@@ -78,11 +78,14 @@ describe("conversion into ratios", () => {
       { vendor: "zhipu", model: "c", input: 0.6, output: 2.2, cachedInput: null },
       { vendor: "openai", model: "emb", input: 0.02, output: null, cachedInput: null },
       { vendor: "openai", model: "img", input: null, output: null, cachedInput: null, perRequest: 0.04 },
+      { vendor: "anthropic", model: "claude", input: 0.25, output: 1.25, cachedInput: 0.03, cacheWrite: 0.3, cacheWrite1h: 0.5 },
     ]);
-    expect(r.ModelRatio).toEqual({ a: 1.25, b: 0.14, c: 0.3, emb: 0.01 });
+    expect(r.ModelRatio).toEqual({ a: 1.25, b: 0.14, c: 0.3, emb: 0.01, claude: 0.125 });
     // 0.42 / 0.28 is 1.4999999999999998 in floating point; 2.2 / 0.6 is 3.666…
-    expect(r.CompletionRatio).toEqual({ a: 4, b: 1.5, c: 3.666667 });
-    expect(r.CacheRatio).toEqual({ a: 0.5, b: 0.1 });
+    expect(r.CompletionRatio).toEqual({ a: 4, b: 1.5, c: 3.666667, claude: 5 });
+    expect(r.CacheRatio).toEqual({ a: 0.5, b: 0.1, claude: 0.12 });
+    expect(r.CreateCacheRatio).toEqual({ claude: 1.2 });
+    expect(r.CreateCache1hRatio).toEqual({ claude: 2 });
     expect(r.ModelPrice).toEqual({ img: 0.04 });
     expect(round6(1.2500000000000002)).toBe(1.25);
   });
@@ -105,7 +108,18 @@ describe("conversion into ratios", () => {
       expect(Math.abs(PRESET_RATIOS.ModelRatio[m.model] - m.input! / 2), m.model).toBeLessThan(5e-7);
       if (m.output !== null) expect(Math.abs(PRESET_RATIOS.CompletionRatio[m.model] - m.output / m.input!), m.model).toBeLessThan(5e-7);
       if (m.cachedInput !== null) expect(Math.abs(PRESET_RATIOS.CacheRatio[m.model] - m.cachedInput / m.input!), m.model).toBeLessThan(5e-7);
+      // Anthropic bills prompt-cache writes: every Claude row has both write prices, no other vendor's has one
+      expect(m.cacheWrite !== undefined, m.model).toBe(m.vendor === "anthropic");
+      expect(m.cacheWrite1h !== undefined, m.model).toBe(m.vendor === "anthropic");
+      if (m.cacheWrite !== undefined) expect(PRESET_RATIOS.CreateCacheRatio[m.model], m.model).toBe(Number((m.cacheWrite / m.input!).toFixed(6)));
+      if (m.cacheWrite1h !== undefined) expect(PRESET_RATIOS.CreateCache1hRatio[m.model], m.model).toBe(Number((m.cacheWrite1h / m.input!).toFixed(6)));
     }
+    // Anthropic's page (checked 2026-11-28): 5-minute writes 1.25×, 1-hour writes 2× input; Haiku 3 1.2× and 2×
+    expect(PRESET_RATIOS.CreateCacheRatio["claude-sonnet-4-5"]).toBe(1.25);
+    expect(PRESET_RATIOS.CreateCache1hRatio["claude-sonnet-4-5"]).toBe(2);
+    expect(PRESET_RATIOS.CreateCacheRatio["claude-3-haiku-20240307"]).toBe(1.2);
+    expect(PRESET_RATIOS.CreateCache1hRatio["claude-3-haiku-20240307"]).toBe(2);
+    expect(PRESET_RATIOS.CreateCacheRatio["gpt-4o"]).toBeUndefined();
     expect(PRESET_RATIOS.ModelRatio["gpt-4o"]).toBe(1.25);
     expect(PRESET_RATIOS.CompletionRatio["gpt-4o"]).toBe(4);
     expect(PRESET_RATIOS.CacheRatio["gpt-4o"]).toBe(0.5);
@@ -113,13 +127,15 @@ describe("conversion into ratios", () => {
     expect(PRESET_RATIOS.ModelPrice["dall-e-3"]).toBe(0.04);
   });
 
-  it("are the server defaults of the four price options, and price a call with no option saved", () => {
+  it("are the server defaults of the price options, and price a call with no option saved", () => {
     expect(JSON.parse(OPTION_DEFAULTS.ModelRatio)).toEqual(PRESET_RATIOS.ModelRatio);
     expect(JSON.parse(OPTION_DEFAULTS.CompletionRatio)).toEqual(PRESET_RATIOS.CompletionRatio);
     expect(JSON.parse(OPTION_DEFAULTS.CacheRatio)).toEqual(PRESET_RATIOS.CacheRatio);
+    expect(JSON.parse(OPTION_DEFAULTS.CreateCacheRatio)).toEqual(PRESET_RATIOS.CreateCacheRatio);
+    expect(JSON.parse(OPTION_DEFAULTS.CreateCache1hRatio)).toEqual(PRESET_RATIOS.CreateCache1hRatio);
     expect(JSON.parse(OPTION_DEFAULTS.ModelPrice)).toEqual(PRESET_RATIOS.ModelPrice);
     // an admin who saves the defaults back unchanged is not refused
-    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice"] as const) {
+    for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "CreateCacheRatio", "CreateCache1hRatio", "ModelPrice"] as const) {
       expect(validateOption(k, OPTION_DEFAULTS[k], (x) => OPTION_DEFAULTS[x])).toMatchObject({ ok: true });
     }
     for (const k of ["ModelRatio", "CompletionRatio", "CacheRatio", "ModelPrice", "SelfUseModeEnabled", "fallback_pricing_enabled"] as const) {

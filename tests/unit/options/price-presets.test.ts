@@ -9,15 +9,43 @@ const preset = (): PriceMaps => ({
   ModelRatio: { "gpt-4o": 1.25, "deepseek-chat": 0.14, o1: 7.5 },
   CompletionRatio: { "gpt-4o": 4, "deepseek-chat": 1.5, o1: 4 },
   CacheRatio: { "gpt-4o": 0.5 },
+  CreateCacheRatio: {},
+  CreateCache1hRatio: {},
   ModelPrice: { "dall-e-3": 0.04 },
 });
-const empty = (): PriceMaps => ({ ModelRatio: {}, CompletionRatio: {}, CacheRatio: {}, ModelPrice: {} });
+// the presets with a model whose vendor bills prompt-cache writes
+const withClaude = (): PriceMaps => {
+  const p = preset();
+  p.ModelRatio["claude-haiku-4-5"] = 0.5;
+  p.CompletionRatio["claude-haiku-4-5"] = 5;
+  p.CreateCacheRatio["claude-haiku-4-5"] = 1.25;
+  p.CreateCache1hRatio["claude-haiku-4-5"] = 2;
+  return p;
+};
+const empty = (): PriceMaps => ({ ModelRatio: {}, CompletionRatio: {}, CacheRatio: {}, CreateCacheRatio: {}, CreateCache1hRatio: {}, ModelPrice: {} });
 
 describe("merge (fetch presets)", () => {
   it("adds every preset model to empty maps", () => {
     const r = mergePresets(empty(), preset());
     expect(r.maps).toEqual(preset());
     expect(r.models).toEqual(["dall-e-3", "deepseek-chat", "gpt-4o", "o1"]);
+  });
+
+  it("adds the cache-write ratios with the model, and keeps an admin's own", () => {
+    const saved = empty();
+    saved.CreateCache1hRatio["claude-haiku-4-5"] = 1.5; // an entry of the admin's on an unpriced model
+    const r = mergePresets(saved, withClaude());
+    expect(r.maps.CreateCacheRatio).toEqual({ "claude-haiku-4-5": 1.25 });
+    expect(r.maps.CreateCache1hRatio).toEqual({ "claude-haiku-4-5": 1.5 });
+    // the admin's 1-hour ratio differs from the preset's: reset keeps the model whole
+    const kept = removePresets(r.maps, withClaude());
+    expect(kept.kept).toEqual(["claude-haiku-4-5"]);
+    expect(kept.maps.CreateCacheRatio).toEqual({ "claude-haiku-4-5": 1.25 });
+    // at the preset's values it is removed from every map
+    const gone = removePresets(mergePresets(empty(), withClaude()).maps, withClaude());
+    expect(gone.removed).toContain("claude-haiku-4-5");
+    expect(gone.maps.CreateCacheRatio).toEqual({});
+    expect(gone.maps.CreateCache1hRatio).toEqual({});
   });
 
   it("never overwrites a model the admin priced, nor an entry the admin set", () => {
@@ -38,13 +66,18 @@ describe("merge (fetch presets)", () => {
 
 describe("a model named __proto__", () => {
   it('keeps its entries through merge, fill and remove (docs/conventions.md, "Own keys")', () => {
-    const saved = JSON.parse('{"ModelRatio":{"__proto__":2},"CompletionRatio":{},"CacheRatio":{},"ModelPrice":{}}') as PriceMaps;
+    const saved = JSON.parse(
+      '{"ModelRatio":{"__proto__":2},"CompletionRatio":{},"CacheRatio":{},"CreateCacheRatio":{},"CreateCache1hRatio":{},"ModelPrice":{}}',
+    ) as PriceMaps;
     const merged = mergePresets(saved, preset()).maps;
     expect(Object.hasOwn(merged.ModelRatio, "__proto__")).toBe(true);
     expect(merged.ModelRatio["__proto__"]).toBe(2);
     expect(Object.hasOwn(fillFromPresets(saved, preset(), ["gpt-4o"]).maps.ModelRatio, "__proto__")).toBe(true);
     expect(Object.hasOwn(removePresets(merged, preset()).maps.ModelRatio, "__proto__")).toBe(true);
-    const fromPreset = mergePresets(empty(), JSON.parse('{"ModelRatio":{"__proto__":3},"CompletionRatio":{},"CacheRatio":{},"ModelPrice":{}}')).maps;
+    const fromPreset = mergePresets(
+      empty(),
+      JSON.parse('{"ModelRatio":{"__proto__":3},"CompletionRatio":{},"CacheRatio":{},"CreateCacheRatio":{},"CreateCache1hRatio":{},"ModelPrice":{}}'),
+    ).maps;
     expect(JSON.parse(JSON.stringify(fromPreset.ModelRatio))).toEqual(JSON.parse('{"__proto__":3}'));
   });
 });
@@ -62,6 +95,8 @@ describe("remove (reset presets)", () => {
       ModelRatio: { "gpt-4o": 1.25, "own-model": 2 },
       CompletionRatio: { "gpt-4o": 5 },
       CacheRatio: { "gpt-4o": 0.5 },
+      CreateCacheRatio: {},
+      CreateCache1hRatio: {},
       ModelPrice: {},
     });
   });
@@ -97,12 +132,16 @@ describe("source shapes", () => {
         { id: "meta-llama/llama-3-8b:free", pricing: { prompt: "0", completion: "0" } },
         { id: "openrouter/auto", pricing: { prompt: "-1", completion: "-1" } },
         { id: "openai/dall-e-x", pricing: { prompt: "0", completion: "0", request: "0.04" } },
+        { id: "anthropic/claude-x", pricing: { prompt: "0.000003", completion: "0.000015", input_cache_read: "0.0000003", input_cache_write: "0.00000375" } },
         { id: "broken" },
       ],
     });
-    expect(m.ModelRatio).toEqual({ "gpt-4o": 1.25 });
-    expect(m.CompletionRatio).toEqual({ "gpt-4o": 4 });
-    expect(m.CacheRatio).toEqual({ "gpt-4o": 0.5 });
+    expect(m.ModelRatio).toEqual({ "gpt-4o": 1.25, "claude-x": 1.5 });
+    expect(m.CompletionRatio).toEqual({ "gpt-4o": 4, "claude-x": 5 });
+    expect(m.CacheRatio).toEqual({ "gpt-4o": 0.5, "claude-x": 0.1 });
+    // the one write price OpenRouter lists is the 5-minute one
+    expect(m.CreateCacheRatio).toEqual({ "claude-x": 1.25 });
+    expect(m.CreateCache1hRatio).toEqual({});
     expect(m.ModelPrice).toEqual({ "dall-e-x": 0.04 });
     // refused with a catalogue message of its own (rendered in the caller's language by the route)
     expect(() => parseOpenRouter({ models: [] })).toThrow(expect.objectContaining({ key: "preset_source_no_data" }));

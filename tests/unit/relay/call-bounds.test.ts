@@ -61,7 +61,7 @@ describe("calls that write no text", () => {
     expect(images({})).toBe(1);
     expect(images({ n: 3 })).toBe(3);
     expect(imagesBound(chat({}))).toBe(MAX_CALL_IMAGES);
-    const u = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+    const u = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_creation_tokens: 0, cache_creation_1h_tokens: 0, reasoning_tokens: 0 };
     const meter = { images: 10_000, characters: 5_000, seconds: 10_000 };
     expect(boundUsage(u, meter, 1, 1, 1, 1_000)).toBe(true);
     expect(meter).toEqual({ images: 1, characters: 1_000, seconds: 70 });

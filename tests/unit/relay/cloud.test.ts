@@ -9,6 +9,7 @@ import { readEventStream } from "@/lib/relay/providers/aws-eventstream";
 import { bedrock, bedrockAuthHeaders, bedrockKey, bedrockKeyRefusal, converseBody } from "@/lib/relay/providers/bedrock";
 import { ExpiringCache, serviceAccountRefusal } from "@/lib/relay/providers/google-auth";
 import { vertex, vertexHost, vertexPlace } from "@/lib/relay/providers/vertex";
+import { anthropicStreamParser, parseAnthropicChat } from "@/lib/relay/providers/anthropic";
 import type { StreamEvent } from "@/lib/relay/types";
 import { bedrockEvent, bedrockException, CLOUD_WIRES, serviceAccountKey, sigv4Refusal } from "@/tests/support/provider-wires/cloud";
 import { WIRE_TEXT, WIRE_USAGE, type ProviderWire, type WireRequest } from "@/tests/support/provider-wires/types";
@@ -210,6 +211,29 @@ describe("AWS Bedrock adapter", () => {
     feed("messageStop", { stopReason: "tool_use" });
     feed("metadata", { usage: { inputTokens: 10, outputTokens: 5, cacheReadInputTokens: 4, cacheWriteInputTokens: 2 } });
     feed("exception:validationException", { message: "bad input" });
+    // the writes split by lifetime (cacheDetails, 1h before 5m), on a parser of its own
+    const split: StreamEvent[] = [];
+    bedrock.streamParser().parse(
+      JSON.stringify({
+        usage: {
+          inputTokens: 1,
+          outputTokens: 1,
+          cacheWriteInputTokens: 7,
+          cacheDetails: [
+            { ttl: "1h", inputTokens: 5 },
+            { ttl: "5m", inputTokens: 2 },
+          ],
+        },
+      }),
+      "metadata",
+      (e) => split.push(e),
+    );
+    expect(split.filter((e) => e.type === "usage")).toEqual([
+      {
+        type: "usage",
+        usage: { prompt_tokens: 8, completion_tokens: 1, cached_tokens: 0, cache_creation_tokens: 7, cache_creation_1h_tokens: 5, reasoning_tokens: 0 },
+      },
+    ]);
     expect(out).toEqual([
       { type: "start", id: "", model: "" },
       { type: "reasoning", index: 0, text: "hmm" },
@@ -217,9 +241,52 @@ describe("AWS Bedrock adapter", () => {
       { type: "tool_call_args", index: 0, callIndex: 0, args: '{"q":' },
       { type: "tool_call_args", index: 0, callIndex: 0, args: '"x"}' },
       { type: "finish", index: 0, reason: "tool_calls" },
-      { type: "usage", usage: { prompt_tokens: 16, completion_tokens: 5, cached_tokens: 4, cache_creation_tokens: 2, reasoning_tokens: 0 } },
+      {
+        type: "usage",
+        usage: { prompt_tokens: 16, completion_tokens: 5, cached_tokens: 4, cache_creation_tokens: 2, cache_creation_1h_tokens: 0, reasoning_tokens: 0 },
+      },
       { type: "error", error: { status: 400, message: "bad input", type: "invalid_request_error", code: "validationException" } },
     ]);
+  });
+});
+
+// Anthropic's wire, which Vertex AI's Claude speaks too: the cache writes split by lifetime
+// (docs/pricing.md, "Prompt-cache writes").
+describe("Anthropic's prompt-cache usage", () => {
+  const usage = {
+    input_tokens: 10,
+    cache_read_input_tokens: 40,
+    cache_creation_input_tokens: 30,
+    cache_creation: { ephemeral_5m_input_tokens: 10, ephemeral_1h_input_tokens: 20 },
+    output_tokens: 5,
+  };
+  it("reads the reads, the writes and the 1-hour writes of an answer", () => {
+    const r = parseAnthropicChat({ id: "m", model: "c", content: [{ type: "text", text: "x" }], stop_reason: "end_turn", usage });
+    expect(r.usage).toEqual({
+      prompt_tokens: 80,
+      completion_tokens: 5,
+      cached_tokens: 40,
+      cache_creation_tokens: 30,
+      cache_creation_1h_tokens: 20,
+      reasoning_tokens: 0,
+    });
+    // without the split, every write is a 5-minute one
+    const plain = parseAnthropicChat({ content: [], usage: { input_tokens: 1, cache_creation_input_tokens: 3, output_tokens: 1 } });
+    expect(plain.usage).toMatchObject({ prompt_tokens: 4, cache_creation_tokens: 3, cache_creation_1h_tokens: 0 });
+  });
+  it("keeps a stream's split when message_delta repeats the totals without it", () => {
+    const out: StreamEvent[] = [];
+    const p = anthropicStreamParser();
+    p.parse(
+      JSON.stringify({ type: "message_start", message: { id: "m", model: "c", usage: Object.assign({}, usage, { output_tokens: 1 }) } }),
+      "message_start",
+      (e) => out.push(e),
+    );
+    const { cache_creation: _split, ...totals } = usage;
+    p.parse(JSON.stringify({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: totals }), "message_delta", (e) => out.push(e));
+    const usages = out.filter((e) => e.type === "usage").map((e) => (e as { usage: object }).usage);
+    expect(usages[0]).toMatchObject({ cache_creation_tokens: 30, cache_creation_1h_tokens: 20 });
+    expect(usages[usages.length - 1]).toEqual({ completion_tokens: 5, prompt_tokens: 80, cached_tokens: 40, cache_creation_tokens: 30 });
   });
 });
 

@@ -252,7 +252,7 @@ describe("image output", () => {
   const URL = `data:image/png;base64,${PNG}`;
   const gem = adapterFor(24)!;
   const req = { model: "m", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "draw" }] }], stream: false };
-  const usage = { prompt_tokens: 5, completion_tokens: 7, cached_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0 };
+  const usage = { prompt_tokens: 5, completion_tokens: 7, cached_tokens: 0, cache_creation_tokens: 0, cache_creation_1h_tokens: 0, reasoning_tokens: 0 };
   const answer = () =>
     gem.parseChat({
       responseId: "r1",

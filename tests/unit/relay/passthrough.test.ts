@@ -86,6 +86,7 @@ describe.each(["openai", "azure"] as const)("%s channel", (which) => {
         completion_tokens: USAGE.completion,
         cached_tokens: USAGE.cached,
         cache_creation_tokens: 0,
+        cache_creation_1h_tokens: 0,
         reasoning_tokens: USAGE.reasoning,
       });
       expect(last().usageEstimated).toBe(false);
