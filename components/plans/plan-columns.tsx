@@ -9,7 +9,10 @@ import type { Plan } from "./types";
 
 type T = (key: string, values?: Record<string, string | number>) => string;
 
+// write: the viewer holds billing:write (docs/permissions.md); without it a row offers only
+// its subscribers
 export type PlanRowActions = {
+  write: boolean;
   busy: boolean;
   setEnabled: (p: Plan, enabled: boolean) => void;
   edit: (p: Plan) => void;
@@ -108,28 +111,34 @@ export function planColumns({ t, display, actions }: { t: T; display: QuotaDispl
       meta: { label: t("col.actions"), hideable: false },
       cell: ({ row: { original: p } }) => (
         <div className="flex gap-1">
-          <Button
-            size="sm"
-            variant="secondary"
-            disabled={actions.busy}
-            onClick={() => actions.setEnabled(p, !p.enabled)}
-            aria-label={t(p.enabled ? "disableOf" : "enableOf", { name: p.name })}
-          >
-            {p.enabled ? <PowerOff aria-hidden className="h-3.5 w-3.5" /> : <Power aria-hidden className="h-3.5 w-3.5" />}
-            {p.enabled ? t("disable") : t("enable")}
-          </Button>
-          <Button size="sm" variant="secondary" onClick={() => actions.edit(p)} aria-label={t("editOf", { name: p.name })}>
-            <Pencil aria-hidden className="h-3.5 w-3.5" />
-            {t("edit")}
-          </Button>
+          {actions.write && (
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={actions.busy}
+              onClick={() => actions.setEnabled(p, !p.enabled)}
+              aria-label={t(p.enabled ? "disableOf" : "enableOf", { name: p.name })}
+            >
+              {p.enabled ? <PowerOff aria-hidden className="h-3.5 w-3.5" /> : <Power aria-hidden className="h-3.5 w-3.5" />}
+              {p.enabled ? t("disable") : t("enable")}
+            </Button>
+          )}
+          {actions.write && (
+            <Button size="sm" variant="secondary" onClick={() => actions.edit(p)} aria-label={t("editOf", { name: p.name })}>
+              <Pencil aria-hidden className="h-3.5 w-3.5" />
+              {t("edit")}
+            </Button>
+          )}
           <Button size="sm" variant="secondary" onClick={() => actions.subscribers(p)} aria-label={t("subscribersOf", { name: p.name })}>
             <Users aria-hidden className="h-3.5 w-3.5" />
             {t("subscribers")}
           </Button>
-          <Button size="sm" variant="danger" disabled={actions.busy} onClick={() => actions.remove(p)} aria-label={t("deleteOf", { name: p.name })}>
-            <Trash aria-hidden className="h-3.5 w-3.5" />
-            {t("delete")}
-          </Button>
+          {actions.write && (
+            <Button size="sm" variant="danger" disabled={actions.busy} onClick={() => actions.remove(p)} aria-label={t("deleteOf", { name: p.name })}>
+              <Trash aria-hidden className="h-3.5 w-3.5" />
+              {t("delete")}
+            </Button>
+          )}
         </div>
       ),
     },

@@ -21,7 +21,8 @@ import { SubscribersDrawer } from "./subscribers-drawer";
 import type { Plan } from "./types";
 
 export function PlansPage() {
-  // adding a plan is a write (billing:write, docs/permissions.md)
+  // adding, editing, enabling, disabling and deleting a plan, and granting, revoking and
+  // resetting a subscription, are writes (billing:write, docs/permissions.md)
   const write = can(useSessionUser(), "billing:write");
   const t = useTranslations("plans");
   const display = useQuotaDisplay();
@@ -68,7 +69,7 @@ export function PlansPage() {
   const columns = planColumns({
     t,
     display,
-    actions: { busy, setEnabled: (p, e) => void setEnabled(p, e), edit: setEditing, subscribers: setViewing, remove: (p) => void remove(p) },
+    actions: { write, busy, setEnabled: (p, e) => void setEnabled(p, e), edit: setEditing, subscribers: setViewing, remove: (p) => void remove(p) },
   });
 
   return (
@@ -108,7 +109,7 @@ export function PlansPage() {
           void mutate();
         }}
       />
-      <SubscribersDrawer plan={viewing} onClose={() => setViewing(null)} />
+      <SubscribersDrawer plan={viewing} write={write} onClose={() => setViewing(null)} />
       {confirm.dialog}
     </div>
   );

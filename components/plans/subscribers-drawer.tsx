@@ -68,7 +68,8 @@ function UserSearch({ onPick, busy }: { onPick: (u: PickUser) => void; busy: boo
   );
 }
 
-export function SubscribersDrawer({ plan, onClose }: { plan: Plan | null; onClose: () => void }) {
+// write: the viewer holds billing:write (docs/permissions.md); without it the drawer only lists
+export function SubscribersDrawer({ plan, write, onClose }: { plan: Plan | null; write: boolean; onClose: () => void }) {
   const t = useTranslations("plans.subs");
   const tp = useTranslations("plans");
   const display = useQuotaDisplay();
@@ -160,14 +161,14 @@ export function SubscribersDrawer({ plan, onClose }: { plan: Plan | null; onClos
           ) : null,
       },
     ];
-    return cols.map((c) => Object.assign(c, { header: c.meta?.label ?? "" }) as ColumnDef<Subscription>);
+    return cols.filter((c) => write || c.id !== "actions").map((c) => Object.assign(c, { header: c.meta?.label ?? "" }) as ColumnDef<Subscription>);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- act reads the latest state through setPending
-  }, [t, tp, display, busy, planName]);
+  }, [t, tp, display, busy, planName, write]);
 
   return (
     <Drawer open={plan !== null} onOpenChange={(o) => !o && onClose()} title={t("title", { plan: planName })} description={t("description")}>
       <div className="flex flex-col gap-4" data-testid="plan-subscribers">
-        <UserSearch busy={busy} onPick={(user) => void act({ kind: "grant", user })} />
+        {write && <UserSearch busy={busy} onPick={(user) => void act({ kind: "grant", user })} />}
         <DataTable<Subscription>
           id="plan-subscribers"
           toolbar={

@@ -11,7 +11,10 @@ import { REDEMPTION_STATUS } from "@/lib/statuses";
 const STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "gray" };
 type T = (key: string, values?: Record<string, string | number>) => string;
 
+// write: the viewer holds billing:write (docs/permissions.md); without it the table has no
+// actions column
 export type RedemptionRowActions = {
+  write: boolean;
   busy: boolean;
   setStatus: (c: Redemption, status: 1 | 2) => void;
   edit: (c: Redemption) => void;
@@ -116,5 +119,5 @@ export function redemptionColumns({ t, display, actions }: { t: T; display: Quot
     },
   ];
   // The header is the column's label.
-  return columns.map((c) => Object.assign(c, { header: c.meta?.label ?? "" }) as ColumnDef<Redemption>);
+  return columns.filter((c) => actions.write || c.id !== "actions").map((c) => Object.assign(c, { header: c.meta?.label ?? "" }) as ColumnDef<Redemption>);
 }

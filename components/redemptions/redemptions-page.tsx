@@ -29,7 +29,8 @@ function listPath(keyword: string, page: number, size: number): string {
 }
 
 export function RedemptionsPage() {
-  // adding, disabling and deleting codes are writes (billing:write, docs/permissions.md)
+  // adding, editing, enabling, disabling and deleting codes are writes (billing:write,
+  // docs/permissions.md): without it the page lists and searches only
   const write = can(useSessionUser(), "billing:write");
   const t = useTranslations("redemptions");
   const display = useQuotaDisplay();
@@ -121,7 +122,7 @@ export function RedemptionsPage() {
   const columns = redemptionColumns({
     t,
     display,
-    actions: { busy, setStatus: (c, s) => void setStatus(c, s), edit: setEditing, remove: (c) => void remove(c) },
+    actions: { write, busy, setStatus: (c, s) => void setStatus(c, s), edit: setEditing, remove: (c) => void remove(c) },
   });
 
   return (
@@ -184,7 +185,7 @@ export function RedemptionsPage() {
           "data-greyed": isGreyed(c) ? "true" : undefined,
           className: isGreyed(c) ? "opacity-50" : undefined,
         })}
-        selection={{ selected, onChange: setSelected, rowLabel: (c) => t("select", { name: c.name, id: c.id }), allLabel: t("selectAll") }}
+        selection={write ? { selected, onChange: setSelected, rowLabel: (c) => t("select", { name: c.name, id: c.id }), allLabel: t("selectAll") } : undefined}
         paging={
           paging.pageSize === null
             ? undefined

@@ -146,7 +146,8 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
           <Bindings user={user} clearFor={other && viewerIsRoot ? user.id : undefined} onChanged={() => void mutate()} />
         </div>
         {other && userId !== undefined && <TwoFactorAdmin userId={userId} viewerIsRoot={viewerIsRoot} />}
-        {other && userId !== undefined && <SessionsAdmin userId={userId} />}
+        {/* ending the user's sessions is a write (users:write) */}
+        {other && canWrite && userId !== undefined && <SessionsAdmin userId={userId} />}
         {other && viewerIsRoot && <TestNotification user={user} />}
         {/* the permission set: the root edits an admin's (role 10) */}
         {other && viewerIsRoot && userId !== undefined && user.role === 10 && <PermissionsAdmin userId={userId} />}

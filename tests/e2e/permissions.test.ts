@@ -2,6 +2,8 @@
 // the root takes "test, enable, disable" from an admin in the user editor's checklist; the
 // admin's channel list then offers neither those buttons nor "Show key" (not in the default
 // set); granted channels:reveal, the row menu offers "Show key" and its dialog shows the key.
+// Without billing:write the redemption rows have no buttons; without channels:write /channel/add
+// shows the console's "insufficient permission" line instead of the form.
 // Screenshots go to test-results/screenshots/permissions.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -38,6 +40,8 @@ beforeAll(async () => {
   root = await setupRoot(server);
   const c = await root.post("/api/channel/", { type: 1, name: "perm-e2e", key: "sk-e2e-shown-key", models: "gpt-4o", base_url: "http://127.0.0.1:9" });
   expect(c.success, c.message).toBe(true);
+  const code = await root.post("/api/redemption/", { name: "perm-code", quota: 1000 });
+  expect(code.success, code.message).toBe(true);
 }, 60_000);
 
 afterAll(async () => {
@@ -102,6 +106,19 @@ describe.each(["zh", "en"] as Locale[])("admin permissions (%s)", (locale) => {
       const dialog = page.getByRole("dialog", { name: fmt(ch.revealKeyTitle, { name: "perm-e2e" }) });
       await expect.poll(() => dialog.getByLabel(ch.revealKeyLabel).inputValue()).toBe("sk-e2e-shown-key");
       await shoot(page, locale, "channel-key-dialog", false);
+
+      // without billing:write and channels:write: no buttons on a code's row, /channel/add denied
+      const narrowed = DEFAULT_ADMIN_PERMISSIONS.filter((x) => x !== "billing:write" && x !== "channels:write");
+      const n = await root.put(`/api/user/${id}/permissions`, { permissions: narrowed });
+      expect(n.success, n.message).toBe(true);
+      await page.goto(`${server.url}/admin/coupons`);
+      const code = page.getByTestId(/^redemption-row-/).filter({ hasText: "perm-code" });
+      await code.waitFor();
+      expect(await code.getByRole("button").count()).toBe(0);
+      await page.goto(`${server.url}/channel/add`);
+      await page.getByRole("alert").filter({ hasText: m.errors.forbidden }).waitFor();
+      expect(await page.getByRole("link", { name: ch.editor.back, exact: true }).count()).toBe(0);
+      await shoot(page, locale, "channel-add-denied", false);
     } finally {
       await adminSide.ctx.close();
     }
