@@ -5,6 +5,7 @@
 import "server-only";
 import { consistentRead, asNum, type Param, type Row, type Stmt } from "@/lib/rollups/store";
 import { PerfAcc, PERF_CHANNEL_TABLE, PERF_MODEL_TABLE, PERF_SPANS } from "@/lib/rollups/perf";
+import type { PerfRow } from "@/lib/client/perf";
 
 const HOUR = PERF_SPANS.hour;
 const DAY = PERF_SPANS.day;
@@ -17,19 +18,8 @@ export type PerfFilter = {
   models?: string[];
   channelId?: number;
 };
-export type PerfRow = {
-  created_at: number;
-  model_name?: string;
-  channel_id?: number;
-  calls: number;
-  successes: number;
-  success_rate: number | null;
-  ttft_p50_ms: number | null;
-  ttft_p95_ms: number | null;
-  latency_p50_ms: number | null;
-  latency_p95_ms: number | null;
-  output_tps: number | null;
-};
+/** One row of /api/perf/* (the console's type, lib/client/perf.ts). */
+export type { PerfRow };
 
 /** The hours and whole days that cover [start, end] (unix seconds, inclusive; hours as in the usage data). */
 export function perfSpans(start: number, end: number): { hours: [number, number][]; days: [number, number] | null } {

@@ -14,23 +14,10 @@ import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import { execDb, queryDb } from "../support/db";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
+import type { PerfRow } from "@/lib/client/perf";
 
 const MODEL = "gpt-4o-mini";
 const ACCURACY = 0.01; // lib/rollups/perf-sketch.ts
-
-type PerfRow = {
-  created_at: number;
-  model_name?: string;
-  channel_id?: number;
-  calls: number;
-  successes: number;
-  success_rate: number | null;
-  ttft_p50_ms: number | null;
-  ttft_p95_ms: number | null;
-  latency_p50_ms: number | null;
-  latency_p95_ms: number | null;
-  output_tps: number | null;
-};
 
 let server: TestServer;
 let mock: MockUpstream;
