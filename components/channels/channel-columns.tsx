@@ -94,15 +94,20 @@ export function channelColumns({
         </Tooltip>
       );
     },
-    successRate24h: ({ row }) => {
-      const rate = rateOf(row.original);
+    // one cell for the last 24 hours (the success rate, the median time to first token under
+    // it), so that the row's actions stay in view at 1360 px
+    last24h: ({ row }) => {
+      const r = row.original;
+      const ttft = r.is_tag ? null : perf.get(r.id)?.ttft_p50_ms;
       return (
-        <span data-testid={row.original.is_tag ? undefined : `channel-success-${row.original.id}`}>
-          <Badge color={rateColor(rate)}>{formatRate(rate)}</Badge>
-        </span>
+        <>
+          <span data-testid={r.is_tag ? undefined : `channel-success-${r.id}`}>
+            <Badge color={rateColor(rateOf(r))}>{formatRate(rateOf(r))}</Badge>
+          </span>
+          {ttft != null && <div className="mt-0.5 text-xs text-zinc-500 tabular-nums dark:text-zinc-400">{t("ttftOf", { ms: formatMs(ttft) })}</div>}
+        </>
       );
     },
-    ttft24h: ({ row }) => (row.original.is_tag ? "—" : formatMs(perf.get(row.original.id)?.ttft_p50_ms)),
     balance: ({ row }) => {
       const r = row.original;
       const used = <div>{t("used", { quota: renderQuota(r.used_quota, display) })}</div>;
@@ -146,7 +151,7 @@ export function channelColumns({
     name: "whitespace-nowrap",
     type: "whitespace-nowrap",
     balance: "text-xs whitespace-nowrap",
-    ttft24h: "text-xs whitespace-nowrap tabular-nums",
+    last24h: "whitespace-nowrap",
   };
   return CHANNEL_COLUMNS.map((id) => ({ id, header: t(`col.${id}`), meta: { label: t(`col.${id}`), className: classes[id] }, cell: cells[id] }));
 }

@@ -5,6 +5,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/input";
 import { TextareaField } from "@/components/ui/textarea";
+import { ensureFreshFactor } from "@/components/me/fresh-factor";
 import { api } from "@/lib/client/api";
 import { splitList } from "@/lib/channels/split-list";
 import { isJsonObjectText } from "@/lib/client/channels";
@@ -187,7 +188,8 @@ export function TagEditDialog({ row, groups, onClose, onSaved }: { row: TagRow |
 }
 
 // The channel's stored key, asked for when the dialog opens (POST /api/channel/{id}/key: the
-// root, or an admin with channels:reveal; each reveal is an audit row, docs/permissions.md).
+// root, or an admin with channels:reveal, after a fresh second factor when they have one; each
+// reveal is an audit row, docs/permissions.md).
 // Kept in this dialog's state only, dropped when it closes.
 export function RevealKeyDialog({ channel, onClose }: { channel: Channel | null; onClose: () => void }) {
   const t = useTranslations("channels");
@@ -196,9 +198,13 @@ export function RevealKeyDialog({ channel, onClose }: { channel: Channel | null;
     setKey(null);
     if (!channel) return;
     let live = true;
-    api
-      .post<{ key: string }>(`/api/channel/${channel.id}/key`)
-      .then((r) => live && setKey(r.data.key))
+    // a sensitive action: a fresh second factor first, when the admin has one
+    ensureFreshFactor()
+      .then(async (fresh) => {
+        if (!fresh) return live && onClose();
+        const r = await api.post<{ key: string }>(`/api/channel/${channel.id}/key`);
+        if (live) setKey(r.data.key);
+      })
       .catch(() => live && onClose());
     return () => {
       live = false;

@@ -20,6 +20,7 @@ import { channelColumns, type ChannelRow } from "./channel-columns";
 import { BatchTagDialog, ConfirmDialog, EditModelsDialog, RevealKeyDialog, TagEditDialog } from "./channel-dialogs";
 import { ChannelFilterForm, channelListPath, EMPTY_FILTERS, type ChannelFilters } from "./channel-filters";
 import type { ChannelDialogs, ChannelRights, Confirmation } from "./channel-row-actions";
+import { FreshFactorHost } from "@/components/me/fresh-factor";
 import { ModelTestDialog } from "./model-test-dialog";
 import { useChannelActions } from "./use-channel-actions";
 import { useTestAll } from "./use-test-all";
@@ -161,6 +162,7 @@ export function ChannelsPage() {
       <EditModelsDialog channel={editingModels} onClose={() => setEditingModels(null)} onSaved={refresh} />
       <TagEditDialog row={editingTag} groups={groups ?? []} onClose={() => setEditingTag(null)} onSaved={refresh} />
       <RevealKeyDialog channel={revealing} onClose={() => setRevealing(null)} />
+      {rights.reveal && <FreshFactorHost />}
       <BatchTagDialog open={batchTag} ids={selectedIds} onClose={() => setBatchTag(false)} onSaved={refresh} />
       <ConfirmDialog
         open={confirm !== null}

@@ -50,18 +50,5 @@ export type TagRow = {
 
 export type ChannelList = { items: Array<Channel | TagRow>; total: number; page: number; page_size: number; type_counts: Record<string, number> };
 
-export const CHANNEL_COLUMNS = [
-  "id",
-  "name",
-  "group",
-  "type",
-  "status",
-  "responseTime",
-  "successRate24h",
-  "ttft24h",
-  "balance",
-  "priority",
-  "weight",
-  "operate",
-] as const;
+export const CHANNEL_COLUMNS = ["id", "name", "group", "type", "status", "responseTime", "last24h", "balance", "priority", "weight", "operate"] as const;
 export type ChannelColumn = (typeof CHANNEL_COLUMNS)[number];

@@ -3,7 +3,7 @@
 // `if (!(await ensureFreshFactor())) return;` before changing the password, generating the
 // access token or deleting the account. It asks the server whether a factor is set up and
 // whether a fresh one still holds; if one is needed, <FreshFactorHost /> (mounted by the
-// security card on /app/me) asks for a code or a passkey and resolves true once verified.
+// security card on /app/me, and by the channel list for a key's reveal) asks for a code or a passkey and resolves true once verified.
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";

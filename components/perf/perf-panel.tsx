@@ -16,6 +16,7 @@ import {
   formatMs,
   formatRate,
   keyOf,
+  labelOf,
   PERF_HOURLY_DAYS,
   PERF_PRESETS,
   perfPoints,
@@ -53,6 +54,7 @@ export function PerfPanel({ admin }: { admin: boolean }) {
       : `/api/perf/${view}?start_timestamp=${end - seconds + 1}&end_timestamp=${end}${view === "models" && group ? `&group=${encodeURIComponent(group)}` : ""}`;
   const { data: totals, error } = useSWR<PerfRow[]>(base ? `${base}&granularity=total` : null);
   const keys = useMemo(() => topKeys(totals ?? [], SHOWN), [totals]);
+  const labels = useMemo(() => new Map((totals ?? []).map((r) => [keyOf(r), labelOf(r)])), [totals]);
   // the charts' points: the rows of the charted models only (docs/performance.md, "Console")
   const only = view === "models" && keys.length ? `&model_name=${encodeURIComponent(keys.join(","))}` : "";
   const { data: rows } = useSWR<PerfRow[]>(base && totals?.length ? `${base}&granularity=${hourly ? "hour" : "day"}${only}` : null);
@@ -117,7 +119,13 @@ export function PerfPanel({ admin }: { admin: boolean }) {
         <div className="grid gap-4 lg:grid-cols-2">
           {charts.map((c) => (
             <Card key={c.metric} title={c.title}>
-              <PerfLineChart points={perfPoints(rows, keys, c.metric)} names={keys} hourly={hourly} format={c.format} testId={`perf-chart-${c.metric}`} />
+              <PerfLineChart
+                points={perfPoints(rows, keys, c.metric)}
+                names={keys.map((k) => labels.get(k) ?? k)}
+                hourly={hourly}
+                format={c.format}
+                testId={`perf-chart-${c.metric}`}
+              />
             </Card>
           ))}
         </div>
@@ -145,7 +153,7 @@ export function PerfPanel({ admin }: { admin: boolean }) {
               <tbody>
                 {sorted.map((r) => (
                   <tr key={keyOf(r)} className="border-b border-zinc-100 last:border-0 dark:border-zinc-800/60" data-testid={`perf-row-${keyOf(r)}`}>
-                    <td className="max-w-64 truncate py-2 pr-3 font-mono text-xs text-zinc-900 dark:text-zinc-100">{keyOf(r)}</td>
+                    <td className="max-w-64 truncate py-2 pr-3 font-mono text-xs text-zinc-900 dark:text-zinc-100">{labelOf(r)}</td>
                     <td className="py-2 pr-3 text-right tabular-nums">{r.calls}</td>
                     <td className="py-2 pr-3 text-right">
                       <Badge color={rateColor(r.success_rate)}>{formatRate(r.success_rate)}</Badge>

@@ -5,6 +5,8 @@ export type PerfRow = {
   created_at: number;
   model_name?: string;
   channel_id?: number;
+  /** the channel's name, in /api/perf/channels (none once the channel is deleted) */
+  channel_name?: string;
   calls: number;
   successes: number;
   success_rate: number | null;
@@ -33,6 +35,8 @@ export const PERF_PRESETS = [
 export type PerfPresetKey = (typeof PERF_PRESETS)[number]["key"];
 
 export const keyOf = (r: PerfRow): string => (r.model_name !== undefined ? r.model_name : `#${r.channel_id ?? 0}`);
+/** What the tab shows for a row: the model, or the channel's name and id. */
+export const labelOf = (r: PerfRow): string => (r.model_name !== undefined ? r.model_name : r.channel_name ? `${r.channel_name} #${r.channel_id}` : keyOf(r));
 
 /** The keys with the most calls first (the charts show the first few). */
 export function topKeys(totals: PerfRow[], n: number): string[] {

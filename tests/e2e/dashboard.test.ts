@@ -254,10 +254,19 @@ describe("the data dashboard", () => {
         await shoot(page, locale, "perf-tab-models");
         await page.getByLabel(m.perf.view, { exact: true }).selectOption("channels");
         await expect.poll(() => page.getByTestId(`perf-row-#${channelId}`).textContent()).toContain("90.0%");
+        // named, not only numbered
+        expect(await page.getByTestId(`perf-row-#${channelId}`).locator("td").first().textContent()).toBe(`perf #${channelId}`);
         await shoot(page, locale, "perf-tab-channels");
 
         await page.goto(`${server.url}/admin/channels`);
         await expect.poll(() => page.getByTestId(`channel-success-${channelId}`).textContent()).toBe("90.0%");
+        // the 24 hours take one cell: at 1360 px the row's last action is in view, not behind the table's sideways scroll
+        const lastCell = page
+          .locator("tr", { has: page.getByTestId(`channel-success-${channelId}`) })
+          .locator("td")
+          .last();
+        const box = (await lastCell.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(1360);
         await shoot(page, locale, "perf-channel-list", false);
 
         // the status page: a 404 while off

@@ -187,6 +187,7 @@ describe("the performance buckets", { timeout: 120_000 }, () => {
     check(mine.data[0], t);
     const channels = await root.get<PerfRow[]>(perfPath("channels", "total"));
     expect(channels.data.map((r) => r.channel_id)).toEqual([channelId]);
+    expect(channels.data[0].channel_name).toBe("mock");
     check(channels.data[0], t);
     const days = await root.get<PerfRow[]>(perfPath("models", "day"));
     expect(sumCalls(days.data)).toBe(260);

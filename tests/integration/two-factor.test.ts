@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loginAs, makeUser, setOptions, setupRoot } from "../support/accounts";
 import { ApiClient } from "../support/client";
 import { query } from "../support/seed";
+import { DEFAULT_ADMIN_PERMISSIONS } from "@/lib/auth/permissions";
 import { startServer, type TestServer } from "../support/server";
 
 // A client that keeps every cookie the server sets (the pending step, the fresh-factor proof).
@@ -52,8 +53,8 @@ const totpOfEpoch = (secret: string, epoch: number) => generate({ secret, epoch 
 // A user with TOTP on: answers its secret, backup codes, a signed-in browser, and the unix
 // second whose step turned TOTP on (so that a test can name that step and the next one
 // exactly, whatever step boundary it crosses meanwhile).
-async function userWith2fa(username: string) {
-  const { id } = await makeUser(server, root, username);
+async function userWith2fa(username: string, role: 1 | 10 = 1) {
+  const { id } = await makeUser(server, root, username, role);
   const b = await browserFor(username);
   const s = await b.post<Setup>("/api/user/2fa/setup");
   expect(s.success, s.message).toBe(true);
@@ -280,6 +281,26 @@ describe("sensitive actions", () => {
     expect((await b.del("/api/user/self")).success).toBe(true);
     const [gone] = await query(server, 'SELECT COUNT(*) AS n FROM "two_factors" WHERE "user_id" = $1', [b.userId]);
     expect(Number(gone.n)).toBe(0);
+  });
+
+  it("revealing a channel's key needs one too, and the reveal is audited once", async () => {
+    const { id, browser: b, backup } = await userWith2fa("keyholder", 10);
+    expect((await root.put(`/api/user/${id}/permissions`, { permissions: [...DEFAULT_ADMIN_PERMISSIONS, "channels:reveal"] })).success).toBe(true);
+    const c = await root.post<{ id: number }>("/api/channel/", {
+      type: 1,
+      name: "revealed",
+      key: "sk-fresh-reveal",
+      models: "gpt-4o",
+      base_url: "http://127.0.0.1:9",
+    });
+    expect(c.success, c.message).toBe(true);
+    const channelId = Number((await query(server, "SELECT id FROM channels WHERE name = 'revealed'"))[0].id);
+    const fresh = "This action needs a fresh second factor (a code or a passkey) first";
+    expect(await b.post(`/api/channel/${channelId}/key`)).toMatchObject({ success: false, message: fresh });
+    expect((await b.post("/api/user/2fa/verify", { code: backup[0] })).success).toBe(true);
+    expect((await b.post<{ key: string }>(`/api/channel/${channelId}/key`)).data.key).toBe("sk-fresh-reveal");
+    const rows = await query(server, "SELECT actor_id FROM audit_logs WHERE action = 'channel_key_reveal' AND target_id = $1", [String(channelId)]);
+    expect(rows.map((r) => Number(r.actor_id))).toEqual([id]);
   });
 
   it("a user without a second factor is not asked", async () => {
