@@ -22,7 +22,7 @@ export function InlineNumber({ value, label, onCommit }: { value: number | null;
     <Input
       aria-label={label}
       inputMode="numeric"
-      className="h-8 w-20"
+      className="h-8 w-16"
       value={text}
       onChange={(e) => setText(e.target.value)}
       onBlur={() => void commit()}

@@ -153,5 +153,14 @@ export function channelColumns({
     balance: "text-xs whitespace-nowrap",
     last24h: "whitespace-nowrap",
   };
-  return CHANNEL_COLUMNS.map((id) => ({ id, header: t(`col.${id}`), meta: { label: t(`col.${id}`), className: classes[id] }, cell: cells[id] }));
+  // the headers longer than their cells may wrap (in English "Response time", "Used / remaining"),
+  // so that the list fits 1360 px in every language
+  const wrap = "whitespace-normal";
+  const headerClasses: Partial<Record<ChannelColumn, string>> = { responseTime: wrap, last24h: wrap, balance: wrap };
+  return CHANNEL_COLUMNS.map((id) => ({
+    id,
+    header: t(`col.${id}`),
+    meta: { label: t(`col.${id}`), className: classes[id], headerClassName: headerClasses[id] },
+    cell: cells[id],
+  }));
 }

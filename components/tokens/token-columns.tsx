@@ -10,7 +10,7 @@ import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/fo
 import type { Token } from "./types";
 import { TOKEN_STATUS } from "@/lib/statuses";
 
-const STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "yellow", 4: "gray" };
+export const TOKEN_STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "yellow", 4: "gray" };
 export const TOKEN_COLUMNS = ["name", "status", "key", "used", "remaining", "limits", "created", "expires", "actions"] as const;
 type TokenColumn = (typeof TOKEN_COLUMNS)[number];
 type T = (key: string, values?: Record<string, string | number>) => string;
@@ -42,7 +42,7 @@ export function tokenColumns({
       </>
     ),
     status: ({ row: { original: tok } }) => (
-      <Badge color={STATUS_COLOR[tok.status] ?? "gray"}>{t(`status.${tok.status in STATUS_COLOR ? tok.status : 0}`)}</Badge>
+      <Badge color={TOKEN_STATUS_COLOR[tok.status] ?? "gray"}>{t(`status.${tok.status in TOKEN_STATUS_COLOR ? tok.status : 0}`)}</Badge>
     ),
     key: ({ row: { original: tok } }) => (
       <div className="flex items-center gap-1">

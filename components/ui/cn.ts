@@ -1,4 +1,4 @@
-// Joins class names, skipping the falsy ones. A later size or spacing utility replaces an
+// Joins class names, skipping the falsy ones. A later size, spacing or white-space utility replaces an
 // earlier one of the same kind (same variants): a primitive's `h-9 w-full` and a caller's
 // `h-8 w-auto` would otherwise both be in the list, and Tailwind's stylesheet order, not
 // the caller, would decide (w-full and h-9 come later in it, so they won).
@@ -27,6 +27,7 @@ const GROUPS = [
   "gap-x",
   "gap-y",
   "gap",
+  "whitespace",
 ];
 
 // "md:hover:-mt-2" -> "md:hover:|mt"; null for classes outside the groups above.

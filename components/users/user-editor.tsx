@@ -23,6 +23,7 @@ import type { User } from "@/lib/client/user";
 import { blankLimitTexts } from "@/lib/client/limits";
 import { USERNAME_MAX } from "@/lib/users/field-rules";
 import { PermissionsAdmin } from "./permissions-admin";
+import { TokensAdmin } from "./tokens-admin";
 import { TestNotification } from "./test-notification";
 import { userEditorSchema, userLimitsBody, userToForm, type UserEditorForm } from "./user-form";
 
@@ -149,6 +150,8 @@ export function UserEditor({ userId, onSaved, onCancel }: { userId?: number; onS
         {/* ending the user's sessions is a write (users:write) */}
         {other && canWrite && userId !== undefined && <SessionsAdmin userId={userId} />}
         {other && viewerIsRoot && <TestNotification user={user} />}
+        {/* another user's tokens, read only (tokens:read) */}
+        {other && can(viewer, "tokens:read") && userId !== undefined && <TokensAdmin userId={userId} />}
         {/* the permission set: the root edits an admin's (role 10) */}
         {other && viewerIsRoot && userId !== undefined && user.role === 10 && <PermissionsAdmin userId={userId} />}
         <div className="flex justify-end gap-2">

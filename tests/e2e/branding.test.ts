@@ -179,6 +179,8 @@ describe("footer", () => {
       await page.goto(server.url + "/about");
       // hydrated: the status copy (footer_html among it) has been stored, the re-reads wait
       await page.waitForFunction(() => localStorage.getItem("status") !== null);
+      // and the status refresh has answered: stored when it lands, it would overwrite the copies set below
+      await page.waitForLoadState("networkidle");
       await page.evaluate(() => localStorage.setItem("footer_html", "<b>saved just now</b>"));
       await page.clock.runFor(210);
       await page.locator("footer b").filter({ hasText: "saved just now" }).waitFor();

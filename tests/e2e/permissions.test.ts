@@ -16,6 +16,8 @@ import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./brow
 let server: TestServer;
 let browser: Browser;
 let root: ApiClient;
+let owner: { id: number; client: ApiClient };
+let ownerKey = "";
 const shoot = shooter("permissions");
 const pageErrors: string[] = [];
 
@@ -42,6 +44,13 @@ beforeAll(async () => {
   expect(c.success, c.message).toBe(true);
   const code = await root.post("/api/redemption/", { name: "perm-code", quota: 1000 });
   expect(code.success, code.message).toBe(true);
+  // a user with a token, whose list an admin reads with tokens:read
+  owner = await makeUser(server, root, "tok-owner");
+  const tok = await owner.client.post<{ key: string }[]>("/api/token/", { name: "owner-key", unlimited_quota: true });
+  expect(tok.success, tok.message).toBe(true);
+  const tokenId = (await owner.client.get<{ items: { id: number }[] }>("/api/token/?p=1&page_size=10")).data.items[0]!.id;
+  ownerKey = (await owner.client.post<{ key: string }>(`/api/token/${tokenId}/key`)).data.key;
+  expect(ownerKey.length).toBeGreaterThan(20);
 }, 60_000);
 
 afterAll(async () => {
@@ -119,6 +128,21 @@ describe.each(["zh", "en"] as Locale[])("admin permissions (%s)", (locale) => {
       await page.getByRole("alert").filter({ hasText: m.errors.forbidden }).waitFor();
       expect(await page.getByRole("link", { name: ch.editor.back, exact: true }).count()).toBe(0);
       await shoot(page, locale, "channel-add-denied", false);
+
+      // another user's tokens: no list without tokens:read (the default), the list with it, keys masked
+      await page.goto(`${server.url}/user/edit/${owner.id}`);
+      await page.getByRole("heading", { name: m.userEditor.bindings }).waitFor();
+      expect(await page.getByTestId("user-tokens").count()).toBe(0);
+      const g = await root.put(`/api/user/${id}/permissions`, { permissions: [...DEFAULT_ADMIN_PERMISSIONS, "tokens:read"] });
+      expect(g.success, g.message).toBe(true);
+      await page.reload();
+      const tokens = page.getByTestId("user-tokens");
+      await tokens.getByRole("cell", { name: "owner-key", exact: true }).waitFor();
+      const shown = await tokens.locator("code").first().textContent();
+      expect(shown).toContain("*");
+      expect(shown).not.toContain(ownerKey.replace(/^sk-/, ""));
+      await tokens.scrollIntoViewIfNeeded();
+      await shoot(page, locale, "user-tokens", false);
     } finally {
       await adminSide.ctx.close();
     }

@@ -405,10 +405,19 @@ afterAll(async () => {
 
 describe("the dashboard's calls", { timeout: 300_000 }, () => {
   it("answer the logs' sums before the job ran, for hour, day and week", async () => {
-    // as if the job had never run, and not due for an hour: everything is read from the logs
-    await execDb(server, "DELETE FROM log_rollups");
-    await execDb(server, "DELETE FROM log_model_rollups");
-    await execDb(server, "DELETE FROM log_user_day_rollups");
+    // as if the job had never run, and not due for an hour: everything is read from the logs.
+    // Every table the job writes is emptied: its first tick (5 s after the start) may have
+    // summed the logs already on a slow machine, and a table left full would count them twice.
+    for (const table of [
+      "log_rollups",
+      "log_model_rollups",
+      "log_user_day_rollups",
+      "log_token_rollups",
+      "log_channel_rollups",
+      "log_perf_model_rollups",
+      "log_perf_channel_rollups",
+    ])
+      await execDb(server, `DELETE FROM ${table}`);
     await execDb(server, "UPDATE log_rollup_state SET last_log_id = 0, last_run_at = $1 WHERE id = 1", [Math.floor(Date.now() / 1000) + 3600]);
     const st = await root.get<{ last_log_id: number; max_log_id: number }>("/api/data/state");
     expect(st.data.last_log_id).toBe(0);

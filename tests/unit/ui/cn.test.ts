@@ -8,6 +8,7 @@ describe("cn", () => {
     expect(cn("mt-2 md:mt-4", "mt-1")).toBe("md:mt-4 mt-1");
     expect(cn("-mt-1", "mt-2")).toBe("mt-2");
     expect(cn("w-[120px]", "w-20")).toBe("w-20");
+    expect(cn("px-3 whitespace-nowrap", "whitespace-normal")).toBe("px-3 whitespace-normal");
   });
   it("keeps everything else, skipping falsy parts", () => {
     expect(cn("text-sm text-zinc-900", false, null, undefined, "border")).toBe("text-sm text-zinc-900 border");
