@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
-import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 const shoot = shooter("api-docs");
 let server: TestServer;
@@ -40,7 +40,7 @@ async function signedIn(locale: Locale): Promise<Page> {
   return page;
 }
 
-describe.each(["en", "zh"] as Locale[])("API reference (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("API reference (%s)", (locale) => {
   const t = MESSAGES[locale];
   it("is in the sidebar, opens on the relay API, and shows copyable examples with the base URL", async () => {
     const page = await signedIn(locale);

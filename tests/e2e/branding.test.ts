@@ -11,9 +11,9 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { launch, MESSAGES, shoot, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot, type Locale } from "./browser";
 
-const LOCALES: Locale[] = ["zh", "en"];
+const LOCALES: Locale[] = flowLocales(import.meta.url);
 const USER = { username: "brandy", password: "user-pass-1" };
 const LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#ea580c"/><path d="M8 22 16 8l8 14z" fill="#fff"/></svg>')}`;
 

@@ -14,6 +14,20 @@ import zhTW from "@/messages/zh-TW.json";
 import zh from "@/messages/zh.json";
 
 export type { Locale };
+
+// The languages a browser test walks each of its flows in (docs/conventions.md, "Tests"): Chinese
+// and English locally; in CI one of the two, the same for every flow of a file and chosen by the
+// file's name, so that about half the files walk in each. The catalogues' keys and the pages'
+// words in all eight languages are checked apart from the flows (tests/unit/i18n,
+// tests/e2e/languages.test.ts); walking every flow twice cost a third of the browser tests'
+// time on the two-core CI machine. FLOW_LOCALES=both walks both in CI too.
+export function flowLocales(fileUrl: string): ("zh" | "en")[] {
+  if (process.env.CI !== "true" || process.env.FLOW_LOCALES === "both") return ["zh", "en"];
+  const name = path.basename(fileUrl);
+  let h = 0;
+  for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return [h % 2 === 0 ? "zh" : "en"];
+}
 export type Messages = typeof en;
 export const MESSAGES: Record<Locale, Messages> = { zh, "zh-TW": zhTW, en, ja, fr, ru, vi, es };
 
@@ -49,9 +63,16 @@ const SHOTS = path.join(process.cwd(), "test-results", "screenshots");
 // itself without a folder): the full page, or only the viewport while a dialog is
 // open (sticky parts misdraw in a full-page shot), in the light and the dark theme, then back
 // to light. Files are `<name>-<locale>-<theme>.png`.
+//
+// CI takes none (SCREENSHOTS=1 turns them on there; SCREENSHOTS=0 off anywhere): they are for
+// the person who builds a screen to look at, nobody reads CI's, and the two themes' full-page
+// captures of every shot cost about a tenth of the browser tests' time on two cores.
+export const SCREENSHOTS = process.env.SCREENSHOTS ? process.env.SCREENSHOTS === "1" : process.env.CI !== "true";
+
 export function shooter(folder = "") {
   const dir = path.join(SHOTS, folder);
   return async function shoot(page: Page, locale: Locale, name: string, fullPage = true) {
+    if (!SCREENSHOTS) return;
     mkdirSync(dir, { recursive: true });
     for (const theme of ["light", "dark"] as const) {
       await page.evaluate((t) => {

@@ -4,7 +4,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launch, MESSAGES, shoot } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot } from "./browser";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
@@ -59,7 +59,7 @@ describe("usage log detail with chat content", () => {
     }
     expect(id).toBeGreaterThan(0);
 
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
       await ctx.addCookies([
         { name: "NEXT_LOCALE", value: locale, url: server.url },
@@ -83,7 +83,7 @@ describe("usage log detail with chat content", () => {
   });
 
   it("the Monitoring section edits the channel test's time limit and the failure count apart", async () => {
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
       await ctx.addCookies([
         { name: "NEXT_LOCALE", value: locale, url: server.url },

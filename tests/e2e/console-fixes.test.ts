@@ -13,9 +13,9 @@ import type { ApiClient } from "../support/client";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
-import { fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
-const LOCALES: Locale[] = ["zh", "en"];
+const LOCALES: Locale[] = flowLocales(import.meta.url);
 const ADMIN = { username: "admin1", password: "user-pass-1" };
 const DAVE = { username: "dave", password: "user-pass-1" };
 

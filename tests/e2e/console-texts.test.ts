@@ -10,9 +10,9 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { setOptions } from "../support/accounts";
 import { seedUser, type SeededUser } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
-import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
-const LOCALES: Locale[] = ["zh", "en"];
+const LOCALES: Locale[] = flowLocales(import.meta.url);
 const shoot = shooter("texts");
 
 let server: TestServer;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { renderMessage, type MessageKey } from "@/lib/i18n/server-messages";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -50,7 +50,7 @@ async function logout(page: Page, m: (typeof MESSAGES)["zh"]) {
   await page.waitForURL((u) => u.pathname === "/login");
 }
 
-describe.each(["zh", "en"] as Locale[])("console walk (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("console walk (%s)", (locale) => {
   const m = MESSAGES[locale];
   // the forms refuse with the server's message (docs/console-ui.md, "Forms")
   const sm = (key: MessageKey) => renderMessage(locale, key);

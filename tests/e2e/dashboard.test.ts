@@ -12,7 +12,7 @@ import { ApiClient } from "../support/client";
 import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import { queryDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
-import { launch, MESSAGES, shoot, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot, type Locale } from "./browser";
 
 const HOUR = 3600;
 let server: TestServer;
@@ -153,7 +153,7 @@ async function cardValue(page: Page, id: string): Promise<string> {
 }
 
 describe("the data dashboard", () => {
-  for (const locale of ["zh", "en"] as const) {
+  for (const locale of flowLocales(import.meta.url)) {
     it(`shows a user's usage in charts and cards (${locale})`, async () => {
       const m = MESSAGES[locale].dashboard;
       const { ctx, page } = await loggedIn(locale, "dana", "user-pass-1");
@@ -239,7 +239,7 @@ describe("the data dashboard", () => {
     });
   }
 
-  for (const locale of ["zh", "en"] as const) {
+  for (const locale of flowLocales(import.meta.url)) {
     it(`shows the performance tab, the channels' 24 hours, the status page and the pricing badges (${locale})`, async () => {
       const m = MESSAGES[locale];
       const { ctx, page } = await loggedIn(locale, "root", ROOT_PASSWORD);

@@ -7,7 +7,7 @@ import { renderMessage } from "@/lib/i18n/server-messages";
 import { setupRoot, ROOT_PASSWORD } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -43,7 +43,7 @@ async function open(locale: Locale): Promise<Page> {
   return page;
 }
 
-describe.each(["zh", "en"] as Locale[])("forms (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("forms (%s)", (locale) => {
   const m = MESSAGES[locale];
   const sm = (key: Parameters<typeof renderMessage>[1]) => renderMessage(locale, key);
 

@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
-import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 const shoot = shooter("inbox-chat");
 let server: TestServer;
@@ -96,7 +96,7 @@ const HOSTILE_MD = [
   "[x](javascript:alert(1))",
 ].join("\n");
 
-describe.each(["zh", "en"] as Locale[])("inbox, message admin and chat (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("inbox, message admin and chat (%s)", (locale) => {
   const m = MESSAGES[locale];
   const sm = (key: Parameters<typeof renderMessage>[1]) => renderMessage(locale, key);
   let alice: SeededUser;

@@ -22,6 +22,10 @@ const SETTINGS_TABS = ["operation", "ratelimit", "models", "system", "other"] as
 const PAGES = ["/app/dashboard", "/app/wallet", "/app/tokens", "/admin/channels", ...SETTINGS_TABS.map((tab) => `/admin/settings?tab=${tab}`)];
 const PHONE_PAGES = ["/app/dashboard", "/app/wallet", "/app/tokens", "/admin/channels", ...SETTINGS_TABS.map((tab) => `/admin/settings?tab=${tab}`)];
 const shoot = shooter("languages");
+// The 390 px pass: every language locally; in CI the two whose words run longest (French has the
+// most characters, Russian the widest letters): a layout that holds for them holds for the others,
+// and the pass over all eight cost a fifth of this file's time (docs/conventions.md, "Tests").
+const PHONE_LOCALES: readonly Locale[] = process.env.CI === "true" && process.env.FLOW_LOCALES !== "both" ? ["fr", "ru"] : LOCALES;
 
 const flat: Record<Locale, Record<string, string>> = Object.fromEntries(LOCALES.map((l) => [l, flatten(MESSAGES[l])])) as never;
 const NAMESPACES = new Set(Object.keys(MESSAGES.en));
@@ -195,6 +199,7 @@ describe.each(LOCALES)("%s", (locale) => {
     await page.waitForTimeout(400);
     expect(await wordProblems(page, locale, foreign)).toEqual([]);
     await shoot(page, locale, "token-drawer", false);
+    if (!PHONE_LOCALES.includes(locale)) return;
     const problems: string[] = [];
     await page.setViewportSize(PHONE);
     for (const path of PHONE_PAGES) {

@@ -11,7 +11,7 @@ import type { ApiClient } from "../support/client";
 import { parseMail, type ParsedMail } from "../support/mime";
 import { startServer, type TestServer } from "../support/server";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -72,7 +72,7 @@ async function login(page: Page, locale: Locale, username: string, password: str
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
-describe.each(["zh", "en"] as Locale[])("mail (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("mail (%s)", (locale) => {
   const m = MESSAGES[locale];
   const sm = (key: Parameters<typeof renderMessage>[1], params?: Record<string, string>) => renderMessage(locale, key, params);
   const user = `${locale}-mailer`;
@@ -198,7 +198,7 @@ describe.each(["zh", "en"] as Locale[])("mail (%s)", (locale) => {
 });
 
 describe("registration without e-mail verification", () => {
-  it.each(["zh", "en"] as Locale[])("shows no e-mail field (%s): only a verified address is taken", async (locale) => {
+  it.each(flowLocales(import.meta.url))("shows no e-mail field (%s): only a verified address is taken", async (locale) => {
     await setOptions(root, { EmailVerificationEnabled: "false" });
     const m = MESSAGES[locale];
     const page = await newPage(locale);

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ROOT_PASSWORD, setupRoot } from "../support/accounts";
 import { startServer, type TestServer } from "../support/server";
-import { launch, MESSAGES, shoot, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot, type Locale } from "./browser";
 
-const LOCALES: Locale[] = ["zh", "en"];
+const LOCALES: Locale[] = flowLocales(import.meta.url);
 const PHONE = { width: 390, height: 844 };
 const SETTINGS_TABS = ["operation", "ratelimit", "models", "system", "other"] as const;
 const CONSOLE_PAGES = [

@@ -5,7 +5,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { renderQuota } from "@/lib/client/format";
-import { launch, MESSAGES, shoot } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot } from "./browser";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
 import { execDb } from "../support/db";
@@ -68,7 +68,7 @@ describe("usage log detail of a virtual model's call", () => {
     }
     expect(id).toBeGreaterThan(0);
 
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       const { ctx, page } = await openLogs(locale, 1440, 900);
       const row = page.getByTestId(`log-row-${id}`);
       await row.waitFor();
@@ -86,7 +86,7 @@ describe("usage log detail of a virtual model's call", () => {
     const log = r.data.items[0];
     expect(log.quota).toBeGreaterThan(0);
     expect(log.quota).toBeLessThan(2500); // under half a cent: $0.00 before
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       const { ctx, page } = await openLogs(locale, 1366, 800);
       const row = page.getByTestId(`log-row-${log.id}`);
       await row.waitFor();
@@ -124,7 +124,7 @@ describe("usage log detail of a virtual model's call", () => {
         ? `${insert} ${select} FROM generate_series(0, ${n - 1}) AS i`
         : `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) ${insert} ${select} FROM s`,
     );
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       const { ctx, page } = await openLogs(locale, 1366, 800);
       await page.locator("tbody tr").first().waitFor();
       expect(await page.getByTestId("log-scan-window").count()).toBe(0);

@@ -10,7 +10,7 @@ import { setOptions, setupRoot, ROOT_PASSWORD } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -54,7 +54,7 @@ async function open(locale: Locale, username: string, password: string): Promise
   return page;
 }
 
-describe.each(["zh", "en"] as Locale[])("notifications (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("notifications (%s)", (locale) => {
   const m = MESSAGES[locale];
   const sm = (key: Parameters<typeof renderMessage>[1], params?: Record<string, string | number>) => renderMessage(locale, key, params);
   const user = locale === "zh" ? "zhuser" : "enuser";

@@ -11,9 +11,9 @@ import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accou
 import type { ApiClient } from "../support/client";
 import { startGitHubMock, startTurnstileMock, startWeChatMock } from "../support/oauth-mocks";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shoot, stubTurnstile, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, stubTurnstile, type Locale } from "./browser";
 
-const LOCALES: Locale[] = ["zh", "en"];
+const LOCALES: Locale[] = flowLocales(import.meta.url);
 let server: TestServer;
 let browser: Browser;
 let root: ApiClient;

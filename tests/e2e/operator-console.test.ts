@@ -14,9 +14,9 @@ import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accou
 import type { ApiClient } from "../support/client";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
-const LOCALES: Locale[] = ["zh", "en"];
+const LOCALES: Locale[] = flowLocales(import.meta.url);
 const shoot = shooter("operator");
 
 let server: TestServer;

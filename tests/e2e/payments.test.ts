@@ -11,9 +11,9 @@ import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accou
 import type { ApiClient } from "../support/client";
 import { epaySign, signedNotify, startEpayStandIn, type Listening } from "../support/payments";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
-const LOCALES: Locale[] = ["zh", "en"];
+const LOCALES: Locale[] = flowLocales(import.meta.url);
 const KEY = "e2e-epay-key-5Rz";
 const PID = "2024";
 const USER = { username: "shopper", password: "user-pass-1" };

@@ -11,7 +11,7 @@ import { DEFAULT_ADMIN_PERMISSIONS } from "@/lib/auth/permissions";
 import type { ApiClient } from "../support/client";
 import { makeUser, ROOT_PASSWORD, setupRoot } from "../support/accounts";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -58,7 +58,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe.each(["zh", "en"] as Locale[])("admin permissions (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("admin permissions (%s)", (locale) => {
   const m = MESSAGES[locale];
   const p = m.permissions;
   const ch = m.channels;

@@ -17,7 +17,7 @@ import { startMockUpstream, USAGE, type MockUpstream } from "../support/mock-ups
 import { startStripeMock, type StripeMock } from "../support/payments";
 import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 const shoot = shooter("plans");
 const PER_UNIT = 500_000;
@@ -266,7 +266,7 @@ describe("plans in the console", () => {
     await ctx.close();
   });
 
-  it.each(["zh", "en"] as const)(
+  it.each(flowLocales(import.meta.url))(
     "draws the plan pages in %s, light and dark, at 1280 and 390 px",
     async (locale) => {
       const m = MESSAGES[locale];

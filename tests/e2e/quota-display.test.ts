@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 const shoot = shooter("quota-display");
 let server: TestServer;
@@ -86,7 +86,7 @@ async function pickTomorrow(page: Page, locale: Locale, label: string): Promise<
   return seconds;
 }
 
-describe.each(["zh", "en"] as Locale[])("quota display and the date-time picker (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("quota display and the date-time picker (%s)", (locale) => {
   const m = MESSAGES[locale];
   const s = m.settings;
 

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
-import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -54,7 +54,7 @@ async function idOf(name: string): Promise<number> {
   return Number(rows[0].id);
 }
 
-describe.each(["zh", "en"] as Locale[])("redemption codes and wallet (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("redemption codes and wallet (%s)", (locale) => {
   const m = MESSAGES[locale];
   const c = m.redemptions;
   const sm = (key: Parameters<typeof renderMessage>[1]) => renderMessage(locale, key);

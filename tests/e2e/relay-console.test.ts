@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
-import { MESSAGES } from "./browser";
+import { flowLocales, MESSAGES, SCREENSHOTS } from "./browser";
 
 const SHOTS = "test-results/screenshots";
 const ARGS = [
@@ -169,7 +169,7 @@ describe("relay console", () => {
     await type.selectOption("3");
     await expect.poll(() => page.getByLabel("API version").count()).toBe(1);
     expect(await page.getByLabel("Base URL").getAttribute("placeholder")).toBe("Required: this provider has no default address");
-    await page.screenshot({ path: `${SHOTS}/channel-add-azure-en-light.png`, fullPage: true });
+    if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/channel-add-azure-en-light.png`, fullPage: true });
     // The model box offers the type's known models first (its adapter's profile).
     const picker = page.getByTestId("model-picker");
     await expect.poll(async () => (await picker.locator("label").allTextContents()).slice(0, 2)).toEqual(["gpt-4o", "gpt-4o-mini"]);
@@ -254,7 +254,7 @@ describe("relay console", () => {
     await tagRow.waitFor();
     await tagRow.getByRole("button", { name: /mock/ }).first().click();
     await page.getByTestId(`channel-row-${channelId}`).waitFor();
-    await page.screenshot({ path: `${SHOTS}/kit-channels-tag-mode-en-light.png`, fullPage: true });
+    if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/kit-channels-tag-mode-en-light.png`, fullPage: true });
     await page.reload();
     await page.getByTestId("tag-row-mock").waitFor();
     await page.getByRole("switch", { name: "Tag aggregation" }).click();
@@ -460,7 +460,7 @@ describe("relay console", () => {
       ["logs", "/app/logs/api-usage", root],
       ["pricing", "/pricing", alice],
     ];
-    for (const locale of ["zh", "en"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       for (const theme of ["light", "dark"] as const) {
         const ctx = await newContext(locale, theme);
         const page = await ctx.newPage();
@@ -501,7 +501,7 @@ describe("relay console", () => {
             expect(Math.abs(layout.labelTop - layout.switchTop)).toBeLessThanOrEqual(2);
             expect(layout.labelLeft!).toBeGreaterThan(layout.switchRight!);
           }
-          await page.screenshot({ path: `${SHOTS}/relay-${name}-${locale}-${theme}.png`, fullPage: true });
+          if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/relay-${name}-${locale}-${theme}.png`, fullPage: true });
         }
         await ctx.close();
       }
@@ -545,7 +545,7 @@ describe("relay console", () => {
     if (tomorrow.getMonth() !== new Date().getMonth()) await picker.getByRole("button", { name: "Go to the Next Month" }).click();
     await picker.locator(`td[data-day='${day}'] button`).click();
     await picker.getByLabel("Hour").fill("8");
-    await page.screenshot({ path: `${SHOTS}/kit-date-picker-en-light.png` });
+    if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/kit-date-picker-en-light.png` });
     await picker.getByRole("button", { name: "Done" }).click();
     const want = `${day} 08:00:00`;
     await expect.poll(() => page.getByRole("button", { name: "Start time", exact: true }).textContent()).toBe(want);
@@ -572,7 +572,7 @@ describe("relay console", () => {
       ["logs", "/app/logs/api-usage", root],
       ["tokens", "/app/tokens", alice],
     ];
-    for (const locale of ["zh", "en"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       for (const theme of ["light", "dark"] as const) {
         const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
         await ctx.addInitScript((mode) => localStorage.setItem("theme-mode", mode), theme);
@@ -595,7 +595,7 @@ describe("relay console", () => {
           expect(widths.page, `${name} ${locale} ${theme}`).toBeLessThanOrEqual(390);
           expect(widths.card).toBeLessThanOrEqual(390);
           expect(widths.table).toBeGreaterThan(widths.card); // the table is wider: it scrolls inside its card
-          await page.screenshot({ path: `${SHOTS}/phone-${name}-${locale}-${theme}.png`, fullPage: true });
+          if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/phone-${name}-${locale}-${theme}.png`, fullPage: true });
           if (name === "logs") {
             // The picker's popover fits the phone's width too.
             const start = MESSAGES[locale].logs.filters.start;
@@ -603,7 +603,7 @@ describe("relay console", () => {
             const box = await page.getByRole("dialog", { name: start }).boundingBox();
             expect(box!.x).toBeGreaterThanOrEqual(0);
             expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-            await page.screenshot({ path: `${SHOTS}/phone-date-picker-${locale}-${theme}.png` });
+            if (SCREENSHOTS) await page.screenshot({ path: `${SHOTS}/phone-date-picker-${locale}-${theme}.png` });
             await page.keyboard.press("Escape");
           }
         }

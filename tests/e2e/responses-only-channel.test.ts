@@ -8,7 +8,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { fmt, launch, MESSAGES, shoot } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, shoot } from "./browser";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
@@ -83,7 +83,7 @@ describe("the Responses-only switch of the channel editor", () => {
 
     // another key of the setting survives the editor; the switch shows the stored flag
     expect((await root.client.put("/api/channel/", { id, setting: JSON.stringify({ responses_only: true, proxy: "" }) })).success).toBe(true);
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
       await page.goto(`${server.url}/channel/edit/${id}`);
       const shown = page.getByRole("switch", { name: MESSAGES[locale].channelResponses.label });
@@ -140,7 +140,7 @@ describe("the Responses-only switch of the channel editor", () => {
       )
       .toEqual({ "1": 3 });
 
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
       await page.goto(`${server.url}/channel/edit/${id}`);
       const table = page.getByTestId("multi-key-keys");

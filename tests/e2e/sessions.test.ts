@@ -9,7 +9,7 @@ import { setupRoot } from "../support/accounts";
 import { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
-import { expectToast, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 const shoot = shooter("sessions");
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -49,7 +49,7 @@ async function open(u: SeededUser, locale: Locale): Promise<{ ctx: BrowserContex
   return { ctx, page };
 }
 
-describe.each(["zh", "en"] as Locale[])("the sessions card (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("the sessions card (%s)", (locale) => {
   const t = MESSAGES[locale].sessions;
 
   it("lists the sessions, ends one, then signs out everywhere else", async () => {

@@ -14,7 +14,7 @@ import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams"
 import { startServer, type TestServer } from "../support/server";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { PRESET_RATIOS } from "@/lib/options/presets/ratios";
-import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -311,7 +311,7 @@ describe("operation tab: preset ratios and the visual editor", () => {
 });
 
 describe("Models tab", () => {
-  it.each(["zh", "en"] as const)("saves a Claude share and refuses 0.05 with the bound's message (%s)", async (locale) => {
+  it.each(flowLocales(import.meta.url))("saves a Claude share and refuses 0.05 with the bound's message (%s)", async (locale) => {
     const m = MESSAGES[locale].modelsTab;
     const { ctx, page } = await newPage(locale);
     try {
@@ -343,7 +343,7 @@ describe("Models tab", () => {
     }
   });
 
-  it.for(["zh", "en"] as const)("model mapping dialog checks its rules (%s)", async (locale, testCtx) => {
+  it.for(flowLocales(import.meta.url))("model mapping dialog checks its rules (%s)", async (locale, testCtx) => {
     // the model mapping API comes from another branch (mapping-relay); without it the table
     // says it failed to load and offers no add button to press
     if ((await root.raw("GET", "/api/model_mapping/")).status === 404) return testCtx.skip();

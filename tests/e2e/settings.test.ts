@@ -12,9 +12,9 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { makeUser, ROOT_PASSWORD, setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
 
-const LOCALES: Locale[] = ["zh", "en"];
+const LOCALES: Locale[] = flowLocales(import.meta.url);
 const ADMIN = { username: "opsadmin", password: "user-pass-1" };
 
 let server: TestServer;

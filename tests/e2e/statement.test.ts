@@ -10,7 +10,7 @@ import { ApiClient } from "../support/client";
 import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
-import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -74,7 +74,7 @@ type Row = { id: number; kind: string; delta: number; ref: string };
 const checkIn = (rows: Row[]) => rows.find((r) => r.kind === "check_in")!;
 
 describe("the statement in the wallet", () => {
-  for (const locale of ["zh", "en"] as const) {
+  for (const locale of flowLocales(import.meta.url)) {
     it(`shows, filters and exports the user's movements (${locale})`, async () => {
       const m = MESSAGES[locale];
       const s = m.statement;
@@ -142,7 +142,7 @@ describe("the statement in the wallet", () => {
 });
 
 describe("the statement from the user editor", () => {
-  for (const locale of ["zh", "en"] as const) {
+  for (const locale of flowLocales(import.meta.url)) {
     it(`the admin opens a user's statement (${locale})`, async () => {
       const m = MESSAGES[locale];
       const { ctx, page } = await loggedIn(locale, "root", ROOT_PASSWORD);

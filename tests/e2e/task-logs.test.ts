@@ -12,7 +12,7 @@ import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accou
 import { MJ_KEY, startMockTaskUpstream, SUNO_KEY, type MockTaskUpstream } from "../support/mock-task-upstream";
 import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
-import { launch, MESSAGES, shooter, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, shooter, type Locale } from "./browser";
 
 const shoot = shooter("task-logs");
 let server: TestServer;
@@ -147,7 +147,7 @@ afterAll(async () => {
 });
 
 describe("the task log", () => {
-  for (const locale of ["zh", "en"] as const) {
+  for (const locale of flowLocales(import.meta.url)) {
     it(`shows columns, status names, the record and failure dialogs, and filters (${locale})`, async () => {
       const m = MESSAGES[locale];
       const t = m.tasks;
@@ -251,7 +251,7 @@ describe("the task log", () => {
 });
 
 describe("the drawing log", () => {
-  for (const locale of ["zh", "en"] as const) {
+  for (const locale of flowLocales(import.meta.url)) {
     it(`shows the image tasks, their image, dialogs, filters and the callback notice (${locale})`, async () => {
       const m = MESSAGES[locale];
       const t = m.tasks;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTurnstileMock } from "../support/oauth-mocks";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
-import { fmt, launch, MESSAGES, shooter, stubTurnstile, type Locale } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, SCREENSHOTS, shooter, stubTurnstile, type Locale } from "./browser";
 
 const DIR = path.join(process.cwd(), "test-results", "screenshots", "two-factor");
 const shoot = shooter(DIR);
@@ -68,14 +68,14 @@ async function shootCard(page: Page, card: Locator, locale: Locale, name: string
   for (const theme of ["light", "dark"] as const) {
     await page.evaluate((t) => document.documentElement.classList.toggle("dark", t === "dark"), theme);
     await page.waitForTimeout(150);
-    await card.screenshot({ path: path.join(DIR, `${name}-${locale}-${theme}.png`) });
+    if (SCREENSHOTS) await card.screenshot({ path: path.join(DIR, `${name}-${locale}-${theme}.png`) });
   }
   await page.evaluate(() => document.documentElement.classList.remove("dark"));
 }
 
 const totpAt = (secret: string, offset = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset });
 
-describe.each(["zh", "en"] as Locale[])("two-factor authentication and passkeys (%s)", (locale) => {
+describe.each(flowLocales(import.meta.url))("two-factor authentication and passkeys (%s)", (locale) => {
   const m = MESSAGES[locale];
   const t = m.twofa;
 

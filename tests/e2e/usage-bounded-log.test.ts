@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launch, MESSAGES, shoot } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot } from "./browser";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
 
@@ -106,7 +106,7 @@ describe("usage log detail of a bounded call", () => {
     }
     expect(id).toBeGreaterThan(0);
 
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
       await ctx.addCookies([
         { name: "NEXT_LOCALE", value: locale, url: server.url },
@@ -146,7 +146,7 @@ describe("usage log detail of a bounded call", () => {
       } else await new Promise((r) => setTimeout(r, 100));
     }
     expect(id).toBeGreaterThan(0);
-    for (const locale of ["en", "zh"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
       await ctx.addCookies([
         { name: "NEXT_LOCALE", value: locale, url: server.url },

@@ -9,7 +9,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
@@ -218,7 +218,7 @@ describe("usage limits in the console", () => {
   });
 
   it("zh and en, light and dark, at 390 px: nothing wider than the window", async () => {
-    for (const locale of ["zh", "en"] as const) {
+    for (const locale of flowLocales(import.meta.url)) {
       const m = MESSAGES[locale];
       for (const phone of [true, false]) {
         const tag = phone ? "phone" : "desktop";
