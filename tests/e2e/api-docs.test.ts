@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startServer, type TestServer } from "../support/server";
 import { seedUser, type SeededUser } from "../support/seed";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, signIn, type Locale } from "./browser";
 
 const shoot = shooter("api-docs");
 let server: TestServer;
@@ -26,17 +26,12 @@ afterAll(async () => {
 });
 
 async function signedIn(locale: Locale): Promise<Page> {
-  const t = MESSAGES[locale];
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
   await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
   const page = await ctx.newPage();
   page.setDefaultTimeout(15_000);
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(t.login.username).fill(bob.username);
-  await page.getByLabel(t.login.password, { exact: true }).fill(bob.password);
-  await page.getByRole("button", { name: t.login.submit }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, bob.username, bob.password);
   return page;
 }
 

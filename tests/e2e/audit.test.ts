@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ApiClient } from "../support/client";
 import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import { startServer, type TestServer } from "../support/server";
-import { flowLocales, launch, MESSAGES, SCREENSHOTS, shooter, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, SCREENSHOTS, shooter, signIn, type Locale } from "./browser";
 
 let server: TestServer;
 let site: string; // the server under the name "localhost": WebAuthn refuses an IP address as the RP ID
@@ -27,12 +27,7 @@ async function loggedIn(locale: Locale, username: string, password: string): Pro
   const page = await ctx.newPage();
   page.setDefaultTimeout(30_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
-  const m = MESSAGES[locale];
-  await page.goto(`${site}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, site, username, password);
   return { ctx, page };
 }
 

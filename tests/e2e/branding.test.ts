@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { makeUser, setOptions, setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { flowLocales, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 const LOCALES: Locale[] = flowLocales(import.meta.url);
 const USER = { username: "brandy", password: "user-pass-1" };
@@ -41,15 +41,6 @@ async function newPage(locale: Locale, opts: { time?: Date } = {}): Promise<{ ct
   page.setDefaultTimeout(15_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
   return { ctx, page };
-}
-
-async function login(page: Page, locale: Locale) {
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(USER.username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(USER.password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
 const NOTICE =
@@ -255,7 +246,7 @@ describe("shell", () => {
     });
     const { ctx, page } = await newPage("en");
     try {
-      await login(page, "en");
+      await signIn(page, server.url, USER.username, USER.password);
       await page.goto(server.url + "/app/me");
       await page.locator("aside nav a").first().waitFor();
       const hrefs = await page.locator("header a[href^='/'], aside a[href^='/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
@@ -281,7 +272,7 @@ describe("shell", () => {
     const m = MESSAGES.en;
     const { ctx, page } = await newPage("en");
     try {
-      await login(page, "en");
+      await signIn(page, server.url, USER.username, USER.password);
       await page.goto(server.url + "/app/me");
       const collapse = page.locator("aside button[aria-expanded]");
       expect(await collapse.getAttribute("aria-expanded")).toBe("true");

@@ -13,7 +13,7 @@ import type { ApiClient } from "../support/client";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
-import { flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { flowLocales, fmt, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 const LOCALES: Locale[] = flowLocales(import.meta.url);
 const ADMIN = { username: "admin1", password: "user-pass-1" };
@@ -47,12 +47,7 @@ async function newPage(locale: Locale): Promise<{ ctx: BrowserContext; page: Pag
 }
 
 async function login(page: Page, locale: Locale, user: { username: string; password: string }) {
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(user.username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, user.username, user.password);
 }
 
 const toasts = (page: Page) => page.locator("[data-toast]");

@@ -12,7 +12,7 @@ import { ApiClient } from "../support/client";
 import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import { queryDb } from "../support/db";
 import { startServer, type TestServer } from "../support/server";
-import { flowLocales, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 const HOUR = 3600;
 let server: TestServer;
@@ -46,12 +46,7 @@ async function loggedIn(locale: Locale, username: string, password: string): Pro
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: locale === "zh" ? "zh-CN" : "en-US", timezoneId: "Asia/Shanghai" });
   await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
   const page = await ctx.newPage();
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, username, password);
   return { ctx, page };
 }
 

@@ -7,7 +7,7 @@ import { renderMessage } from "@/lib/i18n/server-messages";
 import { setupRoot, ROOT_PASSWORD } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -29,17 +29,12 @@ afterAll(async () => {
 });
 
 async function open(locale: Locale): Promise<Page> {
-  const m = MESSAGES[locale];
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
   await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
   const page = await ctx.newPage();
   page.setDefaultTimeout(15_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill("root");
-  await page.getByLabel(m.login.password, { exact: true }).fill(ROOT_PASSWORD);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, "root", ROOT_PASSWORD);
   return page;
 }
 

@@ -11,7 +11,7 @@ import type { ApiClient } from "../support/client";
 import { parseMail, type ParsedMail } from "../support/mime";
 import { startServer, type TestServer } from "../support/server";
 import { startTestSmtp, type TestSmtp } from "../support/smtp";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -64,12 +64,7 @@ async function newPage(locale: Locale): Promise<Page> {
 }
 
 async function login(page: Page, locale: Locale, username: string, password: string) {
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, username, password);
 }
 
 describe.each(flowLocales(import.meta.url))("mail (%s)", (locale) => {

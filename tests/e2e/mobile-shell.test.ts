@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ROOT_PASSWORD, setupRoot } from "../support/accounts";
 import { startServer, type TestServer } from "../support/server";
-import { flowLocales, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 const LOCALES: Locale[] = flowLocales(import.meta.url);
 const PHONE = { width: 390, height: 844 };
@@ -62,15 +62,6 @@ async function newPage(locale: Locale): Promise<{ ctx: BrowserContext; page: Pag
   return { ctx, page };
 }
 
-async function login(page: Page, locale: Locale) {
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill("root");
-  await page.getByLabel(m.login.password, { exact: true }).fill(ROOT_PASSWORD);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
-}
-
 // The document's width against the window's, with the elements that stick out (to say
 // which one when it fails).
 async function widths(page: Page) {
@@ -99,7 +90,7 @@ describe.each(LOCALES)("phone width (%s)", (locale) => {
 
   beforeAll(async () => {
     ({ ctx, page } = await newPage(locale));
-    await login(page, locale);
+    await signIn(page, server.url, "root", ROOT_PASSWORD);
   });
   afterAll(async () => {
     await ctx?.close();

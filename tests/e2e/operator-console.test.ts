@@ -14,7 +14,7 @@ import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accou
 import type { ApiClient } from "../support/client";
 import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, signIn, type Locale } from "./browser";
 
 const LOCALES: Locale[] = flowLocales(import.meta.url);
 const shoot = shooter("operator");
@@ -45,12 +45,7 @@ async function rootPage(locale: Locale, width = 1280): Promise<{ ctx: BrowserCon
   await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
   const page = await ctx.newPage();
   page.setDefaultTimeout(15_000);
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill("root");
-  await page.getByLabel(m.login.password, { exact: true }).fill(ROOT_PASSWORD);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, "root", ROOT_PASSWORD);
   return { ctx, page };
 }
 

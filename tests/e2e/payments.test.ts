@@ -11,7 +11,7 @@ import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accou
 import type { ApiClient } from "../support/client";
 import { epaySign, signedNotify, startEpayStandIn, type Listening } from "../support/payments";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 const LOCALES: Locale[] = flowLocales(import.meta.url);
 const KEY = "e2e-epay-key-5Rz";
@@ -49,12 +49,7 @@ async function newPage(locale: Locale): Promise<{ ctx: BrowserContext; page: Pag
 }
 
 async function login(page: Page, locale: Locale, username: string, password: string) {
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, username, password);
 }
 
 async function notify(params: Record<string, string>) {

@@ -11,7 +11,7 @@ import { DEFAULT_ADMIN_PERMISSIONS } from "@/lib/auth/permissions";
 import type { ApiClient } from "../support/client";
 import { makeUser, ROOT_PASSWORD, setupRoot } from "../support/accounts";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, signIn, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -27,12 +27,7 @@ async function loggedIn(locale: Locale, username: string, password: string): Pro
   const page = await ctx.newPage();
   page.setDefaultTimeout(30_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, username, password);
   return { ctx, page };
 }
 

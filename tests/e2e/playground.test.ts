@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startServer, type TestServer } from "../support/server";
 import { query, seedUser, type SeededUser } from "../support/seed";
 import { renderQuota } from "@/lib/client/format";
-import { expectToast, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, fmt, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -112,15 +112,6 @@ async function newPage(locale: Locale, viewport = { width: 1440, height: 900 }):
   return { ctx, page };
 }
 
-async function login(page: Page, user: SeededUser, locale: Locale) {
-  const t = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(t.login.username).fill(user.username);
-  await page.getByLabel(t.login.password, { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: t.login.submit }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
-}
-
 const userQuota = async () => Number((await query(server, 'SELECT "quota" FROM "users" WHERE "id" = $1', [bob.id]))[0].quota);
 const lastAssistant = (page: Page) => page.getByTestId("chat-assistant").last();
 
@@ -155,7 +146,7 @@ describe("chat playground", () => {
   it("streams a reply from the picked model, bills the user and logs it as playground", async () => {
     const t = MESSAGES.en.playground;
     const { ctx, page } = await newPage("en");
-    await login(page, bob, "en");
+    await signIn(page, server.url, bob.username, bob.password);
     await page.goto(`${server.url}/playground`);
     await page.getByRole("heading", { name: t.title }).waitFor();
 
@@ -256,7 +247,7 @@ describe("chat playground", () => {
     const t = MESSAGES.en.playground;
     const { ctx, page } = await newPage("en");
     await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-    await login(page, bob, "en");
+    await signIn(page, server.url, bob.username, bob.password);
     await page.goto(`${server.url}/playground`);
     await expect.poll(() => page.getByRole("combobox", { name: t.model }).inputValue()).toBe("gpt-mock");
     const before = requests.length;
@@ -322,7 +313,7 @@ describe("chat playground", () => {
   it("keeps conversations across a reload: named from the first question, new, renamed, deleted", async () => {
     const t = MESSAGES.zh.playground;
     const { ctx, page } = await newPage("zh");
-    await login(page, bob, "zh");
+    await signIn(page, server.url, bob.username, bob.password);
     await page.goto(`${server.url}/playground`);
     await expect.poll(() => page.getByRole("combobox", { name: t.model }).inputValue()).toBe("gpt-mock");
     const list = page.getByRole("region", { name: t.conversations });
@@ -369,7 +360,7 @@ describe("chat playground", () => {
   it("shows an upstream refusal as an error reply, and can go on after it", async () => {
     const t = MESSAGES.en.playground;
     const { ctx, page } = await newPage("en");
-    await login(page, bob, "en");
+    await signIn(page, server.url, bob.username, bob.password);
     await page.goto(`${server.url}/playground`);
     await expect.poll(() => page.getByRole("combobox", { name: t.model }).inputValue()).toBe("gpt-mock");
     await page.getByLabel(t.input).fill("Please fail");
@@ -394,7 +385,7 @@ describe("chat playground", () => {
   it("a lost session sends the browser to log in again; ?expired says why", async () => {
     const t = MESSAGES.zh.playground;
     const { ctx, page } = await newPage("zh");
-    await login(page, bob, "zh");
+    await signIn(page, server.url, bob.username, bob.password);
     await page.goto(`${server.url}/playground`);
     await page.getByRole("heading", { name: t.title }).waitFor();
     await shoot(page, "zh", "playground");
@@ -407,7 +398,7 @@ describe("chat playground", () => {
     expect(url.searchParams.get("expired")).toBe("true");
     expect(url.searchParams.get("returnTo")).toBe("/playground");
 
-    await login(page, bob, "zh");
+    await signIn(page, server.url, bob.username, bob.password);
     await page.goto(`${server.url}/playground?expired=true`);
     await page.getByRole("alert").filter({ hasText: t.expired }).waitFor();
     expect(problems.get(page)?.filter((p) => p.startsWith("pageerror"))).toEqual([]);
@@ -417,7 +408,7 @@ describe("chat playground", () => {
   it("collapses the side panel on a phone", async () => {
     const t = MESSAGES.en.playground;
     const { ctx, page } = await newPage("en", { width: 390, height: 844 });
-    await login(page, bob, "en");
+    await signIn(page, server.url, bob.username, bob.password);
     await page.goto(`${server.url}/playground`);
     const toggle = page.getByRole("button", { name: t.showSettings });
     await toggle.waitFor();

@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shooter, signIn, type Locale } from "./browser";
 
 const shoot = shooter("quota-display");
 let server: TestServer;
@@ -35,18 +35,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn(locale: Locale, username: string, password: string, width = 1280): Promise<Page> {
-  const m = MESSAGES[locale];
+async function signedInPage(locale: Locale, username: string, password: string, width = 1280): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width, height: 860 }, locale: locale === "zh" ? "zh-CN" : "en-US" });
   await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
   const page = await ctx.newPage();
   page.setDefaultTimeout(15_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, username, password);
   return page;
 }
 
@@ -92,8 +87,8 @@ describe.each(flowLocales(import.meta.url))("quota display and the date-time pic
 
   it("switching the display currency in the settings shows one amount the same way in the token list, the user list and the wallet", async () => {
     await setOptions(root, { DisplayInCurrencyEnabled: "true", QuotaDisplayType: "USD" });
-    const admin = await signIn(locale, "root", ROOT_PASSWORD);
-    const user = await signIn(locale, "carol", "user-pass-1");
+    const admin = await signedInPage(locale, "root", ROOT_PASSWORD);
+    const user = await signedInPage(locale, "carol", "user-pass-1");
     try {
       // USD: $2.50 everywhere
       let v = await shown(admin, user);
@@ -144,7 +139,7 @@ describe.each(flowLocales(import.meta.url))("quota display and the date-time pic
   it("a token quota typed in the display unit is stored as exact units; an expiry picked with the picker is stored in seconds (390 px)", async () => {
     const name = `typed-${locale}`;
     const f = m.tokens.form;
-    const page = await signIn(locale, "carol", "user-pass-1", 390);
+    const page = await signedInPage(locale, "carol", "user-pass-1", 390);
     try {
       await page.goto(`${server.url}/app/tokens`);
       await page.getByRole("button", { name: m.tokens.add }).click();

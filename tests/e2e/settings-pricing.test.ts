@@ -14,7 +14,7 @@ import { startMockUpstream, type MockUpstream } from "../support/mock-upstreams"
 import { startServer, type TestServer } from "../support/server";
 import { renderMessage } from "@/lib/i18n/server-messages";
 import { PRESET_RATIOS } from "@/lib/options/presets/ratios";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -77,12 +77,7 @@ async function newPage(locale: Locale): Promise<{ ctx: BrowserContext; page: Pag
   const page = await ctx.newPage();
   page.setDefaultTimeout(15_000);
   page.on("pageerror", (e) => pageErrors.push(e.message));
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill("root");
-  await page.getByLabel(m.login.password, { exact: true }).fill(ROOT_PASSWORD);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, "root", ROOT_PASSWORD);
   return { ctx, page };
 }
 

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { makeUser, ROOT_PASSWORD, setupRoot } from "../support/accounts";
 import type { ApiClient } from "../support/client";
 import { startServer, type TestServer } from "../support/server";
-import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, type Locale } from "./browser";
+import { expectToast, flowLocales, fmt, launch, MESSAGES, shoot, signIn, type Locale } from "./browser";
 
 const LOCALES: Locale[] = flowLocales(import.meta.url);
 const ADMIN = { username: "opsadmin", password: "user-pass-1" };
@@ -60,12 +60,7 @@ async function newPage(locale: Locale): Promise<{ ctx: BrowserContext; page: Pag
 }
 
 async function login(page: Page, locale: Locale, user: { username: string; password: string }) {
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(user.username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, user.username, user.password);
 }
 
 /** The section card whose heading is the title. */

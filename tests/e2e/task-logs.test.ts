@@ -12,7 +12,7 @@ import { makeUser, ROOT_PASSWORD, setOptions, setupRoot } from "../support/accou
 import { MJ_KEY, startMockTaskUpstream, SUNO_KEY, type MockTaskUpstream } from "../support/mock-task-upstream";
 import { query } from "../support/seed";
 import { startServer, type TestServer } from "../support/server";
-import { flowLocales, launch, MESSAGES, shooter, type Locale } from "./browser";
+import { flowLocales, launch, MESSAGES, shooter, signIn, type Locale } from "./browser";
 
 const shoot = shooter("task-logs");
 let server: TestServer;
@@ -30,12 +30,7 @@ async function loggedIn(locale: Locale, username: string, password: string): Pro
   await ctx.addCookies([{ name: "NEXT_LOCALE", value: locale, url: server.url }]);
   await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   const page = await ctx.newPage();
-  const m = MESSAGES[locale];
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel(m.login.username, { exact: true }).fill(username);
-  await page.getByLabel(m.login.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: m.login.submit, exact: true }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  await signIn(page, server.url, username, password);
   return { ctx, page };
 }
 
