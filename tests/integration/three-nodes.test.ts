@@ -356,7 +356,7 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
   }, 60_000);
 
   it("one node killed under load: no request lost that a retry could have saved, the others keep serving", async () => {
-    mock.behavior.delayMs = 20; // calls stay in flight long enough for the kill to catch some
+    mock.behavior.delayMs = 100; // calls stay in flight long enough for the kill to catch some
     const base = { ...lb.stats, perNode: [...lb.stats.perNode] };
     const outcome = { ok: 0, failed: 0, okAfterKill: 0 };
     let killedAt = 0;
@@ -376,16 +376,20 @@ describe.skipIf(!enabled)("three nodes behind a balancer (PostgreSQL + Redis)", 
       }
     };
     const killer = (async () => {
-      await new Promise((r) => setTimeout(r, 1_000));
-      inFlightAtKill = lb.inFlight(2);
-      killedAt = Date.now();
-      await nodes[2].kill("SIGKILL");
-      // the holds the kill left open, read at once: the survivors refund them DEAD_S later,
-      // which on a slow machine can come before the next test begins
       const c = new pg.Client({ connectionString: nodes[0].databaseUrl });
       await c.connect();
+      const holdsOf2 = async () => (await c.query(`SELECT "ref" FROM "quota_holds" WHERE "node_id" = 'node-2'`)).rows.map((r) => String(r.ref));
       try {
-        killedHolds = (await c.query(`SELECT "ref" FROM "quota_holds" WHERE "node_id" = 'node-2'`)).rows.map((r) => String(r.ref));
+        await new Promise((r) => setTimeout(r, 1_000));
+        // the kill catches calls that hold a reservation (on a slow machine a call can spend its
+        // first milliseconds before the reservation): wait for one, up to a second
+        for (let i = 0; i < 50 && (await holdsOf2()).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        inFlightAtKill = lb.inFlight(2);
+        killedAt = Date.now();
+        await nodes[2].kill("SIGKILL");
+        // the holds the kill left open, read at once: the survivors refund them DEAD_S later,
+        // which on a slow machine can come before the next test begins
+        killedHolds = await holdsOf2();
       } finally {
         await c.end();
       }
