@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
 
 // The projects: unit tests (no server); the integration suite twice, once per database
@@ -57,6 +58,34 @@ const DIALECT_FREE = [
 ].map((name) => `tests/integration/${name}.test.ts`);
 const COLD_LOAD = process.env.COLD_LOAD === "1";
 
+// The slowest files of their groups (about 1.5 to 5 minutes each on the two-core CI machine),
+// started first: a fresh clone has no timings of its own, and one of them started last would
+// leave the other workers idle while it ends the run.
+const SLOW_FIRST = [
+  "tests/e2e/languages.test.ts",
+  "tests/e2e/operator-console.test.ts",
+  "tests/e2e/relay-console.test.ts",
+  "tests/e2e/settings-pricing.test.ts",
+  "tests/e2e/inbox-chat.test.ts",
+  "tests/integration/tasks.test.ts",
+  "tests/integration/dashboard.test.ts",
+];
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_FIRST.findIndex((name) => f.moduleId.endsWith(name));
+      return i === -1 ? SLOW_FIRST.length : i;
+    };
+    // a stable sort: the groups and projects keep the base order, the slow files lead within them
+    const base = await super.sort(files);
+    const key = (f: TestSpecification) => `${f.project.config.sequence.groupOrder}\0${f.project.name}`;
+    return base
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => (key(a.f) === key(b.f) ? rank(a.f) - rank(b.f) || a.i - b.i : a.i - b.i))
+      .map(({ f }) => f);
+  }
+}
+
 export default defineConfig({
   // `server-only` throws unless resolved for React Server Components; tests import server
   // modules directly, as server.ts does (tsconfig.server.json maps it the same way).
@@ -65,6 +94,7 @@ export default defineConfig({
     // Integration files mostly wait on their own server process: three at a time keep both
     // cores busy. The browser files run after them (their own group), two at a time.
     maxWorkers: 3,
+    sequence: { sequencer: SlowFirst },
     projects: [
       // Some unit files do real work (a TypeScript scan of the per-request sources, 10,000
       // words compiled, a 3 s reconnect): 3-4 s quiet, over 8 s beside the integration servers.

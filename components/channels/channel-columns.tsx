@@ -154,13 +154,13 @@ export function channelColumns({
     last24h: "whitespace-nowrap",
   };
   // the headers longer than their cells may wrap (in English "Response time", "Used / remaining"),
-  // so that the list fits 1360 px in every language
+  // and the cells keep 8 px a side instead of 12: the list fits 1360 px in every language
   const wrap = "whitespace-normal";
   const headerClasses: Partial<Record<ChannelColumn, string>> = { responseTime: wrap, last24h: wrap, balance: wrap };
   return CHANNEL_COLUMNS.map((id) => ({
     id,
     header: t(`col.${id}`),
-    meta: { label: t(`col.${id}`), className: classes[id], headerClassName: headerClasses[id] },
+    meta: { label: t(`col.${id}`), className: `px-2 ${classes[id] ?? ""}`, headerClassName: `px-2 ${headerClasses[id] ?? ""}` },
     cell: cells[id],
   }));
 }

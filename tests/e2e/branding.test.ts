@@ -165,13 +165,13 @@ describe("footer", () => {
   it("re-reads the stored footer 5 times, 200 ms apart, after load", async () => {
     const { ctx, page } = await newPage("en");
     try {
-      // the page's timers run only when the test says so
+      // the page's timers run only when the test says so: installed and paused before the load
+      // (a clock left running fires all five re-reads during a slow machine's load)
       await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1_000);
       await page.goto(server.url + "/about");
       // hydrated: the status copy (footer_html among it) has been stored, the re-reads wait
-      await page.waitForFunction(() => localStorage.getItem("status") !== null);
-      // and the status refresh has answered: stored when it lands, it would overwrite the copies set below
-      await page.waitForLoadState("networkidle");
+      await page.waitForFunction(() => localStorage.getItem("status") !== null, undefined, { polling: 50 });
       await page.evaluate(() => localStorage.setItem("footer_html", "<b>saved just now</b>"));
       await page.clock.runFor(210);
       await page.locator("footer b").filter({ hasText: "saved just now" }).waitFor();
