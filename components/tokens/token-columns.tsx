@@ -10,7 +10,15 @@ import { formatTimestamp, renderQuota, type QuotaDisplay } from "@/lib/client/fo
 import type { Token } from "./types";
 import { TOKEN_STATUS } from "@/lib/statuses";
 
-export const TOKEN_STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "yellow", 4: "gray" };
+const TOKEN_STATUS_COLOR: Record<number, BadgeColor> = { 1: "green", 2: "red", 3: "yellow", 4: "gray" };
+
+/** A token's status as a badge (the token list, and another user's tokens in the user editor). */
+export function TokenStatusBadge({ status, t }: { status: number; t: T }) {
+  return <Badge color={TOKEN_STATUS_COLOR[status] ?? "gray"}>{t(`status.${status in TOKEN_STATUS_COLOR ? status : 0}`)}</Badge>;
+}
+
+/** The key as shown: with its sk- prefix. */
+export const shownKey = (key: string) => (key.startsWith("sk-") ? key : `sk-${key}`);
 export const TOKEN_COLUMNS = ["name", "status", "key", "used", "remaining", "limits", "created", "expires", "actions"] as const;
 type TokenColumn = (typeof TOKEN_COLUMNS)[number];
 type T = (key: string, values?: Record<string, string | number>) => string;
@@ -41,12 +49,10 @@ export function tokenColumns({
         {tok.group && <div className="text-xs text-zinc-500">{t("groupLabel", { group: tok.group })}</div>}
       </>
     ),
-    status: ({ row: { original: tok } }) => (
-      <Badge color={TOKEN_STATUS_COLOR[tok.status] ?? "gray"}>{t(`status.${tok.status in TOKEN_STATUS_COLOR ? tok.status : 0}`)}</Badge>
-    ),
+    status: ({ row: { original: tok } }) => <TokenStatusBadge status={tok.status} t={t} />,
     key: ({ row: { original: tok } }) => (
       <div className="flex items-center gap-1">
-        <code className="font-mono text-xs whitespace-nowrap">{tok.key.startsWith("sk-") ? tok.key : `sk-${tok.key}`}</code>
+        <code className="font-mono text-xs whitespace-nowrap">{shownKey(tok.key)}</code>
         <Button size="sm" variant="ghost" onClick={() => actions.copyKey(tok)} aria-label={t("copyKeyOf", { name: tok.name })}>
           <Copy aria-hidden className="h-3.5 w-3.5" />
           {t("copy")}

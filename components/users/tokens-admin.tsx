@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import useSWR from "swr";
 import { useQuotaDisplay } from "@/components/layout/providers";
-import { TOKEN_STATUS_COLOR } from "@/components/tokens/token-columns";
+import { shownKey, TokenStatusBadge } from "@/components/tokens/token-columns";
 import type { Token } from "@/components/tokens/types";
 import { Badge } from "@/components/ui/badge";
 import { Pagination } from "@/components/ui/pagination";
@@ -43,10 +43,10 @@ export function TokensAdmin({ userId }: { userId: number }) {
               <tr key={tok.id}>
                 <Td className="font-medium">{tok.name}</Td>
                 <Td>
-                  <Badge color={TOKEN_STATUS_COLOR[tok.status] ?? "gray"}>{t(`status.${tok.status in TOKEN_STATUS_COLOR ? tok.status : 0}`)}</Badge>
+                  <TokenStatusBadge status={tok.status} t={t} />
                 </Td>
                 <Td>
-                  <code className="font-mono text-xs whitespace-nowrap">{tok.key.startsWith("sk-") ? tok.key : `sk-${tok.key}`}</code>
+                  <code className="font-mono text-xs whitespace-nowrap">{shownKey(tok.key)}</code>
                 </Td>
                 <Td className="whitespace-nowrap">{renderQuota(tok.used_quota, display)}</Td>
                 <Td className="whitespace-nowrap">
